@@ -1,0 +1,56 @@
+import { parseArgs } from 'node:util';
+import { startSandbox } from './server.ts';
+import { SEED_KINDS, type SeedKind } from './seed/index.ts';
+
+const usage = `Usage: npm run sandbox -- [--port 3000] [--host 127.0.0.1] [--data DIR] [--seed demo|empty] [--admin-token T]
+Environment fallbacks: SANDBOX_PORT, SANDBOX_HOST, SANDBOX_DATA, SANDBOX_SEED, SANDBOX_ADMIN_TOKEN.
+Without --data the sandbox keeps its state in a fresh temporary directory.`;
+
+function fail(message: string): never {
+  console.error(`sandbox: ${message}\n\n${usage}`);
+  process.exit(2);
+}
+
+const { values } = (() => {
+  try {
+    return parseArgs({
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        data: { type: 'string' },
+        seed: { type: 'string' },
+        'admin-token': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+})();
+if (values.help) {
+  console.log(usage);
+  process.exit(0);
+}
+const env = process.env;
+const portText = values.port ?? env.SANDBOX_PORT ?? '3000';
+const port = Number(portText);
+if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a number from 0 to 65535, not ${JSON.stringify(portText)}`);
+const seed = values.seed ?? env.SANDBOX_SEED ?? 'demo';
+if (!(SEED_KINDS as readonly string[]).includes(seed)) fail(`--seed must be one of ${SEED_KINDS.join(', ')}`);
+
+const running = await startSandbox({
+  port,
+  host: values.host ?? env.SANDBOX_HOST ?? '127.0.0.1',
+  dataDir: values.data ?? env.SANDBOX_DATA,
+  seed: seed as SeedKind,
+  adminToken: values['admin-token'] ?? env.SANDBOX_ADMIN_TOKEN,
+});
+console.log(`Sandbox API: ${running.apiUrl}`);
+console.log(`Data:        ${running.dataDir}`);
+console.log(`Admin token: ${running.adminToken}   (user 1, root)`);
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    void running.close().then(() => process.exit(0));
+  });
+}

@@ -1,0 +1,3 @@
+import type { Sandbox } from '../context.ts';
+
+export function seedDemo(_sandbox: Sandbox): void {}
