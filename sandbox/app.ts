@@ -8,6 +8,7 @@ import { resolveActor } from './http/auth.ts';
 import { router } from './http/route.ts';
 import { Faults, faultRuleSchema } from './http/faults.ts';
 import { ProjectMoved } from './model/access.ts';
+import { registerAvatars } from './avatars.ts';
 import { registerAuth } from './areas/auth.ts';
 import { registerUsers } from './areas/users.ts';
 import { registerGroups } from './areas/groups.ts';
@@ -131,6 +132,8 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
   registerMembers(routes);
   app.route(API_PREFIX, api);
 
+  registerAvatars(app);
+
   // Test controls outside /api/v4: fault injection, administrators only.
   const control = new Hono<AppEnv>();
   control.use('*', async (c, next) => {
@@ -140,23 +143,23 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
     if (!actor.user.is_admin) throw forbidden();
     await next();
   });
-  control.get('/faults', (c) => c.json(faults.list()));
-  control.post('/faults', async (c) => {
+  control.get('/', (c) => c.json(faults.list()));
+  control.post('/', async (c) => {
     const parsed = faultRuleSchema.safeParse(await c.req.json().catch(() => null));
     if (!parsed.success) {
       return c.json({ message: parsed.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`) }, 400);
     }
     return c.json(faults.add(parsed.data), 201);
   });
-  control.delete('/faults/:id', (c) => {
+  control.delete('/:id', (c) => {
     const id = Number(c.req.param('id'));
     return faults.remove(id) ? c.body(null, 204) : c.json({ message: '404 Fault rule Not Found' }, 404);
   });
-  control.delete('/faults', (c) => {
+  control.delete('/', (c) => {
     faults.clear();
     return c.body(null, 204);
   });
-  app.route('/-/sandbox', control);
+  app.route('/-/sandbox/faults', control);
 
   app.notFound((c) => c.json({ error: '404 Not Found' }, 404));
   app.onError((error, c) => {

@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Hono } from 'hono';
+import { serveStatic } from '@hono/node-server/serve-static';
+
+// headers that describe one hop and must not be forwarded by a proxy
+const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length'];
+
+export interface ServerOptions {
+  /** The sandbox's fetch handler, mounted at /api/v4 and /-/sandbox. */
+  sandboxFetch?: (request: Request, env?: unknown) => Response | Promise<Response>;
+  /** An instance to proxy /api/v4 to instead of the sandbox, e.g. https://gitlab.example.com */
+  target?: string;
+  /** The built console (vite build output); served with index.html for every other path. */
+  distDir?: string;
+}
+
+/** Forwards the request to the target with its path untouched, so `%2F` stays encoded. */
+async function proxy(request: Request, target: string): Promise<Response> {
+  const incoming = new URL(request.url);
+  const rawPath = request.url.slice(request.url.indexOf('/', request.url.indexOf('//') + 2));
+  const upstreamUrl = new URL(target);
+  const destination = `${upstreamUrl.origin}${upstreamUrl.pathname.replace(/\/$/, '')}${rawPath}`;
+  const headers = new Headers(request.headers);
+  for (const name of HOP_BY_HOP) headers.delete(name);
+  headers.set('x-forwarded-host', incoming.host);
+  headers.set('x-forwarded-proto', incoming.protocol.replace(':', ''));
+  try {
+    const upstream = await fetch(destination, {
+      method: request.method,
+      headers,
+      body: request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer(),
+      redirect: 'manual',
+    });
+    const answer = new Headers(upstream.headers);
+    for (const name of HOP_BY_HOP) answer.delete(name);
+    // fetch already decoded the body
+    answer.delete('content-encoding');
+    return new Response(upstream.body, { status: upstream.status, headers: answer });
+  } catch (error) {
+    const reason = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
+    return Response.json({ message: `502 Bad Gateway - ${upstreamUrl.origin} did not answer (${reason})` }, { status: 502 });
+  }
+}
+
+/** The product's single server: the console's files plus the API (sandbox or proxied instance). */
+export function createServerApp(options: ServerOptions) {
+  const app = new Hono();
+  if (options.target) {
+    const target = options.target;
+    app.all('/api/v4/*', (c) => proxy(c.req.raw, target));
+  } else if (options.sandboxFetch) {
+    const sandboxFetch = options.sandboxFetch;
+    // the Node bindings pass through so the sandbox's dropped-connection fault can reach the socket
+    app.all('/api/v4/*', (c) => sandboxFetch(c.req.raw, c.env));
+    app.all('/-/sandbox/*', (c) => sandboxFetch(c.req.raw, c.env));
+  }
+  const distDir = options.distDir;
+  if (distDir && fs.existsSync(path.join(distDir, 'index.html'))) {
+    const root = path.relative(process.cwd(), distDir) || '.';
+    app.use('/assets/*', serveStatic({ root, onFound: (_path, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable') }));
+    app.use('*', serveStatic({ root }));
+    // every console route is the single page
+    const index = fs.readFileSync(path.join(distDir, 'index.html'), 'utf8');
+    app.get('*', (c) => c.html(index));
+  }
+  app.notFound((c) => c.json({ error: '404 Not Found' }, 404));
+  return app;
+}
