@@ -1,0 +1,149 @@
+import type { z } from 'zod';
+import { ApiError, describeErrorBody } from './errors.ts';
+import { encodeQuery, type QueryParams } from './params.ts';
+import { toKeysetPage, toPage, type KeysetPage, type Page } from './pagination.ts';
+
+/** Where requests go and who makes them. The token lives here and nowhere else. */
+export interface Connection {
+  /** The instance origin, e.g. `https://gitlab.example.com` (the API is under `/api/v4`). */
+  instanceUrl: string;
+  token: string | null;
+  /** Called on any 401, so the app can return to the connect screen. */
+  onUnauthorized?: (error: ApiError) => void;
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  query?: QueryParams;
+  /** Sent as JSON with `Content-Type: application/json`. */
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Milliseconds before the request is abandoned with a timeout error. */
+  timeoutMs?: number;
+}
+
+export interface ApiResponse<T> {
+  data: T;
+  status: number;
+  headers: Headers;
+}
+
+export function apiBase(connection: Pick<Connection, 'instanceUrl'>): string {
+  return `${connection.instanceUrl.replace(/\/+$/, '')}/api/v4`;
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return null;
+  const type = response.headers.get('content-type') ?? '';
+  if (type.includes('json') || /^\s*[[{]/.test(text)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      if (response.ok) throw new ApiError(response.status, 'The server sent a response that is not valid JSON.', 'parse');
+      return text;
+    }
+  }
+  return text;
+}
+
+/** Raw call: resolves with the parsed JSON (unvalidated) or rejects with an ApiError. */
+export async function send(connection: Connection, path: string, options: RequestOptions = {}): Promise<ApiResponse<unknown>> {
+  const method = options.method ?? 'GET';
+  const query = encodeQuery(options.query);
+  const url = `${apiBase(connection)}${path}${query ? `${path.includes('?') ? '&' : '?'}${query}` : ''}`;
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (connection.token) headers['PRIVATE-TOKEN'] = connection.token;
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(options.body);
+  }
+  const controller = new AbortController();
+  const abortFromCaller = () => controller.abort(options.signal?.reason);
+  options.signal?.addEventListener('abort', abortFromCaller, { once: true });
+  let timedOut = false;
+  const timer = options.timeoutMs
+    ? setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+      }, options.timeoutMs)
+    : undefined;
+  let response: Response;
+  try {
+    response = await fetch(url, { method, headers, body, signal: controller.signal });
+  } catch {
+    if (timedOut) throw new ApiError(0, `The instance did not answer within ${Math.round(options.timeoutMs! / 1000)} s.`, 'timeout');
+    if (options.signal?.aborted) throw new ApiError(0, 'The request was cancelled.', 'aborted');
+    // the URL carries no token, but keep even the host out of the message shown in error reports
+    throw new ApiError(0, 'The instance could not be reached. Check the address and your network.', 'network');
+  } finally {
+    if (timer) clearTimeout(timer);
+    options.signal?.removeEventListener('abort', abortFromCaller);
+  }
+  let data: unknown;
+  try {
+    data = method === 'HEAD' ? null : await readBody(response);
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    throw new ApiError(response.status, 'The connection broke while the answer was arriving.', 'network');
+  }
+  if (!response.ok) {
+    const { message, fieldErrors } = describeErrorBody(data, response.status);
+    const retryAfterHeader = Number(response.headers.get('retry-after'));
+    const error = new ApiError(response.status, message, 'http', fieldErrors, Number.isFinite(retryAfterHeader) && retryAfterHeader >= 0 ? retryAfterHeader : undefined);
+    if (response.status === 401) connection.onUnauthorized?.(error);
+    throw error;
+  }
+  return { data, status: response.status, headers: response.headers };
+}
+
+/** Checks a response against its schema; a mismatch is a readable error, never a crash. */
+export function parseWith<S extends z.ZodType>(schema: S, data: unknown, what: string): z.infer<S> {
+  const result = schema.safeParse(data);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const where = issue.path.length ? ` at ${issue.path.join('.')}` : '';
+  throw new ApiError(200, `The server's answer for ${what} was not in the expected form${where}: ${issue.message}.`, 'parse');
+}
+
+/** One call, one schema: the typed result. */
+export async function request<S extends z.ZodType>(connection: Connection, path: string, schema: S, options: RequestOptions = {}): Promise<z.infer<S>> {
+  const response = await send(connection, path, options);
+  return parseWith(schema, response.data, `${options.method ?? 'GET'} ${path}`);
+}
+
+/** An offset list page: items parsed one schema each, totals from the headers when present. */
+export async function requestPage<S extends z.ZodType>(
+  connection: Connection,
+  path: string,
+  itemSchema: S,
+  options: RequestOptions & { query?: QueryParams & { page?: number; per_page?: number } } = {},
+): Promise<Page<z.infer<S>>> {
+  const response = await send(connection, path, options);
+  if (!Array.isArray(response.data)) throw new ApiError(response.status, `The server's answer for GET ${path} was not a list.`, 'parse');
+  const items = response.data.map((item, index) => parseWith(itemSchema, item, `item ${index + 1} of GET ${path}`));
+  return toPage(items, response.headers, { page: Number(options.query?.page ?? 1), perPage: Number(options.query?.per_page ?? 20) });
+}
+
+/** A keyset page: follow `nextUrl` (an absolute URL from the Link header) for the next one. */
+export async function requestKeysetPage<S extends z.ZodType>(
+  connection: Connection,
+  pathOrNextUrl: string,
+  itemSchema: S,
+  options: RequestOptions = {},
+): Promise<KeysetPage<z.infer<S>>> {
+  const base = apiBase(connection);
+  let path = pathOrNextUrl;
+  if (/^https?:\/\//.test(pathOrNextUrl)) {
+    const next = new URL(pathOrNextUrl);
+    // follow only links into the same API, keeping the token on its own instance
+    const api = new URL(base);
+    if (next.origin !== api.origin || !next.pathname.startsWith(api.pathname)) throw new ApiError(0, 'The next-page link points outside this instance.', 'parse');
+    path = next.pathname.slice(api.pathname.length) + next.search;
+  }
+  const response = await send(connection, path, { ...options, query: /^https?:/.test(pathOrNextUrl) ? undefined : options.query });
+  if (!Array.isArray(response.data)) throw new ApiError(response.status, `The server's answer for GET ${path} was not a list.`, 'parse');
+  const items = response.data.map((item, index) => parseWith(itemSchema, item, `item ${index + 1} of GET ${path}`));
+  return toKeysetPage(items, response.headers);
+}
