@@ -109,7 +109,8 @@ export function groupDescendants(db: Db, groupId: number): number[] {
   return rows.map((row) => row.id);
 }
 
-interface MemberRow {
+/** The columns of a membership row that access computations read. */
+export interface MemberAccessRow {
   id: number;
   source_type: SourceType;
   source_id: number;
@@ -123,7 +124,7 @@ interface MemberRow {
 
 const placeholders = (count: number) => Array.from({ length: count }, () => '?').join(',');
 
-function memberRows(db: Db, sourceType: SourceType, sourceIds: number[], day: string, userIds?: readonly number[]): MemberRow[] {
+function memberRows(db: Db, sourceType: SourceType, sourceIds: number[], day: string, userIds?: readonly number[]): MemberAccessRow[] {
   if (sourceIds.length === 0) return [];
   const userFilter = userIds ? ` AND user_id IN (${placeholders(userIds.length)})` : '';
   return db
@@ -132,7 +133,7 @@ function memberRows(db: Db, sourceType: SourceType, sourceIds: number[], day: st
        FROM members WHERE source_type = ? AND source_id IN (${placeholders(sourceIds.length)})
        AND (expires_at IS NULL OR expires_at > ?)${userFilter}`,
     )
-    .all(sourceType, ...sourceIds, day, ...(userIds ?? [])) as MemberRow[];
+    .all(sourceType, ...sourceIds, day, ...(userIds ?? [])) as MemberAccessRow[];
 }
 
 interface LinkRow {
@@ -163,7 +164,7 @@ export function membershipsOf(
 ): EffectiveMembership[] {
   const day = today(now);
   const result: EffectiveMembership[] = [];
-  const push = (row: MemberRow, direct: boolean, cap?: number, invitedGroupId: number | null = null) =>
+  const push = (row: MemberAccessRow, direct: boolean, cap?: number, invitedGroupId: number | null = null) =>
     result.push({
       memberId: row.id,
       userId: row.user_id,
