@@ -177,7 +177,34 @@ export function openDb(dir: string): Db {
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   migrate(db);
+  cacheStatements(db);
   return db;
+}
+
+// enough for every fixed query of the app; lists with IN (?, ?, ...) of varying length come and go
+const STATEMENT_CACHE_SIZE = 1000;
+
+/**
+ * Makes `db.prepare` reuse compiled statements: compiling costs more than running most of the
+ * app's queries (a user list of 100 prepared 500 statements per request). A reused statement is
+ * reset to plain row objects, in case a caller switched it to pluck, expand or raw mode.
+ */
+export function cacheStatements(db: Db): void {
+  const prepare = db.prepare.bind(db);
+  const cache = new Map<string, Database.Statement>();
+  db.prepare = ((sql: string) => {
+    let statement = cache.get(sql);
+    if (statement) {
+      // least recently used first: move to the end
+      cache.delete(sql);
+      if (statement.reader) statement.raw(false).expand(false).pluck(false);
+    } else {
+      statement = prepare(sql);
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    }
+    cache.set(sql, statement);
+    return statement;
+  }) as Db['prepare'];
 }
 
 /** Applies the migrations after the stored `user_version`, each in its own transaction. */

@@ -1,0 +1,186 @@
+import http from 'node:http';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { DEMO_PATHS } from '../sandbox/seed/demo.ts';
+
+/**
+ * `npm run bench`: starts a demo sandbox on a free loopback port (in a child process), measures
+ * latency of sequential requests and throughput at 50 concurrent clients, and prints one JSON
+ * object per figure on stdout. Diagnostics go to stderr. Exits 1 if any request failed.
+ * Requests carry the administrator's token, the console's usual caller (GET /users then answers
+ * the full administrator entity, its most expensive form).
+ */
+
+const WARMUP_REQUESTS = 100;
+const SEQUENTIAL_REQUESTS = 400;
+const CONCURRENT_CLIENTS = 50;
+const CONCURRENT_MAX_MS = 3_000;
+const CONCURRENT_MAX_REQUESTS = 5_000;
+// the whole run stops by itself even if the server hangs
+const OVERALL_TIMEOUT_MS = 120_000;
+const REQUEST_TIMEOUT_MS = 10_000;
+
+interface Figure {
+  name: string;
+  value: number;
+  unit: 'ms' | 'req/s' | 'count';
+}
+
+function emit(figure: Figure): void {
+  process.stdout.write(`${JSON.stringify(figure)}\n`);
+}
+
+function log(message: string): void {
+  process.stderr.write(`bench: ${message}\n`);
+}
+
+/** Nearest-rank percentile of already sorted values. */
+function percentile(sorted: readonly number[], fraction: number): number {
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1));
+  return sorted[index];
+}
+
+const round = (value: number, digits = 3) => Number(value.toFixed(digits));
+
+interface Answer {
+  status: number;
+  body: string;
+}
+
+/** A keep-alive client for one origin: plain node:http, so client overhead stays small. */
+function client(apiUrl: string, token: string) {
+  const base = new URL(apiUrl);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENT_CLIENTS });
+  const get = (path: string): Promise<Answer> =>
+    new Promise((resolve, reject) => {
+      const request = http.get(
+        { host: base.hostname, port: base.port, path: `${base.pathname}${path}`, agent, headers: { 'PRIVATE-TOKEN': token }, timeout: REQUEST_TIMEOUT_MS },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+          response.on('error', reject);
+        },
+      );
+      request.on('timeout', () => request.destroy(new Error(`timed out after ${REQUEST_TIMEOUT_MS} ms`)));
+      request.on('error', reject);
+    });
+  return { get, close: () => agent.destroy() };
+}
+
+type Client = ReturnType<typeof client>;
+
+let failures = 0;
+// each kind of failure is logged once, however often it happens
+const reported = new Set<string>();
+
+/** One timed request; anything but 200 counts as a failure. Returns the latency in ms, or null. */
+async function timedGet(api: Client, path: string): Promise<number | null> {
+  const started = performance.now();
+  try {
+    const answer = await api.get(path);
+    const elapsed = performance.now() - started;
+    if (answer.status === 200) return elapsed;
+    const key = `${path} ${answer.status}`;
+    if (!reported.has(key)) log(`GET ${path} answered ${answer.status}: ${answer.body.slice(0, 200)}`);
+    reported.add(key);
+  } catch (error) {
+    const key = `${path} ${(error as Error).message}`;
+    if (!reported.has(key)) log(`GET ${path} failed: ${(error as Error).message}`);
+    reported.add(key);
+  }
+  failures++;
+  return null;
+}
+
+async function sequential(api: Client, name: string, path: string): Promise<void> {
+  for (let i = 0; i < WARMUP_REQUESTS; i++) await timedGet(api, path);
+  const samples: number[] = [];
+  for (let i = 0; i < SEQUENTIAL_REQUESTS; i++) {
+    const elapsed = await timedGet(api, path);
+    if (elapsed !== null) samples.push(elapsed);
+  }
+  if (samples.length === 0) throw new Error(`every request to ${path} failed`);
+  samples.sort((a, b) => a - b);
+  log(`${name}: ${samples.length} requests, min ${round(samples[0])} ms, max ${round(samples[samples.length - 1])} ms`);
+  emit({ name: `${name}.p50`, value: round(percentile(samples, 0.5)), unit: 'ms' });
+  emit({ name: `${name}.p99`, value: round(percentile(samples, 0.99)), unit: 'ms' });
+}
+
+async function concurrent(api: Client, paths: readonly string[]): Promise<void> {
+  let issued = 0;
+  let completed = 0;
+  let errors = 0;
+  const started = performance.now();
+  const deadline = started + CONCURRENT_MAX_MS;
+  const worker = async () => {
+    while (issued < CONCURRENT_MAX_REQUESTS && performance.now() < deadline) {
+      const path = paths[issued++ % paths.length];
+      if ((await timedGet(api, path)) === null) errors++;
+      completed++;
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENT_CLIENTS }, worker));
+  const seconds = (performance.now() - started) / 1000;
+  log(`concurrent: ${completed} requests from ${CONCURRENT_CLIENTS} clients in ${round(seconds, 2)} s`);
+  emit({ name: `sandbox.concurrent_${CONCURRENT_CLIENTS}.throughput`, value: round(completed / seconds, 1), unit: 'req/s' });
+  emit({ name: `sandbox.concurrent_${CONCURRENT_CLIENTS}.errors`, value: errors, unit: 'count' });
+}
+
+interface Ready {
+  type: 'ready';
+  apiUrl: string;
+  adminToken: string;
+  startMs: number;
+}
+
+async function main(): Promise<number> {
+  // the child runs under the same tsx loader as this process (process.execArgv)
+  const server = fork(fileURLToPath(new URL('./sandbox-process.ts', import.meta.url)), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+  const stopServer = async () => {
+    if (server.connected) server.send({ type: 'close' });
+    await exited;
+  };
+  const ready = await new Promise<Ready>((resolve, reject) => {
+    server.once('error', reject);
+    server.once('exit', (code) => reject(new Error(`the sandbox process exited (${code}) before it was ready`)));
+    server.on('message', (message: Ready) => {
+      if (message.type === 'ready') resolve(message);
+    });
+  });
+  log(`sandbox at ${ready.apiUrl}`);
+  emit({ name: 'sandbox.start_with_demo_seed', value: round(ready.startMs, 1), unit: 'ms' });
+  const api = client(ready.apiUrl, ready.adminToken);
+  try {
+    const project = await api.get(`/projects/${encodeURIComponent(DEMO_PATHS.inheritedProject)}`);
+    if (project.status !== 200) throw new Error(`project ${DEMO_PATHS.inheritedProject} answered ${project.status}`);
+    const projectId = (JSON.parse(project.body) as { id: number }).id;
+    const membersPath = `/projects/${projectId}/members/all`;
+    const usersPath = '/users?per_page=100';
+    await sequential(api, 'sandbox.members_all', membersPath);
+    await sequential(api, 'sandbox.users_per_page_100', usersPath);
+    await concurrent(api, [membersPath, usersPath]);
+  } finally {
+    api.close();
+    await stopServer();
+  }
+  if (failures > 0) log(`${failures} requests failed`);
+  return failures > 0 ? 1 : 0;
+}
+
+const watchdog = setTimeout(() => {
+  log(`gave up after ${OVERALL_TIMEOUT_MS / 1000} s`);
+  process.exit(1);
+}, OVERALL_TIMEOUT_MS);
+watchdog.unref();
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    log(`failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);
