@@ -43,7 +43,8 @@ const running = await startSandbox({
   host: values.host ?? env.SANDBOX_HOST ?? '127.0.0.1',
   dataDir: values.data ?? env.SANDBOX_DATA,
   seed: seed as SeedKind,
-  adminToken: values['admin-token'] ?? env.SANDBOX_ADMIN_TOKEN,
+  // an empty value means none: the data directory's token, or a new one
+  adminToken: values['admin-token'] || env.SANDBOX_ADMIN_TOKEN || undefined,
 });
 console.log(`Sandbox API: ${running.apiUrl}`);
 console.log(`Data:        ${running.dataDir}`);

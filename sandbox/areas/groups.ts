@@ -100,7 +100,7 @@ function listGroups(c: Context<AppEnv>, call: Call, parentId?: number): Response
       } catch {
         throw paramError('cursor is invalid');
       }
-      if (typeof decoded.name !== 'string' || !/^\d+$/.test(String(decoded.id))) throw paramError('cursor is invalid');
+      if (!decoded || typeof decoded.name !== 'string' || !/^\d+$/.test(String(decoded.id))) throw paramError('cursor is invalid');
       keysetWhere.push('(name COLLATE NOCASE > ? OR (name COLLATE NOCASE = ? AND id > ?))');
       keysetArgs.push(decoded.name, decoded.name, Number(decoded.id));
     }

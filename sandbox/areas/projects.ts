@@ -252,7 +252,7 @@ function collectSettings(params: ParamReader): Record<string, unknown> {
     settings[key] = value;
   }
   for (const key of TEXT_SETTINGS) {
-    if (raw[key] !== undefined) settings[key] = raw[key] === null ? null : String(raw[key]);
+    if (raw[key] !== undefined) settings[key] = raw[key] === null ? null : params.string(key);
   }
   if (raw.ci_default_git_depth !== undefined) {
     const depth = Number(raw.ci_default_git_depth);

@@ -29,7 +29,8 @@ interface Filter {
 function userFilters(call: Call): Filter {
   const { params, actor } = call;
   const admin = Boolean(actor.user?.is_admin);
-  const where: string[] = [];
+  // only administrators list blocked and banned users (the platform's without_forbidden_states)
+  const where: string[] = admin ? [] : ["state NOT IN ('blocked', 'banned', 'ldap_blocked')"];
   const args: unknown[] = [];
   const username = params.string('username');
   if (username !== undefined) {
@@ -46,19 +47,14 @@ function userFilters(call: Call): Filter {
   if (params.bool('active')) where.push("state = 'active'");
   if (params.bool('exclude_active')) where.push("state != 'active'");
   if (params.bool('blocked')) where.push("state IN ('blocked', 'ldap_blocked')");
-  if (params.bool('external')) {
-    if (!admin) throw forbidden();
-    where.push('external = 1');
-  }
+  if (params.bool('external')) where.push('external = 1');
   if (params.bool('exclude_external')) where.push('external = 0');
   if (params.bool('exclude_internal')) where.push("user_type NOT IN ('alert_bot', 'support_bot', 'ghost', 'visual_review_bot', 'migration_bot', 'security_bot', 'automation_bot', 'admin_bot', 'suggested_reviewers_bot', 'llm_bot', 'duo_code_review_bot')");
   if (params.bool('without_project_bots')) where.push("user_type != 'project_bot'");
   if (params.bool('humans')) where.push("user_type = 'human'");
   if (params.bool('exclude_humans')) where.push("user_type != 'human'");
-  if (params.bool('admins')) {
-    if (!admin) throw forbidden();
-    where.push('is_admin = 1');
-  }
+  // ignored for non-administrators, as the platform's UsersFinder does
+  if (params.bool('admins') && admin) where.push('is_admin = 1');
   // the platform ignores these for non-administrators
   if (admin) {
     const createdAfter = params.dateTime('created_after');
@@ -172,8 +168,8 @@ export function registerUsers(routes: Router): void {
 
   routes.get('/users/:id{[0-9]+}', { scopes: readUserScopes }, (c, { sandbox, actor }) => {
     const user = findUser(sandbox, pathParam(c, 'id'));
-    const full = actor.user?.is_admin || actor.user?.id === user.id;
-    return c.json(full ? userFull(sandbox, user, actor) : userPublic(sandbox, user, actor));
+    // the platform answers its User entity here even for yourself; GET /user has the private fields
+    return c.json(actor.user?.is_admin ? userFull(sandbox, user, actor) : userPublic(sandbox, user, actor));
   });
 
   routes.post('/users', { auth: 'admin' }, (c, { sandbox, actor, params, now }) => {

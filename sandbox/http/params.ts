@@ -19,46 +19,64 @@ function keySegments(key: string): string[] {
   return consumed === key.length ? segments : [key];
 }
 
+const isHash = (value: ParamValue | undefined): value is { [key: string]: ParamValue } =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+// own properties only: a `__proto__[x]=` key is plain data, never a write into Object.prototype
+function getOwn(hash: { [key: string]: ParamValue }, key: string): ParamValue | undefined {
+  return Object.hasOwn(hash, key) ? hash[key] : undefined;
+}
+
+function setOwn(hash: { [key: string]: ParamValue }, key: string, value: ParamValue): void {
+  Object.defineProperty(hash, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** Rack's test whether a hash already holds the nested key `path`; a path with `[]` never matches. */
+function hasPath(hash: { [key: string]: ParamValue }, path: string[]): boolean {
+  let node: ParamValue | undefined = hash;
+  for (const part of path) {
+    if (part === '' || !isHash(node) || !Object.hasOwn(node, part)) return false;
+    node = node[part];
+  }
+  return true;
+}
+
 function assign(target: Params, segments: string[], value: string): void {
-  let node: Record<string, ParamValue> | ParamValue[] = target;
+  let node: { [key: string]: ParamValue } = target;
   for (let i = 0; i < segments.length; i++) {
-    const segment = segments[i];
-    const last = i === segments.length - 1;
-    const nextIsArray = !last && segments[i + 1] === '';
-    if (Array.isArray(node)) {
-      // `a[][k]=` appends a new hash unless the last one lacks that key (Rack's rule)
-      if (last) {
-        node.push(value);
-        return;
-      }
-      const tail: ParamValue | undefined = node[node.length - 1];
-      const nextKey = segments[i + 1];
-      if (tail && typeof tail === 'object' && !Array.isArray(tail) && !(nextKey in tail)) {
-        node = tail;
-      } else {
-        const fresh: Record<string, ParamValue> = {};
-        node.push(fresh);
-        node = fresh;
-      }
-      continue;
-    }
-    if (last) {
-      node[segment] = value;
+    const key = segments[i];
+    if (i === segments.length - 1) {
+      setOwn(node, key, value);
       return;
     }
-    const existing: ParamValue | undefined = node[segment];
-    if (nextIsArray) {
-      if (!Array.isArray(existing)) node[segment] = [];
-      node = node[segment] as ParamValue[];
-      i++; // the '' segment is consumed by the array itself
-      if (i === segments.length - 1) {
-        node.push(value);
+    if (segments[i + 1] === '') {
+      let list = getOwn(node, key);
+      if (!Array.isArray(list)) {
+        list = [];
+        setOwn(node, key, list);
+      }
+      if (i + 1 === segments.length - 1) {
+        list.push(value);
         return;
       }
+      // `a[][k]=` fills the last hash unless it already holds that key (Rack's rule)
+      const tail = list[list.length - 1];
+      if (isHash(tail) && !hasPath(tail, segments.slice(i + 2))) {
+        node = tail;
+      } else {
+        const fresh: { [key: string]: ParamValue } = {};
+        list.push(fresh);
+        node = fresh;
+      }
+      i++; // the '' segment is consumed by the array itself
       continue;
     }
-    if (!existing || typeof existing !== 'object' || Array.isArray(existing)) node[segment] = {};
-    node = node[segment] as Record<string, ParamValue>;
+    let child = getOwn(node, key);
+    if (!isHash(child)) {
+      child = {};
+      setOwn(node, key, child);
+    }
+    node = child;
   }
 }
 
@@ -128,6 +146,7 @@ export class ParamReader {
     const value = this.raw[name];
     if (value === undefined || value === null || value === '') return undefined;
     if (typeof value === 'boolean') return value;
+    if (typeof value === 'object') throw paramError(`${name} is invalid`);
     const text = String(value).toLowerCase();
     if (text === 'true' || text === '1') return true;
     if (text === 'false' || text === '0') return false;

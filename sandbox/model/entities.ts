@@ -83,12 +83,16 @@ export function userFull(sandbox: Sandbox, user: UserRow, actor: Actor) {
     external: Boolean(user.external),
     private_profile: Boolean(user.private_profile),
     commit_email: user.email,
-    is_admin: Boolean(user.is_admin),
-    note: null,
-    namespace_id: namespace?.id ?? null,
-    created_by: null as ReturnType<typeof userBasic> | null,
-    using_license_seat: user.user_type === 'human' && user.state === 'active',
-    ...(user.created_by_id ? { created_by: userBasicById(sandbox, user.created_by_id) } : {}),
+    // the platform's UserWithAdmin: only an administrator's answers carry these
+    ...(actor.user?.is_admin
+      ? {
+          is_admin: Boolean(user.is_admin),
+          note: null,
+          namespace_id: namespace?.id ?? null,
+          created_by: user.created_by_id ? userBasicById(sandbox, user.created_by_id) : null,
+          using_license_seat: user.user_type === 'human' && user.state === 'active',
+        }
+      : {}),
   };
 }
 

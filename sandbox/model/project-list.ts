@@ -3,7 +3,7 @@ import type { AppEnv } from '../context.ts';
 import type { Call } from '../http/route.ts';
 import { HttpError, forbidden } from '../http/errors.ts';
 import { pageOfQuery, pageRequest, setKeysetNext } from '../http/pagination.ts';
-import { MEMBER_ACCESS_LEVELS, VISIBILITIES, authorizationsOf, type ProjectRow } from './access.ts';
+import { AccessLevel, MEMBER_ACCESS_LEVELS, VISIBILITIES, authorizationsOf, type ProjectRow } from './access.ts';
 import { projectEntity } from './entities.ts';
 
 const PROJECT_ORDERS = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at', 'similarity', 'star_count'] as const;
@@ -67,9 +67,9 @@ export function listProjects(c: Context<AppEnv>, call: Call, scope?: { namespace
     }
   }
   if (params.bool('owned')) {
-    // owned: the caller's personal projects
-    where.push("namespace_id IN (SELECT id FROM namespaces WHERE kind = 'user' AND owner_id = ?)");
-    args.push(user?.id ?? -1);
+    // owned: the caller's personal projects and every project they hold Owner on (User#owned_projects)
+    where.push("(namespace_id IN (SELECT id FROM namespaces WHERE kind = 'user' AND owner_id = ?) OR id IN (SELECT value FROM json_each(?)))");
+    args.push(user?.id ?? -1, JSON.stringify(authorized.filter(([, access]) => access >= AccessLevel.OWNER).map(([id]) => id)));
   }
   const minAccess = params.int('min_access_level');
   if (minAccess !== undefined && !(MEMBER_ACCESS_LEVELS as readonly number[]).includes(minAccess)) {
