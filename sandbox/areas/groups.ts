@@ -10,7 +10,7 @@ import {
 import { groupEntity, projectEntity, sharedWithGroups } from '../model/entities.ts';
 import { removeGroupLink, shareWithGroup } from '../model/sharing.ts';
 import { timestamp } from '../model/time.ts';
-import { pathErrors } from './projects.ts';
+import { fullPathTaken, pathErrors } from './projects.ts';
 
 const GROUP_ORDERS = ['name', 'path', 'id', 'similarity'] as const;
 
@@ -168,7 +168,7 @@ export function registerGroups(routes: Router): void {
     const errors: string[] = [];
     const pathProblems = pathErrors(path!);
     if (pathProblems.length) errors.push(`:path=>${JSON.stringify(pathProblems)}`);
-    else if (db.prepare('SELECT 1 FROM namespaces WHERE full_path = ?').get(fullPath) || (!parent && db.prepare('SELECT 1 FROM users WHERE username = ?').get(path))) {
+    else if (fullPathTaken(db, fullPath) || db.prepare('SELECT 1 FROM namespaces WHERE full_path = ?').get(fullPath) || (!parent && db.prepare('SELECT 1 FROM users WHERE username = ?').get(path))) {
       errors.push(':path=>["has already been taken"]');
     }
     if (!name!.trim()) errors.push(':name=>["can\'t be blank"]');

@@ -37,6 +37,14 @@ const ENUM_SETTINGS: Record<string, readonly string[]> = {
 };
 const TEXT_SETTINGS = ['ci_config_path', 'merge_requests_template', 'issues_template', 'suggestion_commit_message', 'merge_commit_template', 'squash_commit_template'];
 
+/** Groups and projects share one space of full paths on the platform (its routes table). */
+export function fullPathTaken(db: Db, fullPath: string, exceptProjectId?: number): boolean {
+  return Boolean(
+    db.prepare('SELECT 1 FROM projects WHERE path_with_namespace = ? AND id IS NOT ?').get(fullPath, exceptProjectId ?? null) ||
+      db.prepare("SELECT 1 FROM namespaces WHERE full_path = ? AND kind = 'group'").get(fullPath),
+  );
+}
+
 export function findNamespace(db: Db, id: number): NamespaceRow | undefined {
   return db.prepare('SELECT * FROM namespaces WHERE id = ?').get(id) as NamespaceRow | undefined;
 }
@@ -59,7 +67,7 @@ export function insertProject(
   if (db.prepare('SELECT 1 FROM projects WHERE namespace_id = ? AND lower(name) = lower(?)').get(input.namespace.id, input.name)) {
     errors.name = ['has already been taken'];
   }
-  if (db.prepare('SELECT 1 FROM projects WHERE path_with_namespace = ?').get(fullPath)) errors.path = ['has already been taken'];
+  if (fullPathTaken(db, fullPath)) errors.path = ['has already been taken'];
   if (input.namespace.kind === 'group' && visibilityRank(input.visibility) > visibilityRank(input.namespace.visibility)) {
     errors.visibility_level = [`${input.visibility} is not allowed in a ${input.namespace.visibility} group.`];
   }
@@ -158,7 +166,7 @@ export function registerProjects(routes: Router): void {
     const namespace = findNamespace(db, project.namespace_id)!;
     if (path !== undefined && path !== project.path) {
       const problems = pathErrors(path);
-      if (db.prepare('SELECT 1 FROM projects WHERE path_with_namespace = ? AND id != ?').get(`${namespace.full_path}/${path}`, project.id)) problems.push('has already been taken');
+      if (fullPathTaken(db, `${namespace.full_path}/${path}`, project.id)) problems.push('has already been taken');
       if (problems.length) errors.path = problems;
       changes.path = path;
     }

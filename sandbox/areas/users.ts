@@ -4,7 +4,7 @@ import { pathParam, type Call, type Router } from '../http/route.ts';
 import { HttpError, conflict, forbidden, notFound, paramError } from '../http/errors.ts';
 import { pageOfQuery, pageRequest, setKeysetNext } from '../http/pagination.ts';
 import { newSecret } from '../http/auth.ts';
-import { userBasic, userFull, userPublic } from '../model/entities.ts';
+import { loadUserRelations, userBasic, userFull, userPublic } from '../model/entities.ts';
 import { PERSONAL_TOKEN_SCOPES, createUser, insertToken, tokenEntity, userErrors } from '../model/users.ts';
 import { addDays, timestamp, today } from '../model/time.ts';
 
@@ -143,7 +143,11 @@ export function registerUsers(routes: Router): void {
     const filter = userFilters(call);
     const order = (params.oneOf('order_by', USER_ORDERS) ?? 'id') as UserOrder;
     const sort = params.oneOf('sort', ['asc', 'desc'] as const) ?? 'desc';
-    const present = (rows: UserRow[]) => rows.map((user) => (admin ? userFull(sandbox, user, actor) : userBasic(sandbox, user)));
+    const present = (rows: UserRow[]) => {
+      if (!admin) return rows.map((user) => userBasic(sandbox, user));
+      const relations = loadUserRelations(sandbox.db, rows, actor);
+      return rows.map((user) => userFull(sandbox, user, actor, relations));
+    };
     if (params.string('pagination') === 'keyset') {
       return c.json(present(keysetUsers(c, call, filter, order, sort)));
     }

@@ -21,22 +21,44 @@ export function userBasic(sandbox: Sandbox, user: UserRow) {
   };
 }
 
-function followCounts(db: Db, userId: number) {
-  const row = db
-    .prepare(
-      `SELECT (SELECT count(*) FROM follows WHERE followee_id = ?) AS followers,
-              (SELECT count(*) FROM follows WHERE follower_id = ?) AS following`,
-    )
-    .get(userId, userId) as { followers: number; following: number };
-  return row;
+/** What the user entities need besides the row, loaded for a whole page of users at once. */
+export interface UserRelations {
+  followers: Map<number, number>;
+  following: Map<number, number>;
+  followedByCaller: Set<number>;
+  identities: Map<number, Array<{ provider: string; extern_uid: string; saml_provider_id: number | null }>>;
+  namespaceIds: Map<number, number>;
+  creators: Map<number, UserRow>;
+}
+
+export function loadUserRelations(db: Db, users: readonly UserRow[], actor: Actor): UserRelations {
+  const ids = JSON.stringify(users.map((user) => user.id));
+  const counts = (column: 'followee_id' | 'follower_id') =>
+    new Map(
+      (db.prepare(`SELECT ${column} AS id, count(*) AS n FROM follows WHERE ${column} IN (SELECT value FROM json_each(?)) GROUP BY ${column}`).all(ids) as Array<{ id: number; n: number }>)
+        .map((row) => [row.id, row.n]),
+    );
+  const followedByCaller = new Set(
+    actor.user
+      ? (db.prepare('SELECT followee_id AS id FROM follows WHERE follower_id = ? AND followee_id IN (SELECT value FROM json_each(?))').all(actor.user.id, ids) as Array<{ id: number }>).map((row) => row.id)
+      : [],
+  );
+  const identities: UserRelations['identities'] = new Map();
+  for (const row of db.prepare('SELECT user_id, provider, extern_uid, saml_provider_id FROM identities WHERE user_id IN (SELECT value FROM json_each(?)) ORDER BY id').all(ids) as Array<{ user_id: number; provider: string; extern_uid: string; saml_provider_id: number | null }>) {
+    const { user_id: userId, ...identity } = row;
+    identities.set(userId, [...(identities.get(userId) ?? []), identity]);
+  }
+  const namespaceIds = new Map(
+    (db.prepare("SELECT owner_id, id FROM namespaces WHERE kind = 'user' AND owner_id IN (SELECT value FROM json_each(?))").all(ids) as Array<{ owner_id: number; id: number }>)
+      .map((row) => [row.owner_id, row.id]),
+  );
+  const creatorIds = JSON.stringify([...new Set(users.map((user) => user.created_by_id).filter((id) => id !== null))]);
+  const creators = new Map((db.prepare('SELECT * FROM users WHERE id IN (SELECT value FROM json_each(?))').all(creatorIds) as UserRow[]).map((row) => [row.id, row]));
+  return { followers: counts('followee_id'), following: counts('follower_id'), followedByCaller, identities, namespaceIds, creators };
 }
 
 /** A user as others see them (GET /users/:id): profile fields, never the private email. */
-export function userPublic(sandbox: Sandbox, user: UserRow, actor: Actor) {
-  const counts = followCounts(sandbox.db, user.id);
-  const isFollowed = actor.user
-    ? Boolean(sandbox.db.prepare('SELECT 1 FROM follows WHERE follower_id = ? AND followee_id = ?').get(actor.user.id, user.id))
-    : false;
+export function userPublic(sandbox: Sandbox, user: UserRow, actor: Actor, relations = loadUserRelations(sandbox.db, [user], actor)) {
   return {
     ...userBasic(sandbox, user),
     created_at: user.created_at,
@@ -51,23 +73,18 @@ export function userPublic(sandbox: Sandbox, user: UserRow, actor: Actor) {
     pronouns: null,
     bot: user.user_type !== 'human',
     work_information: user.organization || null,
-    followers: counts.followers,
-    following: counts.following,
-    is_followed: isFollowed,
+    followers: relations.followers.get(user.id) ?? 0,
+    following: relations.following.get(user.id) ?? 0,
+    is_followed: relations.followedByCaller.has(user.id),
     local_time: null,
   };
 }
 
 /** A user as they see themselves, or as an administrator sees them: email, flags, sign-ins. */
-export function userFull(sandbox: Sandbox, user: UserRow, actor: Actor) {
-  const identities = sandbox.db
-    .prepare('SELECT provider, extern_uid, saml_provider_id FROM identities WHERE user_id = ?')
-    .all(user.id);
-  const namespace = sandbox.db.prepare("SELECT id FROM namespaces WHERE kind = 'user' AND owner_id = ?").get(user.id) as
-    | { id: number }
-    | undefined;
+export function userFull(sandbox: Sandbox, user: UserRow, actor: Actor, relations = loadUserRelations(sandbox.db, [user], actor)) {
+  const creator = user.created_by_id ? relations.creators.get(user.created_by_id) : undefined;
   return {
-    ...userPublic(sandbox, user, actor),
+    ...userPublic(sandbox, user, actor, relations),
     last_sign_in_at: user.last_sign_in_at,
     confirmed_at: user.confirmed_at,
     last_activity_on: user.last_activity_on,
@@ -76,7 +93,7 @@ export function userFull(sandbox: Sandbox, user: UserRow, actor: Actor) {
     color_scheme_id: 1,
     projects_limit: user.projects_limit,
     current_sign_in_at: user.current_sign_in_at,
-    identities,
+    identities: relations.identities.get(user.id) ?? [],
     can_create_group: Boolean(user.can_create_group),
     can_create_project: user.projects_limit > 0,
     two_factor_enabled: false,
@@ -88,8 +105,8 @@ export function userFull(sandbox: Sandbox, user: UserRow, actor: Actor) {
       ? {
           is_admin: Boolean(user.is_admin),
           note: null,
-          namespace_id: namespace?.id ?? null,
-          created_by: user.created_by_id ? userBasicById(sandbox, user.created_by_id) : null,
+          namespace_id: relations.namespaceIds.get(user.id) ?? null,
+          created_by: creator ? userBasic(sandbox, creator) : null,
           using_license_seat: user.user_type === 'human' && user.state === 'active',
         }
       : {}),

@@ -421,3 +421,18 @@ describe('inherited and shared access', () => {
     expect(missing.body).toEqual({ error: 'group_id is missing' });
   });
 });
+
+describe('one space of full paths for groups and projects', () => {
+  it('refuses a subgroup at a project\'s full path, and a project at a subgroup\'s', async () => {
+    const owner = await apiUser(h, { username: 'paths-owner' });
+    const group = await apiGroup(h, owner.token, { path: 'paths-top' });
+    await apiProject(h, owner.token, { path: 'taken-by-project', namespace_id: group.id });
+    const subgroup = await h.post('/groups', { name: 'Sub', path: 'taken-by-project', parent_id: group.id }, { token: owner.token });
+    expect(subgroup.status).toBe(400);
+    expect(subgroup.body).toEqual({ message: 'Failed to save group {:path=>["has already been taken"]}' });
+    await apiGroup(h, owner.token, { path: 'taken-by-group', parent_id: group.id });
+    const project = await h.post('/projects', { name: 'P', path: 'taken-by-group', namespace_id: group.id }, { token: owner.token });
+    expect(project.status).toBe(400);
+    expect(project.body).toEqual({ message: { path: ['has already been taken'] } });
+  });
+});
