@@ -24,7 +24,11 @@ interface TokenLookup {
 }
 
 function invalidToken(description: string): HttpError {
-  return new HttpError(401, { error: 'invalid_token', error_description: description });
+  return new HttpError(
+    401,
+    { error: 'invalid_token', error_description: description },
+    { 'WWW-Authenticate': `Bearer realm="Protected by OAuth 2.0", error="invalid_token", error_description="${description}"` },
+  );
 }
 
 // last_used_at is written at most this often per token, as the platform throttles it

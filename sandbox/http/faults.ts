@@ -70,7 +70,8 @@ export class Faults {
         if (rule.drop_rate && Math.random() < rule.drop_rate) return dropConnection(c);
         if (rule.rate_limit_rate && Math.random() < rule.rate_limit_rate) {
           c.header('Retry-After', String(rule.retry_after_seconds ?? 1));
-          return c.json({ message: 'Retry later' }, 429);
+          // the platform's rate limiter answers in plain text
+          return c.text('Retry later\n', 429);
         }
         if (rule.error_rate && Math.random() < rule.error_rate) {
           const status = rule.error_status ?? 500;

@@ -85,7 +85,9 @@ export function pageOfQuery<T>(
   options: { maxOffset?: { limit: number; message: string } } = {},
 ): T[] {
   const request = pageRequest(params);
-  if (options.maxOffset && request.offset + request.perPage > options.maxOffset.limit) {
+  // the platform checks the per_page that was asked for, before it is capped at 100
+  const askedPerPage = params.int('per_page') ?? DEFAULT_PER_PAGE;
+  if (options.maxOffset && request.page * Math.max(askedPerPage, 1) > options.maxOffset.limit) {
     throw new HttpError(405, { error: options.maxOffset.message });
   }
   // one row more than the page tells whether a next page exists when the total is not counted

@@ -86,6 +86,7 @@ describe('presenting a token (spec 1, 5.1)', () => {
     const answer = await h.get('/user', { token });
     expect(answer.status).toBe(401);
     expect(answer.body).toEqual(EXPIRED);
+    expect(answer.headers.get('www-authenticate')).toContain('error="invalid_token"');
     // a token expires at the start of its expiry day
     h.sandbox.db.prepare('UPDATE personal_access_tokens SET expires_at = ? WHERE id = ?').run(today(new Date()), id);
     expect((await h.get('/projects', { token })).body).toEqual(EXPIRED);

@@ -141,6 +141,7 @@ describe('fault injection controls', () => {
     const answer = await h.get('/users');
     expect(answer.status).toBe(429);
     expect(answer.headers.get('retry-after')).toBe('7');
+    expect(answer.text).toBe('Retry later\n');
     expectCorsHeaders(answer, '429');
   });
 
