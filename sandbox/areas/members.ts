@@ -4,9 +4,9 @@ import { pathParam, type Call, type Router } from '../http/route.ts';
 import { HttpError, badRequest, conflict, forbidden, notFound, paramError, validationError } from '../http/errors.ts';
 import type { ParamReader } from '../http/params.ts';
 import { pageOfArray } from '../http/pagination.ts';
-import { AccessLevel, effectiveRole, findReadableGroup, groupDescendants, type EffectiveMembership } from '../model/access.ts';
+import { AccessLevel, effectiveRole, findReadableGroup, groupDescendants, toMembership, type EffectiveMembership } from '../model/access.ts';
 import {
-  BILLABLE_SORTS, MemberPresenter, allMembers, asMembership, billableMembershipEntity, billableUsers, directMemberRow,
+  BILLABLE_SORTS, MemberPresenter, allMembers, billableMembershipEntity, billableUsers, directMemberRow,
   directMemberRows, findMemberSource, fullMessages, hierarchyMemberRows, isLastGroupOwner, isPersonalNamespaceHolder,
   matchesBillableSearch, matchesMemberQuery, memberUser, memberValidationErrors, sortBillable, toSentence, userById,
   type MemberRow, type MemberSource,
@@ -156,7 +156,7 @@ function addSingleMember(c: Context<AppEnv>, call: Call, source: MemberSource, r
   if (Object.keys(errors).length) throw validationError(errors);
   const row = insertMember(call, source, user.id, request.accessLevel, request.expiresAt);
   const presenter = new MemberPresenter(call.sandbox, call.actor, call.now, request.showSeatInfo);
-  return c.json(presenter.entity(asMembership(row)), 201);
+  return c.json(presenter.entity(toMembership(row, true)), 201);
 }
 
 /**
@@ -200,7 +200,7 @@ function registerSourceRoutes(routes: Router, kind: 'group' | 'project'): void {
     const filters = listFilters(call.params, { skipUsers: true, state: false });
     const target = source(c, call);
     const presenter = new MemberPresenter(call.sandbox, call.actor, call.now, filters.showSeatInfo);
-    const rows = filterMemberships(call, presenter, directMemberRows(call.sandbox.db, target, call.now).map(asMembership), filters);
+    const rows = filterMemberships(call, presenter, directMemberRows(call.sandbox.db, target, call.now).map((row) => toMembership(row, true)), filters);
     return c.json(pageOfArray(c, call.params, rows).map((row) => presenter.entity(row)));
   });
 
@@ -226,7 +226,7 @@ function registerSourceRoutes(routes: Router, kind: 'group' | 'project'): void {
     const target = source(c, call);
     const row = directMemberRow(call.sandbox.db, target, userId, call.now);
     if (!row) throw notFound();
-    return c.json(new MemberPresenter(call.sandbox, call.actor, call.now, call.params.bool('show_seat_info') ?? false).entity(asMembership(row)));
+    return c.json(new MemberPresenter(call.sandbox, call.actor, call.now, call.params.bool('show_seat_info') ?? false).entity(toMembership(row, true)));
   });
 
   routes.post(base, {}, (c, call) => {
@@ -261,7 +261,7 @@ function registerSourceRoutes(routes: Router, kind: 'group' | 'project'): void {
     const errors = memberValidationErrors(db, target, { userId, accessLevel, expiresAt: nextExpiry }, call.now);
     if (Object.keys(errors).length) throw validationError(errors);
     const updated = updateMember(call, row, accessLevel, nextExpiry);
-    return c.json(new MemberPresenter(call.sandbox, call.actor, call.now, Boolean(showSeatInfo)).entity(asMembership(updated)));
+    return c.json(new MemberPresenter(call.sandbox, call.actor, call.now, Boolean(showSeatInfo)).entity(toMembership(updated, true)));
   });
 
   routes.delete(`${base}/:user_id`, {}, (c, call) => {

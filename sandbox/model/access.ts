@@ -152,6 +152,23 @@ function links(db: Db, sharedType: SourceType, sharedIds: number[], day: string)
     .all(sharedType, ...sharedIds, day) as LinkRow[];
 }
 
+/** A membership row as access it grants: capped by an invitation's access when it came through one. */
+export function toMembership(row: MemberAccessRow, direct: boolean, cap?: number, invitedGroupId: number | null = null): EffectiveMembership {
+  return {
+    memberId: row.id,
+    userId: row.user_id,
+    accessLevel: cap === undefined ? row.access_level : Math.min(row.access_level, cap),
+    state: row.state,
+    expiresAt: row.expires_at,
+    createdAt: row.created_at,
+    createdById: row.created_by_id,
+    sourceType: row.source_type,
+    sourceId: row.source_id,
+    invitedGroupId,
+    direct,
+  };
+}
+
 /**
  * Every membership reaching a group or project: direct, inherited from ancestor groups, and
  * through invited groups (capped at the link's access). Expired rows are left out.
@@ -165,19 +182,7 @@ export function membershipsOf(
   const day = today(now);
   const result: EffectiveMembership[] = [];
   const push = (row: MemberAccessRow, direct: boolean, cap?: number, invitedGroupId: number | null = null) =>
-    result.push({
-      memberId: row.id,
-      userId: row.user_id,
-      accessLevel: cap === undefined ? row.access_level : Math.min(row.access_level, cap),
-      state: row.state,
-      expiresAt: row.expires_at,
-      createdAt: row.created_at,
-      createdById: row.created_by_id,
-      sourceType: row.source_type,
-      sourceId: row.source_id,
-      invitedGroupId,
-      direct,
-    });
+    result.push(toMembership(row, direct, cap, invitedGroupId));
 
   let groupIds: number[] = [];
   if (source.type === 'Project') {

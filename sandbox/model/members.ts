@@ -33,21 +33,6 @@ export interface MemberRow extends MemberAccessRow {
 
 const NOT_EXPIRED = '(expires_at IS NULL OR expires_at > ?)';
 
-export function asMembership(row: MemberRow): EffectiveMembership {
-  return {
-    memberId: row.id,
-    userId: row.user_id,
-    accessLevel: row.access_level,
-    state: row.state,
-    expiresAt: row.expires_at,
-    createdAt: row.created_at,
-    createdById: row.created_by_id,
-    sourceType: row.source_type,
-    sourceId: row.source_id,
-    invitedGroupId: null,
-    direct: true,
-  };
-}
 
 /** Rows of the source itself; expired rows count as removed, as the platform's cleanup worker removes them. */
 export function directMemberRows(db: Db, source: { type: SourceType; id: number }, now: Date): MemberRow[] {
