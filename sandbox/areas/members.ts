@@ -251,7 +251,8 @@ function registerSourceRoutes(routes: Router, kind: 'group' | 'project'): void {
     const row = directMemberRow(db, target, userId, call.now);
     if (!row) throw notFound();
     const role = requireMemberAdmin(call, target, accessLevel);
-    if (target.kind === 'group' && isLastGroupOwner(db, target.id, userId, call.now)) throw forbidden();
+    // the last Owner may change their expiry, but not step down
+    if (target.kind === 'group' && accessLevel < AccessLevel.OWNER && isLastGroupOwner(db, target.id, userId, call.now)) throw forbidden();
     if (target.kind === 'project') {
       if (isPersonalNamespaceHolder(db, target, userId)) throw forbidden();
       // an Owner of a project is changed by Owners only

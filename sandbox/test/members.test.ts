@@ -598,6 +598,10 @@ describe('PUT and DELETE members', () => {
   it('protects the last Owner of a group from demotion and removal', async () => {
     const demote = await h.put(`/groups/${group.id}/members/${owner.id}`, { access_level: 40 }, { token: owner.token });
     expect(demote.status).toBe(403);
+    const newExpiry = await h.put(`/groups/${group.id}/members/${owner.id}`, { access_level: 50, expires_at: '2999-01-01' }, { token: owner.token });
+    expect(newExpiry.status).toBe(200);
+    expect(newExpiry.body.expires_at).toBe('2999-01-01');
+    await h.put(`/groups/${group.id}/members/${owner.id}`, { access_level: 50, expires_at: '' }, { token: owner.token });
     const remove = await h.delete(`/groups/${group.id}/members/${owner.id}`, { token: owner.token });
     expect(remove.status).toBe(403);
     const asAdmin = await h.delete(`/groups/${group.id}/members/${owner.id}`);
