@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ApiError, describeErrorBody } from './errors.ts';
 import { apiPath, encodeQuery } from './params.ts';
 import { parseLinkHeader, toPage } from './pagination.ts';

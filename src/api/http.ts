@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 import { ApiError, describeErrorBody } from './errors.ts';
 import { encodeQuery, type QueryParams } from './params.ts';
 import { toKeysetPage, toPage, type KeysetPage, type Page } from './pagination.ts';
@@ -99,8 +99,8 @@ export async function send(connection: Connection, path: string, options: Reques
 }
 
 /** Checks a response against its schema; a mismatch is a readable error, never a crash. */
-export function parseWith<S extends z.ZodType>(schema: S, data: unknown, what: string): z.infer<S> {
-  const result = schema.safeParse(data);
+export function parseWith<S extends z.ZodMiniType>(schema: S, data: unknown, what: string): z.infer<S> {
+  const result = z.safeParse(schema, data);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const where = issue.path.length ? ` at ${issue.path.join('.')}` : '';
@@ -108,13 +108,13 @@ export function parseWith<S extends z.ZodType>(schema: S, data: unknown, what: s
 }
 
 /** One call, one schema: the typed result. */
-export async function request<S extends z.ZodType>(connection: Connection, path: string, schema: S, options: RequestOptions = {}): Promise<z.infer<S>> {
+export async function request<S extends z.ZodMiniType>(connection: Connection, path: string, schema: S, options: RequestOptions = {}): Promise<z.infer<S>> {
   const response = await send(connection, path, options);
   return parseWith(schema, response.data, `${options.method ?? 'GET'} ${path}`);
 }
 
 /** An offset list page: items parsed one schema each, totals from the headers when present. */
-export async function requestPage<S extends z.ZodType>(
+export async function requestPage<S extends z.ZodMiniType>(
   connection: Connection,
   path: string,
   itemSchema: S,
@@ -127,7 +127,7 @@ export async function requestPage<S extends z.ZodType>(
 }
 
 /** A keyset page: follow `nextUrl` (an absolute URL from the Link header) for the next one. */
-export async function requestKeysetPage<S extends z.ZodType>(
+export async function requestKeysetPage<S extends z.ZodMiniType>(
   connection: Connection,
   pathOrNextUrl: string,
   itemSchema: S,

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 
 /** One page of an offset list; totals are absent when the platform does not count (over 10,000). */
 export interface Page<T> {
@@ -78,8 +77,3 @@ export function toKeysetPage<T>(items: T[], headers: Headers): KeysetPage<T> {
   const next = parseLinkHeader(headers.get('link')).next;
   return next ? { items, nextUrl: next } : { items };
 }
-
-export const pageRequestSchema = z.object({
-  page: z.coerce.number().int().min(1).default(1).catch(1),
-  per_page: z.union([z.literal(20), z.literal(50), z.literal(100)]).default(20).catch(20),
-});

@@ -1,14 +1,13 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** spec 1, 4.1.8: a boolean field may be null, and null means false. */
-export const flag = z.boolean().nullish().transform((value) => value ?? false);
+export const flag = z.pipe(z.nullish(z.boolean()), z.transform((value) => value ?? false));
 
 /** Objects keep fields the schema does not name: newer platform versions add fields. */
-export const loose = <Shape extends z.ZodRawShape>(shape: Shape) => z.looseObject(shape);
+export const loose = z.looseObject;
 
-export const isoDateTime = z.string();
 /** `YYYY-MM-DD` */
-export const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+export const isoDate = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/));
 
 /** URLs from the API become links only when they are http(s); anything else renders as text. */
 export function safeHttpUrl(value: string | null | undefined): string | undefined {

@@ -1,0 +1,25 @@
+import { QueryClient } from '@tanstack/react-query';
+import { ApiError } from './errors.ts';
+
+const MAX_QUERY_RETRIES = 3;
+
+/** Retries queries only when a retry can help (network, 5xx, 429); never other 4xx or mutations. */
+export function shouldRetry(failureCount: number, error: unknown): boolean {
+  return failureCount < MAX_QUERY_RETRIES && error instanceof ApiError && error.retryable;
+}
+
+/** Exponential backoff from 500 ms, or the server's Retry-After when it sent one. */
+export function retryDelay(attempt: number, error: unknown): number {
+  if (error instanceof ApiError && error.retryAfter !== undefined) return Math.min(error.retryAfter, 60) * 1000;
+  return Math.min(500 * 2 ** attempt, 8000);
+}
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: { retry: shouldRetry, retryDelay, staleTime: 30_000, refetchOnWindowFocus: false },
+      // a repeated rotate revokes a whole token family: mutations run exactly once
+      mutations: { retry: false },
+    },
+  });
+}

@@ -1,0 +1,177 @@
+import type { Connection } from './http.ts';
+import type { ApiError } from './errors.ts';
+
+/** A connection the user made on this device; the token is kept apart from it. */
+export interface SavedConnection {
+  id: string;
+  instanceUrl: string;
+  userId: number;
+  username: string;
+  name: string;
+  avatarUrl: string | null;
+  isAdmin: boolean;
+  /** false when the token lacks `api`: the console is read-only. */
+  canWrite: boolean;
+  version: string | null;
+  /** The token sits in localStorage only when the user asked to be remembered. */
+  remember: boolean;
+}
+
+export interface ActiveSession {
+  connection: SavedConnection;
+  token: string;
+}
+
+const LIST_KEY = 'platform-console.connections';
+const CURRENT_KEY = 'platform-console.current';
+const tokenKey = (id: string) => `platform-console.token.${id}`;
+
+type Listener = () => void;
+
+function readList(storage: Storage): SavedConnection[] {
+  try {
+    const parsed = JSON.parse(storage.getItem(LIST_KEY) ?? '[]') as unknown;
+    return Array.isArray(parsed) ? (parsed as SavedConnection[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The signed-in connection and the saved ones. Tokens live in memory and in sessionStorage, or
+ * in localStorage when the user ticked "remember on this device"; never in a URL or a log.
+ */
+export class SessionStore {
+  private listeners = new Set<Listener>();
+  private active: ActiveSession | null = null;
+  private saved: SavedConnection[] = [];
+  /** Where the user was when a 401 sent them to connect, to come back after. */
+  expiredFrom: string | null = null;
+
+  constructor(
+    private readonly local: Storage | null = typeof localStorage === 'undefined' ? null : localStorage,
+    private readonly session: Storage | null = typeof sessionStorage === 'undefined' ? null : sessionStorage,
+  ) {
+    this.load();
+  }
+
+  private load(): void {
+    const remembered = this.local ? readList(this.local) : [];
+    const thisTab = this.session ? readList(this.session) : [];
+    const byId = new Map<string, SavedConnection>();
+    for (const connection of [...remembered, ...thisTab]) byId.set(connection.id, connection);
+    this.saved = [...byId.values()];
+    const currentId = this.session?.getItem(CURRENT_KEY) ?? this.local?.getItem(CURRENT_KEY) ?? null;
+    const current = this.saved.find((connection) => connection.id === currentId);
+    const token = current ? this.tokenOf(current) : null;
+    this.active = current && token ? { connection: current, token } : null;
+  }
+
+  private tokenOf(connection: SavedConnection): string | null {
+    const store = connection.remember ? this.local : this.session;
+    return store?.getItem(tokenKey(connection.id)) ?? null;
+  }
+
+  private persist(): void {
+    this.local?.setItem(LIST_KEY, JSON.stringify(this.saved.filter((connection) => connection.remember)));
+    this.session?.setItem(LIST_KEY, JSON.stringify(this.saved.filter((connection) => !connection.remember)));
+    if (this.active) {
+      this.session?.setItem(CURRENT_KEY, this.active.connection.id);
+      if (this.active.connection.remember) this.local?.setItem(CURRENT_KEY, this.active.connection.id);
+    } else {
+      this.session?.removeItem(CURRENT_KEY);
+      this.local?.removeItem(CURRENT_KEY);
+    }
+  }
+
+  private emit(): void {
+    for (const listener of this.listeners) listener();
+  }
+
+  subscribe = (listener: Listener): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getActive = (): ActiveSession | null => this.active;
+
+  getSaved = (): readonly SavedConnection[] => this.saved;
+
+  /** Whether a saved connection still has its token on this device (else it needs one again). */
+  hasToken(id: string): boolean {
+    const connection = this.saved.find((item) => item.id === id);
+    return Boolean(connection && this.tokenOf(connection));
+  }
+
+  /** Signs in with a checked token; a connection to the same user on the same instance is replaced. */
+  connect(connection: Omit<SavedConnection, 'id'>, token: string): SavedConnection {
+    const id = `${connection.instanceUrl.replace(/\/+$/, '')}#${connection.userId}`;
+    const saved: SavedConnection = { ...connection, id };
+    const previous = this.saved.find((item) => item.id === id);
+    if (previous) this.forgetToken(previous);
+    this.saved = [...this.saved.filter((item) => item.id !== id), saved];
+    (saved.remember ? this.local : this.session)?.setItem(tokenKey(id), token);
+    this.active = { connection: saved, token };
+    this.expiredFrom = null;
+    this.persist();
+    this.emit();
+    return saved;
+  }
+
+  /** Makes another saved connection the active one; false when its token is gone. */
+  switchTo(id: string): boolean {
+    const connection = this.saved.find((item) => item.id === id);
+    const token = connection ? this.tokenOf(connection) : null;
+    if (!connection || !token) return false;
+    this.active = { connection, token };
+    this.persist();
+    this.emit();
+    return true;
+  }
+
+  private forgetToken(connection: SavedConnection): void {
+    this.local?.removeItem(tokenKey(connection.id));
+    this.session?.removeItem(tokenKey(connection.id));
+  }
+
+  /** Signing out forgets the token; the connection stays listed to sign in again. */
+  signOut(): void {
+    if (this.active) this.forgetToken(this.active.connection);
+    this.active = null;
+    this.persist();
+    this.emit();
+  }
+
+  /** Removes a saved connection and its token from this device. */
+  remove(id: string): void {
+    const connection = this.saved.find((item) => item.id === id);
+    if (connection) this.forgetToken(connection);
+    this.saved = this.saved.filter((item) => item.id !== id);
+    if (this.active?.connection.id === id) this.active = null;
+    this.persist();
+    this.emit();
+  }
+
+  /** A 401 means the token no longer works: drop it and remember where the user was. */
+  expire(location: string): void {
+    if (!this.active) return;
+    this.forgetToken(this.active.connection);
+    this.active = null;
+    this.expiredFrom = location;
+    this.persist();
+    this.emit();
+  }
+}
+
+/** The Connection the client uses for the active session (a stable object reading the store). */
+export function sessionConnection(store: SessionStore, onUnauthorized: (error: ApiError) => void): Connection {
+  return {
+    get instanceUrl() {
+      return store.getActive()?.connection.instanceUrl ?? '';
+    },
+    get token() {
+      return store.getActive()?.token ?? null;
+    },
+    onUnauthorized,
+  };
+}

@@ -1,0 +1,64 @@
+import { queryOptions } from '@tanstack/react-query';
+import * as z from 'zod/mini';
+import { request, requestPage, send, type Connection } from './http.ts';
+import { apiPath } from './params.ts';
+import { flag, loose } from './schema.ts';
+
+/** spec 1, 2.6: the user summary of follow lists and embedded users. */
+export const userSummarySchema = loose({
+  id: z.number(),
+  username: z.string(),
+  name: z.string(),
+  state: z.string(),
+  locked: flag,
+  avatar_url: z.nullable(z.string()),
+  web_url: z.string(),
+});
+export type UserSummary = z.infer<typeof userSummarySchema>;
+
+export const userProfileSchema = z.extend(userSummarySchema, {
+  created_at: z.nullish(z.string()),
+  bio: z.nullish(z.string()),
+  location: z.nullish(z.string()),
+  organization: z.nullish(z.string()),
+  job_title: z.nullish(z.string()),
+  public_email: z.nullish(z.string()),
+  bot: flag,
+  followers: z.nullish(z.number()),
+  following: z.nullish(z.number()),
+  is_followed: flag,
+});
+export type UserProfile = z.infer<typeof userProfileSchema>;
+
+export interface FollowListParams {
+  page: number;
+  per_page: number;
+}
+
+export const usersQueries = {
+  all: () => ['users'] as const,
+  detail: (connection: Connection, userId: number) =>
+    queryOptions({
+      queryKey: [...usersQueries.all(), { user: userId }, 'detail'] as const,
+      queryFn: ({ signal }) => request(connection, apiPath`/users/${userId}`, userProfileSchema, { signal }),
+    }),
+  follows: (connection: Connection, userId: number, direction: 'followers' | 'following', params: FollowListParams) =>
+    queryOptions({
+      queryKey: [...usersQueries.all(), { user: userId }, { list: direction, ...params }] as const,
+      queryFn: ({ signal }) => requestPage(connection, apiPath`/users/${userId}/${direction}`, userSummarySchema, { query: { ...params }, signal }),
+    }),
+  /** Users matching a search, for pickers (active humans first, as the platform orders them). */
+  search: (connection: Connection, search: string) =>
+    queryOptions({
+      queryKey: [...usersQueries.all(), 'search', { search }] as const,
+      queryFn: ({ signal }) => requestPage(connection, '/users', userSummarySchema, { query: { search, active: true, per_page: 20 }, signal }),
+      staleTime: 60_000,
+    }),
+};
+
+export type FollowVariables = { userId: number; follow: boolean };
+
+/** Follow or unfollow; 304 (already so) counts as done. */
+export async function setFollowing(connection: Connection, { userId, follow }: FollowVariables): Promise<void> {
+  await send(connection, apiPath`/users/${userId}/${follow ? 'follow' : 'unfollow'}`, { method: 'POST' });
+}

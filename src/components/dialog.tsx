@@ -1,0 +1,75 @@
+import type { ReactNode } from 'react';
+import { Dialog as RadixDialog, AlertDialog } from 'radix-ui';
+
+interface DialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: string;
+  description?: ReactNode;
+  children: ReactNode;
+}
+
+/** A modal dialog with a title that names it for assistive technology. */
+export function Dialog({ open, onOpenChange, title, description, children }: DialogProps) {
+  return (
+    <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
+      <RadixDialog.Portal>
+        <RadixDialog.Overlay className="dialog__overlay" />
+        <RadixDialog.Content className="dialog">
+          <RadixDialog.Title className="dialog__title">{title}</RadixDialog.Title>
+          {description ? <RadixDialog.Description className="dialog__description">{description}</RadixDialog.Description> : <RadixDialog.Description className="sr-only">{title}</RadixDialog.Description>}
+          {children}
+        </RadixDialog.Content>
+      </RadixDialog.Portal>
+    </RadixDialog.Root>
+  );
+}
+
+interface ConfirmDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: string;
+  /** What will happen, in words: the object and the consequence. */
+  description: ReactNode;
+  confirmLabel: string;
+  onConfirm: () => void;
+  pending?: boolean;
+  error?: ReactNode;
+  destructive?: boolean;
+  children?: ReactNode;
+}
+
+/** Confirms a destructive or irreversible action; the confirm button is disabled while it runs. */
+export function ConfirmDialog({ open, onOpenChange, title, description, confirmLabel, onConfirm, pending, error, destructive, children }: ConfirmDialogProps) {
+  return (
+    <AlertDialog.Root open={open} onOpenChange={(next) => (!pending ? onOpenChange(next) : undefined)}>
+      <AlertDialog.Portal>
+        <AlertDialog.Overlay className="dialog__overlay" />
+        <AlertDialog.Content className="dialog">
+          <AlertDialog.Title className="dialog__title">{title}</AlertDialog.Title>
+          <AlertDialog.Description className="dialog__description">{description}</AlertDialog.Description>
+          {children}
+          {error ? (
+            <div className="form-error" role="alert">
+              {error}
+            </div>
+          ) : null}
+          <div className="dialog__actions">
+            <AlertDialog.Cancel className="button" disabled={pending}>
+              Cancel
+            </AlertDialog.Cancel>
+            <button
+              type="button"
+              className={destructive ? 'button button--danger' : 'button button--primary'}
+              disabled={pending}
+              aria-busy={pending || undefined}
+              onClick={onConfirm}
+            >
+              {pending ? `${confirmLabel}…` : confirmLabel}
+            </button>
+          </div>
+        </AlertDialog.Content>
+      </AlertDialog.Portal>
+    </AlertDialog.Root>
+  );
+}

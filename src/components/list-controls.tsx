@@ -1,0 +1,63 @@
+import { useEffect, useRef, useState } from 'react';
+import { PER_PAGE_OPTIONS } from './paginator.tsx';
+
+interface SearchInputProps {
+  label: string;
+  value: string;
+  /** Called with the settled text, a moment after typing stops. */
+  onSearch: (value: string) => void;
+  placeholder?: string;
+  delayMs?: number;
+}
+
+/** A text filter that keeps a draft while typing and applies it once typing pauses. */
+export function SearchInput({ label, value, onSearch, placeholder, delayMs = 300 }: SearchInputProps) {
+  const [draft, setDraft] = useState(value);
+  const applied = useRef(value);
+  useEffect(() => {
+    // the URL changed from elsewhere (back button, a link): show it
+    if (value !== applied.current) {
+      applied.current = value;
+      setDraft(value);
+    }
+  }, [value]);
+  useEffect(() => {
+    if (draft === applied.current) return;
+    const timer = setTimeout(() => {
+      applied.current = draft;
+      onSearch(draft);
+    }, delayMs);
+    return () => clearTimeout(timer);
+  }, [draft, delayMs, onSearch]);
+  return (
+    <input
+      type="search"
+      className="input"
+      aria-label={label}
+      placeholder={placeholder}
+      value={draft}
+      onChange={(event) => setDraft(event.target.value)}
+      onKeyDown={(event) => {
+        if (event.key === 'Enter') {
+          applied.current = draft;
+          onSearch(draft);
+        }
+      }}
+    />
+  );
+}
+
+export function PerPageSelect({ value, onChange }: { value: number; onChange: (perPage: number) => void }) {
+  return (
+    <label className="inline-field">
+      <span>Per page</span>
+      <select className="input" value={value} onChange={(event) => onChange(Number(event.target.value))}>
+        {PER_PAGE_OPTIONS.map((option) => (
+          <option key={option} value={option}>
+            {option}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

@@ -1,0 +1,73 @@
+import { SearchLink } from './search-link.tsx';
+import type { Page } from '../api/pagination.ts';
+
+export const PER_PAGE_OPTIONS = [20, 50, 100] as const;
+
+interface PaginatorProps {
+  page: Page<unknown>;
+  /** What the list is, for the navigation's label: "Members pages". */
+  label: string;
+}
+
+/** Page numbers around the current one, with gaps, when the total is known. */
+function pageNumbers(current: number, last: number): Array<number | 'gap'> {
+  const wanted = new Set([1, last, current - 1, current, current + 1].filter((value) => value >= 1 && value <= last));
+  const sorted = [...wanted].sort((a, b) => a - b);
+  const out: Array<number | 'gap'> = [];
+  sorted.forEach((value, index) => {
+    if (index > 0 && value - sorted[index - 1] > 1) out.push('gap');
+    out.push(value);
+  });
+  return out;
+}
+
+/**
+ * Pages are links (they open in new tabs and keep every filter in the URL). Numbers when the
+ * platform sent totals, previous and next alone when it did not.
+ */
+export function Paginator({ page, label }: PaginatorProps) {
+  const withPage = (target: number) => (previous: Record<string, unknown>) => ({ ...previous, page: target });
+  const summary = page.total !== undefined
+    ? `${page.total === 0 ? 0 : (page.page - 1) * page.perPage + 1}–${Math.min(page.page * page.perPage, page.total)} of ${page.total}`
+    : `Page ${page.page}`;
+  return (
+    <div className="paginator">
+      <p className="paginator__summary" aria-live="polite">
+        {summary}
+      </p>
+      <nav aria-label={label} className="paginator__pages">
+        {page.prevPage ? (
+          <SearchLink search={withPage(page.prevPage)} className="button" rel="prev">
+            Previous
+          </SearchLink>
+        ) : (
+          <span className="button" aria-disabled="true">
+            Previous
+          </span>
+        )}
+        {page.totalPages !== undefined && page.totalPages > 1
+          ? pageNumbers(page.page, page.totalPages).map((value, index) =>
+              value === 'gap' ? (
+                <span key={`gap-${index}`} className="paginator__gap" aria-hidden="true">
+                  …
+                </span>
+              ) : (
+                <SearchLink key={value} search={withPage(value)} current={value === page.page} className={value === page.page ? 'button button--current' : 'button'} aria-label={`Page ${value}`}>
+                  {value}
+                </SearchLink>
+              ),
+            )
+          : null}
+        {page.nextPage ? (
+          <SearchLink search={withPage(page.nextPage)} className="button" rel="next">
+            Next
+          </SearchLink>
+        ) : (
+          <span className="button" aria-disabled="true">
+            Next
+          </span>
+        )}
+      </nav>
+    </div>
+  );
+}

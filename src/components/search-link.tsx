@@ -1,0 +1,35 @@
+import type { ReactNode } from 'react';
+import { Link } from '@tanstack/react-router';
+
+type SearchUpdate = (previous: Record<string, unknown>) => Record<string, unknown>;
+
+interface SearchLinkProps {
+  /** The new search params from the current ones: a page, a tab. */
+  search: SearchUpdate;
+  /** Marks this link as the one in view (a tab), even when other params differ. */
+  current?: boolean;
+  className?: string;
+  rel?: string;
+  'aria-label'?: string;
+  children: ReactNode;
+}
+
+/**
+ * A link to this screen with other search params. The router's own "active" test matches a
+ * link whose params are a subset of the URL's, so every link that drops a default (page 1, the
+ * first tab) would look current: here only an exact match, or `current`, is.
+ */
+export function SearchLink({ search, current, className, children, ...rest }: SearchLinkProps) {
+  return (
+    <Link
+      to="."
+      search={search as never}
+      activeOptions={{ exact: true, includeSearch: true }}
+      inactiveProps={{ 'aria-current': current ? 'page' : undefined } as never}
+      className={className}
+      {...rest}
+    >
+      {children}
+    </Link>
+  );
+}

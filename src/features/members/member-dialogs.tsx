@@ -1,0 +1,271 @@
+import { useEffect, useId, useState } from 'react';
+import { useForm, type FieldPath, type FieldValues, type UseFormReturn } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import {
+  addMemberFormSchema, memberFormSchema, roleName,
+  type AddMemberInput, type AddMemberValues, type Member, type MemberFormInput, type MemberFormValues,
+} from '../../api/members.ts';
+import type { Scope } from '../../api/keys.ts';
+import { ApiError } from '../../api/errors.ts';
+import { useConnection } from '../../api/react.ts';
+import { usersQueries } from '../../api/users.ts';
+import { ConfirmDialog, Dialog } from '../../components/dialog.tsx';
+import { Field } from '../../components/field.tsx';
+import { SearchInput } from '../../components/list-controls.tsx';
+import { errorText } from '../../components/error-panel.tsx';
+import { Avatar } from '../../components/avatar.tsx';
+import { useNotify } from '../../components/toast.tsx';
+import { useAddMember, useRemoveMember, useUpdateMember } from './mutations.ts';
+
+/** Server field errors go on their fields; anything else is returned to show above the form. */
+function applyServerErrors<T extends FieldValues>(form: UseFormReturn<T>, error: unknown, fields: readonly FieldPath<T>[]): boolean {
+  if (!(error instanceof ApiError) || !error.fieldErrors) return false;
+  let placed = false;
+  for (const [field, messages] of Object.entries(error.fieldErrors)) {
+    if ((fields as readonly string[]).includes(field)) {
+      form.setError(field as FieldPath<T>, { type: 'server', message: messages.join(', ') });
+      placed = true;
+    }
+  }
+  return placed;
+}
+
+function RoleSelect({ roles, ...props }: { roles: readonly number[] } & React.ComponentProps<'select'>) {
+  return (
+    <select className="input" {...props}>
+      {roles.map((value) => (
+        <option key={value} value={value}>
+          {roleName(value)}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+
+/** Picks one user by search; a radio group, so it works by keyboard and reads well. */
+function UserPicker({ value, onChange, error }: { value: number | undefined; onChange: (id: number, label: string) => void; error?: string }) {
+  const connection = useConnection();
+  const [search, setSearch] = useState('');
+  const results = useQuery({ ...usersQueries.search(connection, search), enabled: search.trim().length > 0, placeholderData: keepPreviousData });
+  const name = useId();
+  return (
+    <fieldset className="field user-picker" aria-invalid={error ? true : undefined}>
+      <legend className="field__label">User</legend>
+      <SearchInput label="Search users by name or username" value={search} onSearch={setSearch} placeholder="Name or username" delayMs={200} />
+      {results.error ? <p role="alert">{errorText(results.error)}</p> : null}
+      {search && results.data?.items.length === 0 ? <p className="muted">No active user matches “{search}”.</p> : null}
+      <div className="user-picker__results">
+        {results.data?.items.map((user) => (
+          <label key={user.id} className="user-picker__option">
+            <input type="radio" name={name} checked={value === user.id} onChange={() => onChange(user.id, user.name)} />
+            <Avatar url={user.avatar_url} name={user.name} size={24} />
+            <span>
+              {user.name} <span className="muted">@{user.username}</span>
+            </span>
+          </label>
+        ))}
+      </div>
+      {error ? <p className="field__error">{error}</p> : null}
+    </fieldset>
+  );
+}
+
+interface AddMemberDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  scope: Scope;
+  /** What the member is added to, for the title: "Add a member to Acme Engineering". */
+  sourceName: string;
+  roles: readonly number[];
+}
+
+export function AddMemberDialog({ open, onOpenChange, scope, sourceName, roles }: AddMemberDialogProps) {
+  const notify = useNotify();
+  const add = useAddMember();
+  const [chosenName, setChosenName] = useState('');
+  const form = useForm<AddMemberInput, unknown, AddMemberValues>({
+    resolver: zodResolver(addMemberFormSchema),
+    defaultValues: { user_id: undefined as unknown as number, access_level: 30, expires_at: '' },
+  });
+  const [formError, setFormError] = useState<string | null>(null);
+  useEffect(() => {
+    if (!open) {
+      form.reset();
+      add.reset();
+      setFormError(null);
+    }
+  }, [open]);
+  const submit = form.handleSubmit((values) => {
+    setFormError(null);
+    add.mutate(
+      { scope, values },
+      {
+        onSuccess: (member) => {
+          notify(`Added ${member.name} as ${roleName(member.access_level)}.`);
+          onOpenChange(false);
+        },
+        onError: (error) => {
+          if (!applyServerErrors(form, error, ['access_level', 'expires_at', 'user_id'])) setFormError(errorText(error));
+        },
+      },
+    );
+  });
+  const { errors } = form.formState;
+  return (
+    <Dialog open={open} onOpenChange={(next) => (!add.isPending ? onOpenChange(next) : undefined)} title={`Add a member to ${sourceName}`}>
+      <form className="form" noValidate onSubmit={submit}>
+        <UserPicker
+          value={form.watch('user_id')}
+          onChange={(id, label) => {
+            form.setValue('user_id', id, { shouldValidate: true });
+            setChosenName(label);
+          }}
+          error={errors.user_id?.message}
+        />
+        <Field label="Role" error={errors.access_level?.message}>
+          <RoleSelect roles={roles} {...form.register('access_level')} />
+        </Field>
+        <Field label="Access expires on" error={errors.expires_at?.message} hint="Optional. Leave empty for no expiry.">
+          <input className="input" type="date" min={tomorrow()} {...form.register('expires_at')} />
+        </Field>
+        {formError ? (
+          <div className="form-error" role="alert">
+            {formError}
+          </div>
+        ) : null}
+        <div className="dialog__actions">
+          <button type="button" className="button" onClick={() => onOpenChange(false)} disabled={add.isPending}>
+            Cancel
+          </button>
+          <button type="submit" className="button button--primary" disabled={add.isPending} aria-busy={add.isPending || undefined}>
+            {add.isPending ? 'Adding…' : chosenName ? `Add ${chosenName}` : 'Add member'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+interface EditMemberDialogProps {
+  member: Member | null;
+  onClose: () => void;
+  scope: Scope;
+  roles: readonly number[];
+}
+
+export function EditMemberDialog({ member, onClose, scope, roles }: EditMemberDialogProps) {
+  const notify = useNotify();
+  const update = useUpdateMember();
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<MemberFormInput, unknown, MemberFormValues>({
+    resolver: zodResolver(memberFormSchema),
+    defaultValues: { access_level: member?.access_level ?? 30, expires_at: member?.expires_at ?? '' },
+  });
+  useEffect(() => {
+    // server data is the form's starting point only
+    if (member) form.reset({ access_level: member.access_level, expires_at: member.expires_at ?? '' });
+    setFormError(null);
+    update.reset();
+  }, [member?.id]);
+  if (!member) return null;
+  const offered = roles.includes(member.access_level) ? roles : [...roles, member.access_level].sort((a, b) => a - b);
+  const submit = form.handleSubmit((values) => {
+    setFormError(null);
+    update.mutate(
+      { scope, userId: member.id, values },
+      {
+        onSuccess: (updated) => {
+          notify(`${updated.name} is now ${roleName(updated.access_level)}.`);
+          onClose();
+        },
+        onError: (error) => {
+          if (!applyServerErrors(form, error, ['access_level', 'expires_at'])) setFormError(errorText(error));
+        },
+      },
+    );
+  });
+  const { errors } = form.formState;
+  return (
+    <Dialog open onOpenChange={(next) => (!next && !update.isPending ? onClose() : undefined)} title={`Edit ${member.name}'s membership`}>
+      <form className="form" noValidate onSubmit={submit}>
+        <Field label="Role" error={errors.access_level?.message}>
+          <RoleSelect roles={offered} {...form.register('access_level')} />
+        </Field>
+        <Field label="Access expires on" error={errors.expires_at?.message} hint="Leave empty for no expiry.">
+          <input className="input" type="date" min={tomorrow()} {...form.register('expires_at')} />
+        </Field>
+        {formError ? (
+          <div className="form-error" role="alert">
+            {formError}
+          </div>
+        ) : null}
+        <div className="dialog__actions">
+          <button type="button" className="button" onClick={onClose} disabled={update.isPending}>
+            Cancel
+          </button>
+          <button type="submit" className="button button--primary" disabled={update.isPending} aria-busy={update.isPending || undefined}>
+            {update.isPending ? 'Saving…' : 'Save'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+interface RemoveMemberDialogProps {
+  member: Member | null;
+  onClose: () => void;
+  scope: Scope;
+  sourceName: string;
+  isGroup: boolean;
+}
+
+export function RemoveMemberDialog({ member, onClose, scope, sourceName, isGroup }: RemoveMemberDialogProps) {
+  const notify = useNotify();
+  const remove = useRemoveMember();
+  const [alsoBelow, setAlsoBelow] = useState(true);
+  useEffect(() => {
+    setAlsoBelow(true);
+    remove.reset();
+  }, [member?.id]);
+  if (!member) return null;
+  return (
+    <ConfirmDialog
+      open
+      onOpenChange={(next) => (!next ? onClose() : undefined)}
+      title={`Remove ${member.name}?`}
+      description={
+        <>
+          {member.name} (@{member.username}) loses the {roleName(member.access_level)} role in {sourceName}. Access they have through a parent group or an
+          invited group stays.
+        </>
+      }
+      confirmLabel="Remove member"
+      destructive
+      pending={remove.isPending}
+      error={remove.error ? errorText(remove.error) : null}
+      onConfirm={() =>
+        remove.mutate(
+          { scope, userId: member.id, skipSubresources: isGroup ? !alsoBelow : undefined },
+          {
+            onSuccess: () => {
+              notify(`Removed ${member.name} from ${sourceName}.`);
+              onClose();
+            },
+          },
+        )
+      }
+    >
+      {isGroup ? (
+        <label className="checkbox">
+          <input type="checkbox" checked={alsoBelow} onChange={(event) => setAlsoBelow(event.target.checked)} /> Also remove their direct memberships in this group's subgroups and
+          projects
+        </label>
+      ) : null}
+    </ConfirmDialog>
+  );
+}
+

@@ -1,0 +1,243 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
+import type { ColumnDef } from '@tanstack/react-table';
+import { ROLES, membersQueries, type Member } from '../../api/members.ts';
+import type { Scope, SourceKind } from '../../api/keys.ts';
+import { useActiveSession, useConnection } from '../../api/react.ts';
+import { DataTable } from '../../components/data-table.tsx';
+import { Paginator } from '../../components/paginator.tsx';
+import { SearchLink } from '../../components/search-link.tsx';
+import { PerPageSelect, SearchInput } from '../../components/list-controls.tsx';
+import { EmptyState } from '../../components/states.tsx';
+import { Avatar } from '../../components/avatar.tsx';
+import { formatDate } from '../../lib/time.ts';
+import { Expiry, RoleBadge } from './badges.tsx';
+import { AddMemberDialog, EditMemberDialog, RemoveMemberDialog } from './member-dialogs.tsx';
+import { membersListParams, type MembersSearch } from './search.ts';
+
+interface MembersScreenProps {
+  kind: SourceKind;
+  scope: Scope;
+  /** The group's or project's name, for titles and confirmations. */
+  sourceName: string;
+  /** Minimal Access exists on top-level groups only. */
+  topLevelGroup: boolean;
+  search: MembersSearch;
+}
+
+/** "1, 2, 3" -> [1, 2, 3]; null when the text is not a list of ids. */
+function parseIds(text: string): number[] | null {
+  const parts = text.split(/[\s,]+/).filter(Boolean);
+  if (parts.some((part) => !/^\d+$/.test(part) || Number(part) < 1)) return null;
+  return parts.map(Number);
+}
+
+function IdsFilter({ label, value, onApply }: { label: string; value: number[]; onApply: (ids: number[]) => void }) {
+  const [draft, setDraft] = useState(value.join(', '));
+  const [invalid, setInvalid] = useState(false);
+  useEffect(() => setDraft(value.join(', ')), [value]);
+  const apply = () => {
+    const ids = parseIds(draft);
+    setInvalid(ids === null);
+    if (ids) onApply(ids);
+  };
+  return (
+    <label className="inline-field">
+      <span>{label}</span>
+      <input
+        className="input input--narrow"
+        value={draft}
+        aria-invalid={invalid || undefined}
+        placeholder="e.g. 12, 40"
+        onChange={(event) => setDraft(event.target.value)}
+        onBlur={apply}
+        onKeyDown={(event) => event.key === 'Enter' && apply()}
+        title={invalid ? 'User IDs are whole numbers separated by commas' : undefined}
+      />
+    </label>
+  );
+}
+
+export function MembersScreen({ kind, scope, sourceName, topLevelGroup, search }: MembersScreenProps) {
+  const connection = useConnection();
+  const session = useActiveSession();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const { tab } = search;
+  const params = membersListParams(search);
+  const list = useSuspenseQuery(membersQueries.list(connection, scope, tab, params));
+  const me = session?.connection;
+  const myAccess = useSuspenseQuery(membersQueries.myAccess(connection, scope, me?.userId ?? 0));
+  const loading = useRouterState({ select: (state) => state.status === 'pending' });
+  const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<Member | null>(null);
+  const [removing, setRemoving] = useState<Member | null>(null);
+
+  const page = list.data;
+  const nextOptions = page.nextPage ? membersQueries.list(connection, scope, tab, { ...params, page: page.nextPage }) : null;
+  const nextKey = JSON.stringify(nextOptions?.queryKey ?? null);
+  // the next page is likely next: fetch it ahead
+  useEffect(() => {
+    if (nextOptions) void queryClient.prefetchQuery(nextOptions);
+  }, [nextKey]);
+
+  // on the "all" tab, which rows are direct memberships here (only those are edited here)
+  const ids = page.items.map((member) => member.id);
+  const direct = useQuery({
+    ...membersQueries.list(connection, scope, 'direct', { page: 1, per_page: 100, user_ids: ids }),
+    enabled: tab === 'all' && ids.length > 0,
+  });
+  const directIds = useMemo(() => new Set(direct.data?.items.map((member) => member.id) ?? []), [direct.data]);
+
+  const manageLevel = kind === 'group' ? 50 : 40;
+  const role = me?.isAdmin ? 60 : myAccess.data;
+  const canWrite = Boolean(me?.canWrite);
+  const canManage = canWrite && role >= manageLevel;
+  const roles = ROLES.map((item) => item.value).filter(
+    (value) => (value !== 5 || (kind === 'group' && topLevelGroup)) && (kind === 'group' || value !== 50 || role >= 50),
+  );
+
+  const setSearch = useCallback(
+    (changes: Partial<MembersSearch>) =>
+      void navigate({ to: '.', search: ((previous: MembersSearch) => ({ ...previous, ...changes, page: 1 })) as never, replace: true }),
+    [navigate],
+  );
+
+  const columns = useMemo<ColumnDef<Member>[]>(() => {
+    const showEmail = page.items.some((member) => member.email);
+    const showSaml = page.items.some((member) => member.group_saml_identity);
+    const base: ColumnDef<Member>[] = [
+      {
+        id: 'member',
+        header: 'Member',
+        cell: ({ row: { original: member } }) => (
+          <div className="member-cell">
+            <Avatar url={member.avatar_url} name={member.name} />
+            <div>
+              <Link to="/users/$userId" params={{ userId: String(member.id) }} className="member-cell__name">
+                {member.name}
+              </Link>
+              <div className="muted">
+                @{member.username}
+                {member.id === me?.userId ? <span className="badge">You</span> : null}
+                {member.state !== 'active' ? <span className="badge badge--warning">{member.state}</span> : null}
+                {member.membership_state === 'awaiting' ? <span className="badge badge--warning">Awaiting approval</span> : null}
+              </div>
+            </div>
+          </div>
+        ),
+      },
+      {
+        id: 'role',
+        header: 'Role',
+        cell: ({ row: { original: member } }) => (
+          <div>
+            <RoleBadge level={member.access_level} />
+            {tab === 'all' && direct.data ? <div className="muted">{directIds.has(member.id) ? 'Direct member' : 'Inherited or invited'}</div> : null}
+          </div>
+        ),
+      },
+      { id: 'expires', header: 'Access expires', cell: ({ row }) => <Expiry date={row.original.expires_at} /> },
+      {
+        id: 'added',
+        header: 'Added',
+        cell: ({ row: { original: member } }) => (
+          <div>
+            <span className="nowrap">{formatDate(member.created_at)}</span>
+            {member.created_by ? <div className="muted">by {member.created_by.name}</div> : null}
+          </div>
+        ),
+      },
+    ];
+    if (showEmail) base.push({ id: 'email', header: 'Email', cell: ({ row }) => row.original.email ?? '' });
+    if (showSaml) base.push({ id: 'saml', header: 'SSO identity', cell: ({ row }) => row.original.group_saml_identity?.extern_uid ?? <span className="muted">None</span> });
+    if (search.show_seat_info) base.push({ id: 'seat', header: 'Seat', cell: ({ row }) => (row.original.is_using_seat ? 'Uses a seat' : 'No seat') });
+    if (canManage) {
+      base.push({
+        id: 'actions',
+        header: () => <span className="sr-only">Actions</span>,
+        cell: ({ row: { original: member } }) => {
+          if (tab === 'all' && !directIds.has(member.id)) return <span className="muted">Managed where granted</span>;
+          const ownerLocked = kind === 'project' && member.access_level === 50 && role < 50;
+          const reason = ownerLocked ? 'Only Owners can change an Owner' : undefined;
+          return (
+            <span className="row-actions">
+              <button type="button" className="button" aria-label={`Edit ${member.name}`} disabled={ownerLocked} title={reason} onClick={() => setEditing(member)}>
+                Edit
+              </button>
+              <button type="button" className="button button--danger-quiet" aria-label={`Remove ${member.name}`} disabled={ownerLocked} title={reason} onClick={() => setRemoving(member)}>
+                Remove
+              </button>
+            </span>
+          );
+        },
+      });
+    }
+    return base;
+  }, [page.items, tab, direct.data, directIds, search.show_seat_info, canManage, kind, role, me?.userId]);
+
+  const filtered = Boolean(search.query || search.user_ids.length || search.skip_users.length || search.state);
+  const listName = tab === 'direct' ? 'Direct members' : 'All members';
+  return (
+    <section className="screen" aria-labelledby="members-heading">
+      <header className="screen__header">
+        <h1 id="members-heading">Members of {sourceName}</h1>
+        {canManage ? (
+          <button type="button" className="button button--primary" onClick={() => setAdding(true)}>
+            Add member
+          </button>
+        ) : null}
+      </header>
+      {!canWrite ? (
+        <p className="notice">This token is read-only (it lacks the api scope): members can be viewed, not changed.</p>
+      ) : !canManage ? (
+        <p className="notice">
+          Only {kind === 'group' ? 'Owners of this group' : 'Maintainers and Owners of this project'} can add, change or remove members.
+        </p>
+      ) : null}
+      <nav aria-label="Member lists" className="tabs">
+        <SearchLink search={(previous) => ({ ...previous, tab: 'direct', page: 1, state: undefined })} current={tab === 'direct'} className="tabs__tab">
+          Direct members
+        </SearchLink>
+        <SearchLink search={(previous) => ({ ...previous, tab: 'all', page: 1, skip_users: [] })} current={tab === 'all'} className="tabs__tab">
+          All members
+        </SearchLink>
+      </nav>
+      <div className="filter-bar" role="search" aria-label="Filter members">
+        <SearchInput label="Search members" value={search.query} onSearch={(query) => setSearch({ query })} placeholder="Name, username or email" />
+        <IdsFilter label="Only user IDs" value={search.user_ids} onApply={(userIds) => setSearch({ user_ids: userIds })} />
+        {tab === 'direct' ? <IdsFilter label="Skip user IDs" value={search.skip_users} onApply={(skipUsers) => setSearch({ skip_users: skipUsers })} /> : null}
+        {tab === 'all' ? (
+          <label className="inline-field">
+            <span>State</span>
+            <select className="input" value={search.state ?? ''} onChange={(event) => setSearch({ state: (event.target.value || undefined) as MembersSearch['state'] })}>
+              <option value="">Any</option>
+              <option value="active">Active</option>
+              <option value="awaiting">Awaiting approval</option>
+            </select>
+          </label>
+        ) : null}
+        <label className="checkbox">
+          <input type="checkbox" checked={search.show_seat_info} onChange={(event) => setSearch({ show_seat_info: event.target.checked })} /> Show seat use
+        </label>
+        <PerPageSelect value={search.per_page} onChange={(perPage) => setSearch({ per_page: perPage as MembersSearch['per_page'] })} />
+      </div>
+      {page.items.length === 0 ? (
+        <EmptyState title={filtered ? 'No member matches these filters.' : tab === 'direct' ? `${sourceName} has no direct members.` : `${sourceName} has no members.`}>
+          {filtered ? (
+            <SearchLink search={(previous) => ({ tab: previous.tab })} className="button">
+              Clear the filters
+            </SearchLink>
+          ) : null}
+        </EmptyState>
+      ) : (
+        <DataTable caption={listName} columns={columns} data={page.items} getRowId={(member) => String(member.id)} stale={loading} />
+      )}
+      <Paginator page={page} label={`${listName} pages`} />
+      {canManage ? <AddMemberDialog open={adding} onOpenChange={setAdding} scope={scope} sourceName={sourceName} roles={roles} /> : null}
+      <EditMemberDialog member={editing} onClose={() => setEditing(null)} scope={scope} roles={roles} />
+      <RemoveMemberDialog member={removing} onClose={() => setRemoving(null)} scope={scope} sourceName={sourceName} isGroup={kind === 'group'} />
+    </section>
+  );
+}

@@ -1,0 +1,25 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { Connection } from '../../api/http.ts';
+import type { Scope } from '../../api/keys.ts';
+import { membersQueries } from '../../api/members.ts';
+import type { SessionStore } from '../../api/session.ts';
+import { billableSearchSchema, membersListParams, membersSearchSchema, type BillableSearch, type MembersSearch } from './search.ts';
+
+/** What the group and project members routes share: the URL's schema and what the loader fetches. */
+export const membersRouteOptions = {
+  validateSearch: membersSearchSchema,
+  loaderDeps: ({ search }: { search: MembersSearch }) => search,
+};
+
+export function loadMembers(context: { queryClient: QueryClient; api: Connection; session: SessionStore }, scope: Scope, search: MembersSearch) {
+  const me = context.session.getActive()?.connection.userId ?? 0;
+  return Promise.all([
+    context.queryClient.ensureQueryData(membersQueries.list(context.api, scope, search.tab, membersListParams(search))),
+    context.queryClient.ensureQueryData(membersQueries.myAccess(context.api, scope, me)),
+  ]);
+}
+
+export const billableRouteOptions = {
+  validateSearch: billableSearchSchema,
+  loaderDeps: ({ search: { member: _member, ...list } }: { search: BillableSearch }) => list,
+};

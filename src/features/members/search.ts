@@ -1,0 +1,41 @@
+import * as z from 'zod/mini';
+import { BILLABLE_SORT_VALUES } from '../../api/members.ts';
+
+const withDefault = <T extends z.ZodMiniType>(schema: T, fallback: z.output<T>) => z.catch(z._default(schema, fallback as never), fallback as never);
+const positiveIds = z.array(z.number().check(z.int(), z.positive()));
+const perPage = withDefault(z.union([z.literal(20), z.literal(50), z.literal(100)]), 20);
+const page = withDefault(z.number().check(z.int(), z.minimum(1)), 1);
+
+/** A members list in the URL: every filter falls back to its default when the URL is off. */
+export const membersSearchSchema = z.object({
+  tab: withDefault(z.enum(['direct', 'all']), 'direct'),
+  query: withDefault(z.string(), ''),
+  user_ids: withDefault(positiveIds, []),
+  skip_users: withDefault(positiveIds, []),
+  show_seat_info: withDefault(z.boolean(), false),
+  state: z.catch(z.optional(z.enum(['active', 'awaiting'])), undefined),
+  page,
+  per_page: perPage,
+});
+export type MembersSearch = z.output<typeof membersSearchSchema>;
+
+/** Left out of the URL when equal, so a plain list has a plain address. */
+export const MEMBERS_SEARCH_DEFAULTS: Partial<MembersSearch> = { tab: 'direct', query: '', user_ids: [], skip_users: [], show_seat_info: false, page: 1, per_page: 20 };
+
+export const billableSearchSchema = z.object({
+  search: withDefault(z.string(), ''),
+  sort: withDefault(z.enum(BILLABLE_SORT_VALUES), 'name_asc'),
+  page,
+  per_page: perPage,
+  /** The member whose memberships the side panel shows. */
+  member: z.catch(z.optional(z.number().check(z.int(), z.positive())), undefined),
+});
+export type BillableSearch = z.output<typeof billableSearchSchema>;
+
+export const BILLABLE_SEARCH_DEFAULTS: Partial<BillableSearch> = { search: '', sort: 'name_asc', page: 1, per_page: 20 };
+
+/** What the members list query takes from the URL (the tab chooses the endpoint). */
+export function membersListParams(search: MembersSearch) {
+  const { tab: _tab, ...params } = search;
+  return params;
+}

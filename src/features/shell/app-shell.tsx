@@ -1,0 +1,132 @@
+import type { ReactNode } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate, useParams } from '@tanstack/react-router';
+import { DropdownMenu } from 'radix-ui';
+import { groupsQueries } from '../../api/groups.ts';
+import { projectsQueries } from '../../api/projects.ts';
+import { useActiveSession, useConnection, useSavedConnections, useSessionStore } from '../../api/react.ts';
+import { Avatar } from '../../components/avatar.tsx';
+import { ContextSwitcher } from './context-switcher.tsx';
+
+function AreaNav() {
+  const connection = useConnection();
+  const params = useParams({ strict: false }) as { groupId?: string; projectId?: string };
+  const groupId = params.groupId ? Number(params.groupId) : undefined;
+  const projectId = params.projectId ? Number(params.projectId) : undefined;
+  const group = useQuery({ ...groupsQueries.detail(connection, groupId ?? 0), enabled: groupId !== undefined });
+  const project = useQuery({ ...projectsQueries.detail(connection, projectId ?? 0), enabled: projectId !== undefined });
+  return (
+    <nav aria-label="Areas" className="area-nav">
+      <Link to="/" activeOptions={{ exact: true }}>
+        Home
+      </Link>
+      {groupId !== undefined ? (
+        <>
+          <span className="area-nav__context" title={group.data?.full_path}>
+            {group.data?.full_name ?? 'Group'}
+          </span>
+          <Link to="/groups/$groupId/members" params={{ groupId: String(groupId) }}>
+            Members
+          </Link>
+          {group.data && group.data.parent_id === null ? (
+            <Link to="/groups/$groupId/billable-members" params={{ groupId: String(groupId) }}>
+              Billable members
+            </Link>
+          ) : null}
+        </>
+      ) : null}
+      {projectId !== undefined ? (
+        <>
+          <span className="area-nav__context" title={project.data?.path_with_namespace}>
+            {project.data?.name_with_namespace ?? 'Project'}
+          </span>
+          <Link to="/projects/$projectId/members" params={{ projectId: String(projectId) }}>
+            Members
+          </Link>
+        </>
+      ) : null}
+    </nav>
+  );
+}
+
+function UserMenu() {
+  const active = useActiveSession();
+  const saved = useSavedConnections();
+  const session = useSessionStore();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  if (!active) return null;
+  const { connection } = active;
+  const others = saved.filter((item) => item.id !== connection.id && session.hasToken(item.id));
+  return (
+    <DropdownMenu.Root>
+      <DropdownMenu.Trigger className="user-menu__trigger" aria-label={`Account: ${connection.name}${connection.isAdmin ? ', administrator' : ''}`}>
+        <Avatar url={connection.avatarUrl} name={connection.name} />
+        <span>{connection.username}</span>
+        {connection.isAdmin ? <span className="badge badge--admin">Admin</span> : null}
+        {!connection.canWrite ? <span className="badge">Read-only</span> : null}
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content className="menu" align="end" sideOffset={6}>
+          <DropdownMenu.Label className="menu__label">
+            {connection.name} on {connection.instanceUrl}
+            {connection.version ? ` (version ${connection.version})` : ''}
+          </DropdownMenu.Label>
+          <DropdownMenu.Item className="menu__item" onSelect={() => void navigate({ to: '/users/$userId', params: { userId: String(connection.userId) } })}>
+            Your profile
+          </DropdownMenu.Item>
+          {others.length ? <DropdownMenu.Separator className="menu__separator" /> : null}
+          {others.map((other) => (
+            <DropdownMenu.Item
+              key={other.id}
+              className="menu__item"
+              onSelect={() => {
+                queryClient.clear();
+                session.switchTo(other.id);
+                void navigate({ to: '/' });
+              }}
+            >
+              Switch to {other.username} on {other.instanceUrl}
+            </DropdownMenu.Item>
+          ))}
+          <DropdownMenu.Item className="menu__item" onSelect={() => void navigate({ to: '/connect' })}>
+            Add a connection
+          </DropdownMenu.Item>
+          <DropdownMenu.Separator className="menu__separator" />
+          <DropdownMenu.Item
+            className="menu__item"
+            onSelect={() => {
+              session.signOut();
+              // signing out is the one time every cached answer goes
+              queryClient.clear();
+              void navigate({ to: '/connect' });
+            }}
+          >
+            Sign out
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}
+
+export function AppShell({ children }: { children: ReactNode }) {
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="shell__header">
+        <Link to="/" className="brand">
+          Platform Console
+        </Link>
+        <ContextSwitcher />
+        <UserMenu />
+      </header>
+      <AreaNav />
+      <main id="main" className="shell__main" tabIndex={-1}>
+        {children}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+const DAY_MS = 86_400_000;
+
+/** Whole days from today (UTC) to a `YYYY-MM-DD` date; negative when past. */
+export function daysUntil(date: string, now: Date = new Date()): number {
+  const target = Date.parse(`${date.slice(0, 10)}T00:00:00Z`);
+  const today = Date.parse(`${now.toISOString().slice(0, 10)}T00:00:00Z`);
+  return Math.round((target - today) / DAY_MS);
+}
+
+/** A date or date-time as a short local date, e.g. "22 Nov 2026"; a date alone stays in UTC. */
+export function formatDate(value: string | null | undefined): string {
+  if (!value) return '';
+  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const time = Date.parse(dateOnly ? `${value}T00:00:00Z` : value);
+  if (Number.isNaN(time)) return value;
+  return new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric', ...(dateOnly ? { timeZone: 'UTC' } : {}) }).format(time);
+}
+
+/** "3 days ago", "in 2 months": relative to now, for activity and sign-in times. */
+export function formatRelative(value: string | null | undefined, now: Date = new Date()): string {
+  if (!value) return 'never';
+  const time = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
+  if (Number.isNaN(time)) return value;
+  const seconds = (time - now.getTime()) / 1000;
+  const units: Array<[Intl.RelativeTimeFormatUnit, number]> = [['year', 31_536_000], ['month', 2_592_000], ['week', 604_800], ['day', 86_400], ['hour', 3600], ['minute', 60]];
+  const format = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+  for (const [unit, size] of units) {
+    if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit);
+  }
+  return format.format(Math.round(seconds), 'second');
+}

@@ -1,0 +1,30 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider } from '@tanstack/react-router';
+import { createQueryClient } from './api/query-client.ts';
+import { SessionStore, sessionConnection } from './api/session.ts';
+import { ServicesContext } from './api/react.ts';
+import { createAppRouter } from './router.tsx';
+import './styles.css';
+
+const queryClient = createQueryClient();
+const session = new SessionStore();
+const connection = sessionConnection(session, () => {
+  // a 401 anywhere: forget the token, drop cached data, reconnect and come back here
+  const here = router.state.location.href;
+  session.expire(here);
+  queryClient.clear();
+  void router.navigate({ to: '/connect', search: { redirect: here } });
+});
+const router = createAppRouter({ queryClient, session, api: connection });
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <ServicesContext.Provider value={{ session, connection }}>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </ServicesContext.Provider>
+  </StrictMode>,
+);

@@ -1,0 +1,25 @@
+import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
+import { useSuspenseQuery } from '@tanstack/react-query';
+import { MEMBERS_SEARCH_DEFAULTS } from '../../../features/members/search.ts';
+import { projectsQueries } from '../../../api/projects.ts';
+import { MembersScreen } from '../../../features/members/members-screen.tsx';
+import { loadMembers, membersRouteOptions } from '../../../features/members/route-options.ts';
+
+export const Route = createFileRoute('/projects/$projectId/members')({
+  ...membersRouteOptions,
+  search: { middlewares: [stripSearchParams(MEMBERS_SEARCH_DEFAULTS)] },
+  loader: ({ context, params, deps }) =>
+    Promise.all([
+      context.queryClient.ensureQueryData(projectsQueries.detail(context.api, Number(params.projectId))),
+      loadMembers(context, { project: Number(params.projectId) }, deps),
+    ]),
+  component: ProjectMembersRoute,
+});
+
+function ProjectMembersRoute() {
+  const { projectId } = Route.useParams();
+  const search = Route.useSearch();
+  const { api } = Route.useRouteContext();
+  const project = useSuspenseQuery(projectsQueries.detail(api, Number(projectId)));
+  return <MembersScreen kind="project" scope={{ project: project.data.id }} sourceName={project.data.name_with_namespace} topLevelGroup={false} search={search} />;
+}

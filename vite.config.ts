@@ -1,0 +1,26 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import { tanstackRouter } from '@tanstack/router-plugin/vite';
+
+// `npm run dev` proxies the API to the sandbox that scripts/dev.ts starts beside Vite
+const apiTarget = process.env.SANDBOX_URL ?? 'http://127.0.0.1:3000';
+
+export default defineConfig({
+  plugins: [
+    // every route file becomes its own lazily loaded chunk
+    tanstackRouter({ target: 'react', autoCodeSplitting: true, routesDirectory: 'src/routes', generatedRouteTree: 'src/routeTree.gen.ts' }),
+    react(),
+  ],
+  build: {
+    manifest: true,
+    sourcemap: false,
+    target: 'es2022',
+  },
+  server: {
+    port: 5173,
+    proxy: {
+      '/api/v4': { target: apiTarget, changeOrigin: false },
+      '/-/sandbox': { target: apiTarget, changeOrigin: false },
+    },
+  },
+});
