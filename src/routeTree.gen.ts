@@ -11,6 +11,7 @@
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as ConnectRouteImport } from './routes/connect'
+import { Route as UsersIndexRouteImport } from './routes/users/index'
 import { Route as UsersUserIdRouteImport } from './routes/users/$userId'
 import { Route as GroupsGroupIdBillableMembersRouteImport } from './routes/groups/$groupId/billable-members'
 import { Route as GroupsGroupIdMembersRouteImport } from './routes/groups/$groupId/members'
@@ -24,6 +25,11 @@ const IndexRoute = IndexRouteImport.update({
 const ConnectRoute = ConnectRouteImport.update({
   id: '/connect',
   path: '/connect',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const UsersIndexRoute = UsersIndexRouteImport.update({
+  id: '/users/',
+  path: '/users/',
   getParentRoute: () => rootRouteImport,
 } as any)
 const UsersUserIdRoute = UsersUserIdRouteImport.update({
@@ -53,6 +59,7 @@ export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/connect': typeof ConnectRoute
   '/users/$userId': typeof UsersUserIdRoute
+  '/users/': typeof UsersIndexRoute
   '/groups/$groupId/billable-members': typeof GroupsGroupIdBillableMembersRoute
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
   '/projects/$projectId/members': typeof ProjectsProjectIdMembersRoute
@@ -61,6 +68,7 @@ export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/connect': typeof ConnectRoute
   '/users/$userId': typeof UsersUserIdRoute
+  '/users': typeof UsersIndexRoute
   '/groups/$groupId/billable-members': typeof GroupsGroupIdBillableMembersRoute
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
   '/projects/$projectId/members': typeof ProjectsProjectIdMembersRoute
@@ -70,6 +78,7 @@ export interface FileRoutesById {
   '/': typeof IndexRoute
   '/connect': typeof ConnectRoute
   '/users/$userId': typeof UsersUserIdRoute
+  '/users/': typeof UsersIndexRoute
   '/groups/$groupId/billable-members': typeof GroupsGroupIdBillableMembersRoute
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
   '/projects/$projectId/members': typeof ProjectsProjectIdMembersRoute
@@ -80,6 +89,7 @@ export interface FileRouteTypes {
     | '/'
     | '/connect'
     | '/users/$userId'
+    | '/users/'
     | '/groups/$groupId/billable-members'
     | '/groups/$groupId/members'
     | '/projects/$projectId/members'
@@ -88,6 +98,7 @@ export interface FileRouteTypes {
     | '/'
     | '/connect'
     | '/users/$userId'
+    | '/users'
     | '/groups/$groupId/billable-members'
     | '/groups/$groupId/members'
     | '/projects/$projectId/members'
@@ -96,6 +107,7 @@ export interface FileRouteTypes {
     | '/'
     | '/connect'
     | '/users/$userId'
+    | '/users/'
     | '/groups/$groupId/billable-members'
     | '/groups/$groupId/members'
     | '/projects/$projectId/members'
@@ -105,6 +117,7 @@ export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   ConnectRoute: typeof ConnectRoute
   UsersUserIdRoute: typeof UsersUserIdRoute
+  UsersIndexRoute: typeof UsersIndexRoute
   GroupsGroupIdBillableMembersRoute: typeof GroupsGroupIdBillableMembersRoute
   GroupsGroupIdMembersRoute: typeof GroupsGroupIdMembersRoute
   ProjectsProjectIdMembersRoute: typeof ProjectsProjectIdMembersRoute
@@ -124,6 +137,13 @@ declare module '@tanstack/react-router' {
       path: '/connect'
       fullPath: '/connect'
       preLoaderRoute: typeof ConnectRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/users/': {
+      id: '/users/'
+      path: '/users'
+      fullPath: '/users/'
+      preLoaderRoute: typeof UsersIndexRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/users/$userId': {
@@ -161,6 +181,7 @@ const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   ConnectRoute: ConnectRoute,
   UsersUserIdRoute: UsersUserIdRoute,
+  UsersIndexRoute: UsersIndexRoute,
   GroupsGroupIdBillableMembersRoute: GroupsGroupIdBillableMembersRoute,
   GroupsGroupIdMembersRoute: GroupsGroupIdMembersRoute,
   ProjectsProjectIdMembersRoute: ProjectsProjectIdMembersRoute,

@@ -1,6 +1,6 @@
-import { queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
-import { request, requestPage, send, type Connection } from './http.ts';
+import { request, requestKeysetPage, requestPage, send, type Connection } from './http.ts';
 import { apiPath } from './params.ts';
 import { flag, loose } from './schema.ts';
 
@@ -46,6 +46,21 @@ export const usersQueries = {
     queryOptions({
       queryKey: [...usersQueries.all(), { user: userId }, { list: direction, ...params }] as const,
       queryFn: ({ signal }) => requestPage(connection, apiPath`/users/${userId}/${direction}`, userSummarySchema, { query: { ...params }, signal }),
+    }),
+  /**
+   * The people directory, by name, in keyset pages (spec 1, 8.4): each page names the next in its
+   * Link header, so it stays fast however many users the instance has.
+   */
+  directory: (connection: Connection, search: string) =>
+    infiniteQueryOptions({
+      queryKey: [...usersQueries.all(), 'directory', { search }] as const,
+      queryFn: ({ pageParam, signal }) =>
+        requestKeysetPage(connection, pageParam ?? '/users', userSummarySchema, {
+          query: { pagination: 'keyset', order_by: 'name', sort: 'asc', per_page: 50, active: true, search: search || undefined },
+          signal,
+        }),
+      initialPageParam: null as string | null,
+      getNextPageParam: (last) => last.nextUrl ?? null,
     }),
   /** Users matching a search, for pickers (active humans first, as the platform orders them). */
   search: (connection: Connection, search: string) =>

@@ -190,9 +190,9 @@ export function MembersScreen({ kind, scope, sourceName, topLevelGroup, search }
         ) : null}
       </header>
       {!canWrite ? (
-        <p className="notice">This token is read-only (it lacks the api scope): members can be viewed, not changed.</p>
+        <p className="notice" role="note">This token is read-only (it lacks the api scope): members can be viewed, not changed.</p>
       ) : !canManage ? (
-        <p className="notice">
+        <p className="notice" role="note">
           Only {kind === 'group' ? 'Owners of this group' : 'Maintainers and Owners of this project'} can add, change or remove members.
         </p>
       ) : null}

@@ -20,6 +20,7 @@ function AreaNav() {
       <Link to="/" activeOptions={{ exact: true }}>
         Home
       </Link>
+      <Link to="/users">People</Link>
       {groupId !== undefined ? (
         <>
           <span className="area-nav__context" title={group.data?.full_path}>

@@ -74,9 +74,9 @@ export function UserScreen({ userId, search }: { userId: number; search: UserSea
         {!itsMe ? (
           <div className="profile__actions">
             <button
+              // the label names the action (Follow / Unfollow), so no aria-pressed: a toggle's name must not change with its state (WAI-ARIA APG)
               type="button"
               className={profile.is_followed ? 'button' : 'button button--primary'}
-              aria-pressed={profile.is_followed}
               disabled={follow.isPending || !me?.canWrite}
               title={!me?.canWrite ? 'A read-only token cannot follow people' : undefined}
               onClick={() =>
