@@ -48,6 +48,7 @@ if (target && !/^https?:\/\/[^/]+/.test(target)) fail(`--target must be an http(
 let sandboxFetch: ((request: Request, env?: unknown) => Response | Promise<Response>) | undefined;
 let adminToken: string | undefined;
 let dataDir: string | undefined;
+let sandboxConfig: { externalUrl: string } | undefined;
 if (!target) {
   const seed = (values.seed as string | undefined) ?? process.env.SANDBOX_SEED ?? 'demo';
   if (!(SEED_KINDS as readonly string[]).includes(seed)) fail(`--seed must be one of ${SEED_KINDS.join(', ')}`);
@@ -61,11 +62,14 @@ if (!target) {
   sandboxFetch = (request, env) => sandboxApp.fetch(request, env as never);
   adminToken = prepared.adminToken;
   dataDir = prepared.sandbox.dataDir;
+  sandboxConfig = prepared.sandbox.config;
 }
 
 const app = createServerApp({ sandboxFetch, target, distDir: path.join(root, 'dist') });
 serve({ fetch: app.fetch, port, hostname: host, serverOptions: { maxHeaderSize: 1024 * 1024 } }, (info) => {
   const url = `http://${host === '0.0.0.0' ? 'localhost' : host}:${info.port}`;
+  // with --port 0 the real port is known only now; avatars and web_url links use it
+  if (sandboxConfig) sandboxConfig.externalUrl = url;
   console.log(`Platform Console: ${url}`);
   if (target) {
     console.log(`API:              ${url}/api/v4 -> ${target}/api/v4`);

@@ -1,0 +1,136 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+import { emit, log, round } from './report.ts';
+
+/**
+ * Bundle figures from Vite's manifest (dist/.vite/manifest.json): the gzip size of the JavaScript
+ * a first screen needs, and of the largest route. Sizes are gzip at zlib's default level, as
+ * Vite's own build report and most servers use, in kB of 1000 bytes.
+ */
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = path.join(ROOT, 'dist');
+const MANIFEST = path.join(DIST, '.vite', 'manifest.json');
+// what a build is made from: newer than the manifest means the build is stale
+const BUILD_INPUTS = ['src', 'index.html', 'vite.config.ts', 'package-lock.json'];
+const APP_SHELL_SOURCE = 'src/features/shell/app-shell.tsx';
+
+interface ManifestChunk {
+  file: string;
+  name?: string;
+  src?: string;
+  isEntry?: boolean;
+  isDynamicEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+}
+type Manifest = Record<string, ManifestChunk>;
+
+function newestModification(target: string): number {
+  const stat = fs.statSync(target, { throwIfNoEntry: false });
+  if (!stat) return 0;
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...fs.readdirSync(target).map((entry) => newestModification(path.join(target, entry))));
+}
+
+/** Runs `vite build` when dist/ is missing or older than its sources; its output goes to stderr. */
+export function ensureBuilt(): void {
+  const builtAt = fs.existsSync(MANIFEST) && fs.existsSync(path.join(DIST, 'index.html')) ? fs.statSync(MANIFEST).mtimeMs : 0;
+  const sourcesAt = Math.max(...BUILD_INPUTS.map((input) => newestModification(path.join(ROOT, input))));
+  if (builtAt >= sourcesAt) return;
+  log(builtAt ? 'dist/ is older than its sources: vite build' : 'dist/ is missing: vite build');
+  const vite = path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
+  // stdout of the build goes to our stderr: stdout carries figures only
+  const built = spawnSync(process.execPath, [vite, 'build'], { cwd: ROOT, stdio: ['ignore', 2, 2] });
+  if (built.status !== 0) throw new Error(`vite build failed (${built.signal ?? `exit code ${built.status}`})`);
+}
+
+export function readManifest(): Manifest {
+  return JSON.parse(fs.readFileSync(MANIFEST, 'utf8')) as Manifest;
+}
+
+const gzipCache = new Map<string, number>();
+function gzipBytes(file: string): number {
+  let size = gzipCache.get(file);
+  if (size === undefined) {
+    size = zlib.gzipSync(fs.readFileSync(path.join(DIST, file))).length;
+    gzipCache.set(file, size);
+  }
+  return size;
+}
+
+const kB = (bytes: number) => round(bytes / 1000, 2);
+
+/** The manifest keys of these chunks and of everything they import statically, transitively. */
+function withStaticImports(manifest: Manifest, keys: readonly string[]): Set<string> {
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    if (seen.has(key)) return;
+    const chunk = manifest[key];
+    if (!chunk) throw new Error(`the manifest has no chunk ${key}`);
+    seen.add(key);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  keys.forEach(visit);
+  return seen;
+}
+
+/** The route file of a manifest key, e.g. `src/routes/index.tsx?tsr-split=component` -> `src/routes/index.tsx`. */
+const routeFileOf = (key: string) => key.split('?')[0];
+
+/** Every chunk of one route file: the router loads all of its split parts (component, error, pending). */
+function routeChunks(manifest: Manifest, routeFile: string): string[] {
+  const keys = Object.keys(manifest).filter((key) => manifest[key].src !== undefined && routeFileOf(key) === routeFile);
+  if (!keys.length) throw new Error(`the manifest has no chunk for ${routeFile}`);
+  return keys;
+}
+
+function entryKey(manifest: Manifest): string {
+  const entries = Object.keys(manifest).filter((key) => manifest[key].isEntry);
+  if (entries.length !== 1) throw new Error(`expected one entry chunk in the manifest, found ${entries.length}`);
+  return entries[0];
+}
+
+const jsOnly = (manifest: Manifest, keys: Iterable<string>) => [...keys].filter((key) => manifest[key].file.endsWith('.js'));
+const gzipOf = (manifest: Manifest, keys: Iterable<string>) => jsOnly(manifest, keys).reduce((sum, key) => sum + gzipBytes(manifest[key].file), 0);
+
+export function bundleFigures(): void {
+  ensureBuilt();
+  const manifest = readManifest();
+  const entry = entryKey(manifest);
+  const entryClosure = withStaticImports(manifest, [entry]);
+
+  // signed out, every address leads to /connect: the entry and the connect route
+  const signedOut = withStaticImports(manifest, [entry, ...routeChunks(manifest, 'src/routes/connect.tsx')]);
+  // signed in on /: the entry, the lazily loaded shell and the index route
+  if (!manifest[APP_SHELL_SOURCE]) throw new Error(`the manifest has no chunk for ${APP_SHELL_SOURCE} (the lazily loaded shell)`);
+  const shellClosure = withStaticImports(manifest, [entry, APP_SHELL_SOURCE]);
+  const home = withStaticImports(manifest, [entry, APP_SHELL_SOURCE, ...routeChunks(manifest, 'src/routes/index.tsx')]);
+  log(`initial JS on /connect: ${jsOnly(manifest, signedOut).map((key) => manifest[key].file).join(', ')}`);
+  log(`initial JS on / signed in: ${jsOnly(manifest, home).map((key) => manifest[key].file).join(', ')}`);
+  emit({ name: 'console.initial_js_gzip', value: kB(gzipOf(manifest, signedOut)), unit: 'KB' });
+  emit({ name: 'console.initial_js_gzip.home', value: kB(gzipOf(manifest, home)), unit: 'KB' });
+
+  // A route weighs what navigating to it downloads beyond what is already there: its own chunks and
+  // the shared chunks only it (or other routes) import. Rollup moves a route's code into shared
+  // chunks freely, so its own file alone would say little.
+  const routeFiles = [...new Set(Object.keys(manifest).filter((key) => manifest[key].src?.startsWith('src/routes/')).map(routeFileOf))];
+  const weights = routeFiles.map((routeFile) => {
+    const baseline = routeFile === 'src/routes/connect.tsx' ? entryClosure : shellClosure;
+    const closure = withStaticImports(manifest, routeChunks(manifest, routeFile));
+    const added = [...closure].filter((key) => !baseline.has(key));
+    return { routeFile, bytes: gzipOf(manifest, added), files: jsOnly(manifest, added).map((key) => manifest[key].file) };
+  });
+  weights.sort((a, b) => b.bytes - a.bytes);
+  for (const weight of weights) log(`route ${weight.routeFile}: ${kB(weight.bytes)} kB gzip (${weight.files.join(', ')})`);
+  const largest = weights[0];
+  log(`largest route: ${largest.routeFile}`);
+  const largestFile = Object.values(manifest)
+    .filter((chunk) => chunk.file.endsWith('.js'))
+    .sort((a, b) => gzipBytes(b.file) - gzipBytes(a.file))[0];
+  log(`largest single JS file: ${largestFile.file} (${kB(gzipBytes(largestFile.file))} kB gzip)`);
+  emit({ name: 'console.largest_route_chunk_gzip', value: kB(largest.bytes), unit: 'KB' });
+}

@@ -1,0 +1,23 @@
+/** The bench's output: figures as JSON lines on stdout, everything else on stderr. */
+
+export interface Figure {
+  name: string;
+  value: number;
+  unit: 'ms' | 'req/s' | 'count' | 'KB' | 'ratio';
+}
+
+export function emit(figure: Figure): void {
+  process.stdout.write(`${JSON.stringify(figure)}\n`);
+}
+
+export function log(message: string): void {
+  process.stderr.write(`bench: ${message}\n`);
+}
+
+export const round = (value: number, digits = 3) => Number(value.toFixed(digits));
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}

@@ -1,0 +1,162 @@
+import net from 'node:net';
+import { DEMO_DEAD_TOKENS, DEMO_PATHS, DEMO_TOKENS, expect, test } from './fixtures.ts';
+import { ConnectPage } from './pages/connect.ts';
+import { Shell } from './pages/shell.ts';
+
+/** A loopback port nothing listens on: bound, then released. */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+const pathOf = (url: string) => {
+  const parsed = new URL(url);
+  return `${parsed.pathname}${parsed.search}`;
+};
+
+test.describe('connecting', () => {
+  test('the administrator token lands on home with the admin badge', async ({ page, consoleServer, api }) => {
+    const connect = new ConnectPage(page);
+    const me = await api.get<{ name: string }>('/user');
+    await connect.goto();
+    await expect(connect.heading).toBeVisible();
+    // the console's own origin is the default instance
+    await expect(connect.instanceUrl).toHaveValue(consoleServer.baseURL);
+    await connect.accessToken.fill(consoleServer.adminToken);
+    await connect.submit.click();
+
+    await expect(page).toHaveURL(`${consoleServer.baseURL}/`);
+    await expect(page.getByRole('heading', { level: 1, name: `Welcome, ${me.name}` })).toBeVisible();
+    await expect(new Shell(page).account).toHaveAccessibleName(/administrator/i);
+    expect(page.url()).not.toContain(consoleServer.adminToken);
+  });
+
+  const refused = [
+    { case: 'an unknown token', token: 'glpat-not-a-token-at-all-000', says: /401 Unauthorized/ },
+    { case: 'a revoked token', token: DEMO_DEAD_TOKENS.revoked.secret, says: /revoked/i },
+    { case: 'an expired token', token: DEMO_DEAD_TOKENS.expired.secret, says: /expired/i },
+  ];
+  for (const { case: name, token, says } of refused) {
+    test(`${name} is refused on the Access token field and the typed address stays`, async ({ page, consoleServer }) => {
+      const connect = new ConnectPage(page);
+      await connect.goto();
+      // typed with the API path: accepted, and kept exactly as typed after the failure
+      const typedAddress = `${consoleServer.baseURL}/api/v4`;
+      await connect.instanceUrl.fill(typedAddress);
+      await connect.accessToken.fill(token);
+      await connect.submit.click();
+
+      await expect(connect.accessToken).toHaveAttribute('aria-invalid', 'true');
+      await expect(connect.accessToken).toHaveAccessibleDescription(says);
+      await expect(connect.instanceUrl).toHaveValue(typedAddress);
+      await expect(connect.instanceUrl).not.toHaveAttribute('aria-invalid', 'true');
+      await expect(connect.submit).toBeEnabled();
+      expect(new URL(page.url()).pathname).toBe('/connect');
+      expect(page.url()).not.toContain(token);
+    });
+  }
+
+  test('an unreachable instance is reported as such', async ({ page }) => {
+    const connect = new ConnectPage(page);
+    const address = `http://127.0.0.1:${await closedPort()}`;
+    await connect.goto();
+    await connect.instanceUrl.fill(address);
+    await connect.accessToken.fill(DEMO_TOKENS.maintainer.secret);
+    await connect.submit.click();
+
+    await expect(connect.formError).toContainText(`Could not reach ${address}`);
+    await expect(connect.accessToken).not.toHaveAttribute('aria-invalid', 'true');
+    await expect(connect.instanceUrl).toHaveValue(address);
+  });
+
+  test('a read_api token connects read-only', async ({ page, connectAs }) => {
+    await connectAs(page, DEMO_TOKENS.readonly.secret);
+    const account = new Shell(page).account;
+    await expect(account).toContainText('Read-only');
+    // the badge is part of what assistive technology announces, not only drawn
+    await expect(account).toHaveAccessibleName(/read-only/i);
+    await expect(account).not.toHaveAccessibleName(/administrator/i);
+  });
+});
+
+test.describe('coming back after connecting', () => {
+  test('a deep link opened signed out returns there after connecting', async ({ page, api, connectAs, consoleServer }) => {
+    const groupId = await api.groupId(DEMO_PATHS.bigGroup);
+    const target = `/groups/${groupId}/members`;
+    await page.goto(target);
+
+    await expect(page).toHaveURL((url) => url.pathname === '/connect' && url.searchParams.get('redirect') === target);
+    await connectAs(page, DEMO_TOKENS.maintainer.secret);
+    await expect(page).toHaveURL(`${consoleServer.baseURL}${target}`);
+    await expect(page.getByRole('table', { name: /members$/i })).toBeVisible();
+  });
+
+  test('a token revoked during the session leads to connect and back to the same page', async ({ page, api, connectAs, consoleServer }) => {
+    const groupId = await api.groupId(DEMO_PATHS.bigGroup);
+    const target = `/groups/${groupId}/members`;
+    await connectAs(page, DEMO_TOKENS.maintainer.secret);
+    await page.goto(target);
+    await expect(page.getByRole('table', { name: /members$/i })).toBeVisible();
+
+    // The sandbox cannot revoke a token yet, so its requests now carry the seed's revoked token:
+    // the instance itself answers the real 401 ("Token was revoked").
+    await page.route('**/api/v4/**', (route) => {
+      const headers = route.request().headers();
+      if (!headers['private-token']) return route.continue();
+      return route.continue({ headers: { ...headers, 'private-token': DEMO_DEAD_TOKENS.revoked.secret } });
+    });
+    await page.goto(`${target}?page=2`);
+
+    const connect = new ConnectPage(page);
+    await expect(connect.sessionEndedNotice).toBeVisible();
+    await expect(page).toHaveURL((url) => url.pathname === '/connect' && url.searchParams.get('redirect') === `${target}?page=2`);
+    // the saved connection lost its token with the 401
+    await expect(connect.useConnection(DEMO_TOKENS.maintainer.username, consoleServer.baseURL)).toBeDisabled();
+
+    await page.unroute('**/api/v4/**');
+    await connectAs(page, DEMO_TOKENS.maintainer.secret);
+    await expect(page).toHaveURL((url) => pathOf(url.href) === `${target}?page=2`);
+    await expect(page.getByRole('table', { name: /members$/i })).toBeVisible();
+  });
+});
+
+test.describe('the session', () => {
+  test('signing out returns to connect and a reload stays signed out', async ({ page, connectAs, consoleServer }) => {
+    await connectAs(page, DEMO_TOKENS.maintainer.secret);
+    await new Shell(page).signOut();
+
+    const connect = new ConnectPage(page);
+    await expect(page).toHaveURL((url) => url.pathname === '/connect');
+    await expect(connect.form).toBeVisible();
+    await page.reload();
+    await expect(connect.form).toBeVisible();
+    // listed to sign in again, but its token is gone
+    await expect(connect.useConnection(DEMO_TOKENS.maintainer.username, consoleServer.baseURL)).toBeDisabled();
+    await page.goto('/');
+    await expect(page).toHaveURL((url) => url.pathname === '/connect');
+    await expect(new Shell(page).areas).toBeHidden();
+  });
+
+  test('remembered on this device, the session opens in a new page of the same browser', async ({ page, context, connectAs }) => {
+    await connectAs(page, DEMO_TOKENS.developer.secret, { remember: true });
+
+    const another = await context.newPage();
+    await another.goto('/');
+    await expect(another.getByRole('heading', { level: 1, name: /^Welcome/ })).toBeVisible();
+    await expect(new Shell(another).account).toHaveAccessibleName(/^Account:/);
+  });
+
+  test('not remembered, the session stays in its tab: it survives a reload but not a new page', async ({ page, context, connectAs }) => {
+    await connectAs(page, DEMO_TOKENS.developer.secret);
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1, name: /^Welcome/ })).toBeVisible();
+
+    const another = await context.newPage();
+    await another.goto('/');
+    await expect(another).toHaveURL((url) => url.pathname === '/connect');
+    await expect(new ConnectPage(another).form).toBeVisible();
+  });
+});
