@@ -11,7 +11,9 @@ import './styles.css';
 const queryClient = createQueryClient();
 const session = new SessionStore();
 const connection = sessionConnection(session, () => {
-  // a 401 anywhere: forget the token, drop cached data, reconnect and come back here
+  // a 401 anywhere: forget the token, drop cached data, reconnect and come back here; requests
+  // in flight together may all answer 401, and only the first may decide where "here" is
+  if (!session.getActive() || router.state.location.pathname === '/connect') return;
   const here = router.state.location.href;
   session.expire(here);
   queryClient.clear();

@@ -7,13 +7,18 @@ export function daysUntil(date: string, now: Date = new Date()): number {
   return Math.round((target - today) / DAY_MS);
 }
 
+// building an Intl formatter costs far more than using one: a table row formats several dates
+const localDate = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
+const utcDate = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+
 /** A date or date-time as a short local date, e.g. "22 Nov 2026"; a date alone stays in UTC. */
 export function formatDate(value: string | null | undefined): string {
   if (!value) return '';
   const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
   const time = Date.parse(dateOnly ? `${value}T00:00:00Z` : value);
   if (Number.isNaN(time)) return value;
-  return new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric', ...(dateOnly ? { timeZone: 'UTC' } : {}) }).format(time);
+  return (dateOnly ? utcDate : localDate).format(time);
 }
 
 /** "3 days ago", "in 2 months": relative to now, for activity and sign-in times. */
@@ -23,9 +28,8 @@ export function formatRelative(value: string | null | undefined, now: Date = new
   if (Number.isNaN(time)) return value;
   const seconds = (time - now.getTime()) / 1000;
   const units: Array<[Intl.RelativeTimeFormatUnit, number]> = [['year', 31_536_000], ['month', 2_592_000], ['week', 604_800], ['day', 86_400], ['hour', 3600], ['minute', 60]];
-  const format = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
   for (const [unit, size] of units) {
-    if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit);
+    if (Math.abs(seconds) >= size) return relative.format(Math.round(seconds / size), unit);
   }
-  return format.format(Math.round(seconds), 'second');
+  return relative.format(Math.round(seconds), 'second');
 }

@@ -35,7 +35,8 @@ export function ConnectScreen({ redirect, expired }: { redirect?: string; expire
       enter();
     },
     onError: (error) => {
-      if (error instanceof ApiError && error.fieldErrors?.token) form.setError('token', { message: error.fieldErrors.token[0] });
+      // the whole explanation goes on the field: what the instance said and what may be wrong
+      if (error instanceof ApiError && error.fieldErrors?.token) form.setError('token', { message: error.message });
     },
   });
   const { errors } = form.formState;

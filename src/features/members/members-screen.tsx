@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from 'react';
 import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
@@ -10,17 +10,23 @@ import { Paginator } from '../../components/paginator.tsx';
 import { SearchLink } from '../../components/search-link.tsx';
 import { PerPageSelect, SearchInput } from '../../components/list-controls.tsx';
 import { EmptyState } from '../../components/states.tsx';
+import { errorText } from '../../components/error-panel.tsx';
 import { Avatar } from '../../components/avatar.tsx';
 import { formatDate } from '../../lib/time.ts';
 import { Expiry, RoleBadge } from './badges.tsx';
-import { AddMemberDialog, EditMemberDialog, RemoveMemberDialog } from './member-dialogs.tsx';
 import { membersListParams, type MembersSearch } from './search.ts';
+
+// the forms (react-hook-form and the resolver) load after the list, not before its first row
+const loadDialogs = () => import('./member-dialogs.tsx');
+const AddMemberDialog = lazy(() => loadDialogs().then((module) => ({ default: module.AddMemberDialog })));
+const EditMemberDialog = lazy(() => loadDialogs().then((module) => ({ default: module.EditMemberDialog })));
+const RemoveMemberDialog = lazy(() => loadDialogs().then((module) => ({ default: module.RemoveMemberDialog })));
 
 interface MembersScreenProps {
   kind: SourceKind;
   scope: Scope;
-  /** The group's or project's name, for titles and confirmations. */
-  sourceName: string;
+  /** The group's or project's name, for titles and confirmations; shown once it has loaded. */
+  sourceName: string | undefined;
   /** Minimal Access exists on top-level groups only. */
   topLevelGroup: boolean;
   search: MembersSearch;
@@ -59,7 +65,8 @@ function IdsFilter({ label, value, onApply }: { label: string; value: number[]; 
   );
 }
 
-export function MembersScreen({ kind, scope, sourceName, topLevelGroup, search }: MembersScreenProps) {
+export function MembersScreen({ kind, scope, sourceName: loadedName, topLevelGroup, search }: MembersScreenProps) {
+  const sourceName = loadedName ?? (kind === 'group' ? 'this group' : 'this project');
   const connection = useConnection();
   const session = useActiveSession();
   const queryClient = useQueryClient();
@@ -68,7 +75,8 @@ export function MembersScreen({ kind, scope, sourceName, topLevelGroup, search }
   const params = membersListParams(search);
   const list = useSuspenseQuery(membersQueries.list(connection, scope, tab, params));
   const me = session?.connection;
-  const myAccess = useSuspenseQuery(membersQueries.myAccess(connection, scope, me?.userId ?? 0));
+  // not awaited by the route: actions appear once the caller's role is known
+  const myAccess = useQuery(membersQueries.myAccess(connection, scope, me?.userId ?? 0));
   const loading = useRouterState({ select: (state) => state.status === 'pending' });
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<Member | null>(null);
@@ -91,12 +99,17 @@ export function MembersScreen({ kind, scope, sourceName, topLevelGroup, search }
   const directIds = useMemo(() => new Set(direct.data?.items.map((member) => member.id) ?? []), [direct.data]);
 
   const manageLevel = kind === 'group' ? 50 : 40;
-  const role = me?.isAdmin ? 60 : myAccess.data;
+  const role = me?.isAdmin ? 60 : (myAccess.data ?? 0);
+  const roleKnown = Boolean(me?.isAdmin) || myAccess.isSuccess;
   const canWrite = Boolean(me?.canWrite);
   const canManage = canWrite && role >= manageLevel;
   const roles = ROLES.map((item) => item.value).filter(
     (value) => (value !== 5 || (kind === 'group' && topLevelGroup)) && (kind === 'group' || value !== 50 || role >= 50),
   );
+
+  useEffect(() => {
+    if (canManage) void loadDialogs();
+  }, [canManage]);
 
   const setSearch = useCallback(
     (changes: Partial<MembersSearch>) =>
@@ -182,7 +195,7 @@ export function MembersScreen({ kind, scope, sourceName, topLevelGroup, search }
   return (
     <section className="screen" aria-labelledby="members-heading">
       <header className="screen__header">
-        <h1 id="members-heading">Members of {sourceName}</h1>
+        <h1 id="members-heading">{loadedName ? `Members of ${loadedName}` : 'Members'}</h1>
         {canManage ? (
           <button type="button" className="button button--primary" onClick={() => setAdding(true)}>
             Add member
@@ -191,7 +204,14 @@ export function MembersScreen({ kind, scope, sourceName, topLevelGroup, search }
       </header>
       {!canWrite ? (
         <p className="notice" role="note">This token is read-only (it lacks the api scope): members can be viewed, not changed.</p>
-      ) : !canManage ? (
+      ) : myAccess.error && !me?.isAdmin ? (
+        <p className="notice" role="note">
+          Your role here could not be read ({errorText(myAccess.error)}), so changes are not offered.{' '}
+          <button type="button" className="button" onClick={() => void myAccess.refetch()}>
+            Try again
+          </button>
+        </p>
+      ) : roleKnown && !canManage ? (
         <p className="notice" role="note">
           Only {kind === 'group' ? 'Owners of this group' : 'Maintainers and Owners of this project'} can add, change or remove members.
         </p>
@@ -235,9 +255,13 @@ export function MembersScreen({ kind, scope, sourceName, topLevelGroup, search }
         <DataTable caption={listName} columns={columns} data={page.items} getRowId={(member) => String(member.id)} stale={loading} />
       )}
       <Paginator page={page} label={`${listName} pages`} />
-      {canManage ? <AddMemberDialog open={adding} onOpenChange={setAdding} scope={scope} sourceName={sourceName} roles={roles} /> : null}
-      <EditMemberDialog member={editing} onClose={() => setEditing(null)} scope={scope} roles={roles} />
-      <RemoveMemberDialog member={removing} onClose={() => setRemoving(null)} scope={scope} sourceName={sourceName} isGroup={kind === 'group'} />
+      {canManage ? (
+        <Suspense fallback={null}>
+          <AddMemberDialog open={adding} onOpenChange={setAdding} scope={scope} sourceName={sourceName} roles={roles} />
+          <EditMemberDialog member={editing} onClose={() => setEditing(null)} scope={scope} roles={roles} />
+          <RemoveMemberDialog member={removing} onClose={() => setRemoving(null)} scope={scope} sourceName={sourceName} isGroup={kind === 'group'} />
+        </Suspense>
+      ) : null}
     </section>
   );
 }

@@ -11,12 +11,13 @@ export const membersRouteOptions = {
   loaderDeps: ({ search }: { search: MembersSearch }) => search,
 };
 
+/** The list blocks the first paint; the caller's role (which actions to offer) loads alongside. */
 export function loadMembers(context: { queryClient: QueryClient; api: Connection; session: SessionStore }, scope: Scope, search: MembersSearch) {
   const me = context.session.getActive()?.connection.userId ?? 0;
-  return Promise.all([
-    context.queryClient.ensureQueryData(membersQueries.list(context.api, scope, search.tab, membersListParams(search))),
-    context.queryClient.ensureQueryData(membersQueries.myAccess(context.api, scope, me)),
-  ]);
+  // the list's request goes out first: the first row waits on it alone
+  const list = context.queryClient.ensureQueryData(membersQueries.list(context.api, scope, search.tab, membersListParams(search)));
+  void context.queryClient.prefetchQuery(membersQueries.myAccess(context.api, scope, me));
+  return list;
 }
 
 export const billableRouteOptions = {

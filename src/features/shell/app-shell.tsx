@@ -1,6 +1,6 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate, useParams } from '@tanstack/react-router';
+import { Link, useNavigate, useParams, useRouter } from '@tanstack/react-router';
 import { DropdownMenu } from 'radix-ui';
 import { groupsQueries } from '../../api/groups.ts';
 import { projectsQueries } from '../../api/projects.ts';
@@ -61,7 +61,7 @@ function UserMenu() {
   const others = saved.filter((item) => item.id !== connection.id && session.hasToken(item.id));
   return (
     <DropdownMenu.Root>
-      <DropdownMenu.Trigger className="user-menu__trigger" aria-label={`Account: ${connection.name}${connection.isAdmin ? ', administrator' : ''}`}>
+      <DropdownMenu.Trigger className="user-menu__trigger" aria-label={`Account: ${connection.name}${connection.isAdmin ? ', administrator' : ''}${connection.canWrite ? '' : ', read-only'}`}>
         <Avatar url={connection.avatarUrl} name={connection.name} />
         <span>{connection.username}</span>
         {connection.isAdmin ? <span className="badge badge--admin">Admin</span> : null}
@@ -111,7 +111,27 @@ function UserMenu() {
   );
 }
 
+// the areas a session goes to next; their code is fetched while the browser is idle
+const LIKELY_ROUTES = ['/groups/$groupId/members', '/projects/$projectId/members', '/groups/$groupId/billable-members', '/users/', '/users/$userId'] as const;
+
+/** Loads the likely areas' code once the shell is idle, so a first visit waits only for data. */
+function usePreloadLikelyAreas() {
+  const router = useRouter();
+  useEffect(() => {
+    const load = () => {
+      for (const id of LIKELY_ROUTES) void router.loadRouteChunk(router.routesById[id]);
+    };
+    if (typeof requestIdleCallback === 'function') {
+      const handle = requestIdleCallback(load, { timeout: 2000 });
+      return () => cancelIdleCallback(handle);
+    }
+    const timer = setTimeout(load, 200);
+    return () => clearTimeout(timer);
+  }, [router]);
+}
+
 export function AppShell({ children }: { children: ReactNode }) {
+  usePreloadLikelyAreas();
   return (
     <div className="shell">
       <a className="skip-link" href="#main">

@@ -1,5 +1,5 @@
 import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
-import { useSuspenseQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { MEMBERS_SEARCH_DEFAULTS } from '../../../features/members/search.ts';
 import { projectsQueries } from '../../../api/projects.ts';
 import { MembersScreen } from '../../../features/members/members-screen.tsx';
@@ -8,11 +8,11 @@ import { loadMembers, membersRouteOptions } from '../../../features/members/rout
 export const Route = createFileRoute('/projects/$projectId/members')({
   ...membersRouteOptions,
   search: { middlewares: [stripSearchParams(MEMBERS_SEARCH_DEFAULTS)] },
-  loader: ({ context, params, deps }) =>
-    Promise.all([
-      context.queryClient.ensureQueryData(projectsQueries.detail(context.api, Number(params.projectId))),
-      loadMembers(context, { project: Number(params.projectId) }, deps),
-    ]),
+  loader: ({ context, params, deps }) => {
+    const list = loadMembers(context, { project: Number(params.projectId) }, deps);
+    void context.queryClient.prefetchQuery(projectsQueries.detail(context.api, Number(params.projectId)));
+    return list;
+  },
   component: ProjectMembersRoute,
 });
 
@@ -20,6 +20,6 @@ function ProjectMembersRoute() {
   const { projectId } = Route.useParams();
   const search = Route.useSearch();
   const { api } = Route.useRouteContext();
-  const project = useSuspenseQuery(projectsQueries.detail(api, Number(projectId)));
-  return <MembersScreen kind="project" scope={{ project: project.data.id }} sourceName={project.data.name_with_namespace} topLevelGroup={false} search={search} />;
+  const project = useQuery(projectsQueries.detail(api, Number(projectId))).data;
+  return <MembersScreen kind="project" scope={{ project: Number(projectId) }} sourceName={project?.name_with_namespace} topLevelGroup={false} search={search} />;
 }
