@@ -14,6 +14,8 @@ import { registerUsers } from './areas/users.ts';
 import { registerGroups } from './areas/groups.ts';
 import { registerProjects } from './areas/projects.ts';
 import { registerMembers } from './areas/members.ts';
+import { registerAccessTokens } from './areas/access-tokens.ts';
+import { registerServiceAccounts } from './areas/service-accounts.ts';
 
 export const API_PREFIX = '/api/v4';
 
@@ -130,6 +132,8 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
   registerGroups(routes);
   registerProjects(routes);
   registerMembers(routes);
+  registerAccessTokens(routes);
+  registerServiceAccounts(routes);
   app.route(API_PREFIX, api);
 
   registerAvatars(app);

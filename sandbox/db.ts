@@ -165,6 +165,13 @@ export const migrations: ReadonlyArray<(db: Db) => void> = [
     CREATE INDEX users_created ON users(created_at, id);
     CREATE INDEX projects_activity ON projects(last_activity_at, id);
   `),
+  // 3: service accounts belong to the group that provisioned them; token families for reuse detection
+  (db) =>
+    db.exec(`
+    ALTER TABLE users ADD COLUMN provisioned_by_group_id INTEGER;
+    CREATE INDEX users_provisioned_by_group ON users(provisioned_by_group_id) WHERE provisioned_by_group_id IS NOT NULL;
+    CREATE INDEX pat_family ON personal_access_tokens(family_id);
+  `),
 ];
 
 /** Opens (creating if needed) the store in `dir` and brings its schema up to date. */

@@ -1,6 +1,6 @@
 import type { Router } from '../http/route.ts';
 import type { TokenRow } from '../model/users.ts';
-import { tokenEntity } from '../model/users.ts';
+import { personalTokenEntity } from '../model/tokens.ts';
 import { notFound } from '../http/errors.ts';
 import { today } from '../model/time.ts';
 
@@ -19,6 +19,6 @@ export function registerAuth(routes: Router): void {
   routes.get('/personal_access_tokens/self', { scopes: ['api', 'read_api', 'read_user', 'read_repository', 'self_rotate', 'manage_runner'] }, (c, { sandbox, actor, now }) => {
     if (actor.tokenId === null) throw notFound();
     const token = sandbox.db.prepare('SELECT * FROM personal_access_tokens WHERE id = ?').get(actor.tokenId) as TokenRow;
-    return c.json(tokenEntity(token, today(now)));
+    return c.json(personalTokenEntity(token, today(now)));
   });
 }

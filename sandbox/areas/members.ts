@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { AppEnv, UserRow } from '../context.ts';
 import { pathParam, type Call, type Router } from '../http/route.ts';
 import { HttpError, badRequest, conflict, forbidden, notFound, paramError, validationError } from '../http/errors.ts';
-import type { ParamReader } from '../http/params.ts';
+import { collectParamErrors, type ParamReader } from '../http/params.ts';
 import { pageOfArray } from '../http/pagination.ts';
 import { AccessLevel, effectiveRole, findReadableGroup, groupDescendants, toMembership, type EffectiveMembership } from '../model/access.ts';
 import {
@@ -17,19 +17,6 @@ const MEMBER_STATES = ['awaiting', 'active'] as const;
 // the platform refuses to add more users than this in one request
 const INVITE_LIMIT = 100;
 
-/** Runs Grape-style parameter checks and joins every failure into one 400, as the platform does. */
-function collectParamErrors(checks: Array<() => void>): void {
-  const messages: string[] = [];
-  for (const check of checks) {
-    try {
-      check();
-    } catch (error) {
-      if (error instanceof HttpError && 'error' in error.body) messages.push(error.body.error);
-      else throw error;
-    }
-  }
-  if (messages.length) throw paramError(messages.join(', '));
-}
 
 /** `:user_id` is an Integer on every members route. */
 function userIdParam(c: Context<AppEnv>): number {

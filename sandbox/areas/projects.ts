@@ -104,7 +104,9 @@ export function registerProjects(routes: Router): void {
     const namespaceId = params.int('namespace_id');
     let namespace: NamespaceRow | undefined;
     if (namespaceId === undefined) {
-      namespace = db.prepare("SELECT * FROM namespaces WHERE kind = 'user' AND owner_id = ?").get(user.id) as NamespaceRow;
+      namespace = db.prepare("SELECT * FROM namespaces WHERE kind = 'user' AND owner_id = ?").get(user.id) as NamespaceRow | undefined;
+      // bots and service accounts have no personal namespace to put a project in
+      if (!namespace) throw new HttpError(403, { message: ['Personal project creation is not allowed. Please contact your administrator with questions'] });
     } else {
       namespace = findNamespace(db, namespaceId);
       if (!namespace) throw notFound('Namespace');

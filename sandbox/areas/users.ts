@@ -5,7 +5,8 @@ import { HttpError, conflict, forbidden, notFound, paramError } from '../http/er
 import { pageOfQuery, pageRequest, setKeysetNext } from '../http/pagination.ts';
 import { newSecret } from '../http/auth.ts';
 import { loadUserRelations, userBasic, userFull, userPublic } from '../model/entities.ts';
-import { PERSONAL_TOKEN_SCOPES, createUser, insertToken, tokenEntity, userErrors } from '../model/users.ts';
+import { PERSONAL_TOKEN_SCOPES, createUser, insertToken, userErrors } from '../model/users.ts';
+import { personalTokenEntity } from '../model/tokens.ts';
 import { addDays, timestamp, today } from '../model/time.ts';
 
 const USER_ORDERS = ['id', 'name', 'username', 'created_at', 'updated_at'] as const;
@@ -237,7 +238,7 @@ export function registerUsers(routes: Router): void {
       createdAt: timestamp(now),
       expiresAt,
     });
-    return c.json({ ...tokenEntity(token, today(now)), token: secret }, 201);
+    return c.json({ ...personalTokenEntity(token, today(now)), token: secret }, 201);
   });
 
   // spec 1, 4.8: follow answers 201 with the user, or 304 when nothing changes

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
+import type { Db } from '../db.ts';
 import { ANONYMOUS, type Actor, type AppEnv, type Sandbox, type UserRow } from '../context.ts';
 import { HttpError, forbidden, unauthorized } from './errors.ts';
 import { today } from '../model/time.ts';
@@ -29,6 +30,23 @@ function invalidToken(description: string): HttpError {
     { error: 'invalid_token', error_description: description },
     { 'WWW-Authenticate': `Bearer realm="Protected by OAuth 2.0", error="invalid_token", error_description="${description}"` },
   );
+}
+
+// the platform's rotate paths (group, project and personal tokens, service-account tokens)
+const ROTATION_PATH = /access_tokens\/(\d+|self)\/rotate$/;
+
+/**
+ * Revokes every still-active token of the family (a token and its rotations) `tokenId` belongs
+ * to: the platform's answer to an old token being used again. Returns how many were revoked.
+ */
+export function revokeTokenFamily(db: Db, tokenId: number, day: string): number {
+  return db
+    .prepare(
+      `UPDATE personal_access_tokens SET revoked = 1
+       WHERE revoked = 0 AND (expires_at IS NULL OR expires_at > ?)
+       AND family_id = (SELECT family_id FROM personal_access_tokens WHERE id = ?)`,
+    )
+    .run(day, tokenId).changes;
 }
 
 // last_used_at is written at most this often per token, as the platform throttles it
@@ -80,7 +98,11 @@ export function resolveActor(c: Context<AppEnv>, sandbox: Sandbox): Actor {
     .prepare('SELECT id, user_id, scopes, expires_at, revoked, last_used_at FROM personal_access_tokens WHERE token_digest = ?')
     .get(digest) as TokenLookup | undefined;
   if (!token) throw unauthorized();
-  if (token.revoked) throw invalidToken('Token was revoked. You have to re-authorize from the user.');
+  if (token.revoked) {
+    // reuse detection: a revoked token presented to a rotate endpoint revokes its whole family
+    if (ROTATION_PATH.test(new URL(c.req.url).pathname)) revokeTokenFamily(db, token.id, today(sandbox.now()));
+    throw invalidToken('Token was revoked. You have to re-authorize from the user.');
+  }
   if (token.expires_at && token.expires_at <= today(sandbox.now())) {
     throw invalidToken('Token is expired. You can either do re-authorization or token refresh.');
   }

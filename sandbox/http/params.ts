@@ -1,4 +1,4 @@
-import { paramError } from './errors.ts';
+import { HttpError, paramError } from './errors.ts';
 
 /** A parsed request parameter: Rack-style nesting of `name[]=` arrays and `name[k]=` hashes. */
 export type ParamValue = string | number | boolean | null | ParamValue[] | { [key: string]: ParamValue };
@@ -207,4 +207,18 @@ export function isCalendarDate(value: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
   const date = new Date(`${value}T00:00:00Z`);
   return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}
+
+/** Runs Grape-style parameter checks and joins every failure into one 400, as the platform does. */
+export function collectParamErrors(checks: Array<() => void>): void {
+  const messages: string[] = [];
+  for (const check of checks) {
+    try {
+      check();
+    } catch (error) {
+      if (error instanceof HttpError && 'error' in error.body) messages.push(error.body.error);
+      else throw error;
+    }
+  }
+  if (messages.length) throw paramError(messages.join(', '));
 }

@@ -119,19 +119,3 @@ export function insertToken(
   if (!token.familyId) db.prepare('UPDATE personal_access_tokens SET family_id = ? WHERE id = ?').run(id, id);
   return db.prepare('SELECT * FROM personal_access_tokens WHERE id = ?').get(id) as TokenRow;
 }
-
-/** The platform's personal access token entity; `active` is neither revoked nor expired. */
-export function tokenEntity(token: TokenRow, today: string) {
-  return {
-    id: token.id,
-    name: token.name,
-    revoked: Boolean(token.revoked),
-    created_at: token.created_at,
-    description: token.description ?? '',
-    scopes: JSON.parse(token.scopes) as string[],
-    user_id: token.user_id,
-    last_used_at: token.last_used_at,
-    active: !token.revoked && !(token.expires_at && token.expires_at <= today),
-    expires_at: token.expires_at,
-  };
-}

@@ -436,3 +436,14 @@ describe('one space of full paths for groups and projects', () => {
     expect(project.body).toEqual({ message: { path: ['has already been taken'] } });
   });
 });
+
+describe('POST /projects by an account without a personal namespace', () => {
+  it('answers 403 instead of failing', async () => {
+    const group = await apiGroup(h, h.adminToken, { path: 'bot-home' });
+    const created = await h.post(`/groups/${group.id}/access_tokens`, { name: 'ci', scopes: ['api'], access_level: 40 });
+    expect(created.status).toBe(201);
+    const answer = await h.post('/projects', { name: 'bot-project' }, { token: created.body.token });
+    expect(answer.status).toBe(403);
+    expect(answer.body).toEqual({ message: ['Personal project creation is not allowed. Please contact your administrator with questions'] });
+  });
+});
