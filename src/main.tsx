@@ -3,22 +3,24 @@ import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { createQueryClient } from './api/query-client.ts';
-import { SessionStore, sessionConnection } from './api/session.ts';
+import { SessionStore, expiryWatcher, sessionConnection } from './api/session.ts';
 import { ServicesContext } from './api/react.ts';
 import { createAppRouter } from './router.tsx';
 import './styles.css';
 
 const queryClient = createQueryClient();
 const session = new SessionStore();
-const connection = sessionConnection(session, () => {
-  // a 401 anywhere: forget the token, drop cached data, reconnect and come back here; requests
-  // in flight together may all answer 401, and only the first may decide where "here" is
-  if (!session.getActive() || router.state.location.pathname === '/connect') return;
-  const here = router.state.location.href;
-  session.expire(here);
-  queryClient.clear();
-  void router.navigate({ to: '/connect', search: { redirect: here } });
-});
+const connection = sessionConnection(
+  session,
+  expiryWatcher(session, () => {
+    // the token no longer works: forget it, drop cached data, reconnect and come back here
+    if (router.state.location.pathname === '/connect') return;
+    const here = router.state.location.href;
+    session.expire(here);
+    queryClient.clear();
+    void router.navigate({ to: '/connect', search: { redirect: here } });
+  }),
+);
 const router = createAppRouter({ queryClient, session, api: connection });
 
 createRoot(document.getElementById('root')!).render(

@@ -13,6 +13,7 @@ import { Route as IndexRouteImport } from './routes/index'
 import { Route as ConnectRouteImport } from './routes/connect'
 import { Route as UsersIndexRouteImport } from './routes/users/index'
 import { Route as UsersUserIdRouteImport } from './routes/users/$userId'
+import { Route as GroupsGroupIdAccessTokensRouteImport } from './routes/groups/$groupId/access-tokens'
 import { Route as GroupsGroupIdBillableMembersRouteImport } from './routes/groups/$groupId/billable-members'
 import { Route as GroupsGroupIdMembersRouteImport } from './routes/groups/$groupId/members'
 import { Route as ProjectsProjectIdMembersRouteImport } from './routes/projects/$projectId/members'
@@ -37,6 +38,12 @@ const UsersUserIdRoute = UsersUserIdRouteImport.update({
   path: '/users/$userId',
   getParentRoute: () => rootRouteImport,
 } as any)
+const GroupsGroupIdAccessTokensRoute =
+  GroupsGroupIdAccessTokensRouteImport.update({
+    id: '/groups/$groupId/access-tokens',
+    path: '/groups/$groupId/access-tokens',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const GroupsGroupIdBillableMembersRoute =
   GroupsGroupIdBillableMembersRouteImport.update({
     id: '/groups/$groupId/billable-members',
@@ -60,6 +67,7 @@ export interface FileRoutesByFullPath {
   '/connect': typeof ConnectRoute
   '/users/$userId': typeof UsersUserIdRoute
   '/users/': typeof UsersIndexRoute
+  '/groups/$groupId/access-tokens': typeof GroupsGroupIdAccessTokensRoute
   '/groups/$groupId/billable-members': typeof GroupsGroupIdBillableMembersRoute
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
   '/projects/$projectId/members': typeof ProjectsProjectIdMembersRoute
@@ -69,6 +77,7 @@ export interface FileRoutesByTo {
   '/connect': typeof ConnectRoute
   '/users/$userId': typeof UsersUserIdRoute
   '/users': typeof UsersIndexRoute
+  '/groups/$groupId/access-tokens': typeof GroupsGroupIdAccessTokensRoute
   '/groups/$groupId/billable-members': typeof GroupsGroupIdBillableMembersRoute
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
   '/projects/$projectId/members': typeof ProjectsProjectIdMembersRoute
@@ -79,6 +88,7 @@ export interface FileRoutesById {
   '/connect': typeof ConnectRoute
   '/users/$userId': typeof UsersUserIdRoute
   '/users/': typeof UsersIndexRoute
+  '/groups/$groupId/access-tokens': typeof GroupsGroupIdAccessTokensRoute
   '/groups/$groupId/billable-members': typeof GroupsGroupIdBillableMembersRoute
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
   '/projects/$projectId/members': typeof ProjectsProjectIdMembersRoute
@@ -90,6 +100,7 @@ export interface FileRouteTypes {
     | '/connect'
     | '/users/$userId'
     | '/users/'
+    | '/groups/$groupId/access-tokens'
     | '/groups/$groupId/billable-members'
     | '/groups/$groupId/members'
     | '/projects/$projectId/members'
@@ -99,6 +110,7 @@ export interface FileRouteTypes {
     | '/connect'
     | '/users/$userId'
     | '/users'
+    | '/groups/$groupId/access-tokens'
     | '/groups/$groupId/billable-members'
     | '/groups/$groupId/members'
     | '/projects/$projectId/members'
@@ -108,6 +120,7 @@ export interface FileRouteTypes {
     | '/connect'
     | '/users/$userId'
     | '/users/'
+    | '/groups/$groupId/access-tokens'
     | '/groups/$groupId/billable-members'
     | '/groups/$groupId/members'
     | '/projects/$projectId/members'
@@ -118,6 +131,7 @@ export interface RootRouteChildren {
   ConnectRoute: typeof ConnectRoute
   UsersUserIdRoute: typeof UsersUserIdRoute
   UsersIndexRoute: typeof UsersIndexRoute
+  GroupsGroupIdAccessTokensRoute: typeof GroupsGroupIdAccessTokensRoute
   GroupsGroupIdBillableMembersRoute: typeof GroupsGroupIdBillableMembersRoute
   GroupsGroupIdMembersRoute: typeof GroupsGroupIdMembersRoute
   ProjectsProjectIdMembersRoute: typeof ProjectsProjectIdMembersRoute
@@ -153,6 +167,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof UsersUserIdRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/groups/$groupId/access-tokens': {
+      id: '/groups/$groupId/access-tokens'
+      path: '/groups/$groupId/access-tokens'
+      fullPath: '/groups/$groupId/access-tokens'
+      preLoaderRoute: typeof GroupsGroupIdAccessTokensRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/groups/$groupId/billable-members': {
       id: '/groups/$groupId/billable-members'
       path: '/groups/$groupId/billable-members'
@@ -182,6 +203,7 @@ const rootRouteChildren: RootRouteChildren = {
   ConnectRoute: ConnectRoute,
   UsersUserIdRoute: UsersUserIdRoute,
   UsersIndexRoute: UsersIndexRoute,
+  GroupsGroupIdAccessTokensRoute: GroupsGroupIdAccessTokensRoute,
   GroupsGroupIdBillableMembersRoute: GroupsGroupIdBillableMembersRoute,
   GroupsGroupIdMembersRoute: GroupsGroupIdMembersRoute,
   ProjectsProjectIdMembersRoute: ProjectsProjectIdMembersRoute,

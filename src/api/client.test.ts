@@ -5,6 +5,7 @@ import { apiPath, encodeQuery } from './params.ts';
 import { parseLinkHeader, toPage } from './pagination.ts';
 import { flag, loose } from './schema.ts';
 import { request, requestKeysetPage, requestPage, type Connection } from './http.ts';
+import { SessionStore, expiryWatcher } from './session.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
 
 describe('encodeQuery', () => {
@@ -120,6 +121,27 @@ describe('request() against a real sandbox', () => {
       query = undefined;
     }
     expect(seen).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it('ends a session on 401 only when GET /user refuses the token too', async () => {
+    const memory = () => {
+      const items = new Map<string, string>();
+      return { getItem: (key: string) => items.get(key) ?? null, setItem: (key: string, value: string) => void items.set(key, value), removeItem: (key: string) => void items.delete(key), clear: () => items.clear(), key: () => null, length: 0 } as Storage;
+    };
+    const store = new SessionStore(memory(), memory());
+    const checked = { instanceUrl: sandbox.url, userId: 1, username: 'root', name: 'Administrator', avatarUrl: null, isAdmin: true, canWrite: true, version: null, remember: false };
+    let expired = 0;
+    const watch = expiryWatcher(store, () => expired++);
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 200));
+    store.connect(checked, sandbox.adminToken);
+    watch(new ApiError(401, 'not allowed here'));
+    await settle();
+    expect(expired).toBe(0);
+    store.connect(checked, 'glpat-no-longer-valid');
+    watch(new ApiError(401, 'first'));
+    watch(new ApiError(401, 'second, while the first is checked'));
+    await settle();
+    expect(expired).toBe(1);
   });
 
   it('reports an unreachable instance as a network error without the token', async () => {

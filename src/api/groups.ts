@@ -26,11 +26,11 @@ export const groupsQueries = {
       queryFn: ({ signal }) => request(connection, apiPath`/groups/${groupId}`, groupSchema, { query: { with_projects: false }, signal }),
       staleTime: 5 * 60_000,
     }),
-  /** Groups the user belongs to, by name: the context switcher's search. */
-  search: (connection: Connection, search: string) =>
+  /** Groups by name: those the user belongs to, or every group for an administrator (`everywhere`). */
+  search: (connection: Connection, search: string, everywhere = false) =>
     queryOptions({
-      queryKey: [...groupsQueries.all(), 'search', { search }] as const,
-      queryFn: ({ signal }) => requestPage(connection, '/groups', groupSchema, { query: { search: search || undefined, per_page: 10, all_available: false, order_by: 'name' }, signal }),
+      queryKey: [...groupsQueries.all(), 'search', { search, everywhere }] as const,
+      queryFn: ({ signal }) => requestPage(connection, '/groups', groupSchema, { query: { search: search || undefined, per_page: 10, all_available: everywhere, order_by: 'name' }, signal }),
       staleTime: 60_000,
     }),
 };

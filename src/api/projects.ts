@@ -29,12 +29,12 @@ export const projectsQueries = {
       queryFn: ({ signal }) => request(connection, apiPath`/projects/${projectId}`, projectSchema, { signal }),
       staleTime: 5 * 60_000,
     }),
-  /** Projects the user is a member of, by name: the context switcher's search. */
-  search: (connection: Connection, search: string) =>
+  /** Projects by name: those the user is a member of, or every project for an administrator (`everywhere`). */
+  search: (connection: Connection, search: string, everywhere = false) =>
     queryOptions({
-      queryKey: [...projectsQueries.all(), 'search', { search }] as const,
+      queryKey: [...projectsQueries.all(), 'search', { search, everywhere }] as const,
       queryFn: ({ signal }) =>
-        requestPage(connection, '/projects', projectSchema, { query: { search: search || undefined, membership: true, simple: true, per_page: 10, order_by: 'last_activity_at' }, signal }),
+        requestPage(connection, '/projects', projectSchema, { query: { search: search || undefined, membership: everywhere ? undefined : true, simple: true, per_page: 10, order_by: 'last_activity_at' }, signal }),
       staleTime: 60_000,
     }),
 };

@@ -1,5 +1,5 @@
-import type { Connection } from './http.ts';
-import type { ApiError } from './errors.ts';
+import { send, type Connection } from './http.ts';
+import { ApiError } from './errors.ts';
 
 /** A connection the user made on this device; the token is kept apart from it. */
 export interface SavedConnection {
@@ -173,5 +173,28 @@ export function sessionConnection(store: SessionStore, onUnauthorized: (error: A
       return store.getActive()?.token ?? null;
     },
     onUnauthorized,
+  };
+}
+
+/**
+ * The handler for a 401 from any request. Some endpoints answer 401 for "not allowed here"
+ * (group access tokens to a non-Owner), so before ending the session it asks GET /user whether
+ * the token itself still works; only a 401 there calls `onExpired`. Concurrent 401s check once.
+ */
+export function expiryWatcher(store: SessionStore, onExpired: () => void): (error: ApiError) => void {
+  let checking: Promise<void> | null = null;
+  return () => {
+    const active = store.getActive();
+    if (!active || checking) return;
+    checking = send({ instanceUrl: active.connection.instanceUrl, token: active.token }, '/user', { timeoutMs: 15_000 })
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          if (error instanceof ApiError && error.status === 401 && store.getActive()?.token === active.token) onExpired();
+        },
+      )
+      .finally(() => {
+        checking = null;
+      });
   };
 }

@@ -10,7 +10,7 @@ interface LoadMoreProps {
 export function LoadMore({ summary, hasMore, loading, onLoadMore }: LoadMoreProps) {
   return (
     <div className="paginator">
-      <p className="paginator__summary" aria-live="polite">
+      <p className="paginator__summary" role="status" aria-label={`Shown: ${summary}${hasMore ? '' : ', all shown'}`}>
         {summary}
         {hasMore ? '' : ', all shown'}
       </p>

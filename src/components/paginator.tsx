@@ -32,7 +32,7 @@ export function Paginator({ page, label }: PaginatorProps) {
     : `Page ${page.page}`;
   return (
     <div className="paginator">
-      <p className="paginator__summary" aria-live="polite">
+      <p className="paginator__summary" role="status" aria-label={`Shown: ${summary}`}>
         {summary}
       </p>
       <nav aria-label={label} className="paginator__pages">

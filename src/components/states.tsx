@@ -12,7 +12,7 @@ export function RoutePending() {
 /** An empty result: says what is empty and, when filters are on, what may have hidden things. */
 export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
   return (
-    <div className="state state--empty" role="status">
+    <div className="state state--empty" role="status" aria-label={title}>
       <p className="state__title">{title}</p>
       {children ? <div className="state__body">{children}</div> : null}
     </div>

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
@@ -11,10 +11,11 @@ import { ErrorPanel } from '../../components/error-panel.tsx';
 import { PerPageSelect, SearchInput } from '../../components/list-controls.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { SearchLink } from '../../components/search-link.tsx';
+import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { EmptyState, RoutePending } from '../../components/states.tsx';
 import { formatDate, formatRelative } from '../../lib/time.ts';
 import { Expiry, RoleBadge } from './badges.tsx';
-import type { BillableSearch } from './search.ts';
+import { billableSearchSchema, type BillableSearch } from './search.ts';
 
 const MEMBERSHIP_TYPES: Record<string, string> = {
   group_member: 'Group member',
@@ -23,10 +24,10 @@ const MEMBERSHIP_TYPES: Record<string, string> = {
   project_invite: 'Through a group invited to a project',
 };
 
-function MembershipsPanel({ groupId, member, onClose }: { groupId: number; member: BillableMember | undefined; memberId: number; onClose: () => void }) {
+// `member` is undefined when the URL names someone who is not on the page in view: the id still loads the list
+function MembershipsPanel({ groupId, member, memberId, onClose }: { groupId: number; member: BillableMember | undefined; memberId: number; onClose: () => void }) {
   const connection = useConnection();
-  const memberId = member?.id;
-  const memberships = useQuery({ ...membersQueries.billableMemberships(connection, groupId, memberId ?? 0), enabled: memberId !== undefined });
+  const memberships = useQuery(membersQueries.billableMemberships(connection, groupId, memberId));
   return (
     <Dialog open onOpenChange={(open) => (!open ? onClose() : undefined)} title={member ? `Memberships of ${member.name}` : 'Memberships'} description="Direct memberships in this group, its subgroups and its projects.">
       {memberships.isPending ? <RoutePending /> : null}
@@ -61,7 +62,12 @@ export function BillableMembersScreen({ groupId, groupName, search }: { groupId:
   const { member: memberId, ...listParams } = search;
   const list = useSuspenseQuery(membersQueries.billable(connection, groupId, listParams)).data;
   const loading = useRouterState({ select: (state) => state.status === 'pending' });
-  if (list.nextPage) void queryClient.prefetchQuery(membersQueries.billable(connection, groupId, { ...listParams, page: list.nextPage }));
+  const nextOptions = list.nextPage ? membersQueries.billable(connection, groupId, { ...listParams, page: list.nextPage }) : null;
+  const nextKey = JSON.stringify(nextOptions?.queryKey ?? null);
+  useEffect(() => {
+    if (nextOptions) void queryClient.prefetchQuery(nextOptions);
+  }, [nextKey]);
+  const wanted = useRequestedSearch(billableSearchSchema, search);
   const setSearch = (changes: Partial<BillableSearch>) =>
     void navigate({ to: '.', search: ((previous: BillableSearch) => ({ ...previous, ...changes, page: 1 })) as never, replace: true });
   const columns = useMemo<ColumnDef<BillableMember>[]>(
@@ -111,7 +117,7 @@ export function BillableMembersScreen({ groupId, groupName, search }: { groupId:
         <SearchInput label="Search billable members" value={search.search} onSearch={(text) => setSearch({ search: text })} placeholder="Name, username or public email" />
         <label className="inline-field">
           <span>Sort by</span>
-          <select className="input" value={search.sort} onChange={(event) => setSearch({ sort: event.target.value as BillableSearch['sort'] })}>
+          <select className="input" value={wanted.sort} onChange={(event) => setSearch({ sort: event.target.value as BillableSearch['sort'] })}>
             {BILLABLE_SORTS.map((sort) => (
               <option key={sort.value} value={sort.value}>
                 {sort.label}
@@ -119,7 +125,7 @@ export function BillableMembersScreen({ groupId, groupName, search }: { groupId:
             ))}
           </select>
         </label>
-        <PerPageSelect value={search.per_page} onChange={(perPage) => setSearch({ per_page: perPage as BillableSearch['per_page'] })} />
+        <PerPageSelect value={wanted.per_page} onChange={(perPage) => setSearch({ per_page: perPage as BillableSearch['per_page'] })} />
       </div>
       {list.items.length === 0 ? (
         <EmptyState title={search.search ? `No billable member matches “${search.search}”.` : 'Nobody takes a seat in this group.'} />

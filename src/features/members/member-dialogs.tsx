@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import { useForm, type FieldPath, type FieldValues, type UseFormReturn } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import {
@@ -7,7 +7,6 @@ import {
   type AddMemberInput, type AddMemberValues, type Member, type MemberFormInput, type MemberFormValues,
 } from '../../api/members.ts';
 import type { Scope } from '../../api/keys.ts';
-import { ApiError } from '../../api/errors.ts';
 import { useConnection } from '../../api/react.ts';
 import { usersQueries } from '../../api/users.ts';
 import { ConfirmDialog, Dialog } from '../../components/dialog.tsx';
@@ -16,32 +15,9 @@ import { SearchInput } from '../../components/list-controls.tsx';
 import { errorText } from '../../components/error-panel.tsx';
 import { Avatar } from '../../components/avatar.tsx';
 import { useNotify } from '../../components/toast.tsx';
+import { applyServerErrors } from '../../components/form-errors.ts';
+import { RoleSelect } from '../../components/role-select.tsx';
 import { useAddMember, useRemoveMember, useUpdateMember } from './mutations.ts';
-
-/** Server field errors go on their fields; anything else is returned to show above the form. */
-function applyServerErrors<T extends FieldValues>(form: UseFormReturn<T>, error: unknown, fields: readonly FieldPath<T>[]): boolean {
-  if (!(error instanceof ApiError) || !error.fieldErrors) return false;
-  let placed = false;
-  for (const [field, messages] of Object.entries(error.fieldErrors)) {
-    if ((fields as readonly string[]).includes(field)) {
-      form.setError(field as FieldPath<T>, { type: 'server', message: messages.join(', ') });
-      placed = true;
-    }
-  }
-  return placed;
-}
-
-function RoleSelect({ roles, ...props }: { roles: readonly number[] } & React.ComponentProps<'select'>) {
-  return (
-    <select className="input" {...props}>
-      {roles.map((value) => (
-        <option key={value} value={value}>
-          {roleName(value)}
-        </option>
-      ))}
-    </select>
-  );
-}
 
 const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
 
@@ -51,13 +27,14 @@ function UserPicker({ value, onChange, error }: { value: number | undefined; onC
   const [search, setSearch] = useState('');
   const results = useQuery({ ...usersQueries.search(connection, search), enabled: search.trim().length > 0, placeholderData: keepPreviousData });
   const name = useId();
+  const errorId = useId();
   return (
-    <fieldset className="field user-picker" aria-invalid={error ? true : undefined}>
+    <fieldset className="field user-picker">
       <legend className="field__label">User</legend>
       <SearchInput label="Search users by name or username" value={search} onSearch={setSearch} placeholder="Name or username" delayMs={200} />
       {results.error ? <p role="alert">{errorText(results.error)}</p> : null}
       {search && results.data?.items.length === 0 ? <p className="muted">No active user matches “{search}”.</p> : null}
-      <div className="user-picker__results">
+      <div className="user-picker__results" role="radiogroup" aria-label="Matching users" aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined}>
         {results.data?.items.map((user) => (
           <label key={user.id} className="user-picker__option">
             <input type="radio" name={name} checked={value === user.id} onChange={() => onChange(user.id, user.name)} />
@@ -68,7 +45,11 @@ function UserPicker({ value, onChange, error }: { value: number | undefined; onC
           </label>
         ))}
       </div>
-      {error ? <p className="field__error">{error}</p> : null}
+      {error ? (
+        <p className="field__error" id={errorId}>
+          {error}
+        </p>
+      ) : null}
     </fieldset>
   );
 }

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
@@ -8,13 +8,14 @@ import { useActiveSession, useConnection } from '../../api/react.ts';
 import { DataTable } from '../../components/data-table.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { SearchLink } from '../../components/search-link.tsx';
+import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { PerPageSelect, SearchInput } from '../../components/list-controls.tsx';
 import { EmptyState } from '../../components/states.tsx';
 import { errorText } from '../../components/error-panel.tsx';
 import { Avatar } from '../../components/avatar.tsx';
 import { formatDate } from '../../lib/time.ts';
 import { Expiry, RoleBadge } from './badges.tsx';
-import { membersListParams, type MembersSearch } from './search.ts';
+import { membersListParams, membersSearchSchema, type MembersSearch } from './search.ts';
 
 // the forms (react-hook-form and the resolver) load after the list, not before its first row
 const loadDialogs = () => import('./member-dialogs.tsx');
@@ -42,6 +43,7 @@ function parseIds(text: string): number[] | null {
 function IdsFilter({ label, value, onApply }: { label: string; value: number[]; onApply: (ids: number[]) => void }) {
   const [draft, setDraft] = useState(value.join(', '));
   const [invalid, setInvalid] = useState(false);
+  const errorId = useId();
   useEffect(() => setDraft(value.join(', ')), [value]);
   const apply = () => {
     const ids = parseIds(draft);
@@ -49,19 +51,26 @@ function IdsFilter({ label, value, onApply }: { label: string; value: number[]; 
     if (ids) onApply(ids);
   };
   return (
-    <label className="inline-field">
-      <span>{label}</span>
-      <input
-        className="input input--narrow"
-        value={draft}
-        aria-invalid={invalid || undefined}
-        placeholder="e.g. 12, 40"
-        onChange={(event) => setDraft(event.target.value)}
-        onBlur={apply}
-        onKeyDown={(event) => event.key === 'Enter' && apply()}
-        title={invalid ? 'User IDs are whole numbers separated by commas' : undefined}
-      />
-    </label>
+    <span className="inline-field">
+      <label className="inline-field">
+        <span>{label}</span>
+        <input
+          className="input input--narrow"
+          value={draft}
+          aria-invalid={invalid || undefined}
+          aria-describedby={invalid ? errorId : undefined}
+          placeholder="e.g. 12, 40"
+          onChange={(event) => setDraft(event.target.value)}
+          onBlur={apply}
+          onKeyDown={(event) => event.key === 'Enter' && apply()}
+        />
+      </label>
+      {invalid ? (
+        <span className="field__error" id={errorId}>
+          Whole numbers separated by commas
+        </span>
+      ) : null}
+    </span>
   );
 }
 
@@ -111,6 +120,7 @@ export function MembersScreen({ kind, scope, sourceName: loadedName, topLevelGro
     if (canManage) void loadDialogs();
   }, [canManage]);
 
+  const wanted = useRequestedSearch(membersSearchSchema, search);
   const setSearch = useCallback(
     (changes: Partial<MembersSearch>) =>
       void navigate({ to: '.', search: ((previous: MembersSearch) => ({ ...previous, ...changes, page: 1 })) as never, replace: true }),
@@ -231,7 +241,7 @@ export function MembersScreen({ kind, scope, sourceName: loadedName, topLevelGro
         {tab === 'all' ? (
           <label className="inline-field">
             <span>State</span>
-            <select className="input" value={search.state ?? ''} onChange={(event) => setSearch({ state: (event.target.value || undefined) as MembersSearch['state'] })}>
+            <select className="input" value={wanted.state ?? ''} onChange={(event) => setSearch({ state: (event.target.value || undefined) as MembersSearch['state'] })}>
               <option value="">Any</option>
               <option value="active">Active</option>
               <option value="awaiting">Awaiting approval</option>
@@ -239,9 +249,9 @@ export function MembersScreen({ kind, scope, sourceName: loadedName, topLevelGro
           </label>
         ) : null}
         <label className="checkbox">
-          <input type="checkbox" checked={search.show_seat_info} onChange={(event) => setSearch({ show_seat_info: event.target.checked })} /> Show seat use
+          <input type="checkbox" checked={wanted.show_seat_info} onChange={(event) => setSearch({ show_seat_info: event.target.checked })} /> Show seat use
         </label>
-        <PerPageSelect value={search.per_page} onChange={(perPage) => setSearch({ per_page: perPage as MembersSearch['per_page'] })} />
+        <PerPageSelect value={wanted.per_page} onChange={(perPage) => setSearch({ per_page: perPage as MembersSearch['per_page'] })} />
       </div>
       {page.items.length === 0 ? (
         <EmptyState title={filtered ? 'No member matches these filters.' : tab === 'direct' ? `${sourceName} has no direct members.` : `${sourceName} has no members.`}>

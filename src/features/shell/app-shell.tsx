@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useRouter } from '@tanstack/react-router';
 import { DropdownMenu } from 'radix-ui';
 import { groupsQueries } from '../../api/groups.ts';
+import { membersQueries } from '../../api/members.ts';
 import { projectsQueries } from '../../api/projects.ts';
 import { useActiveSession, useConnection, useSavedConnections, useSessionStore } from '../../api/react.ts';
 import { Avatar } from '../../components/avatar.tsx';
@@ -14,6 +15,10 @@ function AreaNav() {
   const groupId = params.groupId ? Number(params.groupId) : undefined;
   const projectId = params.projectId ? Number(params.projectId) : undefined;
   const group = useQuery({ ...groupsQueries.detail(connection, groupId ?? 0), enabled: groupId !== undefined });
+  const active = useActiveSession();
+  // group areas that only Owners may open are listed for Owners (and administrators) only
+  const groupAccess = useQuery({ ...membersQueries.myAccess(connection, { group: groupId ?? 0 }, active?.connection.userId ?? 0), enabled: groupId !== undefined && !active?.connection.isAdmin });
+  const groupOwner = Boolean(active?.connection.isAdmin) || (groupAccess.data ?? 0) >= 50;
   const project = useQuery({ ...projectsQueries.detail(connection, projectId ?? 0), enabled: projectId !== undefined });
   return (
     <nav aria-label="Areas" className="area-nav">
@@ -29,9 +34,14 @@ function AreaNav() {
           <Link to="/groups/$groupId/members" params={{ groupId: String(groupId) }}>
             Members
           </Link>
-          {group.data && group.data.parent_id === null ? (
+          {groupOwner && group.data && group.data.parent_id === null ? (
             <Link to="/groups/$groupId/billable-members" params={{ groupId: String(groupId) }}>
               Billable members
+            </Link>
+          ) : null}
+          {groupOwner ? (
+            <Link to="/groups/$groupId/access-tokens" params={{ groupId: String(groupId) }}>
+              Access tokens
             </Link>
           ) : null}
         </>
@@ -112,7 +122,7 @@ function UserMenu() {
 }
 
 // the areas a session goes to next; their code is fetched while the browser is idle
-const LIKELY_ROUTES = ['/groups/$groupId/members', '/projects/$projectId/members', '/groups/$groupId/billable-members', '/users/', '/users/$userId'] as const;
+const LIKELY_ROUTES = ['/groups/$groupId/members', '/groups/$groupId/access-tokens', '/projects/$projectId/members', '/groups/$groupId/billable-members', '/users/', '/users/$userId'] as const;
 
 /** Loads the likely areas' code once the shell is idle, so a first visit waits only for data. */
 function usePreloadLikelyAreas() {

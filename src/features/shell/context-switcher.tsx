@@ -4,7 +4,7 @@ import { Link } from '@tanstack/react-router';
 import { Popover } from 'radix-ui';
 import { groupsQueries } from '../../api/groups.ts';
 import { projectsQueries } from '../../api/projects.ts';
-import { useConnection } from '../../api/react.ts';
+import { useActiveSession, useConnection } from '../../api/react.ts';
 import { SearchInput } from '../../components/list-controls.tsx';
 import { errorText } from '../../components/error-panel.tsx';
 
@@ -13,8 +13,10 @@ export function ContextSwitcher() {
   const connection = useConnection();
   const [open, setOpen] = useState(false);
   const [search, setSearch] = useState('');
-  const groups = useQuery({ ...groupsQueries.search(connection, search), enabled: open, placeholderData: keepPreviousData });
-  const projects = useQuery({ ...projectsQueries.search(connection, search), enabled: open, placeholderData: keepPreviousData });
+  // an administrator may belong to nothing, and manages everything
+  const everywhere = Boolean(useActiveSession()?.connection.isAdmin);
+  const groups = useQuery({ ...groupsQueries.search(connection, search, everywhere), enabled: open, placeholderData: keepPreviousData });
+  const projects = useQuery({ ...projectsQueries.search(connection, search, everywhere), enabled: open, placeholderData: keepPreviousData });
   const close = () => setOpen(false);
   return (
     <Popover.Root open={open} onOpenChange={setOpen}>

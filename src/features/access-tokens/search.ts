@@ -1,0 +1,36 @@
+import * as z from 'zod/mini';
+import { TOKEN_SORT_VALUES, type TokenListParams } from '../../api/access-tokens.ts';
+
+const withDefault = <T extends z.ZodMiniType>(schema: T, fallback: z.output<T>) => z.catch(z._default(schema, fallback as never), fallback as never);
+const optionalDate = z.catch(z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))), undefined);
+
+/** A group's tokens view in the URL: every filter and sort of spec 1, 4.2. */
+export const tokensSearchSchema = z.object({
+  state: z.catch(z.optional(z.enum(['active', 'inactive'])), undefined),
+  revoked: z.catch(z.optional(z.boolean()), undefined),
+  search: withDefault(z.string(), ''),
+  sort: withDefault(z.enum(TOKEN_SORT_VALUES), 'created_desc'),
+  created_after: optionalDate,
+  created_before: optionalDate,
+  expires_after: optionalDate,
+  expires_before: optionalDate,
+  last_used_after: optionalDate,
+  last_used_before: optionalDate,
+  page: withDefault(z.number().check(z.int(), z.minimum(1)), 1),
+  per_page: withDefault(z.union([z.literal(20), z.literal(50), z.literal(100)]), 20),
+});
+export type TokensSearch = z.output<typeof tokensSearchSchema>;
+
+export const TOKENS_SEARCH_DEFAULTS: Partial<TokensSearch> = { search: '', sort: 'created_desc', page: 1, per_page: 20 };
+
+/** The list's parameters; date filters are whole days, sent as the start of the day in UTC. */
+export function tokenListParams(search: TokensSearch): TokenListParams {
+  const dayTime = (day: string | undefined) => (day ? `${day}T00:00:00Z` : undefined);
+  return {
+    ...search,
+    created_after: dayTime(search.created_after),
+    created_before: dayTime(search.created_before),
+    last_used_after: dayTime(search.last_used_after),
+    last_used_before: dayTime(search.last_used_before),
+  };
+}

@@ -1,0 +1,189 @@
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  GROUP_TOKEN_SCOPES, ROTATE_DEFAULT_DAYS, TOKEN_ROLES, createTokenSchema, earliestExpiry, latestExpiry, rotateTokenSchema,
+  type AccessToken, type CreateTokenInput, type CreateTokenValues, type NewAccessToken, type RotateTokenInput,
+} from '../../api/access-tokens.ts';
+import { roleName } from '../../api/members.ts';
+import { ConfirmDialog, Dialog } from '../../components/dialog.tsx';
+import { Field } from '../../components/field.tsx';
+import { errorText } from '../../components/error-panel.tsx';
+import { applyServerErrors } from '../../components/form-errors.ts';
+import { RoleSelect } from '../../components/role-select.tsx';
+import { useCreateToken, useRevokeToken, useRotateToken } from './mutations.ts';
+
+interface CreateTokenDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  groupId: number;
+  groupName: string;
+  /** Receives the new token, secret included, to show once. */
+  onCreated: (token: NewAccessToken) => void;
+}
+
+export function CreateTokenDialog({ open, onOpenChange, groupId, groupName, onCreated }: CreateTokenDialogProps) {
+  const create = useCreateToken();
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<CreateTokenInput, unknown, CreateTokenValues>({
+    resolver: zodResolver(createTokenSchema),
+    defaultValues: { name: '', description: '', scopes: [], access_level: 40, expires_at: latestExpiry() },
+  });
+  useEffect(() => {
+    if (!open) {
+      form.reset({ name: '', description: '', scopes: [], access_level: 40, expires_at: latestExpiry() });
+      setFormError(null);
+    }
+  }, [open]);
+  const submit = form.handleSubmit((values) => {
+    setFormError(null);
+    create.mutate(
+      { groupId, values },
+      {
+        onSuccess: (token) => {
+          onOpenChange(false);
+          onCreated(token);
+          // the mutation held the secret: let go of it now that the caller has it
+          create.reset();
+        },
+        onError: (error) => {
+          if (!applyServerErrors(form, error, ['name', 'description', 'scopes', 'access_level', 'expires_at'])) setFormError(errorText(error));
+        },
+      },
+    );
+  });
+  const { errors } = form.formState;
+  return (
+    <Dialog open={open} onOpenChange={(next) => (!create.isPending ? onOpenChange(next) : undefined)} title={`New access token for ${groupName}`}>
+      <form className="form" noValidate onSubmit={submit}>
+        <Field label="Token name" error={errors.name?.message}>
+          <input className="input" autoComplete="off" {...form.register('name')} />
+        </Field>
+        <Field label="Description" error={errors.description?.message} hint="Optional: what uses this token.">
+          <input className="input" autoComplete="off" {...form.register('description')} />
+        </Field>
+        <Field label="Role" error={errors.access_level?.message} hint="The token acts as a member of the group with this role.">
+          <RoleSelect roles={TOKEN_ROLES} {...form.register('access_level')} />
+        </Field>
+        <Field label="Expires on" error={errors.expires_at?.message} hint={`At most one year ahead (${latestExpiry()}).`}>
+          <input className="input" type="date" min={earliestExpiry()} max={latestExpiry()} {...form.register('expires_at')} />
+        </Field>
+        <fieldset className="field" aria-invalid={errors.scopes ? true : undefined} aria-describedby={errors.scopes ? 'token-scopes-error' : undefined}>
+          <legend className="field__label">Scopes</legend>
+          <div className="scope-list">
+            {GROUP_TOKEN_SCOPES.map((scope) => (
+              <label key={scope.value} className="checkbox" title={scope.help}>
+                <input type="checkbox" value={scope.value} {...form.register('scopes')} /> {scope.label}
+                <span className="sr-only">: {scope.help}</span>
+              </label>
+            ))}
+          </div>
+          {errors.scopes ? (
+            <p className="field__error" id="token-scopes-error">
+              {errors.scopes.message}
+            </p>
+          ) : null}
+        </fieldset>
+        {formError ? (
+          <div className="form-error" role="alert">
+            {formError}
+          </div>
+        ) : null}
+        <div className="dialog__actions">
+          <button type="button" className="button" onClick={() => onOpenChange(false)} disabled={create.isPending}>
+            Cancel
+          </button>
+          <button type="submit" className="button button--primary" disabled={create.isPending} aria-busy={create.isPending || undefined}>
+            {create.isPending ? 'Creating…' : 'Create token'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+interface RotateTokenDialogProps {
+  token: AccessToken | null;
+  groupId: number;
+  onClose: () => void;
+  onRotated: (token: NewAccessToken) => void;
+  /** Rotating the token the console is connected with (token_id=self). */
+  self?: boolean;
+}
+
+export function RotateTokenDialog({ token, groupId, onClose, onRotated, self = false }: RotateTokenDialogProps) {
+  const rotate = useRotateToken();
+  const form = useForm<RotateTokenInput>({ resolver: zodResolver(rotateTokenSchema), defaultValues: { expires_at: '' } });
+  useEffect(() => {
+    rotate.arm();
+    form.reset({ expires_at: '' });
+  }, [token?.id]);
+  if (!token) return null;
+  const confirm = form.handleSubmit(({ expires_at: expiresAt }) =>
+    rotate.rotateOnce(
+      { groupId, tokenId: self ? 'self' : token.id, expiresAt: expiresAt || undefined },
+      {
+        onSuccess: (rotated) => {
+          onClose();
+          onRotated(rotated);
+          rotate.reset();
+        },
+      },
+    ),
+  );
+  return (
+    <ConfirmDialog
+      open
+      onOpenChange={(next) => (!next ? onClose() : undefined)}
+      title={`Rotate ${token.name}?`}
+      description={
+        <>
+          A new secret replaces the current one, which stops working at once: update whatever uses “{token.name}”. Rotate only once: rotating a token that was already rotated
+          counts as reuse of a revoked token, and the platform then revokes every token of its family.
+          {self ? ' The console is connected with this token: you will connect again with the new one.' : ''}
+        </>
+      }
+      confirmLabel="Rotate token"
+      pending={rotate.isPending || rotate.isSuccess}
+      error={rotate.error ? errorText(rotate.error) : null}
+      onConfirm={() => void confirm()}
+    >
+      <Field label="New expiry date" error={form.formState.errors.expires_at?.message} hint={`Optional. Without one the new token expires in ${ROTATE_DEFAULT_DAYS} days; at most one year ahead.`}>
+        <input className="input" type="date" min={earliestExpiry()} max={latestExpiry()} {...form.register('expires_at')} />
+      </Field>
+    </ConfirmDialog>
+  );
+}
+
+export function RevokeTokenDialog({ token, groupId, onClose, onRevoked }: { token: AccessToken | null; groupId: number; onClose: () => void; onRevoked: (token: AccessToken) => void }) {
+  const revoke = useRevokeToken();
+  useEffect(() => revoke.reset(), [token?.id]);
+  if (!token) return null;
+  return (
+    <ConfirmDialog
+      open
+      onOpenChange={(next) => (!next ? onClose() : undefined)}
+      title={`Revoke ${token.name}?`}
+      description={
+        <>
+          “{token.name}” ({roleName(token.access_level ?? 0)}, scopes {token.scopes.join(', ')}) stops working at once and for good. Anything still using it will get 401 answers.
+        </>
+      }
+      confirmLabel="Revoke token"
+      destructive
+      pending={revoke.isPending}
+      error={revoke.error ? errorText(revoke.error) : null}
+      onConfirm={() =>
+        revoke.mutate(
+          { groupId, tokenId: token.id },
+          {
+            onSuccess: () => {
+              onClose();
+              onRevoked(token);
+            },
+          },
+        )
+      }
+    />
+  );
+}

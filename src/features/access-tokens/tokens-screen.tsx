@@ -1,0 +1,212 @@
+import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from 'react';
+import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { useNavigate, useRouterState } from '@tanstack/react-router';
+import type { ColumnDef } from '@tanstack/react-table';
+import { TOKEN_SORTS, accessTokensQueries, tokenState, type AccessToken, type NewAccessToken } from '../../api/access-tokens.ts';
+import { membersQueries, roleName } from '../../api/members.ts';
+import { useActiveSession, useConnection } from '../../api/react.ts';
+import { DataTable } from '../../components/data-table.tsx';
+import { Paginator } from '../../components/paginator.tsx';
+import { PerPageSelect, SearchInput } from '../../components/list-controls.tsx';
+import { EmptyState } from '../../components/states.tsx';
+import { SearchLink } from '../../components/search-link.tsx';
+import { useRequestedSearch } from '../../components/use-requested-search.ts';
+import { SecretOnce } from '../../components/secret-once.tsx';
+import { useNotify } from '../../components/toast.tsx';
+import { daysUntil, formatDate, formatRelative } from '../../lib/time.ts';
+import { tokenListParams, tokensSearchSchema, type TokensSearch } from './search.ts';
+
+// the forms load after the list, not before its first row
+const loadDialogs = () => import('./token-dialogs.tsx');
+const CreateTokenDialog = lazy(() => loadDialogs().then((module) => ({ default: module.CreateTokenDialog })));
+const RotateTokenDialog = lazy(() => loadDialogs().then((module) => ({ default: module.RotateTokenDialog })));
+const RevokeTokenDialog = lazy(() => loadDialogs().then((module) => ({ default: module.RevokeTokenDialog })));
+
+/** "Expires in 5 days" on tokens a week or less from expiry; "expired" after. */
+export function TokenExpiry({ date }: { date: string | null }) {
+  if (!date) return <span className="muted">Never</span>;
+  const days = daysUntil(date);
+  if (days <= 0) return <span className="expiry expiry--soon">Expired {formatDate(date)}</span>;
+  return (
+    <span className={days <= 7 ? 'expiry expiry--soon' : 'expiry'}>
+      <span className="nowrap">{formatDate(date)}</span>
+      {days <= 30 ? <span className="muted"> (expires in {days === 1 ? '1 day' : `${days} days`})</span> : null}
+    </span>
+  );
+}
+
+export function TokenStateBadge({ token }: { token: AccessToken }) {
+  const state = tokenState(token);
+  return <span className={`badge state-badge--${state}`}>{state === 'active' ? 'Active' : state === 'revoked' ? 'Revoked' : 'Expired'}</span>;
+}
+
+function DateRange({ label, after, before, onChange }: { label: string; after?: string; before?: string; onChange: (after?: string, before?: string) => void }) {
+  return (
+    <fieldset className="inline-field date-range">
+      <legend className="sr-only">{label}</legend>
+      <label className="inline-field">
+        <span>{label} after</span>
+        <input className="input" type="date" value={after ?? ''} onChange={(event) => onChange(event.target.value || undefined, before)} />
+      </label>
+      <label className="inline-field">
+        <span>before</span>
+        <input className="input" type="date" aria-label={`${label} before`} value={before ?? ''} onChange={(event) => onChange(after, event.target.value || undefined)} />
+      </label>
+    </fieldset>
+  );
+}
+
+interface TokensScreenProps {
+  groupId: number;
+  groupName: string | undefined;
+  search: TokensSearch;
+}
+
+/** A group's access tokens: every filter of the platform, create, rotate and revoke for Owners. */
+export function TokensScreen({ groupId, groupName, search }: TokensScreenProps) {
+  const connection = useConnection();
+  const session = useActiveSession();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const notify = useNotify();
+  const params = tokenListParams(search);
+  const page = useSuspenseQuery(accessTokensQueries.list(connection, groupId, params)).data;
+  const me = session?.connection;
+  const myAccess = useQuery(membersQueries.myAccess(connection, { group: groupId }, me?.userId ?? 0));
+  const loading = useRouterState({ select: (state) => state.status === 'pending' });
+  const [creating, setCreating] = useState(false);
+  const [rotating, setRotating] = useState<AccessToken | null>(null);
+  const [revoking, setRevoking] = useState<AccessToken | null>(null);
+  // the one copy of a new secret, until its dialog closes
+  const [secret, setSecret] = useState<{ title: string; value: string } | null>(null);
+  const name = groupName ?? 'this group';
+  const role = me?.isAdmin ? 60 : (myAccess.data ?? 0);
+  const canManage = Boolean(me?.canWrite) && role >= 50;
+
+  const nextOptions = page.nextPage ? accessTokensQueries.list(connection, groupId, { ...params, page: page.nextPage }) : null;
+  const nextKey = JSON.stringify(nextOptions?.queryKey ?? null);
+  useEffect(() => {
+    if (nextOptions) void queryClient.prefetchQuery(nextOptions);
+  }, [nextKey]);
+  useEffect(() => {
+    if (canManage) void loadDialogs();
+  }, [canManage]);
+
+  const wanted = useRequestedSearch(tokensSearchSchema, search);
+  const setSearch = useCallback(
+    (changes: Partial<TokensSearch>) => void navigate({ to: '.', search: ((previous: TokensSearch) => ({ ...previous, ...changes, page: 1 })) as never, replace: true }),
+    [navigate],
+  );
+  const showSecret = (title: string) => (token: NewAccessToken) => setSecret({ title, value: token.token });
+
+  const columns = useMemo<ColumnDef<AccessToken>[]>(() => {
+    const base: ColumnDef<AccessToken>[] = [
+      {
+        id: 'name',
+        header: 'Token',
+        cell: ({ row: { original: token } }) => (
+          <div>
+            <strong>{token.name}</strong>
+            {token.description ? <div className="muted">{token.description}</div> : null}
+          </div>
+        ),
+      },
+      { id: 'state', header: 'State', cell: ({ row }) => <TokenStateBadge token={row.original} /> },
+      { id: 'role', header: 'Role', cell: ({ row }) => (row.original.access_level !== undefined ? roleName(row.original.access_level) : '') },
+      { id: 'scopes', header: 'Scopes', cell: ({ row }) => row.original.scopes.join(', ') },
+      { id: 'expires', header: 'Expires', cell: ({ row }) => <TokenExpiry date={row.original.expires_at} /> },
+      { id: 'used', header: 'Last used', cell: ({ row }) => (row.original.last_used_at ? formatRelative(row.original.last_used_at) : <span className="muted">Never used</span>) },
+      { id: 'created', header: 'Created', cell: ({ row }) => <span className="nowrap">{formatDate(row.original.created_at)}</span> },
+    ];
+    if (canManage) {
+      base.push({
+        id: 'actions',
+        header: () => <span className="sr-only">Actions</span>,
+        cell: ({ row: { original: token } }) =>
+          tokenState(token) === 'active' ? (
+            <span className="row-actions">
+              <button type="button" className="button" aria-label={`Rotate ${token.name}`} onClick={() => setRotating(token)}>
+                Rotate
+              </button>
+              <button type="button" className="button button--danger-quiet" aria-label={`Revoke ${token.name}`} onClick={() => setRevoking(token)}>
+                Revoke
+              </button>
+            </span>
+          ) : null,
+      });
+    }
+    return base;
+  }, [canManage]);
+
+  const filtered = Boolean(search.search || search.state || search.revoked !== undefined || search.created_after || search.created_before || search.expires_after || search.expires_before || search.last_used_after || search.last_used_before);
+  return (
+    <section className="screen" aria-labelledby="tokens-heading">
+      <header className="screen__header">
+        <h1 id="tokens-heading">{groupName ? `Access tokens of ${groupName}` : 'Access tokens'}</h1>
+        {canManage ? (
+          <button type="button" className="button button--primary" onClick={() => setCreating(true)}>
+            New token
+          </button>
+        ) : null}
+      </header>
+      {!me?.canWrite ? (
+        <p className="notice" role="note">This token is read-only (it lacks the api scope): tokens can be viewed, not created, rotated or revoked.</p>
+      ) : myAccess.isSuccess && !canManage ? (
+        <p className="notice" role="note">Only Owners of this group can create, rotate or revoke its access tokens.</p>
+      ) : null}
+      <div className="filter-bar" role="search" aria-label="Filter tokens">
+        <SearchInput label="Search tokens by name" value={search.search} onSearch={(text) => setSearch({ search: text })} placeholder="Token name" />
+        <label className="inline-field">
+          <span>State</span>
+          <select className="input" value={wanted.state ?? ''} onChange={(event) => setSearch({ state: (event.target.value || undefined) as TokensSearch['state'] })}>
+            <option value="">Any</option>
+            <option value="active">Active</option>
+            <option value="inactive">Inactive (revoked or expired)</option>
+          </select>
+        </label>
+        <label className="checkbox">
+          <input type="checkbox" checked={wanted.revoked === true} onChange={(event) => setSearch({ revoked: event.target.checked ? true : undefined })} /> Revoked only
+        </label>
+        <label className="inline-field">
+          <span>Sort by</span>
+          <select className="input" value={wanted.sort} onChange={(event) => setSearch({ sort: event.target.value as TokensSearch['sort'] })}>
+            {TOKEN_SORTS.map((sort) => (
+              <option key={sort.value} value={sort.value}>
+                {sort.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <PerPageSelect value={wanted.per_page} onChange={(perPage) => setSearch({ per_page: perPage as TokensSearch['per_page'] })} />
+      </div>
+      <details className="filter-more" open={Boolean(search.created_after || search.created_before || search.expires_after || search.expires_before || search.last_used_after || search.last_used_before)}>
+        <summary>Date filters</summary>
+        <div className="filter-bar">
+          <DateRange label="Created" after={search.created_after} before={search.created_before} onChange={(after, before) => setSearch({ created_after: after, created_before: before })} />
+          <DateRange label="Expires" after={search.expires_after} before={search.expires_before} onChange={(after, before) => setSearch({ expires_after: after, expires_before: before })} />
+          <DateRange label="Last used" after={search.last_used_after} before={search.last_used_before} onChange={(after, before) => setSearch({ last_used_after: after, last_used_before: before })} />
+        </div>
+      </details>
+      {page.items.length === 0 ? (
+        <EmptyState title={filtered ? 'No token matches these filters.' : `${name} has no access tokens.`}>
+          {filtered ? (
+            <SearchLink search={() => ({})} className="button">
+              Clear the filters
+            </SearchLink>
+          ) : null}
+        </EmptyState>
+      ) : (
+        <DataTable caption="Access tokens" columns={columns} data={page.items} getRowId={(token) => String(token.id)} stale={loading} />
+      )}
+      <Paginator page={page} label="Access tokens pages" />
+      {canManage ? (
+        <Suspense fallback={null}>
+          <CreateTokenDialog open={creating} onOpenChange={setCreating} groupId={groupId} groupName={name} onCreated={showSecret('Your new access token')} />
+          <RotateTokenDialog token={rotating} groupId={groupId} onClose={() => setRotating(null)} onRotated={showSecret('The rotated access token')} />
+          <RevokeTokenDialog token={revoking} groupId={groupId} onClose={() => setRevoking(null)} onRevoked={(token) => notify(`Revoked ${token.name}.`)} />
+        </Suspense>
+      ) : null}
+      <SecretOnce secret={secret?.value ?? null} title={secret?.title ?? ''} onDone={() => setSecret(null)} />
+    </section>
+  );
+}

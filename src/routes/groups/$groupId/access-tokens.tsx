@@ -1,0 +1,25 @@
+import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
+import { useQuery } from '@tanstack/react-query';
+import { groupsQueries } from '../../../api/groups.ts';
+import { accessTokensQueries } from '../../../api/access-tokens.ts';
+import { TokensScreen } from '../../../features/access-tokens/tokens-screen.tsx';
+import { TOKENS_SEARCH_DEFAULTS, tokenListParams, tokensSearchSchema } from '../../../features/access-tokens/search.ts';
+
+export const Route = createFileRoute('/groups/$groupId/access-tokens')({
+  validateSearch: tokensSearchSchema,
+  search: { middlewares: [stripSearchParams(TOKENS_SEARCH_DEFAULTS)] },
+  loaderDeps: ({ search }) => search,
+  loader: ({ context: { queryClient, api }, params, deps }) => {
+    const list = queryClient.ensureQueryData(accessTokensQueries.list(api, Number(params.groupId), tokenListParams(deps)));
+    void queryClient.prefetchQuery(groupsQueries.detail(api, Number(params.groupId)));
+    return list;
+  },
+  component: GroupTokensRoute,
+});
+
+function GroupTokensRoute() {
+  const { groupId } = Route.useParams();
+  const { api } = Route.useRouteContext();
+  const group = useQuery(groupsQueries.detail(api, Number(groupId))).data;
+  return <TokensScreen groupId={Number(groupId)} groupName={group?.full_name} search={Route.useSearch()} />;
+}
