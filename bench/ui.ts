@@ -1,3 +1,4 @@
+import { expiryFigures } from './expiry.ts';
 import { chromium, type Page } from '@playwright/test';
 import { DEMO_PATHS, DEMO_TOKENS } from '../sandbox/seed/demo.ts';
 import { chromiumLaunchOptions } from '../e2e/browser.ts';
@@ -177,7 +178,7 @@ async function membersListFigures(): Promise<void> {
 /** Every console figure; false when a part failed (already logged), the others still measured. */
 export async function consoleFigures(): Promise<boolean> {
   let ok = true;
-  for (const [what, part] of [['bundle sizes', bundleFigures], ['members list timing', membersListFigures]] as const) {
+  for (const [what, part] of [['bundle sizes', bundleFigures], ['members list timing', membersListFigures], ['expiry overview', expiryFigures]] as const) {
     try {
       await part();
     } catch (error) {

@@ -11,6 +11,7 @@
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as ConnectRouteImport } from './routes/connect'
+import { Route as AccessTokensExpiryRouteImport } from './routes/access-tokens/expiry'
 import { Route as UsersIndexRouteImport } from './routes/users/index'
 import { Route as UsersUserIdRouteImport } from './routes/users/$userId'
 import { Route as GroupsGroupIdAccessTokensRouteImport } from './routes/groups/$groupId/access-tokens'
@@ -26,6 +27,11 @@ const IndexRoute = IndexRouteImport.update({
 const ConnectRoute = ConnectRouteImport.update({
   id: '/connect',
   path: '/connect',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AccessTokensExpiryRoute = AccessTokensExpiryRouteImport.update({
+  id: '/access-tokens/expiry',
+  path: '/access-tokens/expiry',
   getParentRoute: () => rootRouteImport,
 } as any)
 const UsersIndexRoute = UsersIndexRouteImport.update({
@@ -65,6 +71,7 @@ const ProjectsProjectIdMembersRoute =
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/connect': typeof ConnectRoute
+  '/access-tokens/expiry': typeof AccessTokensExpiryRoute
   '/users/$userId': typeof UsersUserIdRoute
   '/users/': typeof UsersIndexRoute
   '/groups/$groupId/access-tokens': typeof GroupsGroupIdAccessTokensRoute
@@ -75,6 +82,7 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/connect': typeof ConnectRoute
+  '/access-tokens/expiry': typeof AccessTokensExpiryRoute
   '/users/$userId': typeof UsersUserIdRoute
   '/users': typeof UsersIndexRoute
   '/groups/$groupId/access-tokens': typeof GroupsGroupIdAccessTokensRoute
@@ -86,6 +94,7 @@ export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
   '/connect': typeof ConnectRoute
+  '/access-tokens/expiry': typeof AccessTokensExpiryRoute
   '/users/$userId': typeof UsersUserIdRoute
   '/users/': typeof UsersIndexRoute
   '/groups/$groupId/access-tokens': typeof GroupsGroupIdAccessTokensRoute
@@ -98,6 +107,7 @@ export interface FileRouteTypes {
   fullPaths:
     | '/'
     | '/connect'
+    | '/access-tokens/expiry'
     | '/users/$userId'
     | '/users/'
     | '/groups/$groupId/access-tokens'
@@ -108,6 +118,7 @@ export interface FileRouteTypes {
   to:
     | '/'
     | '/connect'
+    | '/access-tokens/expiry'
     | '/users/$userId'
     | '/users'
     | '/groups/$groupId/access-tokens'
@@ -118,6 +129,7 @@ export interface FileRouteTypes {
     | '__root__'
     | '/'
     | '/connect'
+    | '/access-tokens/expiry'
     | '/users/$userId'
     | '/users/'
     | '/groups/$groupId/access-tokens'
@@ -129,6 +141,7 @@ export interface FileRouteTypes {
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   ConnectRoute: typeof ConnectRoute
+  AccessTokensExpiryRoute: typeof AccessTokensExpiryRoute
   UsersUserIdRoute: typeof UsersUserIdRoute
   UsersIndexRoute: typeof UsersIndexRoute
   GroupsGroupIdAccessTokensRoute: typeof GroupsGroupIdAccessTokensRoute
@@ -151,6 +164,13 @@ declare module '@tanstack/react-router' {
       path: '/connect'
       fullPath: '/connect'
       preLoaderRoute: typeof ConnectRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/access-tokens/expiry': {
+      id: '/access-tokens/expiry'
+      path: '/access-tokens/expiry'
+      fullPath: '/access-tokens/expiry'
+      preLoaderRoute: typeof AccessTokensExpiryRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/users/': {
@@ -201,6 +221,7 @@ declare module '@tanstack/react-router' {
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   ConnectRoute: ConnectRoute,
+  AccessTokensExpiryRoute: AccessTokensExpiryRoute,
   UsersUserIdRoute: UsersUserIdRoute,
   UsersIndexRoute: UsersIndexRoute,
   GroupsGroupIdAccessTokensRoute: GroupsGroupIdAccessTokensRoute,

@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { request, requestPage, send, type Connection } from './http.ts';
 import { apiPath } from './params.ts';
 import { flag, isoDate, loose } from './schema.ts';
+import { mapWithConcurrency } from '../lib/concurrency.ts';
 
 /** spec 1, 2.1 */
 export const accessTokenSchema = loose({
@@ -80,6 +81,13 @@ export const accessTokensQueries = {
       queryKey: [...accessTokensQueries.group(groupId), params] as const,
       queryFn: ({ signal }) => requestPage(connection, apiPath`/groups/${groupId}/access_tokens`, accessTokenSchema, { query: tokenListQuery(params), signal }),
     }),
+  /** The expiry overview; not cached for long: tokens come and go. Progress goes to `onProgress`. */
+  expiry: (connection: Connection, everywhere: boolean, onProgress?: (done: number, total: number) => void) =>
+    queryOptions({
+      queryKey: [...accessTokensQueries.all(), 'expiry', { everywhere }] as const,
+      queryFn: ({ signal }) => scanTokenExpiry(connection, { everywhere, onProgress, signal }),
+      staleTime: 60_000,
+    }),
   /** The token the console is connected with, when it is this group's token. */
   self: (connection: Connection, groupId: number) =>
     queryOptions({
@@ -150,4 +158,131 @@ export function tokenState(token: Pick<AccessToken, 'active' | 'revoked' | 'expi
   if (token.revoked) return 'revoked';
   if (!token.active || (token.expires_at && token.expires_at <= now.toISOString().slice(0, 10))) return 'expired';
   return 'active';
+}
+
+/** Why a token is on the expiry overview. */
+export type ExpiryReason = 'expired' | 'within_7_days' | 'within_30_days' | 'never_used';
+
+export interface OverviewToken {
+  token: AccessToken;
+  /** A group's own token, or a token of one of the group's service accounts. */
+  kind: 'group' | 'service_account';
+  group: { id: number; fullName: string };
+  account?: { id: number; username: string; name: string };
+  reasons: ExpiryReason[];
+}
+
+export interface ExpiryOverview {
+  tokens: OverviewToken[];
+  groups: number;
+  /** Groups whose tokens could not be read, with what the instance said. */
+  failures: Array<{ group: string; message: string }>;
+}
+
+// spec asks for parallel requests, never more than six in flight
+export const OVERVIEW_CONCURRENCY = 6;
+
+const ownedGroupSchema = loose({ id: z.number(), full_name: z.string(), parent_id: z.nullable(z.number()) });
+const accountSchema = loose({ id: z.number(), username: z.string(), name: z.string() });
+
+/** Every page of a list, 100 at a time. */
+async function allPages<S extends z.ZodMiniType>(connection: Connection, path: string, schema: S, query: Record<string, string | number | boolean>, signal?: AbortSignal): Promise<Array<z.infer<S>>> {
+  const items: Array<z.infer<S>> = [];
+  for (let page = 1; ; ) {
+    const answer = await requestPage(connection, path, schema, { query: { ...query, page, per_page: 100 }, signal });
+    items.push(...answer.items);
+    if (!answer.nextPage || answer.items.length === 0) return items;
+    page = answer.nextPage;
+  }
+}
+
+/** What makes a token worth a look: expired, expiring within 7 or 30 days, or never used. */
+export function expiryReasons(token: AccessToken, now = new Date()): ExpiryReason[] {
+  if (token.revoked) return [];
+  const reasons: ExpiryReason[] = [];
+  if (token.expires_at) {
+    const days = Math.round((Date.parse(`${token.expires_at}T00:00:00Z`) - Date.parse(`${now.toISOString().slice(0, 10)}T00:00:00Z`)) / 86_400_000);
+    if (days <= 0) reasons.push('expired');
+    else if (days <= 7) reasons.push('within_7_days');
+    else if (days <= 30) reasons.push('within_30_days');
+  }
+  if (!token.last_used_at && !reasons.includes('expired')) reasons.push('never_used');
+  return reasons;
+}
+
+type Task = () => Promise<OverviewToken[]>;
+
+/**
+ * Reads the tokens of every group the user owns (or every group, for an administrator who asks)
+ * and of their service accounts, at most OVERVIEW_CONCURRENCY requests at a time, and keeps the
+ * ones that expired, expire within 30 days, or were never used.
+ */
+export async function scanTokenExpiry(
+  connection: Connection,
+  options: { everywhere: boolean; onProgress?: (done: number, total: number) => void; signal?: AbortSignal },
+): Promise<ExpiryOverview> {
+  const groups = await allPages(connection, '/groups', ownedGroupSchema, options.everywhere ? { all_available: true } : { owned: true }, options.signal);
+  const failures: ExpiryOverview['failures'] = [];
+  const found: OverviewToken[] = [];
+  const keep = (token: AccessToken, entry: Omit<OverviewToken, 'token' | 'reasons'>) => {
+    const reasons = expiryReasons(token);
+    if (reasons.length) found.push({ token, reasons, ...entry });
+  };
+  let done = 0;
+  let total = 0;
+  const progress = () => options.onProgress?.(done, total);
+  // a queue that grows: a top-level group adds one task per service account it has
+  const queue: Array<{ label: string; run: Task }> = [];
+  for (const group of groups) {
+    const at = { id: group.id, fullName: group.full_name };
+    queue.push({
+      label: group.full_name,
+      run: async () => {
+        const tokens = await allPages(connection, apiPath`/groups/${group.id}/access_tokens`, accessTokenSchema, { revoked: false }, options.signal);
+        tokens.forEach((token) => keep(token, { kind: 'group', group: at }));
+        return [];
+      },
+    });
+    if (group.parent_id === null) {
+      queue.push({
+        label: `${group.full_name} service accounts`,
+        run: async () => {
+          const accounts = await allPages(connection, apiPath`/groups/${group.id}/service_accounts`, accountSchema, {}, options.signal);
+          for (const account of accounts) {
+            total++;
+            queue.push({
+              label: `${group.full_name}: ${account.username}`,
+              run: async () => {
+                const tokens = await allPages(connection, apiPath`/groups/${group.id}/service_accounts/${account.id}/personal_access_tokens`, accessTokenSchema, { revoked: false }, options.signal);
+                tokens.forEach((token) => keep(token, { kind: 'service_account', group: at, account: { id: account.id, username: account.username, name: account.name } }));
+                return [];
+              },
+            });
+          }
+          return [];
+        },
+      });
+    }
+  }
+  total = queue.length;
+  progress();
+  // drain in rounds: tasks a round adds (service accounts) run in the next
+  for (let start = 0; start < queue.length; ) {
+    const round = queue.slice(start);
+    start = queue.length;
+    const results = await mapWithConcurrency(round, OVERVIEW_CONCURRENCY, async (task) => {
+      try {
+        return await task.run();
+      } finally {
+        done++;
+        progress();
+      }
+    }, options.signal);
+    results.forEach((result, index) => {
+      if (!result.ok) failures.push({ group: round[index].label, message: result.error instanceof Error ? result.error.message : String(result.error) });
+    });
+  }
+  const urgency: Record<ExpiryReason, number> = { expired: 0, within_7_days: 1, within_30_days: 2, never_used: 3 };
+  found.sort((a, b) => urgency[a.reasons[0]] - urgency[b.reasons[0]] || (a.token.expires_at ?? '9999').localeCompare(b.token.expires_at ?? '9999'));
+  return { tokens: found, groups: groups.length, failures };
 }

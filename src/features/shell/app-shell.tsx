@@ -26,6 +26,7 @@ function AreaNav() {
         Home
       </Link>
       <Link to="/users">People</Link>
+      <Link to="/access-tokens/expiry">Token expiry</Link>
       {groupId !== undefined ? (
         <>
           <span className="area-nav__context" title={group.data?.full_path}>

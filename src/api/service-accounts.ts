@@ -1,0 +1,192 @@
+import { queryOptions } from '@tanstack/react-query';
+import * as z from 'zod/mini';
+import { request, requestPage, send, type Connection } from './http.ts';
+import { apiPath } from './params.ts';
+import { loose } from './schema.ts';
+import {
+  accessTokenSchema, createTokenSchema, newAccessTokenSchema,
+  type NewAccessToken, type TokenListParams,
+} from './access-tokens.ts';
+
+/** Where service accounts live: a top-level group (spec 1, 4.4), or the whole instance (administrators). */
+export type ServiceAccountScope = { group: number } | 'instance';
+
+/** spec 1, 4.4: the ServiceAccount entity. */
+export const serviceAccountSchema = loose({
+  id: z.number(),
+  username: z.string(),
+  name: z.string(),
+  email: z.nullish(z.string()),
+});
+export type ServiceAccount = z.infer<typeof serviceAccountSchema>;
+
+export const ACCOUNT_SORTS = [
+  { value: 'id_desc', label: 'Newest first' },
+  { value: 'id_asc', label: 'Oldest first' },
+  { value: 'username_asc', label: 'Username, A to Z' },
+  { value: 'username_desc', label: 'Username, Z to A' },
+] as const;
+
+export interface AccountListParams {
+  page: number;
+  per_page: number;
+  order_by: 'id' | 'username';
+  sort: 'asc' | 'desc';
+}
+
+/** The token filters a service account's list offers (the group list takes those of 4.2). */
+export type AccountTokenListParams = Pick<TokenListParams, 'page' | 'per_page' | 'state' | 'revoked' | 'search' | 'sort'>;
+
+/**
+ * Scopes a service account's personal access token may carry (spec 1, 4.5), with what each allows.
+ * The group endpoint accepts every personal scope; the list is the platform's.
+ */
+export const SERVICE_ACCOUNT_TOKEN_SCOPES = [
+  { value: 'api', label: 'api', help: 'Read and write the whole API' },
+  { value: 'read_api', label: 'read_api', help: 'Read the API' },
+  { value: 'read_user', label: 'read_user', help: 'Read the account’s own profile' },
+  { value: 'read_repository', label: 'read_repository', help: 'Clone and read repositories' },
+  { value: 'write_repository', label: 'write_repository', help: 'Push to repositories' },
+  { value: 'read_registry', label: 'read_registry', help: 'Pull container images' },
+  { value: 'write_registry', label: 'write_registry', help: 'Push container images' },
+  { value: 'create_runner', label: 'create_runner', help: 'Create runners' },
+  { value: 'manage_runner', label: 'manage_runner', help: 'Manage runners' },
+  { value: 'self_rotate', label: 'self_rotate', help: 'Rotate this token with itself' },
+  { value: 'k8s_proxy', label: 'k8s_proxy', help: 'Use the Kubernetes agent proxy' },
+  { value: 'ai_features', label: 'ai_features', help: 'Use AI features' },
+  { value: 'read_service_ping', label: 'read_service_ping', help: 'Read Service Ping data' },
+  { value: 'sudo', label: 'sudo', help: 'Act as other users (needs an administrator)' },
+  { value: 'admin_mode', label: 'admin_mode', help: 'Use Admin Mode (needs an administrator)' },
+] as const;
+
+const accountsPath = (scope: ServiceAccountScope) => (scope === 'instance' ? '/service_accounts' : apiPath`/groups/${scope.group}/service_accounts`);
+
+/** Empty filters are left out of the query. */
+const filled = <T extends object>(params: T) => Object.fromEntries(Object.entries(params).filter(([, value]) => value !== undefined && value !== '' && value !== false));
+
+export const serviceAccountsQueries = {
+  all: () => ['service-accounts'] as const,
+  scope: (scope: ServiceAccountScope) => [...serviceAccountsQueries.all(), scope] as const,
+  list: (connection: Connection, scope: ServiceAccountScope, params: AccountListParams) =>
+    queryOptions({
+      queryKey: [...serviceAccountsQueries.scope(scope), params] as const,
+      queryFn: ({ signal }) => requestPage(connection, accountsPath(scope), serviceAccountSchema, { query: { ...params }, signal }),
+    }),
+  account: (scope: ServiceAccountScope, userId: number) => [...serviceAccountsQueries.scope(scope), { account: userId }] as const,
+  /**
+   * A service account's tokens: through the group's endpoint, or for an instance account through
+   * the personal access tokens API (`user_id=`, administrators only).
+   */
+  tokens: (connection: Connection, scope: ServiceAccountScope, userId: number, params: AccountTokenListParams) =>
+    queryOptions({
+      queryKey: [...serviceAccountsQueries.account(scope, userId), 'tokens', params] as const,
+      queryFn: ({ signal }) =>
+        scope === 'instance'
+          ? requestPage(connection, '/personal_access_tokens', accessTokenSchema, { query: { ...filled(params), user_id: userId }, signal })
+          : requestPage(connection, apiPath`/groups/${scope.group}/service_accounts/${userId}/personal_access_tokens`, accessTokenSchema, { query: filled(params), signal }),
+    }),
+};
+
+const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+// the platform's username rule: letters, digits, _ - and ., not starting with - or ., not ending in . - _ .git or .atom
+const USERNAME = /^[a-zA-Z0-9_][a-zA-Z0-9_.-]*$/;
+
+const accountName = z.string().check(z.trim(), z.maxLength(255, 'At most 255 characters'));
+const accountUsername = z.string().check(
+  z.trim(),
+  z.maxLength(255, 'At most 255 characters'),
+  z.refine((value) => value === '' || (USERNAME.test(value) && !/[._-]$/.test(value) && !/\.(git|atom)$/.test(value)), 'Letters, digits, _, - and . only; not starting with - or . and not ending in ., -, _, .git or .atom'),
+);
+
+/** spec 1, 4.4: every field may be left out, and the platform generates it. */
+export const createAccountSchema = z.object({
+  name: accountName,
+  username: accountUsername,
+  email: z.string().check(z.trim(), z.refine((value) => value === '' || EMAIL.test(value), 'Enter an email address, like name@example.com')),
+});
+export type CreateAccountInput = z.input<typeof createAccountSchema>;
+export type CreateAccountValues = z.output<typeof createAccountSchema>;
+
+/** An update names both fields (the form starts from the account's values). */
+export const updateAccountSchema = z.object({
+  name: accountName.check(z.minLength(1, 'Give the account a name')),
+  username: accountUsername.check(z.minLength(1, 'Give the account a username')),
+});
+export type UpdateAccountInput = z.input<typeof updateAccountSchema>;
+export type UpdateAccountValues = z.output<typeof updateAccountSchema>;
+
+/** A group token's rules without the role: a personal access token has none. */
+export const createAccountTokenSchema = z.omit(createTokenSchema, { access_level: true });
+export type CreateAccountTokenInput = z.input<typeof createAccountTokenSchema>;
+export type CreateAccountTokenValues = z.output<typeof createAccountTokenSchema>;
+
+export type CreateAccountVariables = { scope: ServiceAccountScope; values: CreateAccountValues };
+export type UpdateAccountVariables = { groupId: number; userId: number; values: UpdateAccountValues };
+export type DeleteAccountVariables = { groupId: number; userId: number; hardDelete: boolean };
+export type CreateAccountTokenVariables = { scope: ServiceAccountScope; userId: number; values: CreateAccountTokenValues };
+export type RotateAccountTokenVariables = { scope: ServiceAccountScope; userId: number; tokenId: number; expiresAt?: string };
+export type RevokeAccountTokenVariables = { scope: ServiceAccountScope; userId: number; tokenId: number };
+
+/** Creates a service account; fields left empty are generated by the platform. */
+export function createServiceAccount(connection: Connection, { scope, values }: CreateAccountVariables): Promise<ServiceAccount> {
+  return request(connection, accountsPath(scope), serviceAccountSchema, { method: 'POST', body: filled(values) });
+}
+
+/** Renames a group's service account (the platform has no update for instance accounts before 18.2). */
+export function updateServiceAccount(connection: Connection, { groupId, userId, values }: UpdateAccountVariables): Promise<ServiceAccount> {
+  return request(connection, apiPath`/groups/${groupId}/service_accounts/${userId}`, serviceAccountSchema, { method: 'PATCH', body: values });
+}
+
+/** Deletes a group's service account: with `hardDelete` its contributions and solely owned groups go too. */
+export async function deleteServiceAccount(connection: Connection, { groupId, userId, hardDelete }: DeleteAccountVariables): Promise<void> {
+  await send(connection, apiPath`/groups/${groupId}/service_accounts/${userId}`, { method: 'DELETE', query: { hard_delete: hardDelete } });
+}
+
+/** Creates a personal access token for a service account; the answer carries the secret, once. */
+export function createAccountToken(connection: Connection, { scope, userId, values }: CreateAccountTokenVariables): Promise<NewAccessToken> {
+  const path = scope === 'instance' ? apiPath`/users/${userId}/personal_access_tokens` : apiPath`/groups/${scope.group}/service_accounts/${userId}/personal_access_tokens`;
+  return request(connection, path, newAccessTokenSchema, {
+    method: 'POST',
+    body: { name: values.name, description: values.description || undefined, scopes: values.scopes, expires_at: values.expires_at },
+  });
+}
+
+/** Rotates once: the old secret stops working at once, the answer carries the new one. */
+export function rotateAccountToken(connection: Connection, { scope, userId, tokenId, expiresAt }: RotateAccountTokenVariables): Promise<NewAccessToken> {
+  const path = scope === 'instance' ? apiPath`/personal_access_tokens/${tokenId}/rotate` : apiPath`/groups/${scope.group}/service_accounts/${userId}/personal_access_tokens/${tokenId}/rotate`;
+  return request(connection, path, newAccessTokenSchema, { method: 'POST', body: expiresAt ? { expires_at: expiresAt } : {} });
+}
+
+export async function revokeAccountToken(connection: Connection, { scope, userId, tokenId }: RevokeAccountTokenVariables): Promise<void> {
+  const path = scope === 'instance' ? apiPath`/personal_access_tokens/${tokenId}` : apiPath`/groups/${scope.group}/service_accounts/${userId}/personal_access_tokens/${tokenId}`;
+  await send(connection, path, { method: 'DELETE' });
+}
+
+const humanField = (field: string) => {
+  const words = field.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Splits a sentence-style error into the fields it names. The service-account and token services
+ * answer model errors as one string ("400 Bad request - Username has already been taken and Email
+ * has already been taken", "Expires at must be before 2027-01-01"), not as a field hash.
+ */
+export function messageFieldErrors(message: string, fields: readonly string[]): { fieldErrors: Record<string, string[]>; unplaced: string[] } {
+  const names = new Map(fields.map((field) => [humanField(field), field]));
+  // longest first, so "Username" is not read as "User" when both are fields
+  const alternatives = [...names.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
+  const text = message.replace(/^\d{3} [A-Za-z ]+ - /, '').trim();
+  const fieldErrors: Record<string, string[]> = {};
+  const unplaced: string[] = [];
+  if (!alternatives) return { fieldErrors, unplaced: text ? [text] : [] };
+  // Rails joins full messages with to_sentence (", ", " and ", ", and ") or ". ": split only before a field's name
+  const clauses = text.split(new RegExp(`(?:,? and |, |\\. )(?=(?:${alternatives}) )`));
+  for (const clause of clauses) {
+    const named = [...names.keys()].sort((a, b) => b.length - a.length).find((name) => clause.startsWith(`${name} `));
+    if (named) (fieldErrors[names.get(named)!] ??= []).push(clause.replace(/\.$/, ''));
+    else if (clause.trim()) unplaced.push(clause.trim());
+  }
+  return { fieldErrors, unplaced };
+}

@@ -1,0 +1,168 @@
+import { Suspense, lazy, useMemo, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import type { ColumnDef } from '@tanstack/react-table';
+import { accessTokensQueries, type ExpiryOverview, type ExpiryReason, type NewAccessToken, type OverviewToken } from '../../api/access-tokens.ts';
+import { roleName } from '../../api/members.ts';
+import { useActiveSession, useConnection } from '../../api/react.ts';
+import { DataTable } from '../../components/data-table.tsx';
+import { ErrorPanel } from '../../components/error-panel.tsx';
+import { EmptyState } from '../../components/states.tsx';
+import { SecretOnce } from '../../components/secret-once.tsx';
+import { formatRelative } from '../../lib/time.ts';
+import { TokenExpiry } from './tokens-screen.tsx';
+
+const RotateTokenDialog = lazy(() => import('./token-dialogs.tsx').then((module) => ({ default: module.RotateTokenDialog })));
+
+export const REASONS: Array<{ value: ExpiryReason; label: string }> = [
+  { value: 'expired', label: 'Expired' },
+  { value: 'within_7_days', label: 'Expire within 7 days' },
+  { value: 'within_30_days', label: 'Expire within 30 days' },
+  { value: 'never_used', label: 'Never used' },
+];
+
+export interface ExpirySearch {
+  reason?: ExpiryReason;
+  everywhere: boolean;
+}
+
+/** Tokens of every group the user owns, and of their service accounts, that need attention. */
+export function ExpiryOverviewScreen({ search }: { search: ExpirySearch }) {
+  const connection = useConnection();
+  const session = useActiveSession();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [progress, setProgress] = useState({ done: 0, total: 0 });
+  const [rotating, setRotating] = useState<OverviewToken | null>(null);
+  const [secret, setSecret] = useState<string | null>(null);
+  const options = accessTokensQueries.expiry(connection, search.everywhere, (done, total) => setProgress({ done, total }));
+  const overview = useQuery(options);
+  const isAdmin = Boolean(session?.connection.isAdmin);
+  const canWrite = Boolean(session?.connection.canWrite);
+  const shown = useMemo(
+    () => (overview.data?.tokens ?? []).filter((entry) => !search.reason || entry.reasons.includes(search.reason)),
+    [overview.data, search.reason],
+  );
+  const counts = useMemo(() => {
+    const byReason = Object.fromEntries(REASONS.map((reason) => [reason.value, 0])) as Record<ExpiryReason, number>;
+    for (const entry of overview.data?.tokens ?? []) for (const reason of entry.reasons) byReason[reason]++;
+    return byReason;
+  }, [overview.data]);
+  const setSearch = (changes: Partial<ExpirySearch>) => void navigate({ to: '.', search: ((previous: ExpirySearch) => ({ ...previous, ...changes })) as never, replace: true });
+  const forgetRotated = (entry: OverviewToken) =>
+    queryClient.setQueryData<ExpiryOverview>(options.queryKey, (old) => (old ? { ...old, tokens: old.tokens.filter((item) => item.token.id !== entry.token.id) } : old));
+
+  const columns = useMemo<ColumnDef<OverviewToken>[]>(
+    () => [
+      {
+        id: 'token',
+        header: 'Token',
+        cell: ({ row: { original: entry } }) => (
+          <div>
+            <strong>{entry.token.name}</strong>
+            <div className="muted">
+              {entry.kind === 'group' ? `Group token (${roleName(entry.token.access_level ?? 0)})` : `Service account @${entry.account?.username}`}
+            </div>
+          </div>
+        ),
+      },
+      {
+        id: 'group',
+        header: 'Group',
+        cell: ({ row: { original: entry } }) => (
+          <Link to="/groups/$groupId/access-tokens" params={{ groupId: String(entry.group.id) }}>
+            {entry.group.fullName}
+          </Link>
+        ),
+      },
+      { id: 'why', header: 'Needs attention', cell: ({ row }) => row.original.reasons.map((reason) => REASONS.find((item) => item.value === reason)?.label).join(', ') },
+      { id: 'expires', header: 'Expires', cell: ({ row }) => <TokenExpiry date={row.original.token.expires_at} /> },
+      { id: 'used', header: 'Last used', cell: ({ row }) => (row.original.token.last_used_at ? formatRelative(row.original.token.last_used_at) : <span className="muted">Never used</span>) },
+      { id: 'scopes', header: 'Scopes', cell: ({ row }) => row.original.token.scopes.join(', ') },
+      {
+        id: 'actions',
+        header: () => <span className="sr-only">Actions</span>,
+        cell: ({ row: { original: entry } }) =>
+          entry.kind === 'group' ? (
+            <button type="button" className="button" disabled={!canWrite} title={canWrite ? undefined : 'A read-only token cannot rotate tokens'} aria-label={`Rotate ${entry.token.name} of ${entry.group.fullName}`} onClick={() => setRotating(entry)}>
+              Rotate
+            </button>
+          ) : null,
+      },
+    ],
+    [canWrite],
+  );
+
+  return (
+    <section className="screen" aria-labelledby="expiry-heading">
+      <h1 id="expiry-heading">Token expiry overview</h1>
+      <p className="muted">Group access tokens and service-account tokens of {search.everywhere ? 'every group on the instance' : 'every group you own'} that expired, expire within 30 days, or were never used.</p>
+      <div className="filter-bar" role="search" aria-label="Filter the overview">
+        <label className="inline-field">
+          <span>Show</span>
+          <select className="input" value={search.reason ?? ''} onChange={(event) => setSearch({ reason: (event.target.value || undefined) as ExpiryReason | undefined })}>
+            <option value="">Everything that needs attention</option>
+            {REASONS.map((reason) => (
+              <option key={reason.value} value={reason.value}>
+                {reason.label} ({counts[reason.value]})
+              </option>
+            ))}
+          </select>
+        </label>
+        {isAdmin ? (
+          <label className="checkbox">
+            <input type="checkbox" checked={search.everywhere} onChange={(event) => setSearch({ everywhere: event.target.checked })} /> Every group on the instance (administrator)
+          </label>
+        ) : null}
+        <button type="button" className="button" onClick={() => void overview.refetch()} disabled={overview.isFetching}>
+          Check again
+        </button>
+      </div>
+      {overview.isFetching ? (
+        <div className="scan-progress">
+          <label htmlFor="expiry-progress">
+            Checking groups and service accounts: {progress.done} of {progress.total || '…'}
+          </label>
+          <progress id="expiry-progress" max={progress.total || 1} value={progress.done} />
+        </div>
+      ) : null}
+      {overview.error ? <ErrorPanel error={overview.error} onRetry={() => void overview.refetch()} /> : null}
+      {overview.data && overview.data.failures.length ? (
+        <details className="notice" role="note">
+          <summary>
+            {overview.data.failures.length} of the checks failed; their tokens are not listed.
+          </summary>
+          <ul>
+            {overview.data.failures.map((failure) => (
+              <li key={failure.group}>
+                {failure.group}: {failure.message}
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+      {overview.data ? (
+        shown.length === 0 ? (
+          <EmptyState title={overview.data.groups === 0 ? 'You own no groups, so there are no group tokens to check.' : search.reason ? 'No token falls in this category.' : `Nothing needs attention in ${overview.data.groups} groups.`} />
+        ) : (
+          <DataTable caption="Tokens that need attention" columns={columns} data={shown} getRowId={(entry) => `${entry.kind}-${entry.token.id}`} stale={overview.isFetching} />
+        )
+      ) : null}
+      {overview.data ? <p className="muted" role="status">{`${shown.length} tokens in ${overview.data.groups} groups.`}</p> : null}
+      <Suspense fallback={null}>
+        {rotating ? (
+          <RotateTokenDialog
+            token={rotating.token}
+            groupId={rotating.group.id}
+            onClose={() => setRotating(null)}
+            onRotated={(token: NewAccessToken) => {
+              forgetRotated(rotating);
+              setSecret(token.token);
+            }}
+          />
+        ) : null}
+      </Suspense>
+      <SecretOnce secret={secret} title="The rotated access token" onDone={() => setSecret(null)} />
+    </section>
+  );
+}

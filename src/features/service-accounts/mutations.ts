@@ -1,0 +1,89 @@
+import { useRef } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  createAccountToken, createServiceAccount, deleteServiceAccount, revokeAccountToken, rotateAccountToken, serviceAccountsQueries, updateServiceAccount,
+  type CreateAccountTokenVariables, type CreateAccountVariables, type DeleteAccountVariables,
+  type RevokeAccountTokenVariables, type RotateAccountTokenVariables, type UpdateAccountVariables,
+} from '../../api/service-accounts.ts';
+import { useConnection } from '../../api/react.ts';
+
+// the answers carry secrets: the mutation cache forgets them as soon as nobody watches
+const FORGET_AT_ONCE = { gcTime: 0 } as const;
+
+/**
+ * Account changes refresh every service-account list: the instance's lists a group's accounts
+ * too. Each mutation stays pending until they are fresh (the invalidation is returned).
+ */
+function useAccountMutation<V, R>(run: (variables: V) => Promise<R>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: run,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: serviceAccountsQueries.all() }),
+  });
+}
+
+export function useCreateServiceAccount() {
+  const connection = useConnection();
+  return useAccountMutation((variables: CreateAccountVariables) => createServiceAccount(connection, variables));
+}
+
+export function useUpdateServiceAccount() {
+  const connection = useConnection();
+  return useAccountMutation((variables: UpdateAccountVariables) => updateServiceAccount(connection, variables));
+}
+
+export function useDeleteServiceAccount() {
+  const connection = useConnection();
+  return useAccountMutation((variables: DeleteAccountVariables) => deleteServiceAccount(connection, variables));
+}
+
+export function useCreateAccountToken() {
+  const connection = useConnection();
+  const queryClient = useQueryClient();
+  return useMutation({
+    ...FORGET_AT_ONCE,
+    mutationFn: (variables: CreateAccountTokenVariables) => createAccountToken(connection, variables),
+    onSuccess: (_token, { scope, userId }) => queryClient.invalidateQueries({ queryKey: serviceAccountsQueries.account(scope, userId) }),
+  });
+}
+
+/**
+ * Rotates exactly once per `arm()`: a second rotate of the same token would be reuse of a revoked
+ * token and revoke its whole family, so a double click must not send two requests.
+ */
+export function useRotateAccountToken() {
+  const connection = useConnection();
+  const queryClient = useQueryClient();
+  const sent = useRef(false);
+  const mutation = useMutation({
+    ...FORGET_AT_ONCE,
+    mutationFn: (variables: RotateAccountTokenVariables) => rotateAccountToken(connection, variables),
+    onSuccess: (_token, { scope, userId }) => queryClient.invalidateQueries({ queryKey: serviceAccountsQueries.account(scope, userId) }),
+  });
+  return {
+    ...mutation,
+    /** Allows one more rotate: when the dialog opens for a token. */
+    arm: () => {
+      sent.current = false;
+      mutation.reset();
+    },
+    rotateOnce: (variables: RotateAccountTokenVariables, options?: Parameters<typeof mutation.mutate>[1]) => {
+      if (sent.current) return;
+      sent.current = true;
+      mutation.mutate(variables, options);
+    },
+    /** After a refusal that rotated nothing (a 4xx), the corrected request may go once more. */
+    release: () => {
+      sent.current = false;
+    },
+  };
+}
+
+export function useRevokeAccountToken() {
+  const connection = useConnection();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (variables: RevokeAccountTokenVariables) => revokeAccountToken(connection, variables),
+    onSuccess: (_data, { scope, userId }) => queryClient.invalidateQueries({ queryKey: serviceAccountsQueries.account(scope, userId) }),
+  });
+}

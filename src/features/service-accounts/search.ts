@@ -1,0 +1,51 @@
+import * as z from 'zod/mini';
+import { TOKEN_SORT_VALUES } from '../../api/access-tokens.ts';
+import { ACCOUNT_SORTS, type AccountListParams, type AccountTokenListParams } from '../../api/service-accounts.ts';
+
+const withDefault = <T extends z.ZodMiniType>(schema: T, fallback: z.output<T>) => z.catch(z._default(schema, fallback as never), fallback as never);
+const page = withDefault(z.number().check(z.int(), z.minimum(1)), 1);
+const perPage = withDefault(z.union([z.literal(20), z.literal(50), z.literal(100)]), 20);
+
+/** A list of service accounts in the URL: the platform's order_by and sort (spec 1, 4.4). */
+export const accountsSearchSchema = z.object({
+  order_by: withDefault(z.enum(['id', 'username']), 'id'),
+  sort: withDefault(z.enum(['asc', 'desc']), 'desc'),
+  page,
+  per_page: perPage,
+});
+export type AccountsSearch = z.output<typeof accountsSearchSchema>;
+
+export const ACCOUNTS_SEARCH_DEFAULTS: Partial<AccountsSearch> = { order_by: 'id', sort: 'desc', page: 1, per_page: 20 };
+
+export type AccountSort = (typeof ACCOUNT_SORTS)[number]['value'];
+
+/** The one "Sort by" choice of the screen, from the URL's two params. */
+export function accountSortOf(search: Pick<AccountsSearch, 'order_by' | 'sort'>): AccountSort {
+  return `${search.order_by}_${search.sort}`;
+}
+
+export function accountSortParams(sort: AccountSort): Pick<AccountsSearch, 'order_by' | 'sort'> {
+  const [orderBy, direction] = sort.split('_') as [AccountsSearch['order_by'], AccountsSearch['sort']];
+  return { order_by: orderBy, sort: direction };
+}
+
+export function accountListParams(search: AccountsSearch): AccountListParams {
+  return { ...search };
+}
+
+/** A service account's tokens in the URL. */
+export const accountTokensSearchSchema = z.object({
+  state: z.catch(z.optional(z.enum(['active', 'inactive'])), undefined),
+  revoked: z.catch(z.optional(z.boolean()), undefined),
+  search: withDefault(z.string(), ''),
+  sort: withDefault(z.enum(TOKEN_SORT_VALUES), 'created_desc'),
+  page,
+  per_page: perPage,
+});
+export type AccountTokensSearch = z.output<typeof accountTokensSearchSchema>;
+
+export const ACCOUNT_TOKENS_SEARCH_DEFAULTS: Partial<AccountTokensSearch> = { search: '', sort: 'created_desc', page: 1, per_page: 20 };
+
+export function accountTokenListParams(search: AccountTokensSearch): AccountTokenListParams {
+  return { ...search };
+}
