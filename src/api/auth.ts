@@ -12,6 +12,7 @@ export const currentUserSchema = loose({
   avatar_url: z.nullable(z.string()),
   web_url: z.string(),
   is_admin: flag,
+  bot: flag,
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;
 
@@ -81,6 +82,8 @@ export async function checkConnection(input: ConnectInput): Promise<Omit<SavedCo
     name: user.name,
     avatarUrl: user.avatar_url,
     isAdmin: user.is_admin,
+    isBot: user.bot,
+    scopes: token?.scopes ?? null,
     // a token whose scopes cannot be read is trusted until the instance says otherwise
     canWrite: token ? token.scopes.includes('api') : true,
     version: version?.version ?? null,

@@ -118,3 +118,16 @@ describe('query retry policy', () => {
     expect(retryDelay(0, new ApiError(429, 'x', 'http', undefined, 7))).toBe(7000);
   });
 });
+
+describe('a token that rotated itself', () => {
+  it('replaces the stored secret of the active connection', () => {
+    const session = new MemoryStorage();
+    const store = new SessionStore(new MemoryStorage(), session);
+    store.connect(checked({ isBot: true }), 'glpat-before');
+    store.replaceToken('glpat-after');
+    expect(store.getActive()?.token).toBe('glpat-after');
+    expect(session.values()).toContain('glpat-after');
+    expect(session.values()).not.toContain('glpat-before');
+    expect(new SessionStore(new MemoryStorage(), session).getActive()?.token).toBe('glpat-after');
+  });
+});

@@ -10,6 +10,10 @@ export interface SavedConnection {
   name: string;
   avatarUrl: string | null;
   isAdmin: boolean;
+  /** A bot: the console is connected with a group or project access token. */
+  isBot?: boolean;
+  /** The token's scopes, when the instance told them. */
+  scopes?: string[] | null;
   /** false when the token lacks `api`: the console is read-only. */
   canWrite: boolean;
   version: string | null;
@@ -116,6 +120,15 @@ export class SessionStore {
     this.persist();
     this.emit();
     return saved;
+  }
+
+  /** After the active token rotated itself: the new secret replaces the revoked one. */
+  replaceToken(token: string): void {
+    if (!this.active) return;
+    const { connection } = this.active;
+    (connection.remember ? this.local : this.session)?.setItem(tokenKey(connection.id), token);
+    this.active = { connection, token };
+    this.emit();
   }
 
   /** Makes another saved connection the active one; false when its token is gone. */

@@ -27,6 +27,7 @@ function AreaNav() {
       </Link>
       <Link to="/users">People</Link>
       <Link to="/access-tokens/expiry">Token expiry</Link>
+      {active?.connection.isBot ? <Link to="/access-tokens/self">This token</Link> : null}
       {groupId !== undefined ? (
         <>
           <span className="area-nav__context" title={group.data?.full_path}>
