@@ -12,12 +12,17 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as ConnectRouteImport } from './routes/connect'
 import { Route as AccessTokensExpiryRouteImport } from './routes/access-tokens/expiry'
+import { Route as AccessTokensSelfRouteImport } from './routes/access-tokens/self'
+import { Route as AdminServiceAccountsRouteImport } from './routes/admin/service-accounts'
 import { Route as UsersIndexRouteImport } from './routes/users/index'
 import { Route as UsersUserIdRouteImport } from './routes/users/$userId'
 import { Route as GroupsGroupIdAccessTokensRouteImport } from './routes/groups/$groupId/access-tokens'
 import { Route as GroupsGroupIdBillableMembersRouteImport } from './routes/groups/$groupId/billable-members'
 import { Route as GroupsGroupIdMembersRouteImport } from './routes/groups/$groupId/members'
+import { Route as GroupsGroupIdServiceAccountsRouteImport } from './routes/groups/$groupId/service-accounts'
 import { Route as ProjectsProjectIdMembersRouteImport } from './routes/projects/$projectId/members'
+import { Route as AdminServiceAccountsUserIdTokensRouteImport } from './routes/admin/service-accounts_.$userId.tokens'
+import { Route as GroupsGroupIdServiceAccountsUserIdTokensRouteImport } from './routes/groups/$groupId/service-accounts_.$userId.tokens'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -32,6 +37,16 @@ const ConnectRoute = ConnectRouteImport.update({
 const AccessTokensExpiryRoute = AccessTokensExpiryRouteImport.update({
   id: '/access-tokens/expiry',
   path: '/access-tokens/expiry',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AccessTokensSelfRoute = AccessTokensSelfRouteImport.update({
+  id: '/access-tokens/self',
+  path: '/access-tokens/self',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AdminServiceAccountsRoute = AdminServiceAccountsRouteImport.update({
+  id: '/admin/service-accounts',
+  path: '/admin/service-accounts',
   getParentRoute: () => rootRouteImport,
 } as any)
 const UsersIndexRoute = UsersIndexRouteImport.update({
@@ -61,10 +76,28 @@ const GroupsGroupIdMembersRoute = GroupsGroupIdMembersRouteImport.update({
   path: '/groups/$groupId/members',
   getParentRoute: () => rootRouteImport,
 } as any)
+const GroupsGroupIdServiceAccountsRoute =
+  GroupsGroupIdServiceAccountsRouteImport.update({
+    id: '/groups/$groupId/service-accounts',
+    path: '/groups/$groupId/service-accounts',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const ProjectsProjectIdMembersRoute =
   ProjectsProjectIdMembersRouteImport.update({
     id: '/projects/$projectId/members',
     path: '/projects/$projectId/members',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const AdminServiceAccountsUserIdTokensRoute =
+  AdminServiceAccountsUserIdTokensRouteImport.update({
+    id: '/admin/service-accounts_/$userId/tokens',
+    path: '/admin/service-accounts/$userId/tokens',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const GroupsGroupIdServiceAccountsUserIdTokensRoute =
+  GroupsGroupIdServiceAccountsUserIdTokensRouteImport.update({
+    id: '/groups/$groupId/service-accounts_/$userId/tokens',
+    path: '/groups/$groupId/service-accounts/$userId/tokens',
     getParentRoute: () => rootRouteImport,
   } as any)
 
@@ -72,35 +105,50 @@ export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/connect': typeof ConnectRoute
   '/access-tokens/expiry': typeof AccessTokensExpiryRoute
+  '/access-tokens/self': typeof AccessTokensSelfRoute
+  '/admin/service-accounts': typeof AdminServiceAccountsRoute
   '/users/$userId': typeof UsersUserIdRoute
   '/users/': typeof UsersIndexRoute
   '/groups/$groupId/access-tokens': typeof GroupsGroupIdAccessTokensRoute
   '/groups/$groupId/billable-members': typeof GroupsGroupIdBillableMembersRoute
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
+  '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
   '/projects/$projectId/members': typeof ProjectsProjectIdMembersRoute
+  '/admin/service-accounts/$userId/tokens': typeof AdminServiceAccountsUserIdTokensRoute
+  '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/connect': typeof ConnectRoute
   '/access-tokens/expiry': typeof AccessTokensExpiryRoute
+  '/access-tokens/self': typeof AccessTokensSelfRoute
+  '/admin/service-accounts': typeof AdminServiceAccountsRoute
   '/users/$userId': typeof UsersUserIdRoute
   '/users': typeof UsersIndexRoute
   '/groups/$groupId/access-tokens': typeof GroupsGroupIdAccessTokensRoute
   '/groups/$groupId/billable-members': typeof GroupsGroupIdBillableMembersRoute
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
+  '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
   '/projects/$projectId/members': typeof ProjectsProjectIdMembersRoute
+  '/admin/service-accounts/$userId/tokens': typeof AdminServiceAccountsUserIdTokensRoute
+  '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
   '/connect': typeof ConnectRoute
   '/access-tokens/expiry': typeof AccessTokensExpiryRoute
+  '/access-tokens/self': typeof AccessTokensSelfRoute
+  '/admin/service-accounts': typeof AdminServiceAccountsRoute
   '/users/$userId': typeof UsersUserIdRoute
   '/users/': typeof UsersIndexRoute
   '/groups/$groupId/access-tokens': typeof GroupsGroupIdAccessTokensRoute
   '/groups/$groupId/billable-members': typeof GroupsGroupIdBillableMembersRoute
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
+  '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
   '/projects/$projectId/members': typeof ProjectsProjectIdMembersRoute
+  '/admin/service-accounts_/$userId/tokens': typeof AdminServiceAccountsUserIdTokensRoute
+  '/groups/$groupId/service-accounts_/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -108,46 +156,66 @@ export interface FileRouteTypes {
     | '/'
     | '/connect'
     | '/access-tokens/expiry'
+    | '/access-tokens/self'
+    | '/admin/service-accounts'
     | '/users/$userId'
     | '/users/'
     | '/groups/$groupId/access-tokens'
     | '/groups/$groupId/billable-members'
     | '/groups/$groupId/members'
+    | '/groups/$groupId/service-accounts'
     | '/projects/$projectId/members'
+    | '/admin/service-accounts/$userId/tokens'
+    | '/groups/$groupId/service-accounts/$userId/tokens'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
     | '/connect'
     | '/access-tokens/expiry'
+    | '/access-tokens/self'
+    | '/admin/service-accounts'
     | '/users/$userId'
     | '/users'
     | '/groups/$groupId/access-tokens'
     | '/groups/$groupId/billable-members'
     | '/groups/$groupId/members'
+    | '/groups/$groupId/service-accounts'
     | '/projects/$projectId/members'
+    | '/admin/service-accounts/$userId/tokens'
+    | '/groups/$groupId/service-accounts/$userId/tokens'
   id:
     | '__root__'
     | '/'
     | '/connect'
     | '/access-tokens/expiry'
+    | '/access-tokens/self'
+    | '/admin/service-accounts'
     | '/users/$userId'
     | '/users/'
     | '/groups/$groupId/access-tokens'
     | '/groups/$groupId/billable-members'
     | '/groups/$groupId/members'
+    | '/groups/$groupId/service-accounts'
     | '/projects/$projectId/members'
+    | '/admin/service-accounts_/$userId/tokens'
+    | '/groups/$groupId/service-accounts_/$userId/tokens'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   ConnectRoute: typeof ConnectRoute
   AccessTokensExpiryRoute: typeof AccessTokensExpiryRoute
+  AccessTokensSelfRoute: typeof AccessTokensSelfRoute
+  AdminServiceAccountsRoute: typeof AdminServiceAccountsRoute
   UsersUserIdRoute: typeof UsersUserIdRoute
   UsersIndexRoute: typeof UsersIndexRoute
   GroupsGroupIdAccessTokensRoute: typeof GroupsGroupIdAccessTokensRoute
   GroupsGroupIdBillableMembersRoute: typeof GroupsGroupIdBillableMembersRoute
   GroupsGroupIdMembersRoute: typeof GroupsGroupIdMembersRoute
+  GroupsGroupIdServiceAccountsRoute: typeof GroupsGroupIdServiceAccountsRoute
   ProjectsProjectIdMembersRoute: typeof ProjectsProjectIdMembersRoute
+  AdminServiceAccountsUserIdTokensRoute: typeof AdminServiceAccountsUserIdTokensRoute
+  GroupsGroupIdServiceAccountsUserIdTokensRoute: typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -171,6 +239,20 @@ declare module '@tanstack/react-router' {
       path: '/access-tokens/expiry'
       fullPath: '/access-tokens/expiry'
       preLoaderRoute: typeof AccessTokensExpiryRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/access-tokens/self': {
+      id: '/access-tokens/self'
+      path: '/access-tokens/self'
+      fullPath: '/access-tokens/self'
+      preLoaderRoute: typeof AccessTokensSelfRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/admin/service-accounts': {
+      id: '/admin/service-accounts'
+      path: '/admin/service-accounts'
+      fullPath: '/admin/service-accounts'
+      preLoaderRoute: typeof AdminServiceAccountsRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/users/': {
@@ -208,11 +290,32 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof GroupsGroupIdMembersRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/groups/$groupId/service-accounts': {
+      id: '/groups/$groupId/service-accounts'
+      path: '/groups/$groupId/service-accounts'
+      fullPath: '/groups/$groupId/service-accounts'
+      preLoaderRoute: typeof GroupsGroupIdServiceAccountsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/projects/$projectId/members': {
       id: '/projects/$projectId/members'
       path: '/projects/$projectId/members'
       fullPath: '/projects/$projectId/members'
       preLoaderRoute: typeof ProjectsProjectIdMembersRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/admin/service-accounts_/$userId/tokens': {
+      id: '/admin/service-accounts_/$userId/tokens'
+      path: '/admin/service-accounts/$userId/tokens'
+      fullPath: '/admin/service-accounts/$userId/tokens'
+      preLoaderRoute: typeof AdminServiceAccountsUserIdTokensRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/groups/$groupId/service-accounts_/$userId/tokens': {
+      id: '/groups/$groupId/service-accounts_/$userId/tokens'
+      path: '/groups/$groupId/service-accounts/$userId/tokens'
+      fullPath: '/groups/$groupId/service-accounts/$userId/tokens'
+      preLoaderRoute: typeof GroupsGroupIdServiceAccountsUserIdTokensRouteImport
       parentRoute: typeof rootRouteImport
     }
   }
@@ -222,12 +325,18 @@ const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   ConnectRoute: ConnectRoute,
   AccessTokensExpiryRoute: AccessTokensExpiryRoute,
+  AccessTokensSelfRoute: AccessTokensSelfRoute,
+  AdminServiceAccountsRoute: AdminServiceAccountsRoute,
   UsersUserIdRoute: UsersUserIdRoute,
   UsersIndexRoute: UsersIndexRoute,
   GroupsGroupIdAccessTokensRoute: GroupsGroupIdAccessTokensRoute,
   GroupsGroupIdBillableMembersRoute: GroupsGroupIdBillableMembersRoute,
   GroupsGroupIdMembersRoute: GroupsGroupIdMembersRoute,
+  GroupsGroupIdServiceAccountsRoute: GroupsGroupIdServiceAccountsRoute,
   ProjectsProjectIdMembersRoute: ProjectsProjectIdMembersRoute,
+  AdminServiceAccountsUserIdTokensRoute: AdminServiceAccountsUserIdTokensRoute,
+  GroupsGroupIdServiceAccountsUserIdTokensRoute:
+    GroupsGroupIdServiceAccountsUserIdTokensRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

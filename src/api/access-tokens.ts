@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { request, requestPage, send, type Connection } from './http.ts';
-import { apiPath } from './params.ts';
+import { apiPath, withoutEmpty } from './params.ts';
 import { flag, isoDate, loose } from './schema.ts';
 import { mapWithConcurrency } from '../lib/concurrency.ts';
 
@@ -68,10 +68,6 @@ export interface TokenListParams {
   last_used_before?: string;
 }
 
-/** What the list sends: empty filters are left out. */
-function tokenListQuery(params: TokenListParams) {
-  return Object.fromEntries(Object.entries(params).filter(([, value]) => value !== undefined && value !== '' && value !== false));
-}
 
 export const accessTokensQueries = {
   all: () => ['access-tokens'] as const,
@@ -79,7 +75,7 @@ export const accessTokensQueries = {
   list: (connection: Connection, groupId: number, params: TokenListParams) =>
     queryOptions({
       queryKey: [...accessTokensQueries.group(groupId), params] as const,
-      queryFn: ({ signal }) => requestPage(connection, apiPath`/groups/${groupId}/access_tokens`, accessTokenSchema, { query: tokenListQuery(params), signal }),
+      queryFn: ({ signal }) => requestPage(connection, apiPath`/groups/${groupId}/access_tokens`, accessTokenSchema, { query: withoutEmpty(params), signal }),
     }),
   /** The expiry overview; not cached for long: tokens come and go. Progress goes to `onProgress`. */
   expiry: (connection: Connection, everywhere: boolean, onProgress?: (done: number, total: number) => void) =>

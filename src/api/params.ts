@@ -48,3 +48,8 @@ export function pathSegment(value: string | number): string {
 export function apiPath(strings: TemplateStringsArray, ...values: Array<string | number>): string {
   return strings.reduce((path, part, index) => path + part + (index < values.length ? pathSegment(values[index]) : ''), '');
 }
+
+/** The params without empty filters: undefined, null, '' and false say "not filtered". */
+export function withoutEmpty<T extends object>(params: T): Partial<T> {
+  return Object.fromEntries(Object.entries(params).filter(([, value]) => value !== undefined && value !== null && value !== '' && value !== false)) as Partial<T>;
+}

@@ -14,7 +14,8 @@ function errorTitle(error: unknown): string {
   if (!(error instanceof ApiError)) return 'This screen failed';
   if (error.kind === 'network' || error.kind === 'timeout') return 'The instance could not be reached';
   if (error.kind === 'parse') return 'The instance answered in an unexpected form';
-  if (error.status === 403) return 'You are not allowed to see this';
+  // a 401 that means the token is gone leads to the connect screen; one shown here means "not for you"
+  if (error.status === 403 || error.status === 401) return 'You are not allowed to see this';
   if (error.status === 404) return 'Not found, or not visible to you';
   if (error.status === 429) return 'The instance asks to slow down';
   if (error.status >= 500) return 'The instance had a problem';

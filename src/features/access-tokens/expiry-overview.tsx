@@ -1,18 +1,37 @@
 import { Suspense, lazy, useMemo, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
-import { accessTokensQueries, type ExpiryOverview, type ExpiryReason, type NewAccessToken, type OverviewToken } from '../../api/access-tokens.ts';
+import { accessTokensQueries, expiryReasons, rotateGroupToken, type ExpiryOverview, type ExpiryReason, type NewAccessToken, type OverviewToken } from '../../api/access-tokens.ts';
 import { roleName } from '../../api/members.ts';
+import { rotateAccountToken } from '../../api/service-accounts.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import { DataTable } from '../../components/data-table.tsx';
 import { ErrorPanel } from '../../components/error-panel.tsx';
 import { EmptyState } from '../../components/states.tsx';
 import { SecretOnce } from '../../components/secret-once.tsx';
 import { formatRelative } from '../../lib/time.ts';
-import { TokenExpiry } from './tokens-screen.tsx';
+import { TokenExpiry } from '../../components/token-status.tsx';
 
-const RotateTokenDialog = lazy(() => import('./token-dialogs.tsx').then((module) => ({ default: module.RotateTokenDialog })));
+// lazy keeps the form code out of the first paint; the cast keeps the dialog's generic type
+const RotateTokenDialog = lazy(() => import('../../components/rotate-token-dialog.tsx').then((module) => ({ default: module.RotateTokenDialog }))) as unknown as typeof import('../../components/rotate-token-dialog.tsx').RotateTokenDialog;
+
+type OverviewRotation = { entry: OverviewToken; expiresAt?: string };
+
+/** Rotates either kind of token on the overview: a group's own, or one of its service accounts'. */
+function useRotateOverviewToken() {
+  const connection = useConnection();
+  const queryClient = useQueryClient();
+  return useMutation({
+    // the answer carries the new secret: forgotten as soon as nobody watches
+    gcTime: 0,
+    mutationFn: ({ entry, expiresAt }: OverviewRotation) =>
+      entry.kind === 'group' || !entry.account
+        ? rotateGroupToken(connection, { groupId: entry.group.id, tokenId: entry.token.id, expiresAt })
+        : rotateAccountToken(connection, { scope: { group: entry.group.id }, userId: entry.account.id, tokenId: entry.token.id, expiresAt }),
+    onSuccess: (_token, { entry }) => queryClient.invalidateQueries({ queryKey: accessTokensQueries.group(entry.group.id) }),
+  });
+}
 
 export const REASONS: Array<{ value: ExpiryReason; label: string }> = [
   { value: 'expired', label: 'Expired' },
@@ -35,6 +54,7 @@ export function ExpiryOverviewScreen({ search }: { search: ExpirySearch }) {
   const [progress, setProgress] = useState({ done: 0, total: 0 });
   const [rotating, setRotating] = useState<OverviewToken | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
+  const rotate = useRotateOverviewToken();
   const options = accessTokensQueries.expiry(connection, search.everywhere, (done, total) => setProgress({ done, total }));
   const overview = useQuery(options);
   const isAdmin = Boolean(session?.connection.isAdmin);
@@ -49,8 +69,14 @@ export function ExpiryOverviewScreen({ search }: { search: ExpirySearch }) {
     return byReason;
   }, [overview.data]);
   const setSearch = (changes: Partial<ExpirySearch>) => void navigate({ to: '.', search: ((previous: ExpirySearch) => ({ ...previous, ...changes })) as never, replace: true });
-  const forgetRotated = (entry: OverviewToken) =>
-    queryClient.setQueryData<ExpiryOverview>(options.queryKey, (old) => (old ? { ...old, tokens: old.tokens.filter((item) => item.token.id !== entry.token.id) } : old));
+  // the rotated token leaves the list; its successor takes its place if it needs attention too
+  const replaceRotated = (entry: OverviewToken, rotated: NewAccessToken) => {
+    const { token: _secret, ...successor } = rotated;
+    const reasons = expiryReasons(successor);
+    queryClient.setQueryData<ExpiryOverview>(options.queryKey, (old) =>
+      old ? { ...old, tokens: old.tokens.flatMap((item) => (item.token.id !== entry.token.id ? [item] : reasons.length ? [{ ...item, token: successor, reasons }] : [])) } : old,
+    );
+  };
 
   const columns = useMemo<ColumnDef<OverviewToken>[]>(
     () => [
@@ -82,12 +108,11 @@ export function ExpiryOverviewScreen({ search }: { search: ExpirySearch }) {
       {
         id: 'actions',
         header: () => <span className="sr-only">Actions</span>,
-        cell: ({ row: { original: entry } }) =>
-          entry.kind === 'group' ? (
-            <button type="button" className="button" disabled={!canWrite} title={canWrite ? undefined : 'A read-only token cannot rotate tokens'} aria-label={`Rotate ${entry.token.name} of ${entry.group.fullName}`} onClick={() => setRotating(entry)}>
-              Rotate
-            </button>
-          ) : null,
+        cell: ({ row: { original: entry } }) => (
+          <button type="button" className="button" disabled={!canWrite} title={canWrite ? undefined : 'A read-only token cannot rotate tokens'} aria-label={`Rotate ${entry.token.name} of ${entry.kind === 'group' ? entry.group.fullName : `@${entry.account?.username}`}`} onClick={() => setRotating(entry)}>
+            Rotate
+          </button>
+        ),
       },
     ],
     [canWrite],
@@ -153,10 +178,11 @@ export function ExpiryOverviewScreen({ search }: { search: ExpirySearch }) {
         {rotating ? (
           <RotateTokenDialog
             token={rotating.token}
-            groupId={rotating.group.id}
+            mutation={rotate}
+            variables={(_token, expiresAt): OverviewRotation => ({ entry: rotating, expiresAt })}
             onClose={() => setRotating(null)}
             onRotated={(token: NewAccessToken) => {
-              forgetRotated(rotating);
+              replaceRotated(rotating, token);
               setSecret(token.token);
             }}
           />

@@ -1,4 +1,3 @@
-import { useRef } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   accessTokensQueries, createGroupToken, revokeGroupToken, rotateGroupToken,
@@ -19,32 +18,15 @@ export function useCreateToken() {
   });
 }
 
-/**
- * Rotates exactly once per `arm()`: a second rotate of the same token would be reuse of a revoked
- * token and revoke its whole family, so a double click must not send two requests.
- */
+/** Rotates a token; dialogs send it through useSendOnce (a repeated rotate revokes the family). */
 export function useRotateToken() {
   const connection = useConnection();
   const queryClient = useQueryClient();
-  const sent = useRef(false);
-  const mutation = useMutation({
+  return useMutation({
     ...FORGET_AT_ONCE,
     mutationFn: (variables: RotateTokenVariables) => rotateGroupToken(connection, variables),
     onSuccess: (_token, { groupId }) => queryClient.invalidateQueries({ queryKey: accessTokensQueries.group(groupId) }),
   });
-  return {
-    ...mutation,
-    /** Allows one more rotate: when the dialog opens for a token. */
-    arm: () => {
-      sent.current = false;
-      mutation.reset();
-    },
-    rotateOnce: (variables: RotateTokenVariables, options?: Parameters<typeof mutation.mutate>[1]) => {
-      if (sent.current) return;
-      sent.current = true;
-      mutation.mutate(variables, options);
-    },
-  };
 }
 
 export function useRevokeToken() {

@@ -8,7 +8,7 @@ import { ErrorPanel } from '../../components/error-panel.tsx';
 import { EmptyState, RoutePending } from '../../components/states.tsx';
 import { SecretOnce } from '../../components/secret-once.tsx';
 import { formatDate, formatRelative } from '../../lib/time.ts';
-import { TokenExpiry, TokenStateBadge } from './tokens-screen.tsx';
+import { TokenExpiry, TokenStateBadge } from '../../components/token-status.tsx';
 
 const RotateTokenDialog = lazy(() => import('./token-dialogs.tsx').then((module) => ({ default: module.RotateTokenDialog })));
 

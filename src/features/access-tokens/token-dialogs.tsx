@@ -2,11 +2,12 @@ import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
-  GROUP_TOKEN_SCOPES, ROTATE_DEFAULT_DAYS, TOKEN_ROLES, createTokenSchema, earliestExpiry, latestExpiry, rotateTokenSchema,
-  type AccessToken, type CreateTokenInput, type CreateTokenValues, type NewAccessToken, type RotateTokenInput,
+  GROUP_TOKEN_SCOPES, TOKEN_ROLES, createTokenSchema, earliestExpiry, latestExpiry,
+  type AccessToken, type CreateTokenInput, type CreateTokenValues, type NewAccessToken, type RotateTokenVariables,
 } from '../../api/access-tokens.ts';
 import { roleName } from '../../api/members.ts';
 import { ConfirmDialog, Dialog } from '../../components/dialog.tsx';
+import { RotateTokenDialog as RotateTokenConfirm } from '../../components/rotate-token-dialog.tsx';
 import { Field } from '../../components/field.tsx';
 import { errorText } from '../../components/error-panel.tsx';
 import { applyServerErrors } from '../../components/form-errors.ts';
@@ -102,7 +103,7 @@ export function CreateTokenDialog({ open, onOpenChange, groupId, groupName, onCr
   );
 }
 
-interface RotateTokenDialogProps {
+interface RotateGroupTokenDialogProps {
   token: AccessToken | null;
   groupId: number;
   onClose: () => void;
@@ -111,47 +112,17 @@ interface RotateTokenDialogProps {
   self?: boolean;
 }
 
-export function RotateTokenDialog({ token, groupId, onClose, onRotated, self = false }: RotateTokenDialogProps) {
+export function RotateTokenDialog({ token, groupId, onClose, onRotated, self = false }: RotateGroupTokenDialogProps) {
   const rotate = useRotateToken();
-  const form = useForm<RotateTokenInput>({ resolver: zodResolver(rotateTokenSchema), defaultValues: { expires_at: '' } });
-  useEffect(() => {
-    rotate.arm();
-    form.reset({ expires_at: '' });
-  }, [token?.id]);
-  if (!token) return null;
-  const confirm = form.handleSubmit(({ expires_at: expiresAt }) =>
-    rotate.rotateOnce(
-      { groupId, tokenId: self ? 'self' : token.id, expiresAt: expiresAt || undefined },
-      {
-        onSuccess: (rotated) => {
-          onClose();
-          onRotated(rotated);
-          rotate.reset();
-        },
-      },
-    ),
-  );
   return (
-    <ConfirmDialog
-      open
-      onOpenChange={(next) => (!next ? onClose() : undefined)}
-      title={`Rotate ${token.name}?`}
-      description={
-        <>
-          A new secret replaces the current one, which stops working at once: update whatever uses “{token.name}”. Rotate only once: rotating a token that was already rotated
-          counts as reuse of a revoked token, and the platform then revokes every token of its family.
-          {self ? ' The console is connected with this token: you will connect again with the new one.' : ''}
-        </>
-      }
-      confirmLabel="Rotate token"
-      pending={rotate.isPending || rotate.isSuccess}
-      error={rotate.error ? errorText(rotate.error) : null}
-      onConfirm={() => void confirm()}
-    >
-      <Field label="New expiry date" error={form.formState.errors.expires_at?.message} hint={`Optional. Without one the new token expires in ${ROTATE_DEFAULT_DAYS} days; at most one year ahead.`}>
-        <input className="input" type="date" min={earliestExpiry()} max={latestExpiry()} {...form.register('expires_at')} />
-      </Field>
-    </ConfirmDialog>
+    <RotateTokenConfirm
+      token={token}
+      self={self}
+      mutation={rotate}
+      variables={(target, expiresAt): RotateTokenVariables => ({ groupId, tokenId: self ? 'self' : target.id, expiresAt })}
+      onClose={onClose}
+      onRotated={onRotated}
+    />
   );
 }
 

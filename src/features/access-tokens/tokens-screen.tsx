@@ -3,6 +3,7 @@ import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-quer
 import { useNavigate, useRouterState } from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
 import { TOKEN_SORTS, accessTokensQueries, tokenState, type AccessToken, type NewAccessToken } from '../../api/access-tokens.ts';
+import { TokenExpiry, TokenStateBadge } from '../../components/token-status.tsx';
 import { membersQueries, roleName } from '../../api/members.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import { DataTable } from '../../components/data-table.tsx';
@@ -13,7 +14,7 @@ import { SearchLink } from '../../components/search-link.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { SecretOnce } from '../../components/secret-once.tsx';
 import { useNotify } from '../../components/toast.tsx';
-import { daysUntil, formatDate, formatRelative } from '../../lib/time.ts';
+import { formatDate, formatRelative } from '../../lib/time.ts';
 import { tokenListParams, tokensSearchSchema, type TokensSearch } from './search.ts';
 
 // the forms load after the list, not before its first row
@@ -21,24 +22,6 @@ const loadDialogs = () => import('./token-dialogs.tsx');
 const CreateTokenDialog = lazy(() => loadDialogs().then((module) => ({ default: module.CreateTokenDialog })));
 const RotateTokenDialog = lazy(() => loadDialogs().then((module) => ({ default: module.RotateTokenDialog })));
 const RevokeTokenDialog = lazy(() => loadDialogs().then((module) => ({ default: module.RevokeTokenDialog })));
-
-/** "Expires in 5 days" on tokens a week or less from expiry; "expired" after. */
-export function TokenExpiry({ date }: { date: string | null }) {
-  if (!date) return <span className="muted">Never</span>;
-  const days = daysUntil(date);
-  if (days <= 0) return <span className="expiry expiry--soon">Expired {formatDate(date)}</span>;
-  return (
-    <span className={days <= 7 ? 'expiry expiry--soon' : 'expiry'}>
-      <span className="nowrap">{formatDate(date)}</span>
-      {days <= 30 ? <span className="muted"> (expires in {days === 1 ? '1 day' : `${days} days`})</span> : null}
-    </span>
-  );
-}
-
-export function TokenStateBadge({ token }: { token: AccessToken }) {
-  const state = tokenState(token);
-  return <span className={`badge state-badge--${state}`}>{state === 'active' ? 'Active' : state === 'revoked' ? 'Revoked' : 'Expired'}</span>;
-}
 
 function DateRange({ label, after, before, onChange }: { label: string; after?: string; before?: string; onChange: (after?: string, before?: string) => void }) {
   return (

@@ -1,15 +1,12 @@
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  ROTATE_DEFAULT_DAYS, earliestExpiry, latestExpiry, rotateTokenSchema,
-  type AccessToken, type NewAccessToken, type RotateTokenInput,
-} from '../../api/access-tokens.ts';
-import { ApiError } from '../../api/errors.ts';
+import { earliestExpiry, latestExpiry, type AccessToken, type NewAccessToken } from '../../api/access-tokens.ts';
 import {
   SERVICE_ACCOUNT_TOKEN_SCOPES, createAccountTokenSchema,
   type CreateAccountTokenInput, type CreateAccountTokenValues, type ServiceAccountScope,
 } from '../../api/service-accounts.ts';
+import { RotateTokenDialog as RotateTokenConfirm } from '../../components/rotate-token-dialog.tsx';
 import { ConfirmDialog, Dialog } from '../../components/dialog.tsx';
 import { Field } from '../../components/field.tsx';
 import { errorText } from '../../components/error-panel.tsx';
@@ -109,49 +106,14 @@ interface TokenDialogProps {
 
 export function RotateAccountTokenDialog({ token, scope, userId, onClose, onRotated }: TokenDialogProps & { onRotated: (token: NewAccessToken) => void }) {
   const rotate = useRotateAccountToken();
-  const form = useForm<RotateTokenInput>({ resolver: zodResolver(rotateTokenSchema), defaultValues: { expires_at: '' } });
-  useEffect(() => {
-    rotate.arm();
-    form.reset({ expires_at: '' });
-  }, [token?.id]);
-  if (!token) return null;
-  const confirm = form.handleSubmit(({ expires_at: expiresAt }) =>
-    rotate.rotateOnce(
-      { scope, userId, tokenId: token.id, expiresAt: expiresAt || undefined },
-      {
-        onSuccess: (rotated) => {
-          onClose();
-          onRotated(rotated);
-          rotate.reset();
-        },
-        onError: (error) => {
-          // a refusal rotated nothing, so the corrected request may go; after a lost answer it may have
-          if (error instanceof ApiError && error.kind === 'http' && error.status < 500) rotate.release();
-        },
-      },
-    ),
-  );
-  const uncertain = rotate.error instanceof ApiError && (rotate.error.kind !== 'http' || rotate.error.status >= 500);
   return (
-    <ConfirmDialog
-      open
-      onOpenChange={(next) => (!next ? onClose() : undefined)}
-      title={`Rotate ${token.name}?`}
-      description={
-        <>
-          A new secret replaces the current one, which stops working at once: update whatever uses “{token.name}”. Rotate only once: rotating a token that was already rotated
-          counts as reuse of a revoked token, and the platform then revokes every token of its family.
-        </>
-      }
-      confirmLabel="Rotate token"
-      pending={rotate.isPending || rotate.isSuccess}
-      error={rotate.error ? `${errorText(rotate.error)}${uncertain ? ' The token may have been rotated: close this and check the list before trying again.' : ''}` : null}
-      onConfirm={() => void confirm()}
-    >
-      <Field label="New expiry date" error={form.formState.errors.expires_at?.message} hint={`Optional. Without one the new token expires in ${ROTATE_DEFAULT_DAYS} days; at most one year ahead.`}>
-        <input className="input" type="date" min={earliestExpiry()} max={latestExpiry()} {...form.register('expires_at')} />
-      </Field>
-    </ConfirmDialog>
+    <RotateTokenConfirm
+      token={token}
+      mutation={rotate}
+      variables={(target, expiresAt) => ({ scope, userId, tokenId: target.id, expiresAt })}
+      onClose={onClose}
+      onRotated={onRotated}
+    />
   );
 }
 

@@ -1,4 +1,3 @@
-import { useRef } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   createAccountToken, createServiceAccount, deleteServiceAccount, revokeAccountToken, rotateAccountToken, serviceAccountsQueries, updateServiceAccount,
@@ -47,36 +46,15 @@ export function useCreateAccountToken() {
   });
 }
 
-/**
- * Rotates exactly once per `arm()`: a second rotate of the same token would be reuse of a revoked
- * token and revoke its whole family, so a double click must not send two requests.
- */
+/** Rotates a token; dialogs send it through useSendOnce (a repeated rotate revokes the family). */
 export function useRotateAccountToken() {
   const connection = useConnection();
   const queryClient = useQueryClient();
-  const sent = useRef(false);
-  const mutation = useMutation({
+  return useMutation({
     ...FORGET_AT_ONCE,
     mutationFn: (variables: RotateAccountTokenVariables) => rotateAccountToken(connection, variables),
     onSuccess: (_token, { scope, userId }) => queryClient.invalidateQueries({ queryKey: serviceAccountsQueries.account(scope, userId) }),
   });
-  return {
-    ...mutation,
-    /** Allows one more rotate: when the dialog opens for a token. */
-    arm: () => {
-      sent.current = false;
-      mutation.reset();
-    },
-    rotateOnce: (variables: RotateAccountTokenVariables, options?: Parameters<typeof mutation.mutate>[1]) => {
-      if (sent.current) return;
-      sent.current = true;
-      mutation.mutate(variables, options);
-    },
-    /** After a refusal that rotated nothing (a 4xx), the corrected request may go once more. */
-    release: () => {
-      sent.current = false;
-    },
-  };
 }
 
 export function useRevokeAccountToken() {

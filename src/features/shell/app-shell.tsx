@@ -28,6 +28,13 @@ function AreaNav() {
       <Link to="/users">People</Link>
       <Link to="/access-tokens/expiry">Token expiry</Link>
       {active?.connection.isBot ? <Link to="/access-tokens/self">This token</Link> : null}
+      {active?.connection.isAdmin ? (
+        // instance areas are for administrators only
+        <span className="area-nav__group" role="group" aria-label="Instance">
+          <span className="area-nav__context">Instance</span>
+          <Link to="/admin/service-accounts">Service accounts</Link>
+        </span>
+      ) : null}
       {groupId !== undefined ? (
         <>
           <span className="area-nav__context" title={group.data?.full_path}>
@@ -44,6 +51,11 @@ function AreaNav() {
           {groupOwner ? (
             <Link to="/groups/$groupId/access-tokens" params={{ groupId: String(groupId) }}>
               Access tokens
+            </Link>
+          ) : null}
+          {groupOwner && group.data && group.data.parent_id === null ? (
+            <Link to="/groups/$groupId/service-accounts" params={{ groupId: String(groupId) }}>
+              Service accounts
             </Link>
           ) : null}
         </>
@@ -124,7 +136,7 @@ function UserMenu() {
 }
 
 // the areas a session goes to next; their code is fetched while the browser is idle
-const LIKELY_ROUTES = ['/groups/$groupId/members', '/groups/$groupId/access-tokens', '/projects/$projectId/members', '/groups/$groupId/billable-members', '/users/', '/users/$userId'] as const;
+const LIKELY_ROUTES = ['/groups/$groupId/members', '/groups/$groupId/access-tokens', '/groups/$groupId/service-accounts', '/projects/$projectId/members', '/groups/$groupId/billable-members', '/users/', '/users/$userId'] as const;
 
 /** Loads the likely areas' code once the shell is idle, so a first visit waits only for data. */
 function usePreloadLikelyAreas() {

@@ -1,0 +1,199 @@
+import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from 'react';
+import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { useNavigate, useRouterState } from '@tanstack/react-router';
+import type { ColumnDef } from '@tanstack/react-table';
+import { TOKEN_SORTS, tokenState, type AccessToken, type NewAccessToken } from '../../api/access-tokens.ts';
+import { serviceAccountsQueries, type ServiceAccountScope } from '../../api/service-accounts.ts';
+import { useConnection } from '../../api/react.ts';
+import { usersQueries } from '../../api/users.ts';
+import { DataTable } from '../../components/data-table.tsx';
+import { Paginator } from '../../components/paginator.tsx';
+import { PerPageSelect, SearchInput } from '../../components/list-controls.tsx';
+import { EmptyState, RoutePending } from '../../components/states.tsx';
+import { SearchLink } from '../../components/search-link.tsx';
+import { SecretOnce } from '../../components/secret-once.tsx';
+import { TokenExpiry, TokenStateBadge } from '../../components/token-status.tsx';
+import { useRequestedSearch } from '../../components/use-requested-search.ts';
+import { useNotify } from '../../components/toast.tsx';
+import { formatDate, formatRelative } from '../../lib/time.ts';
+import { AccountsLink } from './links.tsx';
+import { accountTokenListParams, accountTokensSearchSchema, type AccountTokensSearch } from './search.ts';
+import { useServiceAccountAccess } from './use-service-account-access.ts';
+
+// the forms load after the list, not before its first row
+const loadDialogs = () => import('./account-token-dialogs.tsx');
+const CreateAccountTokenDialog = lazy(() => loadDialogs().then((module) => ({ default: module.CreateAccountTokenDialog })));
+const RotateAccountTokenDialog = lazy(() => loadDialogs().then((module) => ({ default: module.RotateAccountTokenDialog })));
+const RevokeAccountTokenDialog = lazy(() => loadDialogs().then((module) => ({ default: module.RevokeAccountTokenDialog })));
+
+interface AccountTokensScreenProps {
+  scope: ServiceAccountScope;
+  userId: number;
+  search: AccountTokensSearch;
+}
+
+/** One service account's personal access tokens: state, expiry and use; create, rotate and revoke for those who manage it. */
+export function AccountTokensScreen({ scope, userId, search }: AccountTokensScreenProps) {
+  const connection = useConnection();
+  const access = useServiceAccountAccess(scope);
+  const account = useQuery(usersQueries.detail(connection, userId)).data;
+  const accountName = account?.name ?? `service account ${userId}`;
+  if (access.pending) return <RoutePending />;
+  return (
+    <section className="screen" aria-labelledby="account-tokens-heading">
+      <p>
+        <AccountsLink scope={scope}>{scope === 'instance' ? 'All instance service accounts' : `All service accounts of ${access.groupName ?? 'this group'}`}</AccountsLink>
+      </p>
+      {access.canView ? (
+        <TokensList scope={scope} userId={userId} accountName={accountName} username={account?.username} search={search} canManage={access.canManage} />
+      ) : (
+        <header className="screen__header">
+          <h1 id="account-tokens-heading">Tokens of {accountName}</h1>
+        </header>
+      )}
+      {access.reason ? (
+        <p className="notice" role="note">
+          {access.reason}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+interface TokensListProps {
+  scope: ServiceAccountScope;
+  userId: number;
+  accountName: string;
+  username: string | undefined;
+  search: AccountTokensSearch;
+  canManage: boolean;
+}
+
+function TokensList({ scope, userId, accountName, username, search, canManage }: TokensListProps) {
+  const connection = useConnection();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const notify = useNotify();
+  const params = accountTokenListParams(search);
+  const page = useSuspenseQuery(serviceAccountsQueries.tokens(connection, scope, userId, params)).data;
+  const loading = useRouterState({ select: (state) => state.status === 'pending' });
+  const [creating, setCreating] = useState(false);
+  const [rotating, setRotating] = useState<AccessToken | null>(null);
+  const [revoking, setRevoking] = useState<AccessToken | null>(null);
+  // the one copy of a new secret, until its dialog closes
+  const [secret, setSecret] = useState<{ title: string; value: string } | null>(null);
+
+  const nextOptions = page.nextPage ? serviceAccountsQueries.tokens(connection, scope, userId, { ...params, page: page.nextPage }) : null;
+  const nextKey = JSON.stringify(nextOptions?.queryKey ?? null);
+  useEffect(() => {
+    if (nextOptions) void queryClient.prefetchQuery(nextOptions);
+  }, [nextKey]);
+  useEffect(() => {
+    if (canManage) void loadDialogs();
+  }, [canManage]);
+
+  const wanted = useRequestedSearch(accountTokensSearchSchema, search);
+  const setSearch = useCallback(
+    (changes: Partial<AccountTokensSearch>) => void navigate({ to: '.', search: ((previous: AccountTokensSearch) => ({ ...previous, ...changes, page: 1 })) as never, replace: true }),
+    [navigate],
+  );
+  const showSecret = (title: string) => (token: NewAccessToken) => setSecret({ title, value: token.token });
+
+  const columns = useMemo<ColumnDef<AccessToken>[]>(() => {
+    const base: ColumnDef<AccessToken>[] = [
+      {
+        id: 'name',
+        header: 'Token',
+        cell: ({ row: { original: token } }) => (
+          <div>
+            <strong>{token.name}</strong>
+            {token.description ? <div className="muted">{token.description}</div> : null}
+          </div>
+        ),
+      },
+      { id: 'state', header: 'State', cell: ({ row }) => <TokenStateBadge token={row.original} /> },
+      { id: 'scopes', header: 'Scopes', cell: ({ row }) => row.original.scopes.join(', ') },
+      { id: 'expires', header: 'Expires', cell: ({ row }) => <TokenExpiry date={row.original.expires_at} /> },
+      { id: 'used', header: 'Last used', cell: ({ row }) => (row.original.last_used_at ? formatRelative(row.original.last_used_at) : <span className="muted">Never used</span>) },
+      { id: 'created', header: 'Created', cell: ({ row }) => <span className="nowrap">{formatDate(row.original.created_at)}</span> },
+    ];
+    if (canManage) {
+      base.push({
+        id: 'actions',
+        header: () => <span className="sr-only">Actions</span>,
+        cell: ({ row: { original: token } }) =>
+          tokenState(token) === 'active' ? (
+            <span className="row-actions">
+              <button type="button" className="button" aria-label={`Rotate ${token.name}`} onClick={() => setRotating(token)}>
+                Rotate
+              </button>
+              <button type="button" className="button button--danger-quiet" aria-label={`Revoke ${token.name}`} onClick={() => setRevoking(token)}>
+                Revoke
+              </button>
+            </span>
+          ) : null,
+      });
+    }
+    return base;
+  }, [canManage]);
+
+  const filtered = Boolean(search.search || search.state || search.revoked !== undefined);
+  return (
+    <>
+      <header className="screen__header">
+        <h1 id="account-tokens-heading">Tokens of {accountName}</h1>
+        {canManage ? (
+          <button type="button" className="button button--primary" onClick={() => setCreating(true)}>
+            New token
+          </button>
+        ) : null}
+      </header>
+      {username ? <p className="muted">@{username}: personal access tokens of a service account, the only way it signs in.</p> : null}
+      <div className="filter-bar" role="search" aria-label="Filter tokens">
+        <SearchInput label="Search tokens by name" value={search.search} onSearch={(text) => setSearch({ search: text })} placeholder="Token name" />
+        <label className="inline-field">
+          <span>State</span>
+          <select className="input" value={wanted.state ?? ''} onChange={(event) => setSearch({ state: (event.target.value || undefined) as AccountTokensSearch['state'] })}>
+            <option value="">Any</option>
+            <option value="active">Active</option>
+            <option value="inactive">Inactive (revoked or expired)</option>
+          </select>
+        </label>
+        <label className="checkbox">
+          <input type="checkbox" checked={wanted.revoked === true} onChange={(event) => setSearch({ revoked: event.target.checked ? true : undefined })} /> Revoked only
+        </label>
+        <label className="inline-field">
+          <span>Sort by</span>
+          <select className="input" value={wanted.sort} onChange={(event) => setSearch({ sort: event.target.value as AccountTokensSearch['sort'] })}>
+            {TOKEN_SORTS.map((sort) => (
+              <option key={sort.value} value={sort.value}>
+                {sort.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <PerPageSelect value={wanted.per_page} onChange={(perPage) => setSearch({ per_page: perPage as AccountTokensSearch['per_page'] })} />
+      </div>
+      {page.items.length === 0 ? (
+        <EmptyState title={filtered ? 'No token matches these filters.' : `${accountName} has no tokens.`}>
+          {filtered ? (
+            <SearchLink search={() => ({})} className="button">
+              Clear the filters
+            </SearchLink>
+          ) : null}
+        </EmptyState>
+      ) : (
+        <DataTable caption="Tokens" columns={columns} data={page.items} getRowId={(token) => String(token.id)} stale={loading} />
+      )}
+      <Paginator page={page} label="Tokens pages" />
+      {canManage ? (
+        <Suspense fallback={null}>
+          <CreateAccountTokenDialog open={creating} onOpenChange={setCreating} scope={scope} userId={userId} accountName={accountName} onCreated={showSecret(`New token of ${accountName}`)} />
+          <RotateAccountTokenDialog token={rotating} scope={scope} userId={userId} onClose={() => setRotating(null)} onRotated={showSecret(`Rotated token of ${accountName}`)} />
+          <RevokeAccountTokenDialog token={revoking} scope={scope} userId={userId} accountName={accountName} onClose={() => setRevoking(null)} onRevoked={(token) => notify(`Revoked ${token.name}.`)} />
+        </Suspense>
+      ) : null}
+      <SecretOnce secret={secret?.value ?? null} title={secret?.title ?? ''} onDone={() => setSecret(null)} />
+    </>
+  );
+}

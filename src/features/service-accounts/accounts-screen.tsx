@@ -1,0 +1,190 @@
+import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from 'react';
+import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { useNavigate, useRouterState } from '@tanstack/react-router';
+import type { ColumnDef } from '@tanstack/react-table';
+import { ACCOUNT_SORTS, serviceAccountsQueries, type ServiceAccount, type ServiceAccountScope } from '../../api/service-accounts.ts';
+import { useConnection } from '../../api/react.ts';
+import { DataTable } from '../../components/data-table.tsx';
+import { Paginator } from '../../components/paginator.tsx';
+import { PerPageSelect } from '../../components/list-controls.tsx';
+import { EmptyState, RoutePending } from '../../components/states.tsx';
+import { useRequestedSearch } from '../../components/use-requested-search.ts';
+import { useNotify } from '../../components/toast.tsx';
+import { AccountTokensLink } from './links.tsx';
+import { accountListParams, accountSortOf, accountSortParams, accountsSearchSchema, type AccountSort, type AccountsSearch } from './search.ts';
+import { useServiceAccountAccess } from './use-service-account-access.ts';
+
+// the forms load after the list, not before its first row
+const loadDialogs = () => import('./account-dialogs.tsx');
+const CreateAccountDialog = lazy(() => loadDialogs().then((module) => ({ default: module.CreateAccountDialog })));
+const EditAccountDialog = lazy(() => loadDialogs().then((module) => ({ default: module.EditAccountDialog })));
+const DeleteAccountDialog = lazy(() => loadDialogs().then((module) => ({ default: module.DeleteAccountDialog })));
+
+interface ServiceAccountsScreenProps {
+  scope: ServiceAccountScope;
+  search: AccountsSearch;
+}
+
+/** A top-level group's service accounts, or the instance's: list, create, and for a group edit and delete. */
+export function ServiceAccountsScreen({ scope, search }: ServiceAccountsScreenProps) {
+  const access = useServiceAccountAccess(scope);
+  const title = scope === 'instance' ? 'Instance service accounts' : access.groupName ? `Service accounts of ${access.groupName}` : 'Service accounts';
+  if (access.pending) return <RoutePending />;
+  return (
+    <section className="screen" aria-labelledby="service-accounts-heading">
+      {access.canView ? (
+        <AccountsList scope={scope} search={search} title={title} canManage={access.canManage} groupName={access.groupName ?? 'this group'} />
+      ) : (
+        <header className="screen__header">
+          <h1 id="service-accounts-heading">{title}</h1>
+        </header>
+      )}
+      {access.reason ? (
+        <p className="notice" role="note">
+          {access.reason}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+interface AccountsListProps {
+  scope: ServiceAccountScope;
+  search: AccountsSearch;
+  title: string;
+  canManage: boolean;
+  groupName: string;
+}
+
+function AccountsList({ scope, search, title, canManage, groupName }: AccountsListProps) {
+  const connection = useConnection();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const notify = useNotify();
+  const params = accountListParams(search);
+  const page = useSuspenseQuery(serviceAccountsQueries.list(connection, scope, params)).data;
+  const loading = useRouterState({ select: (state) => state.status === 'pending' });
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<ServiceAccount | null>(null);
+  const [deleting, setDeleting] = useState<ServiceAccount | null>(null);
+  const groupId = scope === 'instance' ? null : scope.group;
+  // the platform renames and deletes only a group's accounts through its service-account API
+  const canChange = canManage && groupId !== null;
+
+  const nextOptions = page.nextPage ? serviceAccountsQueries.list(connection, scope, { ...params, page: page.nextPage }) : null;
+  const nextKey = JSON.stringify(nextOptions?.queryKey ?? null);
+  useEffect(() => {
+    if (nextOptions) void queryClient.prefetchQuery(nextOptions);
+  }, [nextKey]);
+  useEffect(() => {
+    if (canManage) void loadDialogs();
+  }, [canManage]);
+
+  const wanted = useRequestedSearch(accountsSearchSchema, search);
+  const setSearch = useCallback(
+    (changes: Partial<AccountsSearch>) => void navigate({ to: '.', search: ((previous: AccountsSearch) => ({ ...previous, ...changes, page: 1 })) as never, replace: true }),
+    [navigate],
+  );
+
+  const columns = useMemo<ColumnDef<ServiceAccount>[]>(() => {
+    const tokensScope: ServiceAccountScope = groupId === null ? 'instance' : { group: groupId };
+    const base: ColumnDef<ServiceAccount>[] = [
+      {
+        id: 'name',
+        header: 'Service account',
+        cell: ({ row: { original: account } }) => (
+          <div>
+            <strong>{account.name}</strong>
+            <div className="muted">@{account.username}</div>
+          </div>
+        ),
+      },
+      { id: 'email', header: 'Email', cell: ({ row }) => row.original.email ?? <span className="muted">Not shown</span> },
+      {
+        id: 'tokens',
+        header: 'Tokens',
+        cell: ({ row: { original: account } }) => (
+          <AccountTokensLink scope={tokensScope} userId={account.id} label={`Tokens of ${account.name}`}>
+            Tokens
+          </AccountTokensLink>
+        ),
+      },
+    ];
+    if (canChange) {
+      base.push({
+        id: 'actions',
+        header: () => <span className="sr-only">Actions</span>,
+        cell: ({ row: { original: account } }) => (
+          <span className="row-actions">
+            <button type="button" className="button" aria-label={`Edit ${account.name}`} onClick={() => setEditing(account)}>
+              Edit
+            </button>
+            <button type="button" className="button button--danger-quiet" aria-label={`Delete ${account.name}`} onClick={() => setDeleting(account)}>
+              Delete
+            </button>
+          </span>
+        ),
+      });
+    }
+    return base;
+  }, [canChange, groupId]);
+
+  return (
+    <>
+      <header className="screen__header">
+        <h1 id="service-accounts-heading">{title}</h1>
+        {canManage ? (
+          <button type="button" className="button button--primary" onClick={() => setCreating(true)}>
+            New service account
+          </button>
+        ) : null}
+      </header>
+      {canManage && groupId === null ? (
+        <p className="notice" role="note">
+          The instance API creates service accounts but cannot rename or delete them; a group’s service accounts are renamed and deleted from their group.
+        </p>
+      ) : null}
+      <div className="filter-bar" role="group" aria-label="List options">
+        <label className="inline-field">
+          <span>Sort by</span>
+          <select className="input" value={accountSortOf(wanted)} onChange={(event) => setSearch(accountSortParams(event.target.value as AccountSort))}>
+            {ACCOUNT_SORTS.map((sort) => (
+              <option key={sort.value} value={sort.value}>
+                {sort.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <PerPageSelect value={wanted.per_page} onChange={(perPage) => setSearch({ per_page: perPage as AccountsSearch['per_page'] })} />
+      </div>
+      {page.items.length === 0 ? (
+        <EmptyState title={groupId === null ? 'This instance has no service accounts.' : `${groupName} has no service accounts.`} />
+      ) : (
+        <DataTable caption="Service accounts" columns={columns} data={page.items} getRowId={(account) => String(account.id)} stale={loading} />
+      )}
+      <Paginator page={page} label="Service accounts pages" />
+      {canManage ? (
+        <Suspense fallback={null}>
+          <CreateAccountDialog
+            open={creating}
+            onOpenChange={setCreating}
+            scope={scope}
+            groupName={groupName}
+            onCreated={(account) => notify(`Created the service account ${account.name} (@${account.username}).`)}
+          />
+          {groupId !== null ? (
+            <>
+              <EditAccountDialog account={editing} groupId={groupId} onClose={() => setEditing(null)} onSaved={(account) => notify(`Saved ${account.name}.`)} />
+              <DeleteAccountDialog
+                account={deleting}
+                groupId={groupId}
+                onClose={() => setDeleting(null)}
+                onDeleted={(account, hard) => notify(hard ? `Deleted ${account.name}, its contributions and the groups it owned alone.` : `Deleted ${account.name}.`)}
+              />
+            </>
+          ) : null}
+        </Suspense>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,42 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { ApiError } from '../../api/errors.ts';
+import { groupsQueries } from '../../api/groups.ts';
+import type { Connection } from '../../api/http.ts';
+import { membersQueries } from '../../api/members.ts';
+import { serviceAccountsQueries, type ServiceAccountScope } from '../../api/service-accounts.ts';
+import type { SessionStore } from '../../api/session.ts';
+import { usersQueries } from '../../api/users.ts';
+import { accountListParams, accountTokenListParams, type AccountTokensSearch, type AccountsSearch } from './search.ts';
+
+type LoaderContext = { queryClient: QueryClient; api: Connection; session: SessionStore };
+
+// a caller who may not see the list gets a note saying why (from their role), not an error screen
+const refusedAsNull = (error: unknown) => {
+  if (error instanceof ApiError && error.status === 403) return null;
+  throw error;
+};
+
+/** What decides the caller's rights: the group (top-level or not) and their role in it, fetched beside the list. */
+function loadAccess({ queryClient, api, session }: LoaderContext, scope: ServiceAccountScope): Array<Promise<unknown>> {
+  const me = session.getActive()?.connection;
+  if (scope === 'instance') return [];
+  const group = queryClient.ensureQueryData(groupsQueries.detail(api, scope.group));
+  return me?.isAdmin ? [group] : [group, queryClient.ensureQueryData(membersQueries.myAccess(api, scope, me?.userId ?? 0))];
+}
+
+const mayAsk = (context: LoaderContext, scope: ServiceAccountScope) => scope !== 'instance' || Boolean(context.session.getActive()?.connection.isAdmin);
+
+/** The list and the caller's rights, in parallel; an instance list is not asked for by a non-administrator. */
+export function loadServiceAccounts(context: LoaderContext, scope: ServiceAccountScope, search: AccountsSearch) {
+  const list = mayAsk(context, scope) ? context.queryClient.ensureQueryData(serviceAccountsQueries.list(context.api, scope, accountListParams(search))).catch(refusedAsNull) : null;
+  return Promise.all([list, ...loadAccess(context, scope)]);
+}
+
+/** One account's tokens and the caller's rights; the account's profile (its name) loads alongside. */
+export function loadAccountTokens(context: LoaderContext, scope: ServiceAccountScope, userId: number, search: AccountTokensSearch) {
+  const tokens = mayAsk(context, scope)
+    ? context.queryClient.ensureQueryData(serviceAccountsQueries.tokens(context.api, scope, userId, accountTokenListParams(search))).catch(refusedAsNull)
+    : null;
+  void context.queryClient.prefetchQuery(usersQueries.detail(context.api, userId));
+  return Promise.all([tokens, ...loadAccess(context, scope)]);
+}
