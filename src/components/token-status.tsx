@@ -1,5 +1,7 @@
+import type { ColumnDef } from '@tanstack/react-table';
 import { tokenState, type AccessToken } from '../api/access-tokens.ts';
-import { daysUntil, formatDate } from '../lib/time.ts';
+import { roleName } from '../api/members.ts';
+import { daysUntil, formatDate, formatRelative } from '../lib/time.ts';
 
 /** "Expires in 5 days" on tokens a month or less from expiry, marked within a week; "Expired" after. */
 export function TokenExpiry({ date }: { date: string | null }) {
@@ -18,4 +20,26 @@ export function TokenExpiry({ date }: { date: string | null }) {
 export function TokenStateBadge({ token }: { token: Pick<AccessToken, 'active' | 'revoked' | 'expires_at'> }) {
   const state = tokenState(token);
   return <span className={`badge state-badge--${state}`}>{state === 'active' ? 'Active' : state === 'revoked' ? 'Revoked' : 'Expired'}</span>;
+}
+
+/** The columns every token list shows; `role` for tokens that act with a role (group tokens). */
+export function tokenColumns(options: { role: boolean }): ColumnDef<AccessToken>[] {
+  return [
+    {
+      id: 'name',
+      header: 'Token',
+      cell: ({ row: { original: token } }) => (
+        <div>
+          <strong>{token.name}</strong>
+          {token.description ? <div className="muted">{token.description}</div> : null}
+        </div>
+      ),
+    },
+    { id: 'state', header: 'State', cell: ({ row }) => <TokenStateBadge token={row.original} /> },
+    ...(options.role ? [{ id: 'role', header: 'Role', cell: ({ row }) => (row.original.access_level !== undefined ? roleName(row.original.access_level) : '') } satisfies ColumnDef<AccessToken>] : []),
+    { id: 'scopes', header: 'Scopes', cell: ({ row }) => row.original.scopes.join(', ') },
+    { id: 'expires', header: 'Expires', cell: ({ row }) => <TokenExpiry date={row.original.expires_at} /> },
+    { id: 'used', header: 'Last used', cell: ({ row }) => (row.original.last_used_at ? formatRelative(row.original.last_used_at) : <span className="muted">Never used</span>) },
+    { id: 'created', header: 'Created', cell: ({ row }) => <span className="nowrap">{formatDate(row.original.created_at)}</span> },
+  ];
 }

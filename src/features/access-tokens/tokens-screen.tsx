@@ -1,20 +1,20 @@
-import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from 'react';
-import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
-import { useNavigate, useRouterState } from '@tanstack/react-router';
+import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
+import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
+import { useRouterState } from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
 import { TOKEN_SORTS, accessTokensQueries, tokenState, type AccessToken, type NewAccessToken } from '../../api/access-tokens.ts';
-import { TokenExpiry, TokenStateBadge } from '../../components/token-status.tsx';
-import { membersQueries, roleName } from '../../api/members.ts';
+import { tokenColumns } from '../../components/token-status.tsx';
+import { membersQueries } from '../../api/members.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import { DataTable } from '../../components/data-table.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { PerPageSelect, SearchInput } from '../../components/list-controls.tsx';
 import { EmptyState } from '../../components/states.tsx';
 import { SearchLink } from '../../components/search-link.tsx';
+import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { SecretOnce } from '../../components/secret-once.tsx';
 import { useNotify } from '../../components/toast.tsx';
-import { formatDate, formatRelative } from '../../lib/time.ts';
 import { tokenListParams, tokensSearchSchema, type TokensSearch } from './search.ts';
 
 // the forms load after the list, not before its first row
@@ -49,8 +49,6 @@ interface TokensScreenProps {
 export function TokensScreen({ groupId, groupName, search }: TokensScreenProps) {
   const connection = useConnection();
   const session = useActiveSession();
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
   const notify = useNotify();
   const params = tokenListParams(search);
   const page = useSuspenseQuery(accessTokensQueries.list(connection, groupId, params)).data;
@@ -66,41 +64,18 @@ export function TokensScreen({ groupId, groupName, search }: TokensScreenProps) 
   const role = me?.isAdmin ? 60 : (myAccess.data ?? 0);
   const canManage = Boolean(me?.canWrite) && role >= 50;
 
-  const nextOptions = page.nextPage ? accessTokensQueries.list(connection, groupId, { ...params, page: page.nextPage }) : null;
-  const nextKey = JSON.stringify(nextOptions?.queryKey ?? null);
-  useEffect(() => {
-    if (nextOptions) void queryClient.prefetchQuery(nextOptions);
-  }, [nextKey]);
+  // the next page is likely next: fetch it ahead
+  usePrefetch(page.nextPage ? accessTokensQueries.list(connection, groupId, { ...params, page: page.nextPage }) : null);
   useEffect(() => {
     if (canManage) void loadDialogs();
   }, [canManage]);
 
   const wanted = useRequestedSearch(tokensSearchSchema, search);
-  const setSearch = useCallback(
-    (changes: Partial<TokensSearch>) => void navigate({ to: '.', search: ((previous: TokensSearch) => ({ ...previous, ...changes, page: 1 })) as never, replace: true }),
-    [navigate],
-  );
+  const setSearch = useSetSearch<TokensSearch>();
   const showSecret = (title: string) => (token: NewAccessToken) => setSecret({ title, value: token.token });
 
   const columns = useMemo<ColumnDef<AccessToken>[]>(() => {
-    const base: ColumnDef<AccessToken>[] = [
-      {
-        id: 'name',
-        header: 'Token',
-        cell: ({ row: { original: token } }) => (
-          <div>
-            <strong>{token.name}</strong>
-            {token.description ? <div className="muted">{token.description}</div> : null}
-          </div>
-        ),
-      },
-      { id: 'state', header: 'State', cell: ({ row }) => <TokenStateBadge token={row.original} /> },
-      { id: 'role', header: 'Role', cell: ({ row }) => (row.original.access_level !== undefined ? roleName(row.original.access_level) : '') },
-      { id: 'scopes', header: 'Scopes', cell: ({ row }) => row.original.scopes.join(', ') },
-      { id: 'expires', header: 'Expires', cell: ({ row }) => <TokenExpiry date={row.original.expires_at} /> },
-      { id: 'used', header: 'Last used', cell: ({ row }) => (row.original.last_used_at ? formatRelative(row.original.last_used_at) : <span className="muted">Never used</span>) },
-      { id: 'created', header: 'Created', cell: ({ row }) => <span className="nowrap">{formatDate(row.original.created_at)}</span> },
-    ];
+    const base = tokenColumns({ role: true });
     if (canManage) {
       base.push({
         id: 'actions',

@@ -1,16 +1,17 @@
-import { useEffect, useMemo } from 'react';
-import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
-import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
+import { useMemo } from 'react';
+import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
+import { useNavigate, useRouterState } from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
 import { BILLABLE_SORTS, membersQueries, type BillableMember } from '../../api/members.ts';
 import { useConnection } from '../../api/react.ts';
-import { Avatar } from '../../components/avatar.tsx';
+import { PersonCell } from '../../components/person-cell.tsx';
 import { DataTable } from '../../components/data-table.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { ErrorPanel } from '../../components/error-panel.tsx';
 import { PerPageSelect, SearchInput } from '../../components/list-controls.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { SearchLink } from '../../components/search-link.tsx';
+import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { EmptyState, RoutePending } from '../../components/states.tsx';
 import { formatDate, formatRelative } from '../../lib/time.ts';
@@ -57,37 +58,23 @@ function MembershipsPanel({ groupId, member, memberId, onClose }: { groupId: num
 /** Who takes a seat in a top-level group: search, every sort, and each member's memberships. */
 export function BillableMembersScreen({ groupId, groupName, search }: { groupId: number; groupName: string; search: BillableSearch }) {
   const connection = useConnection();
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
   const { member: memberId, ...listParams } = search;
   const list = useSuspenseQuery(membersQueries.billable(connection, groupId, listParams)).data;
   const loading = useRouterState({ select: (state) => state.status === 'pending' });
-  const nextOptions = list.nextPage ? membersQueries.billable(connection, groupId, { ...listParams, page: list.nextPage }) : null;
-  const nextKey = JSON.stringify(nextOptions?.queryKey ?? null);
-  useEffect(() => {
-    if (nextOptions) void queryClient.prefetchQuery(nextOptions);
-  }, [nextKey]);
+  // the next page is likely next: fetch it ahead
+  usePrefetch(list.nextPage ? membersQueries.billable(connection, groupId, { ...listParams, page: list.nextPage }) : null);
   const wanted = useRequestedSearch(billableSearchSchema, search);
-  const setSearch = (changes: Partial<BillableSearch>) =>
-    void navigate({ to: '.', search: ((previous: BillableSearch) => ({ ...previous, ...changes, page: 1 })) as never, replace: true });
+  const setSearch = useSetSearch<BillableSearch>();
   const columns = useMemo<ColumnDef<BillableMember>[]>(
     () => [
       {
         id: 'member',
         header: 'Member',
         cell: ({ row: { original: member } }) => (
-          <div className="member-cell">
-            <Avatar url={member.avatar_url} name={member.name} />
-            <div>
-              <Link to="/users/$userId" params={{ userId: String(member.id) }} className="member-cell__name">
-                {member.name}
-              </Link>
-              <div className="muted">
-                @{member.username}
+          <PersonCell person={member}>
                 {member.is_last_owner ? <span className="badge">Last Owner</span> : null}
-              </div>
-            </div>
-          </div>
+          </PersonCell>
         ),
       },
       { id: 'type', header: 'Membership', cell: ({ row }) => MEMBERSHIP_TYPES[row.original.membership_type ?? ''] ?? row.original.membership_type ?? '' },

@@ -1,6 +1,6 @@
-import { Suspense, lazy, useCallback, useEffect, useId, useMemo, useState } from 'react';
-import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
-import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
+import { Suspense, lazy, useEffect, useId, useMemo, useState } from 'react';
+import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
+import { useRouterState } from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
 import { ROLES, membersQueries, type Member } from '../../api/members.ts';
 import type { Scope, SourceKind } from '../../api/keys.ts';
@@ -8,11 +8,12 @@ import { useActiveSession, useConnection } from '../../api/react.ts';
 import { DataTable } from '../../components/data-table.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { SearchLink } from '../../components/search-link.tsx';
+import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { PerPageSelect, SearchInput } from '../../components/list-controls.tsx';
 import { EmptyState } from '../../components/states.tsx';
 import { errorText } from '../../components/error-panel.tsx';
-import { Avatar } from '../../components/avatar.tsx';
+import { PersonCell } from '../../components/person-cell.tsx';
 import { formatDate } from '../../lib/time.ts';
 import { Expiry, RoleBadge } from './badges.tsx';
 import { membersListParams, membersSearchSchema, type MembersSearch } from './search.ts';
@@ -78,8 +79,6 @@ export function MembersScreen({ kind, scope, sourceName: loadedName, topLevelGro
   const sourceName = loadedName ?? (kind === 'group' ? 'this group' : 'this project');
   const connection = useConnection();
   const session = useActiveSession();
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
   const { tab } = search;
   const params = membersListParams(search);
   const list = useSuspenseQuery(membersQueries.list(connection, scope, tab, params));
@@ -92,12 +91,8 @@ export function MembersScreen({ kind, scope, sourceName: loadedName, topLevelGro
   const [removing, setRemoving] = useState<Member | null>(null);
 
   const page = list.data;
-  const nextOptions = page.nextPage ? membersQueries.list(connection, scope, tab, { ...params, page: page.nextPage }) : null;
-  const nextKey = JSON.stringify(nextOptions?.queryKey ?? null);
   // the next page is likely next: fetch it ahead
-  useEffect(() => {
-    if (nextOptions) void queryClient.prefetchQuery(nextOptions);
-  }, [nextKey]);
+  usePrefetch(page.nextPage ? membersQueries.list(connection, scope, tab, { ...params, page: page.nextPage }) : null);
 
   // on the "all" tab, which rows are direct memberships here (only those are edited here)
   const ids = page.items.map((member) => member.id);
@@ -121,11 +116,7 @@ export function MembersScreen({ kind, scope, sourceName: loadedName, topLevelGro
   }, [canManage]);
 
   const wanted = useRequestedSearch(membersSearchSchema, search);
-  const setSearch = useCallback(
-    (changes: Partial<MembersSearch>) =>
-      void navigate({ to: '.', search: ((previous: MembersSearch) => ({ ...previous, ...changes, page: 1 })) as never, replace: true }),
-    [navigate],
-  );
+  const setSearch = useSetSearch<MembersSearch>();
 
   const columns = useMemo<ColumnDef<Member>[]>(() => {
     const showEmail = page.items.some((member) => member.email);
@@ -135,20 +126,11 @@ export function MembersScreen({ kind, scope, sourceName: loadedName, topLevelGro
         id: 'member',
         header: 'Member',
         cell: ({ row: { original: member } }) => (
-          <div className="member-cell">
-            <Avatar url={member.avatar_url} name={member.name} />
-            <div>
-              <Link to="/users/$userId" params={{ userId: String(member.id) }} className="member-cell__name">
-                {member.name}
-              </Link>
-              <div className="muted">
-                @{member.username}
+          <PersonCell person={member}>
                 {member.id === me?.userId ? <span className="badge">You</span> : null}
                 {member.state !== 'active' ? <span className="badge badge--warning">{member.state}</span> : null}
                 {member.membership_state === 'awaiting' ? <span className="badge badge--warning">Awaiting approval</span> : null}
-              </div>
-            </div>
-          </div>
+          </PersonCell>
         ),
       },
       {

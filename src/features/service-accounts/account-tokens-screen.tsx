@@ -1,6 +1,6 @@
-import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from 'react';
-import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
-import { useNavigate, useRouterState } from '@tanstack/react-router';
+import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
+import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
+import { useRouterState } from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
 import { TOKEN_SORTS, tokenState, type AccessToken, type NewAccessToken } from '../../api/access-tokens.ts';
 import { serviceAccountsQueries, type ServiceAccountScope } from '../../api/service-accounts.ts';
@@ -12,10 +12,10 @@ import { PerPageSelect, SearchInput } from '../../components/list-controls.tsx';
 import { EmptyState, RoutePending } from '../../components/states.tsx';
 import { SearchLink } from '../../components/search-link.tsx';
 import { SecretOnce } from '../../components/secret-once.tsx';
-import { TokenExpiry, TokenStateBadge } from '../../components/token-status.tsx';
+import { tokenColumns } from '../../components/token-status.tsx';
+import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { useNotify } from '../../components/toast.tsx';
-import { formatDate, formatRelative } from '../../lib/time.ts';
 import { AccountsLink } from './links.tsx';
 import { accountTokenListParams, accountTokensSearchSchema, type AccountTokensSearch } from './search.ts';
 import { useServiceAccountAccess } from './use-service-account-access.ts';
@@ -71,8 +71,6 @@ interface TokensListProps {
 
 function TokensList({ scope, userId, accountName, username, search, canManage }: TokensListProps) {
   const connection = useConnection();
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
   const notify = useNotify();
   const params = accountTokenListParams(search);
   const page = useSuspenseQuery(serviceAccountsQueries.tokens(connection, scope, userId, params)).data;
@@ -83,40 +81,18 @@ function TokensList({ scope, userId, accountName, username, search, canManage }:
   // the one copy of a new secret, until its dialog closes
   const [secret, setSecret] = useState<{ title: string; value: string } | null>(null);
 
-  const nextOptions = page.nextPage ? serviceAccountsQueries.tokens(connection, scope, userId, { ...params, page: page.nextPage }) : null;
-  const nextKey = JSON.stringify(nextOptions?.queryKey ?? null);
-  useEffect(() => {
-    if (nextOptions) void queryClient.prefetchQuery(nextOptions);
-  }, [nextKey]);
+  // the next page is likely next: fetch it ahead
+  usePrefetch(page.nextPage ? serviceAccountsQueries.tokens(connection, scope, userId, { ...params, page: page.nextPage }) : null);
   useEffect(() => {
     if (canManage) void loadDialogs();
   }, [canManage]);
 
   const wanted = useRequestedSearch(accountTokensSearchSchema, search);
-  const setSearch = useCallback(
-    (changes: Partial<AccountTokensSearch>) => void navigate({ to: '.', search: ((previous: AccountTokensSearch) => ({ ...previous, ...changes, page: 1 })) as never, replace: true }),
-    [navigate],
-  );
+  const setSearch = useSetSearch<AccountTokensSearch>();
   const showSecret = (title: string) => (token: NewAccessToken) => setSecret({ title, value: token.token });
 
   const columns = useMemo<ColumnDef<AccessToken>[]>(() => {
-    const base: ColumnDef<AccessToken>[] = [
-      {
-        id: 'name',
-        header: 'Token',
-        cell: ({ row: { original: token } }) => (
-          <div>
-            <strong>{token.name}</strong>
-            {token.description ? <div className="muted">{token.description}</div> : null}
-          </div>
-        ),
-      },
-      { id: 'state', header: 'State', cell: ({ row }) => <TokenStateBadge token={row.original} /> },
-      { id: 'scopes', header: 'Scopes', cell: ({ row }) => row.original.scopes.join(', ') },
-      { id: 'expires', header: 'Expires', cell: ({ row }) => <TokenExpiry date={row.original.expires_at} /> },
-      { id: 'used', header: 'Last used', cell: ({ row }) => (row.original.last_used_at ? formatRelative(row.original.last_used_at) : <span className="muted">Never used</span>) },
-      { id: 'created', header: 'Created', cell: ({ row }) => <span className="nowrap">{formatDate(row.original.created_at)}</span> },
-    ];
+    const base = tokenColumns({ role: false });
     if (canManage) {
       base.push({
         id: 'actions',

@@ -1,6 +1,6 @@
-import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from 'react';
-import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
-import { useNavigate, useRouterState } from '@tanstack/react-router';
+import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
+import { useSuspenseQuery } from '@tanstack/react-query';
+import { useRouterState } from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
 import { ACCOUNT_SORTS, serviceAccountsQueries, type ServiceAccount, type ServiceAccountScope } from '../../api/service-accounts.ts';
 import { useConnection } from '../../api/react.ts';
@@ -8,6 +8,7 @@ import { DataTable } from '../../components/data-table.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { PerPageSelect } from '../../components/list-controls.tsx';
 import { EmptyState, RoutePending } from '../../components/states.tsx';
+import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { useNotify } from '../../components/toast.tsx';
 import { AccountTokensLink } from './links.tsx';
@@ -58,8 +59,6 @@ interface AccountsListProps {
 
 function AccountsList({ scope, search, title, canManage, groupName }: AccountsListProps) {
   const connection = useConnection();
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
   const notify = useNotify();
   const params = accountListParams(search);
   const page = useSuspenseQuery(serviceAccountsQueries.list(connection, scope, params)).data;
@@ -71,20 +70,14 @@ function AccountsList({ scope, search, title, canManage, groupName }: AccountsLi
   // the platform renames and deletes only a group's accounts through its service-account API
   const canChange = canManage && groupId !== null;
 
-  const nextOptions = page.nextPage ? serviceAccountsQueries.list(connection, scope, { ...params, page: page.nextPage }) : null;
-  const nextKey = JSON.stringify(nextOptions?.queryKey ?? null);
-  useEffect(() => {
-    if (nextOptions) void queryClient.prefetchQuery(nextOptions);
-  }, [nextKey]);
+  // the next page is likely next: fetch it ahead
+  usePrefetch(page.nextPage ? serviceAccountsQueries.list(connection, scope, { ...params, page: page.nextPage }) : null);
   useEffect(() => {
     if (canManage) void loadDialogs();
   }, [canManage]);
 
   const wanted = useRequestedSearch(accountsSearchSchema, search);
-  const setSearch = useCallback(
-    (changes: Partial<AccountsSearch>) => void navigate({ to: '.', search: ((previous: AccountsSearch) => ({ ...previous, ...changes, page: 1 })) as never, replace: true }),
-    [navigate],
-  );
+  const setSearch = useSetSearch<AccountsSearch>();
 
   const columns = useMemo<ColumnDef<ServiceAccount>[]>(() => {
     const tokensScope: ServiceAccountScope = groupId === null ? 'instance' : { group: groupId };

@@ -1,34 +1,16 @@
 import { useMemo } from 'react';
 import { useSuspenseInfiniteQuery } from '@tanstack/react-query';
-import { Link, useNavigate } from '@tanstack/react-router';
-import type { ColumnDef } from '@tanstack/react-table';
-import { usersQueries, type UserSummary } from '../../api/users.ts';
+import { useNavigate } from '@tanstack/react-router';
+import { usersQueries } from '../../api/users.ts';
 import { useConnection } from '../../api/react.ts';
-import { Avatar } from '../../components/avatar.tsx';
 import { DataTable } from '../../components/data-table.tsx';
+import { personColumns } from './person-columns.tsx';
 import { ErrorPanel } from '../../components/error-panel.tsx';
 import { SearchInput } from '../../components/list-controls.tsx';
 import { LoadMore } from '../../components/load-more.tsx';
 import { EmptyState } from '../../components/states.tsx';
 
-const columns: ColumnDef<UserSummary>[] = [
-  {
-    id: 'person',
-    header: 'Person',
-    cell: ({ row: { original: user } }) => (
-      <div className="member-cell">
-        <Avatar url={user.avatar_url} name={user.name} />
-        <div>
-          <Link to="/users/$userId" params={{ userId: String(user.id) }} className="member-cell__name">
-            {user.name}
-          </Link>
-          <div className="muted">@{user.username}</div>
-        </div>
-      </div>
-    ),
-  },
-  { id: 'state', header: 'State', cell: ({ row }) => row.original.state },
-];
+const columns = personColumns('Person');
 
 /** Everyone active on the instance, by name, loaded page by page as the list is read. */
 export function PeopleScreen({ search }: { search: string }) {

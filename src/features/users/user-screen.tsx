@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
-import { Link, useRouterState } from '@tanstack/react-router';
-import type { ColumnDef } from '@tanstack/react-table';
-import { setFollowing, usersQueries, type UserSummary } from '../../api/users.ts';
+import { useRouterState } from '@tanstack/react-router';
+import { setFollowing, usersQueries } from '../../api/users.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import { Avatar } from '../../components/avatar.tsx';
 import { DataTable } from '../../components/data-table.tsx';
+import { personColumns } from './person-columns.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { SearchLink } from '../../components/search-link.tsx';
 import { EmptyState } from '../../components/states.tsx';
@@ -23,24 +23,7 @@ function useFollow(userId: number) {
   });
 }
 
-const columns: ColumnDef<UserSummary>[] = [
-  {
-    id: 'user',
-    header: 'User',
-    cell: ({ row: { original: user } }) => (
-      <div className="member-cell">
-        <Avatar url={user.avatar_url} name={user.name} />
-        <div>
-          <Link to="/users/$userId" params={{ userId: String(user.id) }} className="member-cell__name">
-            {user.name}
-          </Link>
-          <div className="muted">@{user.username}</div>
-        </div>
-      </div>
-    ),
-  },
-  { id: 'state', header: 'State', cell: ({ row }) => row.original.state },
-];
+const columns = personColumns('User');
 
 /** A person: who they are, follow or unfollow, and who follows them and whom they follow. */
 export function UserScreen({ userId, search }: { userId: number; search: UserSearch }) {

@@ -1,0 +1,22 @@
+import { useCallback, useEffect } from 'react';
+import { useNavigate } from '@tanstack/react-router';
+import { useQueryClient, type FetchQueryOptions } from '@tanstack/react-query';
+
+/** Fetches the page the user is likely to open next, once per distinct query. */
+export function usePrefetch(options: FetchQueryOptions<any, any, any, any> | null): void {
+  const queryClient = useQueryClient();
+  const key = JSON.stringify(options?.queryKey ?? null);
+  useEffect(() => {
+    if (options) void queryClient.prefetchQuery(options);
+  }, [key]);
+}
+
+/** Changes some search params of this screen in place; a new filter starts again at page 1. */
+export function useSetSearch<T>(options: { paged: boolean } = { paged: true }) {
+  const navigate = useNavigate();
+  return useCallback(
+    (changes: Partial<T>) =>
+      void navigate({ to: '.', search: ((previous: T) => ({ ...previous, ...changes, ...(options.paged ? { page: 1 } : {}) })) as never, replace: true }),
+    [navigate, options.paged],
+  );
+}

@@ -1,0 +1,27 @@
+import type { ReactNode } from 'react';
+import { Link } from '@tanstack/react-router';
+import { Avatar } from './avatar.tsx';
+
+interface PersonCellProps {
+  person: { id: number; name: string; username: string; avatar_url: string | null };
+  /** Badges after the username: "You", a state, a role note. */
+  children?: ReactNode;
+}
+
+/** A person in a table: picture, name linking to their page, and @username. */
+export function PersonCell({ person, children }: PersonCellProps) {
+  return (
+    <div className="member-cell">
+      <Avatar url={person.avatar_url} name={person.name} />
+      <div>
+        <Link to="/users/$userId" params={{ userId: String(person.id) }} className="member-cell__name">
+          {person.name}
+        </Link>
+        <div className="muted">
+          @{person.username}
+          {children}
+        </div>
+      </div>
+    </div>
+  );
+}
