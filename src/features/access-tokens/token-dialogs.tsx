@@ -2,12 +2,13 @@ import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
-  GROUP_TOKEN_SCOPES, TOKEN_ROLES, createTokenSchema, earliestExpiry, latestExpiry,
+  GROUP_TOKEN_SCOPES, TOKEN_ROLES, createTokenSchema, latestExpiry,
   type AccessToken, type CreateTokenInput, type CreateTokenValues, type NewAccessToken, type RotateTokenVariables,
 } from '../../api/access-tokens.ts';
 import { roleName } from '../../api/members.ts';
 import { ConfirmDialog, Dialog } from '../../components/dialog.tsx';
 import { RotateTokenDialog as RotateTokenConfirm } from '../../components/rotate-token-dialog.tsx';
+import { TokenFields } from '../../components/token-fields.tsx';
 import { Field } from '../../components/field.tsx';
 import { errorText } from '../../components/error-panel.tsx';
 import { applyServerErrors } from '../../components/form-errors.ts';
@@ -57,34 +58,11 @@ export function CreateTokenDialog({ open, onOpenChange, groupId, groupName, onCr
   return (
     <Dialog open={open} onOpenChange={(next) => (!create.isPending ? onOpenChange(next) : undefined)} title={`New access token for ${groupName}`}>
       <form className="form" noValidate onSubmit={submit}>
-        <Field label="Token name" error={errors.name?.message}>
-          <input className="input" autoComplete="off" {...form.register('name')} />
-        </Field>
-        <Field label="Description" error={errors.description?.message} hint="Optional: what uses this token.">
-          <input className="input" autoComplete="off" {...form.register('description')} />
-        </Field>
-        <Field label="Role" error={errors.access_level?.message} hint="The token acts as a member of the group with this role.">
-          <RoleSelect roles={TOKEN_ROLES} {...form.register('access_level')} />
-        </Field>
-        <Field label="Expires on" error={errors.expires_at?.message} hint={`At most one year ahead (${latestExpiry()}).`}>
-          <input className="input" type="date" min={earliestExpiry()} max={latestExpiry()} {...form.register('expires_at')} />
-        </Field>
-        <fieldset className="field" aria-invalid={errors.scopes ? true : undefined} aria-describedby={errors.scopes ? 'token-scopes-error' : undefined}>
-          <legend className="field__label">Scopes</legend>
-          <div className="scope-list">
-            {GROUP_TOKEN_SCOPES.map((scope) => (
-              <label key={scope.value} className="checkbox" title={scope.help}>
-                <input type="checkbox" value={scope.value} {...form.register('scopes')} /> {scope.label}
-                <span className="sr-only">: {scope.help}</span>
-              </label>
-            ))}
-          </div>
-          {errors.scopes ? (
-            <p className="field__error" id="token-scopes-error">
-              {errors.scopes.message}
-            </p>
-          ) : null}
-        </fieldset>
+        <TokenFields form={form} scopes={GROUP_TOKEN_SCOPES}>
+          <Field label="Role" error={errors.access_level?.message} hint="The token acts as a member of the group with this role.">
+            <RoleSelect roles={TOKEN_ROLES} {...form.register('access_level')} />
+          </Field>
+        </TokenFields>
         {formError ? (
           <div className="form-error" role="alert">
             {formError}

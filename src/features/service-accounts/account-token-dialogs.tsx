@@ -1,14 +1,14 @@
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { earliestExpiry, latestExpiry, type AccessToken, type NewAccessToken } from '../../api/access-tokens.ts';
+import { latestExpiry, type AccessToken, type NewAccessToken } from '../../api/access-tokens.ts';
 import {
   SERVICE_ACCOUNT_TOKEN_SCOPES, createAccountTokenSchema,
   type CreateAccountTokenInput, type CreateAccountTokenValues, type ServiceAccountScope,
 } from '../../api/service-accounts.ts';
 import { RotateTokenDialog as RotateTokenConfirm } from '../../components/rotate-token-dialog.tsx';
+import { TokenFields } from '../../components/token-fields.tsx';
 import { ConfirmDialog, Dialog } from '../../components/dialog.tsx';
-import { Field } from '../../components/field.tsx';
 import { errorText } from '../../components/error-panel.tsx';
 import { useCreateAccountToken, useRevokeAccountToken, useRotateAccountToken } from './mutations.ts';
 import { placeServerErrors } from './server-errors.ts';
@@ -50,35 +50,10 @@ export function CreateAccountTokenDialog({ open, onOpenChange, scope, userId, ac
       },
     );
   });
-  const { errors } = form.formState;
   return (
     <Dialog open={open} onOpenChange={(next) => (!create.isPending ? onOpenChange(next) : undefined)} title={`New token for ${accountName}`}>
       <form className="form" noValidate onSubmit={submit}>
-        <Field label="Token name" error={errors.name?.message}>
-          <input className="input" autoComplete="off" {...form.register('name')} />
-        </Field>
-        <Field label="Description" error={errors.description?.message} hint="Optional: what uses this token.">
-          <input className="input" autoComplete="off" {...form.register('description')} />
-        </Field>
-        <Field label="Expires on" error={errors.expires_at?.message} hint={`At most one year ahead (${latestExpiry()}).`}>
-          <input className="input" type="date" min={earliestExpiry()} max={latestExpiry()} {...form.register('expires_at')} />
-        </Field>
-        <fieldset className="field" aria-invalid={errors.scopes ? true : undefined} aria-describedby={errors.scopes ? 'account-token-scopes-error' : undefined}>
-          <legend className="field__label">Scopes</legend>
-          <div className="scope-list">
-            {SERVICE_ACCOUNT_TOKEN_SCOPES.map((option) => (
-              <label key={option.value} className="checkbox" title={option.help}>
-                <input type="checkbox" value={option.value} {...form.register('scopes')} /> {option.label}
-                <span className="sr-only">: {option.help}</span>
-              </label>
-            ))}
-          </div>
-          {errors.scopes ? (
-            <p className="field__error" id="account-token-scopes-error">
-              {errors.scopes.message}
-            </p>
-          ) : null}
-        </fieldset>
+        <TokenFields form={form} scopes={SERVICE_ACCOUNT_TOKEN_SCOPES} />
         {formError ? (
           <div className="form-error" role="alert">
             {formError}
