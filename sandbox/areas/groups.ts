@@ -11,6 +11,7 @@ import { groupEntity, projectEntity, sharedWithGroups } from '../model/entities.
 import { removeGroupLink, shareWithGroup } from '../model/sharing.ts';
 import { timestamp } from '../model/time.ts';
 import { fullPathTaken, pathErrors } from './projects.ts';
+import { likeContains } from '../model/sql.ts';
 
 const GROUP_ORDERS = ['name', 'path', 'id', 'similarity'] as const;
 
@@ -66,7 +67,7 @@ function listGroups(c: Context<AppEnv>, call: Call, parentId?: number): Response
   }
   const search = params.string('search');
   if (search) {
-    const like = `%${search.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+    const like = likeContains(search);
     where.push("(name LIKE ? ESCAPE '\\' OR path LIKE ? ESCAPE '\\')");
     args.push(like, like);
   }

@@ -8,6 +8,7 @@ import { loadUserRelations, userBasic, userFull, userPublic } from '../model/ent
 import { PERSONAL_TOKEN_SCOPES, createUser, insertToken, userErrors } from '../model/users.ts';
 import { personalTokenEntity } from '../model/tokens.ts';
 import { addDays, timestamp, today } from '../model/time.ts';
+import { likeContains } from '../model/sql.ts';
 
 const USER_ORDERS = ['id', 'name', 'username', 'created_at', 'updated_at'] as const;
 type UserOrder = (typeof USER_ORDERS)[number];
@@ -40,7 +41,7 @@ function userFilters(call: Call): Filter {
   }
   const search = params.string('search');
   if (search) {
-    const like = `%${search.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+    const like = likeContains(search);
     // the private email is matched exactly, and partially only for administrators
     where.push(`(name LIKE ? ESCAPE '\\' OR username LIKE ? ESCAPE '\\' OR public_email = ? OR email ${admin ? "LIKE ? ESCAPE '\\'" : '= ?'})`);
     args.push(like, like, search, admin ? like : search);

@@ -5,6 +5,7 @@ import { HttpError, forbidden } from '../http/errors.ts';
 import { pageOfQuery, pageRequest, setKeysetNext } from '../http/pagination.ts';
 import { AccessLevel, MEMBER_ACCESS_LEVELS, VISIBILITIES, authorizationsOf, type ProjectRow } from './access.ts';
 import { projectEntity } from './entities.ts';
+import { likeContains } from './sql.ts';
 
 const PROJECT_ORDERS = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at', 'similarity', 'star_count'] as const;
 const ADMIN_ORDERS = ['storage_size', 'repository_size', 'wiki_size', 'packages_size'] as const;
@@ -57,7 +58,7 @@ export function listProjects(c: Context<AppEnv>, call: Call, scope?: { namespace
   }
   const search = params.string('search');
   if (search) {
-    const like = `%${search.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+    const like = likeContains(search);
     if (params.bool('search_namespaces')) {
       where.push("(name LIKE ? ESCAPE '\\' OR path LIKE ? ESCAPE '\\' OR path_with_namespace LIKE ? ESCAPE '\\' OR description LIKE ? ESCAPE '\\')");
       args.push(like, like, like, like);

@@ -7,6 +7,7 @@ import { pageOfQuery } from '../http/pagination.ts';
 import { newSecret, revokeTokenFamily } from '../http/auth.ts';
 import { insertToken, type TokenRow } from './users.ts';
 import { addDays, timestamp, today } from './time.ts';
+import { likeContains } from './sql.ts';
 
 /** Scopes a group or project access token may carry (the platform's resource bot scopes). */
 export const RESOURCE_TOKEN_SCOPES = [
@@ -58,7 +59,6 @@ const TOKEN_SORTS: Record<string, string> = {
   last_used_desc: 't.last_used_at IS NULL DESC, t.last_used_at DESC, t.id DESC',
 };
 
-const likeEscape = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
 /**
  * The list filters every token list shares (`created_*`, `expires_*`, `last_used_*`, `revoked`,
@@ -121,7 +121,7 @@ export function tokenListQuery(params: ParamReader, now: Date, extraChecks: Arra
     } else {
       for (const word of words) {
         where.push("t.name LIKE ? ESCAPE '\\'");
-        args.push(`%${likeEscape(word)}%`);
+        args.push(likeContains(word));
       }
     }
   }
