@@ -16,6 +16,13 @@ import { registerProjects } from './areas/projects.ts';
 import { registerMembers } from './areas/members.ts';
 import { registerAccessTokens } from './areas/access-tokens.ts';
 import { registerServiceAccounts } from './areas/service-accounts.ts';
+import { registerCommits } from './areas/commits.ts';
+import { registerRunners } from './areas/runners.ts';
+import { registerSystemHookDeliveries, registerSystemHooks } from './areas/system-hooks.ts';
+import { registerFiles } from './areas/files.ts';
+import { registerBranches } from './areas/branches.ts';
+import { registerRepository } from './areas/repository.ts';
+import { registerDeployKeys } from './areas/deploy-keys.ts';
 
 export const API_PREFIX = '/api/v4';
 
@@ -23,6 +30,10 @@ export const API_PREFIX = '/api/v4';
 export const EXPOSED_HEADERS = [
   'Link', 'X-Total', 'X-Total-Pages', 'X-Page', 'X-Per-Page', 'X-Next-Page', 'X-Prev-Page',
   'X-Request-Id', 'ETag', 'Location', 'Retry-After',
+  // repository file metadata (spec 3, 4.3)
+  'X-Service-Blob-Id', 'X-Service-Commit-Id', 'X-Service-Content-Sha256', 'X-Service-Encoding', 'X-Service-File-Name',
+  'X-Service-File-Path', 'X-Service-Last-Commit-Id', 'X-Service-Ref', 'X-Service-Size', 'X-Service-Execute-Filemode',
+  'Content-Disposition',
 ];
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -134,9 +145,17 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
   registerMembers(routes);
   registerAccessTokens(routes);
   registerServiceAccounts(routes);
+  registerCommits(routes);
+  registerRunners(routes);
+  registerSystemHooks(routes);
+  registerFiles(routes);
+  registerBranches(routes);
+  registerRepository(routes);
+  registerDeployKeys(routes);
   app.route(API_PREFIX, api);
 
   registerAvatars(app);
+  registerSystemHookDeliveries(app);
 
   // Test controls outside /api/v4: fault injection, administrators only.
   const control = new Hono<AppEnv>();

@@ -172,6 +172,174 @@ export const migrations: ReadonlyArray<(db: Db) => void> = [
     CREATE INDEX users_provisioned_by_group ON users(provisioned_by_group_id) WHERE provisioned_by_group_id IS NOT NULL;
     CREATE INDEX pat_family ON personal_access_tokens(family_id);
   `),
+  // repository area: deploy keys and protected branches (the git data itself lives in repositories/)
+  (db) =>
+    db.exec(`
+    CREATE TABLE deploy_keys (
+      id INTEGER PRIMARY KEY,
+      user_id INTEGER REFERENCES users(id) ON DELETE SET NULL,
+      title TEXT NOT NULL,
+      key TEXT NOT NULL,
+      fingerprint TEXT NOT NULL,
+      fingerprint_sha256 TEXT NOT NULL UNIQUE,
+      public INTEGER NOT NULL DEFAULT 0,
+      usage_type TEXT NOT NULL DEFAULT 'auth_and_signing',
+      expires_at TEXT,
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL
+    );
+    CREATE TABLE deploy_keys_projects (
+      id INTEGER PRIMARY KEY,
+      deploy_key_id INTEGER NOT NULL REFERENCES deploy_keys(id) ON DELETE CASCADE,
+      project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+      can_push INTEGER NOT NULL DEFAULT 0,
+      created_at TEXT NOT NULL,
+      UNIQUE (deploy_key_id, project_id)
+    );
+    CREATE INDEX deploy_keys_projects_project ON deploy_keys_projects(project_id);
+
+    CREATE TABLE protected_branches (
+      id INTEGER PRIMARY KEY,
+      project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+      name TEXT NOT NULL,
+      allow_force_push INTEGER NOT NULL DEFAULT 0,
+      code_owner_approval_required INTEGER NOT NULL DEFAULT 0,
+      created_at TEXT NOT NULL,
+      UNIQUE (project_id, name)
+    );
+    -- who may push, merge or unprotect: a role, a user, a group or (push only) a deploy key
+    CREATE TABLE protected_branch_access_levels (
+      id INTEGER PRIMARY KEY,
+      protected_branch_id INTEGER NOT NULL REFERENCES protected_branches(id) ON DELETE CASCADE,
+      kind TEXT NOT NULL CHECK (kind IN ('push', 'merge', 'unprotect')),
+      access_level INTEGER,
+      user_id INTEGER REFERENCES users(id) ON DELETE CASCADE,
+      group_id INTEGER REFERENCES namespaces(id) ON DELETE CASCADE,
+      deploy_key_id INTEGER REFERENCES deploy_keys(id) ON DELETE CASCADE
+    );
+    CREATE INDEX protected_branch_access_levels_branch ON protected_branch_access_levels(protected_branch_id);
+  `),
+  // runners area: runners (owners, tags, registration tokens), their jobs, and system hooks with their delivery log
+  (db) =>
+    db.exec(`
+    CREATE TABLE ci_runners (
+      id INTEGER PRIMARY KEY,
+      runner_type TEXT NOT NULL CHECK (runner_type IN ('instance_type', 'group_type', 'project_type')),
+      name TEXT,
+      description TEXT,
+      active INTEGER NOT NULL DEFAULT 1,
+      locked INTEGER NOT NULL DEFAULT 0,
+      run_untagged INTEGER NOT NULL DEFAULT 1,
+      access_level TEXT NOT NULL DEFAULT 'not_protected',
+      maximum_timeout INTEGER,
+      maintenance_note TEXT,
+      token_digest TEXT NOT NULL UNIQUE,
+      token_expires_at TEXT,
+      registration_type TEXT NOT NULL DEFAULT 'authenticated_user',
+      creator_id INTEGER REFERENCES users(id) ON DELETE SET NULL,
+      version TEXT,
+      revision TEXT,
+      platform TEXT,
+      architecture TEXT,
+      system_id TEXT,
+      contacted_at TEXT,
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL
+    );
+    CREATE INDEX ci_runners_type ON ci_runners(runner_type, id);
+    CREATE INDEX ci_runners_contacted ON ci_runners(contacted_at);
+    CREATE INDEX ci_runners_version ON ci_runners(version);
+
+    CREATE TABLE ci_runner_projects (
+      runner_id INTEGER NOT NULL REFERENCES ci_runners(id) ON DELETE CASCADE,
+      project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+      created_at TEXT NOT NULL,
+      PRIMARY KEY (runner_id, project_id)
+    );
+    CREATE INDEX ci_runner_projects_project ON ci_runner_projects(project_id);
+
+    CREATE TABLE ci_runner_namespaces (
+      runner_id INTEGER NOT NULL PRIMARY KEY REFERENCES ci_runners(id) ON DELETE CASCADE,
+      namespace_id INTEGER NOT NULL REFERENCES namespaces(id) ON DELETE CASCADE
+    );
+    CREATE INDEX ci_runner_namespaces_namespace ON ci_runner_namespaces(namespace_id);
+
+    CREATE TABLE ci_runner_taggings (
+      runner_id INTEGER NOT NULL REFERENCES ci_runners(id) ON DELETE CASCADE,
+      name TEXT NOT NULL,
+      PRIMARY KEY (runner_id, name)
+    );
+    CREATE INDEX ci_runner_taggings_name ON ci_runner_taggings(name, runner_id);
+
+    -- legacy registration tokens: the instance's (scope_id 0), and a group's or project's once reset
+    CREATE TABLE ci_registration_tokens (
+      scope_type TEXT NOT NULL CHECK (scope_type IN ('instance', 'group', 'project')),
+      scope_id INTEGER NOT NULL,
+      token_digest TEXT NOT NULL UNIQUE,
+      created_at TEXT NOT NULL,
+      PRIMARY KEY (scope_type, scope_id)
+    );
+
+    CREATE TABLE ci_builds (
+      id INTEGER PRIMARY KEY,
+      project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+      runner_id INTEGER REFERENCES ci_runners(id) ON DELETE SET NULL,
+      system_id TEXT,
+      pipeline_id INTEGER,
+      pipeline_iid INTEGER,
+      user_id INTEGER REFERENCES users(id) ON DELETE SET NULL,
+      name TEXT NOT NULL,
+      stage TEXT NOT NULL,
+      status TEXT NOT NULL,
+      ref TEXT NOT NULL,
+      tag INTEGER NOT NULL DEFAULT 0,
+      sha TEXT NOT NULL,
+      commit_title TEXT NOT NULL DEFAULT '',
+      coverage REAL,
+      allow_failure INTEGER NOT NULL DEFAULT 0,
+      failure_reason TEXT,
+      created_at TEXT NOT NULL,
+      started_at TEXT,
+      finished_at TEXT
+    );
+    CREATE INDEX ci_builds_runner ON ci_builds(runner_id, id);
+    CREATE INDEX ci_builds_project ON ci_builds(project_id, id);
+
+    -- the secret token and URL variable values must reach the receiver, so they are kept as given
+    CREATE TABLE system_hooks (
+      id INTEGER PRIMARY KEY,
+      url TEXT NOT NULL,
+      name TEXT NOT NULL DEFAULT '',
+      description TEXT NOT NULL DEFAULT '',
+      token TEXT,
+      push_events INTEGER NOT NULL DEFAULT 0,
+      tag_push_events INTEGER NOT NULL DEFAULT 0,
+      merge_requests_events INTEGER NOT NULL DEFAULT 0,
+      repository_update_events INTEGER NOT NULL DEFAULT 1,
+      enable_ssl_verification INTEGER NOT NULL DEFAULT 1,
+      push_events_branch_filter TEXT,
+      branch_filter_strategy TEXT NOT NULL DEFAULT 'wildcard',
+      url_variables TEXT NOT NULL DEFAULT '{}',
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL
+    );
+
+    CREATE TABLE system_hook_deliveries (
+      id INTEGER PRIMARY KEY,
+      hook_id INTEGER NOT NULL REFERENCES system_hooks(id) ON DELETE CASCADE,
+      trigger TEXT NOT NULL,
+      url TEXT NOT NULL,
+      request_headers TEXT NOT NULL,
+      request_data TEXT NOT NULL,
+      response_status TEXT NOT NULL,
+      response_headers TEXT NOT NULL,
+      response_body TEXT NOT NULL,
+      execution_duration REAL NOT NULL,
+      internal_error_message TEXT,
+      created_at TEXT NOT NULL
+    );
+    CREATE INDEX system_hook_deliveries_hook ON system_hook_deliveries(hook_id, id);
+  `),
 ];
 
 /** Opens (creating if needed) the store in `dir` and brings its schema up to date. */

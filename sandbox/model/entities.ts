@@ -1,6 +1,8 @@
 import type { Db } from '../db.ts';
 import type { Actor, Sandbox, UserRow } from '../context.ts';
 import { type NamespaceRow, type ProjectRow } from './access.ts';
+import { repositoryHasBranches } from '../git/repository.ts';
+import { hasPendingRepository } from '../seed/repositories.ts';
 
 /** The user's picture: the sandbox draws one from the initials, so no outside host is needed. */
 export function avatarUrl(sandbox: Sandbox, user: Pick<UserRow, 'id' | 'avatar_url'>): string {
@@ -293,7 +295,7 @@ export function projectEntity(sandbox: Sandbox, project: ProjectRow, actor: Acto
       members: `${api}/members`,
       cluster_agents: `${api}/cluster_agents`,
     },
-    empty_repo: false,
+    empty_repo: !repositoryHasBranches(sandbox, project) && !hasPendingRepository(sandbox, project.id),
     archived: Boolean(project.archived),
     creator_id: project.creator_id,
     open_issues_count: 0,

@@ -3,6 +3,8 @@ import { insertProject } from '../areas/projects.ts';
 import { AccessLevel, visibilityRank, type NamespaceRow, type ProjectRow, type SourceType, type Visibility } from '../model/access.ts';
 import { addDays, timestamp } from '../model/time.ts';
 import { createUser, insertToken } from '../model/users.ts';
+import { seedDemoRepositories } from './repositories.ts';
+import { seedRunners } from '../areas/runners.ts';
 
 /**
  * The demo instance: a fictional company (Acme Corp) with an engineering, a design and a platform
@@ -580,5 +582,10 @@ export function seedDemo(sandbox: Sandbox): void {
       lastUsedDaysAgo: random.chance(0.7) ? random.next() * Math.min(createdDaysAgo, 20) : undefined,
     });
   }
-}
 
+  // -- the CI runner fleet (2,600 runners) and a few jobs on it
+  seedRunners(sandbox);
+
+  // -- repositories: real git histories for the projects the file browser and history show off
+  seedDemoRepositories(sandbox, { webApp, dotfiles, paymentsService, ledger, lumen: lumenEngine }, anchor);
+}
