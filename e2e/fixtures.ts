@@ -27,7 +27,7 @@ export interface Api {
   cleanup(step: () => Promise<unknown>): void;
   /** DELETE `path` after the test; a 404 is fine (the test may have removed it itself). */
   deleteAfter(path: string): void;
-  /** A new user with a personal access token. The sandbox cannot delete users, so names are unique. */
+  /** A new user with a personal access token; names are unique so re-runs on one server never collide. */
   createUser(options?: { scopes?: string[]; name?: string }): Promise<{ id: number; username: string; name: string; token: string }>;
   /** `GET /groups/:path` or `/projects/:path` id of a demo object, e.g. DEMO_PATHS.bigGroup. */
   groupId(fullPath: string): Promise<number>;

@@ -203,9 +203,9 @@ test.describe('instance service accounts', () => {
     const tokens = new AccountTokensPage(page);
     await connectAs(page, consoleServer.adminToken);
     await accounts.gotoInstance('?order_by=username&sort=asc&per_page=100');
-    // instance accounts cannot be renamed or deleted through this API, and the screen says so
-    await expect(accounts.notice('cannot rename or delete them')).toBeVisible();
-    await expect(accounts.rowActions).toHaveCount(0);
+    // instance accounts are edited and deleted like a group's
+    await expect(accounts.editButton(account.name)).toBeVisible();
+    await expect(accounts.deleteButton(account.name)).toBeVisible();
     await accounts.tokensLink(account.name).click();
     await expect(page).toHaveURL(new RegExp(`/admin/service-accounts/${account.id}/tokens$`));
     await expect(tokens.heading(account.name)).toBeVisible();
@@ -237,6 +237,67 @@ test.describe('instance service accounts', () => {
     await tokens.emptyState.getByRole('link', { name: 'Clear the filters' }).click();
     await expect.poll(param(page, 'state')).toBeNull();
     await expect(tokens.row('mirror', 'Revoked')).toHaveCount(1);
+  });
+
+  test('an administrator renames an instance account (a taken username shows on the field) and hard-deletes it', async ({ page, api, connectAs, consoleServer, knownSecrets }) => {
+    const tag = suffix();
+    const account = await api.post<AccountAnswer>('/service_accounts', { name: `Packager ${tag}`, username: `packager-${tag}` });
+    api.deleteAfter(`/users/${account.id}?hard_delete=true`);
+    const other = await api.post<AccountAnswer>('/service_accounts', { name: `Signer ${tag}`, username: `signer-${tag}` });
+    api.deleteAfter(`/users/${other.id}?hard_delete=true`);
+    // the account alone owns a group it made with its own token: only a hard delete may remove it
+    const { token } = await api.post<{ token: string }>(`/users/${account.id}/personal_access_tokens`, { name: 'api', scopes: ['api'] });
+    knownSecrets.add(token);
+    const ownGroup = await api.post<{ id: number }>('/groups', { name: `Packages ${tag}`, path: `packages-${tag}` }, { token });
+    const renamed = { name: `Packager renamed ${tag}`, username: `packager-renamed-${tag}` };
+    const accounts = new ServiceAccountsPage(page);
+    await connectAs(page, consoleServer.adminToken);
+    // newest first: both accounts are on the first page
+    await accounts.gotoInstance();
+    await expect(accounts.row(account.username)).toBeVisible();
+    await expect(accounts.notice(/rename or delete/)).toHaveCount(0);
+
+    await accounts.editButton(account.name).click();
+    const edit = accounts.editDialog(account.name);
+    await expect(edit.username).toHaveValue(account.username);
+    await expect(edit.email).toHaveValue(account.email);
+    await edit.username.fill(other.username);
+    await edit.submit.click();
+    await expect(edit.username).toHaveAttribute('aria-invalid', 'true');
+    await expect(edit.username).toHaveAccessibleDescription(/Username has already been taken/);
+    await expect(edit.formError).toHaveCount(0);
+    await expect(edit.name).toHaveValue(account.name);
+
+    await edit.name.fill(renamed.name);
+    await edit.username.fill(renamed.username);
+    await edit.submit.click();
+    await expect(edit.root).toBeHidden();
+    await expect(accounts.toast(`Saved ${renamed.name}.`)).toBeVisible();
+    await expect(accounts.row(renamed.username)).toContainText(renamed.name);
+    expect(await api.get<AccountAnswer>(`/users/${account.id}`)).toMatchObject({ ...renamed, email: account.email });
+
+    await accounts.deleteButton(renamed.name).click();
+    const remove = accounts.deleteDialog(renamed.name);
+    await expect(remove.root).toContainText('reassigned to the Ghost User');
+    await expect(remove.hardDelete).toHaveAccessibleDescription(/Contributions are deleted, not reassigned to a placeholder user, and groups owned only by this account are deleted/);
+    const deletes: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'DELETE') deletes.push(new URL(request.url()).pathname + new URL(request.url()).search);
+    });
+    await remove.confirm.click();
+    await expect(remove.error).toContainText('sole-owner of a group');
+    expect((await api.call('GET', `/users/${account.id}`)).status).toBe(200);
+    await remove.hardDelete.check();
+    await expect(remove.confirm).toHaveText('Hard delete service account');
+    await remove.confirm.click();
+    await expect(remove.root).toBeHidden();
+    await expect(accounts.toast(`Deleted ${renamed.name}, its contributions and the groups it owned alone.`)).toBeVisible();
+    await expect(accounts.row(renamed.username)).toHaveCount(0);
+    // instance accounts are users to the platform: they go through the users API
+    expect(deletes).toEqual([`/api/v4/users/${account.id}?hard_delete=false`, `/api/v4/users/${account.id}?hard_delete=true`]);
+    expect((await api.call('GET', `/users/${account.id}`)).status).toBe(404);
+    expect((await api.call('GET', `/groups/${ownGroup.id}`)).status).toBe(404);
+    expect((await api.call('GET', '/user', { token })).status).toBe(401);
   });
 
   test('the sort goes to order_by= and sort= and survives a reload', async ({ page, api, connectAs, consoleServer }) => {

@@ -69,7 +69,7 @@ export class ServiceAccountsPage {
     return this.table.getByRole('link', { name: `Tokens of ${name}`, exact: true });
   }
 
-  /** Row actions are buttons labelled with the account's name; group accounts, for those who manage them. */
+  /** Row actions are buttons labelled with the account's name, for those who manage the accounts. */
   editButton(name: string): Locator {
     return this.table.getByRole('button', { name: `Edit ${name}`, exact: true });
   }
@@ -116,7 +116,7 @@ export class AccountForm {
     return this.root.getByLabel('Username', { exact: true });
   }
 
-  /** On the create form only. */
+  /** On the create form, and on the edit form of an instance account. */
   get email(): Locator {
     return this.root.getByLabel('Email', { exact: true });
   }

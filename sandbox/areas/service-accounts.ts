@@ -1,12 +1,12 @@
 import { collectParamErrors } from '../http/params.ts';
 import type { Context } from 'hono';
-import type { AppEnv, Sandbox, UserRow } from '../context.ts';
-import type { Db } from '../db.ts';
+import type { AppEnv, UserRow } from '../context.ts';
 import { pathParam, type Call, type Router } from '../http/route.ts';
-import { HttpError, badRequest, conflict, forbidden, notFound, paramError, statusError } from '../http/errors.ts';
+import { HttpError, badRequest, forbidden, notFound, paramError, statusError } from '../http/errors.ts';
 import { newSecret } from '../http/auth.ts';
 import { pageOfQuery } from '../http/pagination.ts';
-import { AccessLevel, effectiveRole, findReadableGroup, groupChain, groupDescendants, type NamespaceRow } from '../model/access.ts';
+import { AccessLevel, effectiveRole, findReadableGroup, type NamespaceRow } from '../model/access.ts';
+import { deleteUser } from '../model/user-removal.ts';
 import { PERSONAL_TOKEN_SCOPES, createUser, insertToken, userErrors, type TokenRow } from '../model/users.ts';
 import { fullMessages, toSentence } from '../model/members.ts';
 import {
@@ -98,79 +98,21 @@ function provisionedAccount(call: Call, group: NamespaceRow, userId: number): Us
   return user;
 }
 
-/** Groups in which the account is the only Owner (bots aside), counting Owners inherited from above. */
-function soloOwnedGroups(db: Db, userId: number, now: Date): number[] {
-  const day = today(now);
-  const owned = (db.prepare(
-    `SELECT source_id FROM members WHERE source_type = 'Namespace' AND user_id = ? AND access_level = ? AND (expires_at IS NULL OR expires_at > ?)`,
-  ).all(userId, AccessLevel.OWNER, day) as Array<{ source_id: number }>).map((row) => row.source_id);
-  return owned.filter((groupId) => {
-    const chain = groupChain(db, groupId);
-    const others = db.prepare(
-      `SELECT 1 FROM members m JOIN users u ON u.id = m.user_id
-       WHERE m.source_type = 'Namespace' AND m.source_id IN (SELECT value FROM json_each(?)) AND m.access_level = ?
-       AND (m.expires_at IS NULL OR m.expires_at > ?) AND m.user_id != ? AND u.user_type != 'project_bot' LIMIT 1`,
-    ).get(JSON.stringify(chain), AccessLevel.OWNER, day, userId);
-    return !others;
-  });
-}
-
-/** Deletes a group with its subgroups, projects, memberships, links and the bots of its tokens. */
-function deleteGroupTree(db: Db, groupId: number): void {
-  const groupIds = JSON.stringify(groupDescendants(db, groupId));
-  const projectIds = JSON.stringify((db.prepare('SELECT id FROM projects WHERE namespace_id IN (SELECT value FROM json_each(?))').all(groupIds) as Array<{ id: number }>).map((row) => row.id));
-  const sources = `((source_type = 'Namespace' AND source_id IN (SELECT value FROM json_each(@groups)))
-                   OR (source_type = 'Project' AND source_id IN (SELECT value FROM json_each(@projects))))`;
-  const bots = (db.prepare(`SELECT DISTINCT user_id AS id FROM members WHERE ${sources} AND user_id IN (SELECT id FROM users WHERE user_type = 'project_bot')`)
-    .all({ groups: groupIds, projects: projectIds }) as Array<{ id: number }>).map((row) => row.id);
-  db.prepare(`DELETE FROM members WHERE ${sources}`).run({ groups: groupIds, projects: projectIds });
-  db.prepare(
-    `DELETE FROM group_links WHERE (shared_type = 'Namespace' AND shared_id IN (SELECT value FROM json_each(@groups)))
-     OR (shared_type = 'Project' AND shared_id IN (SELECT value FROM json_each(@projects)))`,
-  ).run({ groups: groupIds, projects: projectIds });
-  db.prepare(`DELETE FROM redirect_routes WHERE ${sources}`).run({ groups: groupIds, projects: projectIds });
-  db.prepare('DELETE FROM projects WHERE id IN (SELECT value FROM json_each(?))').run(projectIds);
-  db.prepare('UPDATE users SET provisioned_by_group_id = NULL WHERE provisioned_by_group_id IN (SELECT value FROM json_each(?))').run(groupIds);
-  db.prepare('DELETE FROM namespaces WHERE id IN (SELECT value FROM json_each(?))').run(groupIds);
-  for (const botId of bots) removeUserRecords(db, botId, null);
-  db.prepare('DELETE FROM users WHERE id IN (SELECT value FROM json_each(?))').run(JSON.stringify(bots));
-}
-
-/** The platform's Ghost User, created on first need, who keeps the records of deleted users. */
-function ghostUser(sandbox: Sandbox, now: Date): number {
-  const existing = sandbox.db.prepare("SELECT id FROM users WHERE user_type = 'ghost' ORDER BY id LIMIT 1").get() as { id: number } | undefined;
-  if (existing) return existing.id;
-  let username = 'ghost';
-  for (let n = 1; sandbox.db.prepare('SELECT 1 FROM users WHERE username = ?').get(username); n++) username = `ghost${n}`;
-  return createUser(sandbox.db, {
-    username,
-    name: 'Ghost User',
-    email: noreplyEmail(sandbox, username),
-    userType: 'ghost',
-    state: 'blocked',
-    bio: 'This is a "Ghost User", created to hold all issues authored by users that have since been deleted. This user cannot be removed.',
-    createdAt: timestamp(now),
-    lastSignInAt: null,
-  }).id;
-}
-
 /**
- * Detaches a user from every record that points at it without cascading: the Ghost User takes
- * them over, or, with `ghostId` null (hard delete), records that need an author are deleted and
- * optional references cleared. Driven by the schema, so tables added later are covered too.
+ * The platform's service-account update service: blank values are left out, and model errors
+ * answer 400 with their full messages joined by ". ", without the "400 Bad request" prefix.
+ * A new email replaces the old one and waits for confirmation.
  */
-function removeUserRecords(db: Db, userId: number, ghostId: number | null): void {
-  const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as Array<{ name: string }>).map((row) => row.name);
-  for (const table of tables) {
-    const keys = (db.prepare('SELECT "from" AS col, "table" AS target, on_delete FROM pragma_foreign_key_list(?)').all(table) as Array<{ col: string; target: string; on_delete: string }>)
-      .filter((key) => key.target === 'users' && key.on_delete !== 'CASCADE' && key.on_delete !== 'SET NULL');
-    for (const key of keys) {
-      const column = (db.prepare('SELECT "notnull" AS required FROM pragma_table_info(?) WHERE name = ?').get(table, key.col) as { required: number });
-      if (ghostId !== null) db.prepare(`UPDATE "${table}" SET "${key.col}" = ? WHERE "${key.col}" = ?`).run(ghostId, userId);
-      else if (column.required) db.prepare(`DELETE FROM "${table}" WHERE "${key.col}" = ?`).run(userId);
-      else db.prepare(`UPDATE "${table}" SET "${key.col}" = NULL WHERE "${key.col}" = ?`).run(userId);
-    }
-  }
+function updateAccount(call: Call, user: UserRow, input: { name?: string; username?: string; email?: string }): UserRow {
+  const { db } = call.sandbox;
+  const given = (value: string | undefined) => (value !== undefined && value.trim() !== '' ? value : undefined);
+  const next = { name: given(input.name) ?? user.name, username: given(input.username) ?? user.username, email: given(input.email) ?? user.email };
+  const errors = userErrors(db, next, user.id);
+  if (Object.keys(errors).length) throw new HttpError(400, { message: [...new Set(fullMessages(errors))].join('. ') });
+  const emailChanged = next.email.toLowerCase() !== user.email.toLowerCase();
+  db.prepare('UPDATE users SET name = ?, username = ?, email = ?, confirmed_at = CASE WHEN ? THEN NULL ELSE confirmed_at END, updated_at = ? WHERE id = ?')
+    .run(next.name, next.username, next.email, emailChanged ? 1 : 0, timestamp(call.now), user.id);
+  return db.prepare('SELECT * FROM users WHERE id = ?').get(user.id) as UserRow;
 }
 
 function registerGroupServiceAccounts(routes: Router): void {
@@ -192,37 +134,20 @@ function registerGroupServiceAccounts(routes: Router): void {
   });
 
   routes.patch(`${base}/:user_id`, {}, (c, call) => {
-    const { db } = call.sandbox;
     const userId = userIdParam(c);
-    const input = accountParams(call);
+    const { name, username } = accountParams(call);
     const group = managedGroup(c, call);
     const user = provisionedAccount(call, group, userId);
-    const next = { name: input.name ?? user.name, username: input.username ?? user.username, email: user.email };
-    const errors = userErrors(db, next, user.id);
-    // the update service answers its model errors as they are, without the "400 Bad request" prefix
-    if (Object.keys(errors).length) throw new HttpError(400, { message: [...new Set(fullMessages(errors))].join('. ') });
-    db.prepare('UPDATE users SET name = ?, username = ?, updated_at = ? WHERE id = ?').run(next.name, next.username, timestamp(call.now), user.id);
-    return c.json(serviceAccountEntity(db.prepare('SELECT * FROM users WHERE id = ?').get(user.id) as UserRow));
+    return c.json(serviceAccountEntity(updateAccount(call, user, { name, username })));
   });
 
   routes.delete(`${base}/:user_id`, {}, (c, call) => {
-    const { sandbox, now } = call;
-    const { db } = sandbox;
     const userId = userIdParam(c);
     let hardDelete = false;
     collectParamErrors([() => (hardDelete = call.params.bool('hard_delete') ?? false)]);
     const group = managedGroup(c, call);
     const user = provisionedAccount(call, group, userId);
-    const solo = soloOwnedGroups(db, user.id, now);
-    if (solo.length && !hardDelete) throw conflict('User cannot be removed while is the sole-owner of a group');
-    if (hardDelete) {
-      // a group below another deleted group goes with it
-      for (const groupId of solo) {
-        if (db.prepare("SELECT 1 FROM namespaces WHERE id = ? AND kind = 'group'").get(groupId)) deleteGroupTree(db, groupId);
-      }
-    }
-    removeUserRecords(db, user.id, hardDelete ? null : ghostUser(sandbox, now));
-    db.prepare('DELETE FROM users WHERE id = ?').run(user.id);
+    deleteUser(call.sandbox, user, { hardDelete, now: call.now });
     return c.body(null, 204);
   });
 
@@ -299,6 +224,17 @@ function registerInstanceServiceAccounts(routes: Router): void {
   routes.post('/service_accounts', { auth: 'admin' }, (c, call) => {
     const user = createServiceAccount(call, { ...accountParams(call), usernamePrefix: 'service_account', groupId: null });
     return c.json(serviceAccountEntity(user), 201);
+  });
+
+  // 18.2+; deleting goes through the users API (DELETE /users/:id)
+  routes.patch('/service_accounts/:user_id', { auth: 'admin' }, (c, call) => {
+    const userId = userIdParam(c);
+    const input = accountParams(call);
+    const user = call.sandbox.db.prepare('SELECT * FROM users WHERE id = ?').get(userId) as UserRow | undefined;
+    // `User.find`: the record-not-found answer, lower-case "found"
+    if (!user) throw notFound();
+    if (user.user_type !== 'service_account') throw new HttpError(400, { message: 'User is not a service account' });
+    return c.json(serviceAccountEntity(updateAccount(call, user, input)));
   });
 }
 

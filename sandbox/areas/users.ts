@@ -6,6 +6,8 @@ import { pageOfQuery, pageRequest, setKeysetNext } from '../http/pagination.ts';
 import { newSecret } from '../http/auth.ts';
 import { loadUserRelations, userBasic, userFull, userPublic } from '../model/entities.ts';
 import { PERSONAL_TOKEN_SCOPES, createUser, insertToken, userErrors } from '../model/users.ts';
+import { deleteUser } from '../model/user-removal.ts';
+import { collectParamErrors } from '../http/params.ts';
 import { personalTokenEntity } from '../model/tokens.ts';
 import { addDays, timestamp, today } from '../model/time.ts';
 import { likeContains } from '../model/sql.ts';
@@ -132,6 +134,40 @@ function keysetUsers(c: Context<AppEnv>, call: Call, filter: Filter, order: User
   return page;
 }
 
+/** The attributes PUT /users/:id takes, type-checked as Grape does before anything else. */
+function userUpdateParams({ params }: Call) {
+  const input: {
+    email?: string; name?: string; username?: string; password?: string; bio?: string; location?: string; organization?: string;
+    public_email?: string; projects_limit?: number; private_profile?: boolean; can_create_group?: boolean; external?: boolean;
+    admin?: boolean; skip_reconfirmation?: boolean;
+  } = {};
+  collectParamErrors([
+    ...(['email', 'name', 'username', 'password', 'bio', 'location', 'organization', 'public_email'] as const).map((key) => () => (input[key] = params.string(key))),
+    () => (input.projects_limit = params.int('projects_limit')),
+    ...(['private_profile', 'can_create_group', 'external', 'admin', 'skip_reconfirmation'] as const).map((key) => () => (input[key] = params.bool(key))),
+  ]);
+  return input;
+}
+
+/**
+ * A user's namespace follows its username and name; its projects move with it, and their old
+ * paths keep resolving as a renamed project's do.
+ */
+function renamePersonalNamespace(sandbox: Sandbox, before: UserRow, after: { name: string; username: string }, now: Date): void {
+  const { db } = sandbox;
+  const namespace = db.prepare("SELECT id, full_path FROM namespaces WHERE kind = 'user' AND owner_id = ?").get(before.id) as { id: number; full_path: string } | undefined;
+  if (!namespace) return;
+  db.prepare('UPDATE namespaces SET name = ?, path = ?, full_path = ?, updated_at = ? WHERE id = ?').run(after.name, after.username, after.username, timestamp(now), namespace.id);
+  if (namespace.full_path === after.username) return;
+  const projects = db.prepare('SELECT id, path, path_with_namespace FROM projects WHERE namespace_id = ?').all(namespace.id) as Array<{ id: number; path: string; path_with_namespace: string }>;
+  for (const project of projects) {
+    const newPath = `${after.username}/${project.path}`;
+    db.prepare('UPDATE projects SET path_with_namespace = ? WHERE id = ?').run(newPath, project.id);
+    db.prepare('DELETE FROM redirect_routes WHERE path = ?').run(newPath);
+    db.prepare("INSERT OR REPLACE INTO redirect_routes (path, source_type, source_id) VALUES (?, 'Project', ?)").run(project.path_with_namespace, project.id);
+  }
+}
+
 export function registerUsers(routes: Router): void {
   const readUserScopes = ['api', 'read_api', 'read_user'];
 
@@ -213,6 +249,48 @@ export function registerUsers(routes: Router): void {
     if (projectsLimit !== undefined) sandbox.db.prepare('UPDATE users SET projects_limit = ? WHERE id = ?').run(projectsLimit, user.id);
     if (canCreateGroup !== undefined) sandbox.db.prepare('UPDATE users SET can_create_group = ? WHERE id = ?').run(canCreateGroup ? 1 : 0, user.id);
     return c.json(userFull(sandbox, findUser(sandbox, user.id), actor), 201);
+  });
+
+  // PUT /users/:id: the checks run in the platform's order, 409 for an email or username of another user first
+  routes.put('/users/:id{[0-9]+}', { auth: 'admin' }, (c, call) => {
+    const { sandbox, actor, now } = call;
+    const input = userUpdateParams(call);
+    const user = findUser(sandbox, pathParam(c, 'id'));
+    const { db } = sandbox;
+    if (input.email !== undefined && db.prepare('SELECT 1 FROM users WHERE email = ? AND id != ?').get(input.email, user.id)) {
+      throw conflict('Email has already been taken');
+    }
+    if (input.username !== undefined && db.prepare('SELECT 1 FROM users WHERE username = ? AND id != ?').get(input.username, user.id)) {
+      throw conflict('Username has already been taken');
+    }
+    const next = { name: input.name ?? user.name, username: input.username ?? user.username, email: input.email ?? user.email };
+    const errors = userErrors(db, next, user.id);
+    if (input.password !== undefined && input.password.length < 8) (errors.password ??= []).push('is too short (minimum is 8 characters)');
+    if (input.projects_limit !== undefined && input.projects_limit < 0) (errors.projects_limit ??= []).push('must be greater than or equal to 0');
+    if (Object.keys(errors).length) throw new HttpError(400, { message: errors });
+    const columns: Record<string, string | number | null> = { name: next.name, username: next.username, email: next.email };
+    for (const key of ['bio', 'location', 'organization', 'public_email', 'projects_limit'] as const) {
+      if (input[key] !== undefined) columns[key] = input[key]!;
+    }
+    for (const [key, column] of [['private_profile', 'private_profile'], ['can_create_group', 'can_create_group'], ['external', 'external'], ['admin', 'is_admin']] as const) {
+      if (input[key] !== undefined) columns[column] = input[key] ? 1 : 0;
+    }
+    // a new address waits for confirmation unless the administrator skips it
+    if (next.email.toLowerCase() !== user.email.toLowerCase() && !input.skip_reconfirmation) columns.confirmed_at = null;
+    columns.updated_at = timestamp(now);
+    db.prepare(`UPDATE users SET ${Object.keys(columns).map((key) => `${key} = @${key}`).join(', ')} WHERE id = @id`).run({ ...columns, id: user.id });
+    renamePersonalNamespace(sandbox, user, next, now);
+    return c.json(userFull(sandbox, findUser(sandbox, user.id), actor));
+  });
+
+  routes.delete('/users/:id{[0-9]+}', { auth: 'admin' }, (c, { sandbox, params, now }) => {
+    let hardDelete = false;
+    collectParamErrors([() => (hardDelete = params.bool('hard_delete') ?? false)]);
+    const user = findUser(sandbox, pathParam(c, 'id'));
+    // the platform's policy never destroys the Ghost User: its deletion job refuses after the 204
+    if (user.user_type === 'ghost') return c.body(null, 204);
+    deleteUser(sandbox, user, { hardDelete, now });
+    return c.body(null, 204);
   });
 
   routes.post('/users/:id{[0-9]+}/personal_access_tokens', { auth: 'admin' }, (c, { sandbox, params, now }) => {

@@ -4,7 +4,7 @@ import { ApiError } from './errors.ts';
 import type { Connection } from './http.ts';
 import {
   createAccountSchema, createAccountToken, createAccountTokenSchema, createServiceAccount, deleteServiceAccount, messageFieldErrors,
-  revokeAccountToken, rotateAccountToken, serviceAccountsQueries, updateAccountSchema, updateServiceAccount,
+  revokeAccountToken, rotateAccountToken, serviceAccountsQueries, updateAccountSchema, updateInstanceAccountSchema, updateServiceAccount,
 } from './service-accounts.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
 
@@ -70,6 +70,12 @@ describe('service account forms use the API rules', () => {
     expect(z.safeParse(updateAccountSchema, { name: 'Deployer', username: 'deployer_2' }).success).toBe(true);
   });
 
+  it('needs a valid email too to update an instance account', () => {
+    expect(messages(updateInstanceAccountSchema, { name: 'Deployer', username: 'deployer', email: ' ' })).toEqual(['Give the account an email address']);
+    expect(messages(updateInstanceAccountSchema, { name: 'Deployer', username: 'deployer', email: 'nope' })).toEqual(['Enter an email address, like name@example.com']);
+    expect(z.parse(updateInstanceAccountSchema, { name: 'Deployer', username: 'deployer', email: ' ops@example.com ' })).toEqual({ name: 'Deployer', username: 'deployer', email: 'ops@example.com' });
+  });
+
   it('takes a token without a role, with scopes and an expiry at most one year ahead', () => {
     expect(z.safeParse(createAccountTokenSchema, { name: 'ci', description: '', scopes: ['read_api'], expires_at: isoDay(30) }).success).toBe(true);
     expect(messages(createAccountTokenSchema, { name: 'ci', description: '', scopes: [], expires_at: isoDay(400) })).toEqual([
@@ -114,9 +120,32 @@ describe('service accounts against the sandbox', () => {
   it('renames, and answers a taken username as a sentence naming the field', async () => {
     const one = await createServiceAccount(connection, { scope: { group: groupId }, values: { name: 'One', username: 'sa-one', email: '' } });
     await createServiceAccount(connection, { scope: { group: groupId }, values: { name: 'Two', username: 'sa-two', email: '' } });
-    expect(await updateServiceAccount(connection, { groupId, userId: one.id, values: { name: 'One renamed', username: 'sa-one-renamed' } })).toMatchObject({ name: 'One renamed', username: 'sa-one-renamed' });
-    const error = (await updateServiceAccount(connection, { groupId, userId: one.id, values: { name: 'One', username: 'sa-two' } }).catch((caught: unknown) => caught)) as ApiError;
+    expect(await updateServiceAccount(connection, { scope: { group: groupId }, userId: one.id, values: { name: 'One renamed', username: 'sa-one-renamed' } })).toMatchObject({ name: 'One renamed', username: 'sa-one-renamed' });
+    const error = (await updateServiceAccount(connection, { scope: { group: groupId }, userId: one.id, values: { name: 'One', username: 'sa-two' } }).catch((caught: unknown) => caught)) as ApiError;
     expect(messageFieldErrors(error.message, ['name', 'username']).fieldErrors).toEqual({ username: ['Username has already been taken'] });
+  });
+
+  it('updates an instance account through PATCH /service_accounts/:id, email included; a taken username maps to its field', async () => {
+    const account = await createServiceAccount(connection, { scope: 'instance', values: { name: 'Mirror', username: 'mirror-sa', email: '' } });
+    const saved = await updateServiceAccount(connection, { scope: 'instance', userId: account.id, values: { name: 'Mirror renamed', username: 'mirror-sa-2', email: 'mirror@example.com' } });
+    expect(saved).toMatchObject({ id: account.id, name: 'Mirror renamed', username: 'mirror-sa-2', email: 'mirror@example.com' });
+    const error = (await updateServiceAccount(connection, { scope: 'instance', userId: account.id, values: { name: 'Mirror', username: 'first-sa', email: 'mirror@example.com' } }).catch((caught: unknown) => caught)) as ApiError;
+    expect(error.status).toBe(400);
+    expect(messageFieldErrors(error.message, ['name', 'username', 'email'])).toEqual({ fieldErrors: { username: ['Username has already been taken'] }, unplaced: [] });
+  });
+
+  it('deletes an instance account through DELETE /users/:id: 409 while it alone owns a group, then hard delete', async () => {
+    const account = await createServiceAccount(connection, { scope: 'instance', values: { name: 'Lonely owner', username: 'lonely-owner', email: '' } });
+    const { token } = await createAccountToken(connection, { scope: 'instance', userId: account.id, values: { name: 'api', description: '', scopes: ['api'], expires_at: isoDay(5) } });
+    const headers = { 'PRIVATE-TOKEN': token, 'Content-Type': 'application/json' };
+    const owned = (await (await fetch(`${sandbox.url}/api/v4/groups`, { method: 'POST', headers, body: JSON.stringify({ name: 'Lonely land', path: 'lonely-land' }) })).json()) as { id: number };
+    const refused = (await deleteServiceAccount(connection, { scope: 'instance', userId: account.id, hardDelete: false }).catch((caught: unknown) => caught)) as ApiError;
+    expect(refused.status).toBe(409);
+    expect(refused.message).toBe('User cannot be removed while is the sole-owner of a group');
+    await deleteServiceAccount(connection, { scope: 'instance', userId: account.id, hardDelete: true });
+    const admin = { 'PRIVATE-TOKEN': sandbox.adminToken };
+    expect((await fetch(`${sandbox.url}/api/v4/groups/${owned.id}`, { headers: admin })).status).toBe(404);
+    expect((await fetch(`${sandbox.url}/api/v4/users/${account.id}`, { headers: admin })).status).toBe(404);
   });
 
   it('creates, lists, rotates and revokes a group account token; a bad expiry names expires_at', async () => {
@@ -151,9 +180,9 @@ describe('service accounts against the sandbox', () => {
     const { token } = await createAccountToken(connection, { scope, userId: account.id, values: { name: 'api', description: '', scopes: ['api'], expires_at: isoDay(5) } });
     const headers = { 'PRIVATE-TOKEN': token, 'Content-Type': 'application/json' };
     const owned = (await (await fetch(`${sandbox.url}/api/v4/groups`, { method: 'POST', headers, body: JSON.stringify({ name: 'Bot land', path: 'bot-land' }) })).json()) as { id: number };
-    const refused = (await deleteServiceAccount(connection, { groupId, userId: account.id, hardDelete: false }).catch((caught: unknown) => caught)) as ApiError;
+    const refused = (await deleteServiceAccount(connection, { scope, userId: account.id, hardDelete: false }).catch((caught: unknown) => caught)) as ApiError;
     expect(refused.status).toBe(409);
-    await deleteServiceAccount(connection, { groupId, userId: account.id, hardDelete: true });
+    await deleteServiceAccount(connection, { scope, userId: account.id, hardDelete: true });
     expect((await fetch(`${sandbox.url}/api/v4/groups/${owned.id}`, { headers: { 'PRIVATE-TOKEN': sandbox.adminToken } })).status).toBe(404);
   });
 });

@@ -98,16 +98,18 @@ const accountUsername = z.string().check(
   z.refine((value) => value === '' || (USERNAME.test(value) && !/[._-]$/.test(value) && !/\.(git|atom)$/.test(value)), 'Letters, digits, _, - and . only; not starting with - or . and not ending in ., -, _, .git or .atom'),
 );
 
+const accountEmail = z.string().check(z.trim(), z.refine((value) => value === '' || EMAIL.test(value), 'Enter an email address, like name@example.com'));
+
 /** spec 1, 4.4: every field may be left out, and the platform generates it. */
 export const createAccountSchema = z.object({
   name: accountName,
   username: accountUsername,
-  email: z.string().check(z.trim(), z.refine((value) => value === '' || EMAIL.test(value), 'Enter an email address, like name@example.com')),
+  email: accountEmail,
 });
 export type CreateAccountInput = z.input<typeof createAccountSchema>;
 export type CreateAccountValues = z.output<typeof createAccountSchema>;
 
-/** An update names both fields (the form starts from the account's values). */
+/** An update names every field (the form starts from the account's values): the platform ignores blank ones. */
 export const updateAccountSchema = z.object({
   name: accountName.check(z.minLength(1, 'Give the account a name')),
   username: accountUsername.check(z.minLength(1, 'Give the account a username')),
@@ -115,14 +117,24 @@ export const updateAccountSchema = z.object({
 export type UpdateAccountInput = z.input<typeof updateAccountSchema>;
 export type UpdateAccountValues = z.output<typeof updateAccountSchema>;
 
+/** The instance's update (18.2) also takes the email; a new address waits for confirmation. */
+export const updateInstanceAccountSchema = z.extend(updateAccountSchema, {
+  email: accountEmail.check(z.minLength(1, 'Give the account an email address')),
+});
+export type UpdateInstanceAccountInput = z.input<typeof updateInstanceAccountSchema>;
+export type UpdateInstanceAccountValues = z.output<typeof updateInstanceAccountSchema>;
+
 /** A group token's rules without the role: a personal access token has none. */
 export const createAccountTokenSchema = z.omit(createTokenSchema, { access_level: true });
 export type CreateAccountTokenInput = z.input<typeof createAccountTokenSchema>;
 export type CreateAccountTokenValues = z.output<typeof createAccountTokenSchema>;
 
 export type CreateAccountVariables = { scope: ServiceAccountScope; values: CreateAccountValues };
-export type UpdateAccountVariables = { groupId: number; userId: number; values: UpdateAccountValues };
-export type DeleteAccountVariables = { groupId: number; userId: number; hardDelete: boolean };
+/** A group's accounts take name and username; the instance's the email too. */
+export type UpdateAccountVariables =
+  | { scope: { group: number }; userId: number; values: UpdateAccountValues }
+  | { scope: 'instance'; userId: number; values: UpdateInstanceAccountValues };
+export type DeleteAccountVariables = { scope: ServiceAccountScope; userId: number; hardDelete: boolean };
 export type CreateAccountTokenVariables = { scope: ServiceAccountScope; userId: number; values: CreateAccountTokenValues };
 export type RotateAccountTokenVariables = { scope: ServiceAccountScope; userId: number; tokenId: number; expiresAt?: string };
 export type RevokeAccountTokenVariables = { scope: ServiceAccountScope; userId: number; tokenId: number };
@@ -132,14 +144,22 @@ export function createServiceAccount(connection: Connection, { scope, values }: 
   return request(connection, accountsPath(scope), serviceAccountSchema, { method: 'POST', body: withoutEmpty(values) });
 }
 
-/** Renames a group's service account (the platform has no update for instance accounts before 18.2). */
-export function updateServiceAccount(connection: Connection, { groupId, userId, values }: UpdateAccountVariables): Promise<ServiceAccount> {
-  return request(connection, apiPath`/groups/${groupId}/service_accounts/${userId}`, serviceAccountSchema, { method: 'PATCH', body: values });
+/**
+ * Updates a service account: a group's through its group, an instance account through
+ * `PATCH /service_accounts/:id` (18.2), which reaches every service account.
+ */
+export function updateServiceAccount(connection: Connection, { scope, userId, values }: UpdateAccountVariables): Promise<ServiceAccount> {
+  const path = scope === 'instance' ? apiPath`/service_accounts/${userId}` : apiPath`/groups/${scope.group}/service_accounts/${userId}`;
+  return request(connection, path, serviceAccountSchema, { method: 'PATCH', body: values });
 }
 
-/** Deletes a group's service account: with `hardDelete` its contributions and solely owned groups go too. */
-export async function deleteServiceAccount(connection: Connection, { groupId, userId, hardDelete }: DeleteAccountVariables): Promise<void> {
-  await send(connection, apiPath`/groups/${groupId}/service_accounts/${userId}`, { method: 'DELETE', query: { hard_delete: hardDelete } });
+/**
+ * Deletes a service account: with `hardDelete` its contributions and solely owned groups go too.
+ * The instance's are users to the platform: they go through `DELETE /users/:id`.
+ */
+export async function deleteServiceAccount(connection: Connection, { scope, userId, hardDelete }: DeleteAccountVariables): Promise<void> {
+  const path = scope === 'instance' ? apiPath`/users/${userId}` : apiPath`/groups/${scope.group}/service_accounts/${userId}`;
+  await send(connection, path, { method: 'DELETE', query: { hard_delete: hardDelete } });
 }
 
 /** Creates a personal access token for a service account; the answer carries the secret, once. */

@@ -1,9 +1,10 @@
 import { useEffect, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
+import type * as z from 'zod/mini';
 import {
-  createAccountSchema, updateAccountSchema,
-  type CreateAccountInput, type CreateAccountValues, type ServiceAccount, type ServiceAccountScope, type UpdateAccountInput, type UpdateAccountValues,
+  createAccountSchema, updateAccountSchema, updateInstanceAccountSchema,
+  type CreateAccountInput, type CreateAccountValues, type ServiceAccount, type ServiceAccountScope,
 } from '../../api/service-accounts.ts';
 import { ApiError } from '../../api/errors.ts';
 import { ConfirmDialog, Dialog } from '../../components/dialog.tsx';
@@ -91,38 +92,48 @@ export function CreateAccountDialog({ open, onOpenChange, scope, groupName, onCr
 
 interface EditAccountDialogProps {
   account: ServiceAccount | null;
-  groupId: number;
+  scope: ServiceAccountScope;
   onClose: () => void;
   onSaved: (account: ServiceAccount) => void;
 }
 
-export function EditAccountDialog({ account, groupId, onClose, onSaved }: EditAccountDialogProps) {
+/** What the edit form holds: a group's accounts have no email field, the instance's do. */
+type EditAccountValues = { name: string; username: string; email?: string };
+
+export function EditAccountDialog({ account, scope, onClose, onSaved }: EditAccountDialogProps) {
   const update = useUpdateServiceAccount();
   const [formError, setFormError] = useState<string | null>(null);
-  const form = useForm<UpdateAccountInput, unknown, UpdateAccountValues>({ resolver: zodResolver(updateAccountSchema), defaultValues: { name: '', username: '' } });
+  const instance = scope === 'instance';
+  const schema: z.ZodMiniType<EditAccountValues, EditAccountValues> = instance ? updateInstanceAccountSchema : updateAccountSchema;
+  const form = useForm<EditAccountValues, unknown, EditAccountValues>({ resolver: zodResolver(schema), defaultValues: { name: '', username: '', email: '' } });
   useEffect(() => {
     // the server's values are the form's starting point only
-    form.reset({ name: account?.name ?? '', username: account?.username ?? '' });
+    form.reset({ name: account?.name ?? '', username: account?.username ?? '', email: account?.email ?? '' });
     setFormError(null);
     update.reset();
   }, [account?.id]);
   if (!account) return null;
-  const submit = form.handleSubmit((values) => {
+  const submit = form.handleSubmit(({ name, username, email }) => {
     setFormError(null);
     update.mutate(
-      { groupId, userId: account.id, values },
+      scope === 'instance' ? { scope, userId: account.id, values: { name, username, email: email ?? '' } } : { scope, userId: account.id, values: { name, username } },
       {
         onSuccess: (saved) => {
           onClose();
           onSaved(saved);
         },
-        onError: (error) => setFormError(placeServerErrors(form, error, ['name', 'username'])),
+        onError: (error) => setFormError(placeServerErrors(form, error, instance ? ['name', 'username', 'email'] : ['name', 'username'])),
       },
     );
   });
   const { errors } = form.formState;
   return (
-    <Dialog open onOpenChange={(next) => (!next && !update.isPending ? onClose() : undefined)} title={`Edit ${account.name}`} description="The email address is set when the account is created and is not changed here.">
+    <Dialog
+      open
+      onOpenChange={(next) => (!next && !update.isPending ? onClose() : undefined)}
+      title={`Edit ${account.name}`}
+      description={instance ? 'A new email address waits for confirmation; until then the account keeps its current one.' : 'The email address is set when the account is created and is not changed here.'}
+    >
       <form className="form" noValidate onSubmit={submit}>
         <Field label="Name" error={errors.name?.message}>
           <input className="input" autoComplete="off" {...form.register('name')} />
@@ -130,6 +141,11 @@ export function EditAccountDialog({ account, groupId, onClose, onSaved }: EditAc
         <Field label="Username" error={errors.username?.message} hint="Renaming changes the account’s profile address; its tokens keep working.">
           <input className="input" autoComplete="off" spellCheck={false} {...form.register('username')} />
         </Field>
+        {instance ? (
+          <Field label="Email" error={errors.email?.message}>
+            <input className="input" type="email" autoComplete="off" spellCheck={false} {...form.register('email')} />
+          </Field>
+        ) : null}
         <FormError text={formError} />
         <div className="dialog__actions">
           <button type="button" className="button" onClick={onClose} disabled={update.isPending}>
@@ -146,12 +162,12 @@ export function EditAccountDialog({ account, groupId, onClose, onSaved }: EditAc
 
 interface DeleteAccountDialogProps {
   account: ServiceAccount | null;
-  groupId: number;
+  scope: ServiceAccountScope;
   onClose: () => void;
   onDeleted: (account: ServiceAccount, hardDelete: boolean) => void;
 }
 
-export function DeleteAccountDialog({ account, groupId, onClose, onDeleted }: DeleteAccountDialogProps) {
+export function DeleteAccountDialog({ account, scope, onClose, onDeleted }: DeleteAccountDialogProps) {
   const remove = useDeleteServiceAccount();
   const [hardDelete, setHardDelete] = useState(false);
   const hardDeleteHelp = useId();
@@ -179,7 +195,7 @@ export function DeleteAccountDialog({ account, groupId, onClose, onDeleted }: De
       error={remove.error ? `${errorText(remove.error)}${soleOwner && !hardDelete ? ' Choose hard delete to delete it together with the groups it owns alone.' : ''}` : null}
       onConfirm={() =>
         remove.mutate(
-          { groupId, userId: account.id, hardDelete },
+          { scope, userId: account.id, hardDelete },
           {
             onSuccess: () => {
               onClose();

@@ -26,7 +26,7 @@ interface ServiceAccountsScreenProps {
   search: AccountsSearch;
 }
 
-/** A top-level group's service accounts, or the instance's: list, create, and for a group edit and delete. */
+/** A top-level group's service accounts, or the instance's: list, create, edit and delete. */
 export function ServiceAccountsScreen({ scope, search }: ServiceAccountsScreenProps) {
   const access = useServiceAccountAccess(scope);
   const title = scope === 'instance' ? 'Instance service accounts' : access.groupName ? `Service accounts of ${access.groupName}` : 'Service accounts';
@@ -67,8 +67,6 @@ function AccountsList({ scope, search, title, canManage, groupName }: AccountsLi
   const [editing, setEditing] = useState<ServiceAccount | null>(null);
   const [deleting, setDeleting] = useState<ServiceAccount | null>(null);
   const groupId = scope === 'instance' ? null : scope.group;
-  // the platform renames and deletes only a group's accounts through its service-account API
-  const canChange = canManage && groupId !== null;
 
   // the next page is likely next: fetch it ahead
   usePrefetch(page.nextPage ? serviceAccountsQueries.list(connection, scope, { ...params, page: page.nextPage }) : null);
@@ -103,7 +101,7 @@ function AccountsList({ scope, search, title, canManage, groupName }: AccountsLi
         ),
       },
     ];
-    if (canChange) {
+    if (canManage) {
       base.push({
         id: 'actions',
         header: () => <span className="sr-only">Actions</span>,
@@ -120,7 +118,7 @@ function AccountsList({ scope, search, title, canManage, groupName }: AccountsLi
       });
     }
     return base;
-  }, [canChange, groupId]);
+  }, [canManage, groupId]);
 
   return (
     <>
@@ -132,11 +130,6 @@ function AccountsList({ scope, search, title, canManage, groupName }: AccountsLi
           </button>
         ) : null}
       </header>
-      {canManage && groupId === null ? (
-        <p className="notice" role="note">
-          The instance API creates service accounts but cannot rename or delete them; a group’s service accounts are renamed and deleted from their group.
-        </p>
-      ) : null}
       <div className="filter-bar" role="group" aria-label="List options">
         <label className="inline-field">
           <span>Sort by</span>
@@ -165,17 +158,13 @@ function AccountsList({ scope, search, title, canManage, groupName }: AccountsLi
             groupName={groupName}
             onCreated={(account) => notify(`Created the service account ${account.name} (@${account.username}).`)}
           />
-          {groupId !== null ? (
-            <>
-              <EditAccountDialog account={editing} groupId={groupId} onClose={() => setEditing(null)} onSaved={(account) => notify(`Saved ${account.name}.`)} />
-              <DeleteAccountDialog
-                account={deleting}
-                groupId={groupId}
-                onClose={() => setDeleting(null)}
-                onDeleted={(account, hard) => notify(hard ? `Deleted ${account.name}, its contributions and the groups it owned alone.` : `Deleted ${account.name}.`)}
-              />
-            </>
-          ) : null}
+          <EditAccountDialog account={editing} scope={scope} onClose={() => setEditing(null)} onSaved={(account) => notify(`Saved ${account.name}.`)} />
+          <DeleteAccountDialog
+            account={deleting}
+            scope={scope}
+            onClose={() => setDeleting(null)}
+            onDeleted={(account, hard) => notify(hard ? `Deleted ${account.name}, its contributions and the groups it owned alone.` : `Deleted ${account.name}.`)}
+          />
         </Suspense>
       ) : null}
     </>

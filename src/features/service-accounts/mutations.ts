@@ -5,19 +5,25 @@ import {
   type RevokeAccountTokenVariables, type RotateAccountTokenVariables, type UpdateAccountVariables,
 } from '../../api/service-accounts.ts';
 import { useConnection } from '../../api/react.ts';
+import { usersQueries } from '../../api/users.ts';
 
 // the answers carry secrets: the mutation cache forgets them as soon as nobody watches
 const FORGET_AT_ONCE = { gcTime: 0 } as const;
 
 /**
- * Account changes refresh every service-account list: the instance's lists a group's accounts
- * too. Each mutation stays pending until they are fresh (the invalidation is returned).
+ * Account changes refresh every service-account list (the instance's lists a group's accounts
+ * too) and what is cached of users, since a service account is one. Each mutation stays pending
+ * until they are fresh (the invalidation is returned).
  */
 function useAccountMutation<V, R>(run: (variables: V) => Promise<R>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: run,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: serviceAccountsQueries.all() }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: serviceAccountsQueries.all() }),
+        queryClient.invalidateQueries({ queryKey: usersQueries.all() }),
+      ]),
   });
 }
 
