@@ -65,7 +65,8 @@ if (!target) {
   sandboxConfig = prepared.sandbox.config;
 }
 
-const app = createServerApp({ sandboxFetch, target, distDir: path.join(root, 'dist') });
+// CONSOLE_DIST lets parallel test runs each serve their own build
+const app = createServerApp({ sandboxFetch, target, distDir: path.resolve(process.env.CONSOLE_DIST ?? path.join(root, 'dist')) });
 serve({ fetch: app.fetch, port, hostname: host, serverOptions: { maxHeaderSize: 1024 * 1024 } }, (info) => {
   const url = `http://${host === '0.0.0.0' ? 'localhost' : host}:${info.port}`;
   // with --port 0 the real port is known only now; avatars and web_url links use it
