@@ -33,6 +33,7 @@ function AreaNav() {
         <span className="area-nav__group" role="group" aria-label="Instance">
           <span className="area-nav__context">Instance</span>
           <Link to="/admin/service-accounts">Service accounts</Link>
+          <Link to="/admin/hooks">System hooks</Link>
         </span>
       ) : null}
       {groupId !== undefined ? (

@@ -1,0 +1,262 @@
+import { Suspense, lazy, useState } from 'react';
+import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { ColumnDef } from '@tanstack/react-table';
+import {
+  hookFormValues, systemHooksQueries, urlPlaceholders, urlVariableSchema,
+  type HookDelivery, type SystemHook, type UrlVariableInput,
+} from '../../api/system-hooks.ts';
+import { useActiveSession, useConnection } from '../../api/react.ts';
+import { DataTable } from '../../components/data-table.tsx';
+import { ErrorPanel, errorText } from '../../components/error-panel.tsx';
+import { Field } from '../../components/field.tsx';
+import { EmptyState } from '../../components/states.tsx';
+import { useNotify } from '../../components/toast.tsx';
+import { formatDate, formatRelative } from '../../lib/time.ts';
+import { HooksRefused } from './admin-only.tsx';
+import { HookForm } from './hook-form.tsx';
+import { hookTitle } from './hook-title.ts';
+import { useDeleteUrlVariable, useSetUrlVariable, useTestHook, useUpdateHook } from './mutations.ts';
+import { systemHooksAccess } from './permissions.ts';
+
+const DeleteHookDialog = lazy(() => import('./hook-dialogs.tsx').then((module) => ({ default: module.DeleteHookDialog })));
+
+/** One system hook: its settings, URL variables, a test call, the recent deliveries, deletion. */
+export function HookScreen({ hookId }: { hookId: number }) {
+  const access = systemHooksAccess(useActiveSession()?.connection);
+  if (!access.canView) return <HooksRefused title="System hook" reason={access.reason ?? ''} />;
+  return <HookDetail hookId={hookId} canManage={access.canManage} reason={access.reason} />;
+}
+
+function HookDetail({ hookId, canManage, reason }: { hookId: number; canManage: boolean; reason: string | null }) {
+  const connection = useConnection();
+  const navigate = useNavigate();
+  const notify = useNotify();
+  const hook = useSuspenseQuery(systemHooksQueries.detail(connection, hookId)).data;
+  const update = useUpdateHook();
+  // a fresh form after each save: the token and new variables fields start empty again
+  const [formVersion, setFormVersion] = useState(0);
+  const [deleting, setDeleting] = useState(false);
+  const title = hookTitle(hook);
+  return (
+    <section className="screen" aria-labelledby="system-hook-heading">
+      <header className="screen__header">
+        <h1 id="system-hook-heading">System hook {title}</h1>
+        {canManage ? (
+          <button type="button" className="button button--danger" onClick={() => setDeleting(true)}>
+            Delete hook
+          </button>
+        ) : null}
+      </header>
+      {reason ? (
+        <p className="notice" role="note">
+          {reason}
+        </p>
+      ) : null}
+      <dl className="details">
+        <dt>Created</dt>
+        <dd>
+          <time dateTime={hook.created_at}>{formatDate(hook.created_at)}</time>
+        </dd>
+        {hook.description ? (
+          <>
+            <dt>Description</dt>
+            <dd>{hook.description}</dd>
+          </>
+        ) : null}
+      </dl>
+
+      <section aria-labelledby="hook-settings-heading">
+        <h2 id="hook-settings-heading">Settings</h2>
+        {canManage ? (
+          <HookForm
+            key={formVersion}
+            hook={hook}
+            defaultValues={{ ...hookFormValues(hook), name: '', description: '' }}
+            submitLabel="Save changes"
+            pendingLabel="Saving…"
+            pending={update.isPending}
+            onCancel={() => void navigate({ to: '/admin/hooks' })}
+            onSubmit={(values, onError) =>
+              update.mutate(
+                { hookId, values },
+                {
+                  onSuccess: () => {
+                    setFormVersion((version) => version + 1);
+                    notify(`Saved ${title}.`);
+                  },
+                  onError,
+                },
+              )
+            }
+          />
+        ) : (
+          <p>
+            Posts to <code>{hook.url}</code>.
+          </p>
+        )}
+      </section>
+
+      <UrlVariables hook={hook} canManage={canManage} />
+      {canManage ? <TestHook hookId={hookId} /> : null}
+      <RecentDeliveries hookId={hookId} />
+
+      {canManage && deleting ? (
+        <Suspense fallback={null}>
+          <DeleteHookDialog
+            hook={hook}
+            onClose={() => setDeleting(false)}
+            onDeleted={(deleted) => {
+              notify(`Deleted ${hookTitle(deleted)}.`);
+              void navigate({ to: '/admin/hooks' });
+            }}
+          />
+        </Suspense>
+      ) : null}
+    </section>
+  );
+}
+
+/** Keys only: the platform never returns a variable's value. */
+function UrlVariables({ hook, canManage }: { hook: SystemHook; canManage: boolean }) {
+  const setVariable = useSetUrlVariable();
+  const removeVariable = useDeleteUrlVariable();
+  const [formError, setFormError] = useState<string | null>(null);
+  const [removeError, setRemoveError] = useState<string | null>(null);
+  const form = useForm<UrlVariableInput>({ resolver: zodResolver(urlVariableSchema), defaultValues: { key: '', value: '' } });
+  const { errors } = form.formState;
+  const used = urlPlaceholders(hook.url);
+  const submit = form.handleSubmit((values) => {
+    setFormError(null);
+    setVariable.mutate(
+      { hookId: hook.id, key: values.key, value: values.value },
+      {
+        onSuccess: () => form.reset({ key: '', value: '' }),
+        onError: (error) => setFormError(errorText(error)),
+      },
+    );
+  });
+  return (
+    <section aria-labelledby="url-variables-heading">
+      <h2 id="url-variables-heading">URL variables</h2>
+      <p className="field__hint">
+        Each <code>{'{key}'}</code> in the URL is replaced by the value of the variable with that key when the hook is called. Values are write-only: only the keys are shown.
+      </p>
+      {hook.url_variables.length === 0 ? (
+        <EmptyState title="This hook has no URL variables." />
+      ) : (
+        <ul className="link-list" aria-label="URL variable keys">
+          {hook.url_variables.map(({ key }) => (
+            <li key={key}>
+              <code>{key}</code> {used.includes(key) ? <span className="muted">(used in the URL)</span> : null}{' '}
+              {canManage ? (
+                <button
+                  type="button"
+                  className="button button--danger-quiet"
+                  aria-label={`Delete variable ${key}`}
+                  disabled={removeVariable.isPending}
+                  onClick={() => {
+                    setRemoveError(null);
+                    removeVariable.mutate({ hookId: hook.id, key }, { onError: (error) => setRemoveError(errorText(error)) });
+                  }}
+                >
+                  Delete
+                </button>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+      {removeError ? (
+        <div className="form-error" role="alert">
+          {removeError}
+        </div>
+      ) : null}
+      {canManage ? (
+        <form className="form" noValidate onSubmit={submit} aria-label="Set a URL variable">
+          <div className="filter-bar">
+            <Field label="Variable key" error={errors.key?.message}>
+              <input className="input" autoComplete="off" spellCheck={false} {...form.register('key')} />
+            </Field>
+            <Field label="Variable value" error={errors.value?.message} hint="A key that exists gets the new value.">
+              <input className="input" type="password" autoComplete="new-password" spellCheck={false} {...form.register('value')} />
+            </Field>
+            <button type="submit" className="button" disabled={setVariable.isPending} aria-busy={setVariable.isPending || undefined}>
+              {setVariable.isPending ? 'Saving…' : 'Save variable'}
+            </button>
+          </div>
+          {formError ? (
+            <div className="form-error" role="alert">
+              {formError}
+            </div>
+          ) : null}
+        </form>
+      ) : null}
+    </section>
+  );
+}
+
+/** The platform posts mock data to the receiver and answers with that data, shown as JSON text. */
+function TestHook({ hookId }: { hookId: number }) {
+  const test = useTestHook();
+  return (
+    <section aria-labelledby="test-hook-heading">
+      <h2 id="test-hook-heading">Test</h2>
+      <p className="field__hint">Sends a sample project_create event to the receiver now.</p>
+      <button type="button" className="button" disabled={test.isPending} aria-busy={test.isPending || undefined} onClick={() => test.mutate({ hookId })}>
+        {test.isPending ? 'Testing…' : 'Test hook'}
+      </button>
+      {test.isError ? (
+        <div className="form-error" role="alert">
+          {errorText(test.error)}
+        </div>
+      ) : null}
+      {test.isSuccess ? (
+        <figure>
+          <figcaption>The instance answered with the data it sent:</figcaption>
+          <pre aria-label="Test answer">{typeof test.data === 'string' ? test.data : JSON.stringify(test.data, null, 2)}</pre>
+        </figure>
+      ) : null}
+    </section>
+  );
+}
+
+const deliveryColumns: ColumnDef<HookDelivery>[] = [
+  { id: 'when', header: 'When', cell: ({ row: { original: delivery } }) => <time dateTime={delivery.created_at} title={delivery.created_at}>{formatRelative(delivery.created_at)}</time> },
+  { id: 'trigger', header: 'Trigger', cell: ({ row: { original: delivery } }) => delivery.trigger ?? '' },
+  { id: 'status', header: 'Status', cell: ({ row: { original: delivery } }) => delivery.response_status },
+  {
+    id: 'duration',
+    header: 'Duration',
+    cell: ({ row: { original: delivery } }) => (delivery.execution_duration === null || delivery.execution_duration === undefined ? '' : `${delivery.execution_duration.toFixed(2)} s`),
+  },
+  { id: 'error', header: 'Error', cell: ({ row: { original: delivery } }) => delivery.internal_error_message ?? '' },
+];
+
+/** From the sandbox's log; a real instance keeps none for system hooks, and the screen says so. */
+function RecentDeliveries({ hookId }: { hookId: number }) {
+  const connection = useConnection();
+  const deliveries = useQuery(systemHooksQueries.deliveries(connection, hookId));
+  return (
+    <section aria-labelledby="deliveries-heading">
+      <h2 id="deliveries-heading">Recent deliveries</h2>
+      {deliveries.isPending ? (
+        <p className="muted" role="status">
+          Loading deliveries…
+        </p>
+      ) : deliveries.isError ? (
+        <ErrorPanel error={deliveries.error} onRetry={() => void deliveries.refetch()} />
+      ) : !deliveries.data.available ? (
+        <p className="notice" role="note">
+          Recent deliveries are not available on this instance: the platform keeps no delivery log for system hooks (the bundled sandbox does).
+        </p>
+      ) : deliveries.data.deliveries.length === 0 ? (
+        <EmptyState title="No deliveries yet." />
+      ) : (
+        <DataTable caption="Recent deliveries" columns={deliveryColumns} data={deliveries.data.deliveries} getRowId={(delivery) => String(delivery.id)} />
+      )}
+    </section>
+  );
+}

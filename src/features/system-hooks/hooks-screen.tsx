@@ -1,0 +1,104 @@
+import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
+import { useSuspenseQuery } from '@tanstack/react-query';
+import { Link, useRouterState } from '@tanstack/react-router';
+import type { ColumnDef } from '@tanstack/react-table';
+import { systemHooksQueries, type SystemHook } from '../../api/system-hooks.ts';
+import { useActiveSession, useConnection } from '../../api/react.ts';
+import { DataTable } from '../../components/data-table.tsx';
+import { Paginator } from '../../components/paginator.tsx';
+import { EmptyState } from '../../components/states.tsx';
+import { usePrefetch } from '../../components/list-hooks.ts';
+import { useNotify } from '../../components/toast.tsx';
+import { formatDate } from '../../lib/time.ts';
+import { HooksRefused } from './admin-only.tsx';
+import { hookEventsText, hookTitle } from './hook-title.ts';
+import { systemHooksAccess } from './permissions.ts';
+import type { HooksSearch } from './search.ts';
+
+// the confirmation loads after the list, not before its first row
+const loadDialogs = () => import('./hook-dialogs.tsx');
+const DeleteHookDialog = lazy(() => loadDialogs().then((module) => ({ default: module.DeleteHookDialog })));
+
+const TITLE = 'System hooks';
+
+/** The instance's system hooks (administrators): list, add, edit, delete. */
+export function HooksScreen({ search }: { search: HooksSearch }) {
+  const access = systemHooksAccess(useActiveSession()?.connection);
+  if (!access.canView) return <HooksRefused title={TITLE} reason={access.reason ?? ''} />;
+  return <HooksList search={search} canManage={access.canManage} reason={access.reason} />;
+}
+
+function HooksList({ search, canManage, reason }: { search: HooksSearch; canManage: boolean; reason: string | null }) {
+  const connection = useConnection();
+  const notify = useNotify();
+  const page = useSuspenseQuery(systemHooksQueries.list(connection, search)).data;
+  const loading = useRouterState({ select: (state) => state.status === 'pending' });
+  const [deleting, setDeleting] = useState<SystemHook | null>(null);
+
+  usePrefetch(page.nextPage ? systemHooksQueries.list(connection, { ...search, page: page.nextPage }) : null);
+  useEffect(() => {
+    if (canManage) void loadDialogs();
+  }, [canManage]);
+
+  const columns = useMemo<ColumnDef<SystemHook>[]>(() => {
+    const base: ColumnDef<SystemHook>[] = [
+      {
+        id: 'name',
+        header: 'Name',
+        cell: ({ row: { original: hook } }) => (
+          <Link to="/admin/hooks/$hookId" params={{ hookId: String(hook.id) }}>
+            {hookTitle(hook)}
+          </Link>
+        ),
+      },
+      // the URL template as text: placeholders, never the variables' values
+      { id: 'url', header: 'URL', cell: ({ row: { original: hook } }) => <code>{hook.url}</code> },
+      { id: 'events', header: 'Events', cell: ({ row: { original: hook } }) => hookEventsText(hook) },
+      { id: 'ssl', header: 'SSL verification', cell: ({ row: { original: hook } }) => (hook.enable_ssl_verification ? 'Enabled' : 'Disabled') },
+      { id: 'created', header: 'Created', cell: ({ row: { original: hook } }) => <time dateTime={hook.created_at}>{formatDate(hook.created_at)}</time> },
+    ];
+    if (canManage) {
+      base.push({
+        id: 'actions',
+        header: () => <span className="sr-only">Actions</span>,
+        cell: ({ row: { original: hook } }) => (
+          <span className="row-actions">
+            <button type="button" className="button button--danger-quiet" aria-label={`Delete ${hookTitle(hook)}`} onClick={() => setDeleting(hook)}>
+              Delete
+            </button>
+          </span>
+        ),
+      });
+    }
+    return base;
+  }, [canManage]);
+
+  return (
+    <section className="screen" aria-labelledby="system-hooks-heading">
+      <header className="screen__header">
+        <h1 id="system-hooks-heading">{TITLE}</h1>
+        {canManage ? (
+          <Link to="/admin/hooks/new" className="button button--primary">
+            Add system hook
+          </Link>
+        ) : null}
+      </header>
+      {reason ? (
+        <p className="notice" role="note">
+          {reason}
+        </p>
+      ) : null}
+      {page.items.length === 0 ? (
+        <EmptyState title={search.page > 1 ? 'This page is past the last system hook.' : 'This instance has no system hooks.'} />
+      ) : (
+        <DataTable caption="System hooks" columns={columns} data={page.items} getRowId={(hook) => String(hook.id)} stale={loading} />
+      )}
+      <Paginator page={page} label="System hooks pages" />
+      {canManage ? (
+        <Suspense fallback={null}>
+          <DeleteHookDialog hook={deleting} onClose={() => setDeleting(null)} onDeleted={(hook) => notify(`Deleted ${hookTitle(hook)}.`)} />
+        </Suspense>
+      ) : null}
+    </section>
+  );
+}
