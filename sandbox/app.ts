@@ -23,6 +23,7 @@ import { registerFiles } from './areas/files.ts';
 import { registerBranches } from './areas/branches.ts';
 import { registerRepository } from './areas/repository.ts';
 import { registerDeployKeys } from './areas/deploy-keys.ts';
+import { registerStorageMoves } from './areas/storage-moves.ts';
 
 export const API_PREFIX = '/api/v4';
 
@@ -152,6 +153,7 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
   registerBranches(routes);
   registerRepository(routes);
   registerDeployKeys(routes);
+  registerStorageMoves(routes);
   app.route(API_PREFIX, api);
 
   registerAvatars(app);

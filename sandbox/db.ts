@@ -340,6 +340,29 @@ export const migrations: ReadonlyArray<(db: Db) => void> = [
     );
     CREATE INDEX system_hook_deliveries_hook ON system_hook_deliveries(hook_id, id);
   `),
+  // repository storage moves: the moves, the read-only flag of a moving repository, group wiki storages
+  (db) =>
+    db.exec(`
+    ALTER TABLE projects ADD COLUMN repository_read_only INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE group_wiki_repositories (
+      group_id INTEGER PRIMARY KEY REFERENCES namespaces(id) ON DELETE CASCADE,
+      repository_storage TEXT NOT NULL DEFAULT 'default',
+      read_only INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE repository_storage_moves (
+      id INTEGER PRIMARY KEY,
+      container_type TEXT NOT NULL,
+      container_id INTEGER NOT NULL,
+      state TEXT NOT NULL,
+      source_storage_name TEXT NOT NULL,
+      destination_storage_name TEXT NOT NULL,
+      error_message TEXT,
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL
+    );
+    CREATE INDEX repository_storage_moves_container ON repository_storage_moves(container_type, container_id, created_at);
+    CREATE INDEX repository_storage_moves_created ON repository_storage_moves(container_type, created_at);
+  `),
 ];
 
 /** Opens (creating if needed) the store in `dir` and brings its schema up to date. */

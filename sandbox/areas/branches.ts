@@ -11,12 +11,13 @@ import {
 import { timestamp } from '../model/time.ts';
 import {
   REPOSITORY_READ_SCOPES, branchNotFound, commitFailed, projectRole, readableRepositoryProject, repositoryFor, requireMaintainer,
-  requirePushCode, writableRepository,
+  requirePushCode, requireWritableRepository, writableRepository,
 } from '../git/access.ts';
+import { announceRefChanges, type RefChange } from '../git/push-events.ts';
 import { branchEntity, recordPush } from '../git/entities.ts';
 import { git } from '../git/exec.ts';
 import { Re2Error, re2ToRegExp } from '../git/re2.ts';
-import { branchHead, isSafeRevision, isValidBranchName, listBranches, readCommits, resolveCommit, type RawCommit, type RefEntry } from '../git/repository.ts';
+import { ZERO_SHA, branchHead, isSafeRevision, isValidBranchName, listBranches, readCommits, resolveCommit, type RawCommit, type RefEntry } from '../git/repository.ts';
 import { CommitFailure, commitTree, moveBranch, treeWithActions } from '../git/write.ts';
 import { committerOf } from './commits.ts';
 
@@ -111,11 +112,12 @@ function findProtection(call: Call, project: ProjectRow, name: string): Protecte
 async function createDefaultBranchIfEmpty(call: Call, project: ProjectRow, repo: string): Promise<boolean> {
   if ((await listBranches(repo)).length) return false;
   const tree = await treeWithActions(repo, null, [{ action: 'create', filePath: '.gitkeep', content: Buffer.alloc(0) }]);
-  await commitTree(repo, tree, {
+  const sha = await commitTree(repo, tree, {
     branch: project.default_branch, parent: null, expectedHead: null, message: 'Initial commit',
     author: committerOf(call), committer: committerOf(call), when: call.sandbox.now(),
   });
   recordPush(call.sandbox, project, project.default_branch, { firstBranch: true });
+  announceRefChanges(call.sandbox, project, call.actor.user, repo, [{ ref: `refs/heads/${project.default_branch}`, before: ZERO_SHA, after: sha }]);
   return true;
 }
 
@@ -176,6 +178,7 @@ export function registerBranches(routes: Router): void {
       throw error;
     }
     recordPush(call.sandbox, project, name, { firstBranch: createdDefault && name === project.default_branch });
+    announceRefChanges(call.sandbox, project, call.actor.user, repo, [{ ref: `refs/heads/${name}`, before: ZERO_SHA, after: target }]);
     return c.json((await branchEntities(call, project, repo, [{ name, sha: target }]))[0], 201);
   });
 
@@ -184,6 +187,7 @@ export function registerBranches(routes: Router): void {
     requirePushCode(call, project);
     const repo = repositoryFor(call, project);
     const branch = await findBranch(repo, branchParam(c));
+    requireWritableRepository(call, project);
     if (branch.name === project.default_branch) throw commitFailed('The default branch of a project cannot be deleted.');
     // protected branches go only through the API or UI, and only for Maintainers
     if (new ProjectProtections(call.sandbox.db, project.id).isProtected(branch.name) && projectRole(call, project) < AccessLevel.MAINTAINER) {
@@ -192,6 +196,7 @@ export function registerBranches(routes: Router): void {
     const result = await git(repo!, ['update-ref', '-d', '--end-of-options', `refs/heads/${branch.name}`, branch.sha], { okCodes: [1, 128] });
     if (result.code !== 0) throw commitFailed('Failed to remove branch');
     recordPush(call.sandbox, project, branch.name, { firstBranch: false });
+    announceRefChanges(call.sandbox, project, call.actor.user, repo!, [{ ref: `refs/heads/${branch.name}`, before: branch.sha, after: ZERO_SHA }]);
     return c.body(null, 204);
   });
 
@@ -199,13 +204,17 @@ export function registerBranches(routes: Router): void {
     const project = readableRepositoryProject(c, call);
     requirePushCode(call, project);
     const repo = repositoryFor(call, project);
+    requireWritableRepository(call, project);
     if (repo) {
+      const removed: RefChange[] = [];
       const protections = new ProjectProtections(call.sandbox.db, project.id);
       const branches = new Map((await listBranches(repo)).map((branch) => [branch.name, branch.sha]));
       for (const name of await mergedNames(repo, project)) {
         if (name === project.default_branch || protections.isProtected(name)) continue;
-        await git(repo, ['update-ref', '-d', '--end-of-options', `refs/heads/${name}`, branches.get(name)!], { okCodes: [1, 128] });
+        const result = await git(repo, ['update-ref', '-d', '--end-of-options', `refs/heads/${name}`, branches.get(name)!], { okCodes: [1, 128] });
+        if (result.code === 0) removed.push({ ref: `refs/heads/${name}`, before: branches.get(name)!, after: ZERO_SHA });
       }
+      announceRefChanges(call.sandbox, project, call.actor.user, repo, removed);
     }
     return c.json({ message: '202 Accepted' }, 202);
   });

@@ -7,12 +7,13 @@ import { pathParam, type Call, type Router } from '../http/route.ts';
 import { AccessLevel, findReadableProject, type ProjectRow } from '../model/access.ts';
 import {
   REPOSITORY_READ_SCOPES, branchNotFound, commitFailed, commitNotFound, readableRepositoryProject, repositoryFor,
-  requirePushToBranch, writableRepository, projectRole,
+  requirePushToBranch, requireWritableRepository, writableRepository, projectRole,
 } from '../git/access.ts';
 import { commitDetailEntity, commitEntity, commitTitle, recordPush } from '../git/entities.ts';
+import { announceRefChanges } from '../git/push-events.ts';
 import { GitError, git, type Identity } from '../git/exec.ts';
 import {
-  branchHead, commitStats, isSafeRevision, isValidBranchName, listBranches, readCommit, readCommits, resolveCommit,
+  ZERO_SHA, branchHead, commitStats, isSafeRevision, isValidBranchName, listBranches, readCommit, readCommits, resolveCommit,
 } from '../git/repository.ts';
 import { CommitFailure, commitTree, threeWayTree, treeWithActions, type ActionKind, type CommitAction } from '../git/write.ts';
 
@@ -200,6 +201,7 @@ export function registerCommits(routes: Router): void {
     const message = params.string('commit_message')!;
     let sha: string;
     let firstBranch = false;
+    let before: string | null = null;
     try {
       const plan = await planCommit(repo, {
         branch,
@@ -208,6 +210,7 @@ export function registerCommits(routes: Router): void {
         force,
       });
       firstBranch = plan.firstBranch;
+      before = plan.expectedHead;
       const tree = await treeWithActions(repo, plan.parent, actions);
       sha = await commitTree(repo, tree, {
         branch,
@@ -223,6 +226,7 @@ export function registerCommits(routes: Router): void {
       throw error;
     }
     recordPush(call.sandbox, project, branch, { firstBranch });
+    announceRefChanges(call.sandbox, project, call.actor.user, repo, [{ ref: `refs/heads/${branch}`, before: before ?? ZERO_SHA, after: sha }]);
     const commit = (await readCommit(repo, sha))!;
     const stats = includeStats ? (await commitStats(repo, [commit])).get(sha)! : null;
     return c.json(commitDetailEntity(call.sandbox, project, commit, stats), 201);
@@ -275,6 +279,7 @@ export function registerCommits(routes: Router): void {
       const customMessage = kind === 'cherry_pick' ? params.string('message') : undefined;
       requirePushToBranch(call, project, rawBranch);
       const repo = repositoryFor(call, project);
+      if (!dryRun) requireWritableRepository(call, project);
       const sha = await findCommit(repo, shaParam(c));
       const head = await branchHead(repo, rawBranch);
       if (!head) throw branchNotFound();
@@ -313,6 +318,7 @@ export function registerCommits(routes: Router): void {
         throw error;
       }
       recordPush(call.sandbox, project, rawBranch, { firstBranch: false });
+      announceRefChanges(call.sandbox, project, call.actor.user, repo!, [{ ref: `refs/heads/${rawBranch}`, before: head, after: newSha }]);
       const created = (await readCommit(repo!, newSha))!;
       return c.json(commitEntity(call.sandbox, project, created), 201);
     });

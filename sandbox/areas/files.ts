@@ -12,8 +12,9 @@ import {
   requirePushCode, writableRepository,
 } from '../git/access.ts';
 import { recordPush } from '../git/entities.ts';
+import { announceRefChanges } from '../git/push-events.ts';
 import { blameFile, blameRange } from '../git/blame.ts';
-import { entryAt, lastCommitFor, readBlob, resolveCommit, type RawCommit, type TreeEntry } from '../git/repository.ts';
+import { ZERO_SHA, entryAt, lastCommitFor, readBlob, resolveCommit, type RawCommit, type TreeEntry } from '../git/repository.ts';
 import { CommitFailure, commitTree, treeWithActions, type CommitAction } from '../git/write.ts';
 import { authorOf, committerOf, decodeContent, planCommit } from './commits.ts';
 
@@ -228,7 +229,7 @@ async function writeFile(c: Context<AppEnv>, call: Call, kind: 'create' | 'updat
     }
     const action: CommitAction = { action: kind, filePath: input.filePath, content: input.content, executeFilemode: input.executeFilemode };
     const tree = await treeWithActions(repo, plan.parent, [action], { checkLastCommit: false });
-    await commitTree(repo, tree, {
+    const sha = await commitTree(repo, tree, {
       branch: input.branch,
       parent: plan.parent,
       expectedHead: plan.expectedHead,
@@ -238,6 +239,7 @@ async function writeFile(c: Context<AppEnv>, call: Call, kind: 'create' | 'updat
       when: call.sandbox.now(),
     });
     recordPush(call.sandbox, project, input.branch, { firstBranch: plan.firstBranch });
+    announceRefChanges(call.sandbox, project, call.actor.user, repo, [{ ref: `refs/heads/${input.branch}`, before: plan.expectedHead ?? ZERO_SHA, after: sha }]);
   } catch (error) {
     if (error instanceof CommitFailure) throw commitFailed(error.message);
     throw error;

@@ -1,9 +1,13 @@
-import { notFound, paramError } from '../http/errors.ts';
+import { HttpError, notFound, paramError } from '../http/errors.ts';
+import { collectParamErrors } from '../http/params.ts';
 import { pageOfArray, pageRequest, setKeysetNext } from '../http/pagination.ts';
 import { pathParam, type Router } from '../http/route.ts';
-import { REPOSITORY_READ_SCOPES, readableRepositoryProject, repositoryFor } from '../git/access.ts';
+import { REPOSITORY_READ_SCOPES, commitFailed, readableRepositoryProject, repositoryFor, requirePushCode, writableRepository } from '../git/access.ts';
+import { git, identityEnv } from '../git/exec.ts';
+import { announceRefChanges } from '../git/push-events.ts';
+import { committerOf } from './commits.ts';
 import { tagEntity } from '../git/entities.ts';
-import { listTags, lsTree, readCommits, resolveCommit, type TagEntry, type TreeEntry } from '../git/repository.ts';
+import { ZERO_SHA, isSafeRevision, isValidBranchName, listTags, lsTree, readCommits, resolveCommit, type TagEntry, type TreeEntry } from '../git/repository.ts';
 import { nameMatcher } from './branches.ts';
 
 const TYPE_ORDER: Record<TreeEntry['type'], number> = { tree: 0, blob: 1, commit: 2 };
@@ -84,5 +88,41 @@ export function registerRepository(routes: Router): void {
     if (!tag) throw notFound('Tag');
     const [commit] = tag.commit && repo ? await readCommits(repo, ['--no-walk', tag.commit]) : [];
     return c.json(tagEntity(call.sandbox, project, tag, commit ?? null));
+  });
+
+  // Tags::CreateService: a lightweight tag, or an annotated one when a message is given
+  routes.post('/projects/:id/repository/tags', { async: true }, async (c, call) => {
+    let name = '';
+    let ref = '';
+    collectParamErrors([() => (name = call.params.requiredString('tag_name')), () => (ref = call.params.requiredString('ref'))]);
+    const message = call.params.string('message');
+    const project = readableRepositoryProject(c, call);
+    requirePushCode(call, project);
+    const repo = writableRepository(call, project);
+    if (!isValidBranchName(name)) throw commitFailed('Tag name invalid');
+    const target = isSafeRevision(ref) ? await resolveCommit(repo, ref) : null;
+    if (!target) throw commitFailed(`Target ${ref} is invalid`);
+    if ((await listTags(repo)).some((tag) => tag.name === name)) throw new HttpError(409, { message: `Tag ${name} already exists` });
+    const args = message ? ['tag', '-a', '-m', message, '--end-of-options', name, target] : ['tag', '--end-of-options', name, target];
+    const result = await git(repo, args, { env: identityEnv('COMMITTER', committerOf(call), call.sandbox.now()), okCodes: [1, 128] });
+    if (result.code !== 0) throw commitFailed(`Tag ${name} already exists`);
+    const tag = (await listTags(repo)).find((entry) => entry.name === name)!;
+    const [commit] = await readCommits(repo, ['--no-walk', tag.commit ?? target]);
+    announceRefChanges(call.sandbox, project, call.actor.user, repo, [{ ref: `refs/tags/${name}`, before: ZERO_SHA, after: tag.target }]);
+    return c.json(tagEntity(call.sandbox, project, tag, commit ?? null), 201);
+  });
+
+  routes.delete('/projects/:id/repository/tags/:tag_name', { async: true }, async (c, call) => {
+    const project = readableRepositoryProject(c, call);
+    requirePushCode(call, project);
+    const name = pathParam(c, 'tag_name');
+    const repo = repositoryFor(call, project);
+    const tag = (await listTags(repo)).find((entry) => entry.name === name);
+    if (!tag || !repo) throw new HttpError(404, { message: 'No such tag' });
+    writableRepository(call, project);
+    const result = await git(repo, ['update-ref', '-d', '--end-of-options', `refs/tags/${name}`, tag.target], { okCodes: [1, 128] });
+    if (result.code !== 0) throw commitFailed('Failed to remove tag');
+    announceRefChanges(call.sandbox, project, call.actor.user, repo, [{ ref: `refs/tags/${name}`, before: tag.target, after: ZERO_SHA }]);
+    return c.body(null, 204);
   });
 }

@@ -34,8 +34,18 @@ export function repositoryFor(call: Call, project: ProjectRow): string | null {
   return existingRepository(call.sandbox, project);
 }
 
-/** The repository for a write, created when this is its first commit. */
+/** The platform's answer to a write while a storage move holds the repository (Gitaly's pre-receive refusal). */
+export const REPOSITORY_READ_ONLY_MESSAGE = 'The repository is temporarily read-only. Please try again later.';
+
+/** Refuses a git write while the project's repository is read-only (a storage move is running). */
+export function requireWritableRepository(call: Call, project: Pick<ProjectRow, 'id'>): void {
+  const row = call.sandbox.db.prepare('SELECT repository_read_only FROM projects WHERE id = ?').get(project.id) as { repository_read_only: number } | undefined;
+  if (row?.repository_read_only) throw commitFailed(REPOSITORY_READ_ONLY_MESSAGE);
+}
+
+/** The repository for a write, created when this is its first commit; refused while the repository is read-only. */
 export function writableRepository(call: Call, project: ProjectRow): string {
+  requireWritableRepository(call, project);
   buildPendingRepository(call.sandbox, project);
   return ensureRepository(call.sandbox, project);
 }
