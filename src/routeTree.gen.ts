@@ -13,14 +13,22 @@ import { Route as IndexRouteImport } from './routes/index'
 import { Route as ConnectRouteImport } from './routes/connect'
 import { Route as AccessTokensExpiryRouteImport } from './routes/access-tokens/expiry'
 import { Route as AccessTokensSelfRouteImport } from './routes/access-tokens/self'
+import { Route as AdminRunnersRouteImport } from './routes/admin/runners'
 import { Route as AdminServiceAccountsRouteImport } from './routes/admin/service-accounts'
+import { Route as RunnersRunnerIdRouteImport } from './routes/runners/$runnerId'
 import { Route as UsersIndexRouteImport } from './routes/users/index'
 import { Route as UsersUserIdRouteImport } from './routes/users/$userId'
+import { Route as AdminHooksIndexRouteImport } from './routes/admin/hooks/index'
+import { Route as AdminHooksHookIdRouteImport } from './routes/admin/hooks/$hookId'
+import { Route as AdminHooksNewRouteImport } from './routes/admin/hooks/new'
+import { Route as AdminRunnersRunnerIdRouteImport } from './routes/admin/runners_.$runnerId'
 import { Route as GroupsGroupIdAccessTokensRouteImport } from './routes/groups/$groupId/access-tokens'
 import { Route as GroupsGroupIdBillableMembersRouteImport } from './routes/groups/$groupId/billable-members'
 import { Route as GroupsGroupIdMembersRouteImport } from './routes/groups/$groupId/members'
+import { Route as GroupsGroupIdRunnersRouteImport } from './routes/groups/$groupId/runners'
 import { Route as GroupsGroupIdServiceAccountsRouteImport } from './routes/groups/$groupId/service-accounts'
 import { Route as ProjectsProjectIdMembersRouteImport } from './routes/projects/$projectId/members'
+import { Route as ProjectsProjectIdRunnersRouteImport } from './routes/projects/$projectId/runners'
 import { Route as AdminServiceAccountsUserIdTokensRouteImport } from './routes/admin/service-accounts_.$userId.tokens'
 import { Route as GroupsGroupIdServiceAccountsUserIdTokensRouteImport } from './routes/groups/$groupId/service-accounts_.$userId.tokens'
 
@@ -44,9 +52,19 @@ const AccessTokensSelfRoute = AccessTokensSelfRouteImport.update({
   path: '/access-tokens/self',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AdminRunnersRoute = AdminRunnersRouteImport.update({
+  id: '/admin/runners',
+  path: '/admin/runners',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const AdminServiceAccountsRoute = AdminServiceAccountsRouteImport.update({
   id: '/admin/service-accounts',
   path: '/admin/service-accounts',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const RunnersRunnerIdRoute = RunnersRunnerIdRouteImport.update({
+  id: '/runners/$runnerId',
+  path: '/runners/$runnerId',
   getParentRoute: () => rootRouteImport,
 } as any)
 const UsersIndexRoute = UsersIndexRouteImport.update({
@@ -57,6 +75,26 @@ const UsersIndexRoute = UsersIndexRouteImport.update({
 const UsersUserIdRoute = UsersUserIdRouteImport.update({
   id: '/users/$userId',
   path: '/users/$userId',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AdminHooksIndexRoute = AdminHooksIndexRouteImport.update({
+  id: '/admin/hooks/',
+  path: '/admin/hooks/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AdminHooksHookIdRoute = AdminHooksHookIdRouteImport.update({
+  id: '/admin/hooks/$hookId',
+  path: '/admin/hooks/$hookId',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AdminHooksNewRoute = AdminHooksNewRouteImport.update({
+  id: '/admin/hooks/new',
+  path: '/admin/hooks/new',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AdminRunnersRunnerIdRoute = AdminRunnersRunnerIdRouteImport.update({
+  id: '/admin/runners_/$runnerId',
+  path: '/admin/runners/$runnerId',
   getParentRoute: () => rootRouteImport,
 } as any)
 const GroupsGroupIdAccessTokensRoute =
@@ -76,6 +114,11 @@ const GroupsGroupIdMembersRoute = GroupsGroupIdMembersRouteImport.update({
   path: '/groups/$groupId/members',
   getParentRoute: () => rootRouteImport,
 } as any)
+const GroupsGroupIdRunnersRoute = GroupsGroupIdRunnersRouteImport.update({
+  id: '/groups/$groupId/runners',
+  path: '/groups/$groupId/runners',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const GroupsGroupIdServiceAccountsRoute =
   GroupsGroupIdServiceAccountsRouteImport.update({
     id: '/groups/$groupId/service-accounts',
@@ -86,6 +129,12 @@ const ProjectsProjectIdMembersRoute =
   ProjectsProjectIdMembersRouteImport.update({
     id: '/projects/$projectId/members',
     path: '/projects/$projectId/members',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const ProjectsProjectIdRunnersRoute =
+  ProjectsProjectIdRunnersRouteImport.update({
+    id: '/projects/$projectId/runners',
+    path: '/projects/$projectId/runners',
     getParentRoute: () => rootRouteImport,
   } as any)
 const AdminServiceAccountsUserIdTokensRoute =
@@ -106,14 +155,22 @@ export interface FileRoutesByFullPath {
   '/connect': typeof ConnectRoute
   '/access-tokens/expiry': typeof AccessTokensExpiryRoute
   '/access-tokens/self': typeof AccessTokensSelfRoute
+  '/admin/runners': typeof AdminRunnersRoute
   '/admin/service-accounts': typeof AdminServiceAccountsRoute
+  '/runners/$runnerId': typeof RunnersRunnerIdRoute
   '/users/$userId': typeof UsersUserIdRoute
   '/users/': typeof UsersIndexRoute
+  '/admin/hooks/$hookId': typeof AdminHooksHookIdRoute
+  '/admin/hooks/new': typeof AdminHooksNewRoute
+  '/admin/runners/$runnerId': typeof AdminRunnersRunnerIdRoute
   '/groups/$groupId/access-tokens': typeof GroupsGroupIdAccessTokensRoute
   '/groups/$groupId/billable-members': typeof GroupsGroupIdBillableMembersRoute
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
+  '/groups/$groupId/runners': typeof GroupsGroupIdRunnersRoute
   '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
   '/projects/$projectId/members': typeof ProjectsProjectIdMembersRoute
+  '/projects/$projectId/runners': typeof ProjectsProjectIdRunnersRoute
+  '/admin/hooks/': typeof AdminHooksIndexRoute
   '/admin/service-accounts/$userId/tokens': typeof AdminServiceAccountsUserIdTokensRoute
   '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
 }
@@ -122,14 +179,22 @@ export interface FileRoutesByTo {
   '/connect': typeof ConnectRoute
   '/access-tokens/expiry': typeof AccessTokensExpiryRoute
   '/access-tokens/self': typeof AccessTokensSelfRoute
+  '/admin/runners': typeof AdminRunnersRoute
   '/admin/service-accounts': typeof AdminServiceAccountsRoute
+  '/runners/$runnerId': typeof RunnersRunnerIdRoute
   '/users/$userId': typeof UsersUserIdRoute
   '/users': typeof UsersIndexRoute
+  '/admin/hooks/$hookId': typeof AdminHooksHookIdRoute
+  '/admin/hooks/new': typeof AdminHooksNewRoute
+  '/admin/runners/$runnerId': typeof AdminRunnersRunnerIdRoute
   '/groups/$groupId/access-tokens': typeof GroupsGroupIdAccessTokensRoute
   '/groups/$groupId/billable-members': typeof GroupsGroupIdBillableMembersRoute
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
+  '/groups/$groupId/runners': typeof GroupsGroupIdRunnersRoute
   '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
   '/projects/$projectId/members': typeof ProjectsProjectIdMembersRoute
+  '/projects/$projectId/runners': typeof ProjectsProjectIdRunnersRoute
+  '/admin/hooks': typeof AdminHooksIndexRoute
   '/admin/service-accounts/$userId/tokens': typeof AdminServiceAccountsUserIdTokensRoute
   '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
 }
@@ -139,14 +204,22 @@ export interface FileRoutesById {
   '/connect': typeof ConnectRoute
   '/access-tokens/expiry': typeof AccessTokensExpiryRoute
   '/access-tokens/self': typeof AccessTokensSelfRoute
+  '/admin/runners': typeof AdminRunnersRoute
   '/admin/service-accounts': typeof AdminServiceAccountsRoute
+  '/runners/$runnerId': typeof RunnersRunnerIdRoute
   '/users/$userId': typeof UsersUserIdRoute
   '/users/': typeof UsersIndexRoute
+  '/admin/hooks/$hookId': typeof AdminHooksHookIdRoute
+  '/admin/hooks/new': typeof AdminHooksNewRoute
+  '/admin/runners_/$runnerId': typeof AdminRunnersRunnerIdRoute
   '/groups/$groupId/access-tokens': typeof GroupsGroupIdAccessTokensRoute
   '/groups/$groupId/billable-members': typeof GroupsGroupIdBillableMembersRoute
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
+  '/groups/$groupId/runners': typeof GroupsGroupIdRunnersRoute
   '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
   '/projects/$projectId/members': typeof ProjectsProjectIdMembersRoute
+  '/projects/$projectId/runners': typeof ProjectsProjectIdRunnersRoute
+  '/admin/hooks/': typeof AdminHooksIndexRoute
   '/admin/service-accounts_/$userId/tokens': typeof AdminServiceAccountsUserIdTokensRoute
   '/groups/$groupId/service-accounts_/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
 }
@@ -157,14 +230,22 @@ export interface FileRouteTypes {
     | '/connect'
     | '/access-tokens/expiry'
     | '/access-tokens/self'
+    | '/admin/runners'
     | '/admin/service-accounts'
+    | '/runners/$runnerId'
     | '/users/$userId'
     | '/users/'
+    | '/admin/hooks/$hookId'
+    | '/admin/hooks/new'
+    | '/admin/runners/$runnerId'
     | '/groups/$groupId/access-tokens'
     | '/groups/$groupId/billable-members'
     | '/groups/$groupId/members'
+    | '/groups/$groupId/runners'
     | '/groups/$groupId/service-accounts'
     | '/projects/$projectId/members'
+    | '/projects/$projectId/runners'
+    | '/admin/hooks/'
     | '/admin/service-accounts/$userId/tokens'
     | '/groups/$groupId/service-accounts/$userId/tokens'
   fileRoutesByTo: FileRoutesByTo
@@ -173,14 +254,22 @@ export interface FileRouteTypes {
     | '/connect'
     | '/access-tokens/expiry'
     | '/access-tokens/self'
+    | '/admin/runners'
     | '/admin/service-accounts'
+    | '/runners/$runnerId'
     | '/users/$userId'
     | '/users'
+    | '/admin/hooks/$hookId'
+    | '/admin/hooks/new'
+    | '/admin/runners/$runnerId'
     | '/groups/$groupId/access-tokens'
     | '/groups/$groupId/billable-members'
     | '/groups/$groupId/members'
+    | '/groups/$groupId/runners'
     | '/groups/$groupId/service-accounts'
     | '/projects/$projectId/members'
+    | '/projects/$projectId/runners'
+    | '/admin/hooks'
     | '/admin/service-accounts/$userId/tokens'
     | '/groups/$groupId/service-accounts/$userId/tokens'
   id:
@@ -189,14 +278,22 @@ export interface FileRouteTypes {
     | '/connect'
     | '/access-tokens/expiry'
     | '/access-tokens/self'
+    | '/admin/runners'
     | '/admin/service-accounts'
+    | '/runners/$runnerId'
     | '/users/$userId'
     | '/users/'
+    | '/admin/hooks/$hookId'
+    | '/admin/hooks/new'
+    | '/admin/runners_/$runnerId'
     | '/groups/$groupId/access-tokens'
     | '/groups/$groupId/billable-members'
     | '/groups/$groupId/members'
+    | '/groups/$groupId/runners'
     | '/groups/$groupId/service-accounts'
     | '/projects/$projectId/members'
+    | '/projects/$projectId/runners'
+    | '/admin/hooks/'
     | '/admin/service-accounts_/$userId/tokens'
     | '/groups/$groupId/service-accounts_/$userId/tokens'
   fileRoutesById: FileRoutesById
@@ -206,14 +303,22 @@ export interface RootRouteChildren {
   ConnectRoute: typeof ConnectRoute
   AccessTokensExpiryRoute: typeof AccessTokensExpiryRoute
   AccessTokensSelfRoute: typeof AccessTokensSelfRoute
+  AdminRunnersRoute: typeof AdminRunnersRoute
   AdminServiceAccountsRoute: typeof AdminServiceAccountsRoute
+  RunnersRunnerIdRoute: typeof RunnersRunnerIdRoute
   UsersUserIdRoute: typeof UsersUserIdRoute
   UsersIndexRoute: typeof UsersIndexRoute
+  AdminHooksHookIdRoute: typeof AdminHooksHookIdRoute
+  AdminHooksNewRoute: typeof AdminHooksNewRoute
+  AdminRunnersRunnerIdRoute: typeof AdminRunnersRunnerIdRoute
   GroupsGroupIdAccessTokensRoute: typeof GroupsGroupIdAccessTokensRoute
   GroupsGroupIdBillableMembersRoute: typeof GroupsGroupIdBillableMembersRoute
   GroupsGroupIdMembersRoute: typeof GroupsGroupIdMembersRoute
+  GroupsGroupIdRunnersRoute: typeof GroupsGroupIdRunnersRoute
   GroupsGroupIdServiceAccountsRoute: typeof GroupsGroupIdServiceAccountsRoute
   ProjectsProjectIdMembersRoute: typeof ProjectsProjectIdMembersRoute
+  ProjectsProjectIdRunnersRoute: typeof ProjectsProjectIdRunnersRoute
+  AdminHooksIndexRoute: typeof AdminHooksIndexRoute
   AdminServiceAccountsUserIdTokensRoute: typeof AdminServiceAccountsUserIdTokensRoute
   GroupsGroupIdServiceAccountsUserIdTokensRoute: typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
 }
@@ -248,11 +353,25 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AccessTokensSelfRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/admin/runners': {
+      id: '/admin/runners'
+      path: '/admin/runners'
+      fullPath: '/admin/runners'
+      preLoaderRoute: typeof AdminRunnersRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/admin/service-accounts': {
       id: '/admin/service-accounts'
       path: '/admin/service-accounts'
       fullPath: '/admin/service-accounts'
       preLoaderRoute: typeof AdminServiceAccountsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/runners/$runnerId': {
+      id: '/runners/$runnerId'
+      path: '/runners/$runnerId'
+      fullPath: '/runners/$runnerId'
+      preLoaderRoute: typeof RunnersRunnerIdRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/users/': {
@@ -267,6 +386,34 @@ declare module '@tanstack/react-router' {
       path: '/users/$userId'
       fullPath: '/users/$userId'
       preLoaderRoute: typeof UsersUserIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/admin/hooks/': {
+      id: '/admin/hooks/'
+      path: '/admin/hooks'
+      fullPath: '/admin/hooks/'
+      preLoaderRoute: typeof AdminHooksIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/admin/hooks/$hookId': {
+      id: '/admin/hooks/$hookId'
+      path: '/admin/hooks/$hookId'
+      fullPath: '/admin/hooks/$hookId'
+      preLoaderRoute: typeof AdminHooksHookIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/admin/hooks/new': {
+      id: '/admin/hooks/new'
+      path: '/admin/hooks/new'
+      fullPath: '/admin/hooks/new'
+      preLoaderRoute: typeof AdminHooksNewRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/admin/runners_/$runnerId': {
+      id: '/admin/runners_/$runnerId'
+      path: '/admin/runners/$runnerId'
+      fullPath: '/admin/runners/$runnerId'
+      preLoaderRoute: typeof AdminRunnersRunnerIdRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/groups/$groupId/access-tokens': {
@@ -290,6 +437,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof GroupsGroupIdMembersRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/groups/$groupId/runners': {
+      id: '/groups/$groupId/runners'
+      path: '/groups/$groupId/runners'
+      fullPath: '/groups/$groupId/runners'
+      preLoaderRoute: typeof GroupsGroupIdRunnersRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/groups/$groupId/service-accounts': {
       id: '/groups/$groupId/service-accounts'
       path: '/groups/$groupId/service-accounts'
@@ -302,6 +456,13 @@ declare module '@tanstack/react-router' {
       path: '/projects/$projectId/members'
       fullPath: '/projects/$projectId/members'
       preLoaderRoute: typeof ProjectsProjectIdMembersRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/projects/$projectId/runners': {
+      id: '/projects/$projectId/runners'
+      path: '/projects/$projectId/runners'
+      fullPath: '/projects/$projectId/runners'
+      preLoaderRoute: typeof ProjectsProjectIdRunnersRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/admin/service-accounts_/$userId/tokens': {
@@ -326,14 +487,22 @@ const rootRouteChildren: RootRouteChildren = {
   ConnectRoute: ConnectRoute,
   AccessTokensExpiryRoute: AccessTokensExpiryRoute,
   AccessTokensSelfRoute: AccessTokensSelfRoute,
+  AdminRunnersRoute: AdminRunnersRoute,
   AdminServiceAccountsRoute: AdminServiceAccountsRoute,
+  RunnersRunnerIdRoute: RunnersRunnerIdRoute,
   UsersUserIdRoute: UsersUserIdRoute,
   UsersIndexRoute: UsersIndexRoute,
+  AdminHooksHookIdRoute: AdminHooksHookIdRoute,
+  AdminHooksNewRoute: AdminHooksNewRoute,
+  AdminRunnersRunnerIdRoute: AdminRunnersRunnerIdRoute,
   GroupsGroupIdAccessTokensRoute: GroupsGroupIdAccessTokensRoute,
   GroupsGroupIdBillableMembersRoute: GroupsGroupIdBillableMembersRoute,
   GroupsGroupIdMembersRoute: GroupsGroupIdMembersRoute,
+  GroupsGroupIdRunnersRoute: GroupsGroupIdRunnersRoute,
   GroupsGroupIdServiceAccountsRoute: GroupsGroupIdServiceAccountsRoute,
   ProjectsProjectIdMembersRoute: ProjectsProjectIdMembersRoute,
+  ProjectsProjectIdRunnersRoute: ProjectsProjectIdRunnersRoute,
+  AdminHooksIndexRoute: AdminHooksIndexRoute,
   AdminServiceAccountsUserIdTokensRoute: AdminServiceAccountsUserIdTokensRoute,
   GroupsGroupIdServiceAccountsUserIdTokensRoute:
     GroupsGroupIdServiceAccountsUserIdTokensRoute,

@@ -32,6 +32,7 @@ function AreaNav() {
         // instance areas are for administrators only
         <span className="area-nav__group" role="group" aria-label="Instance">
           <span className="area-nav__context">Instance</span>
+          <Link to="/admin/runners">Runners</Link>
           <Link to="/admin/service-accounts">Service accounts</Link>
           <Link to="/admin/hooks">System hooks</Link>
         </span>
@@ -59,6 +60,11 @@ function AreaNav() {
               Service accounts
             </Link>
           ) : null}
+          {groupOwner ? (
+            <Link to="/groups/$groupId/runners" params={{ groupId: String(groupId) }}>
+              Runners
+            </Link>
+          ) : null}
         </>
       ) : null}
       {projectId !== undefined ? (
@@ -68,6 +74,9 @@ function AreaNav() {
           </span>
           <Link to="/projects/$projectId/members" params={{ projectId: String(projectId) }}>
             Members
+          </Link>
+          <Link to="/projects/$projectId/runners" params={{ projectId: String(projectId) }}>
+            Runners
           </Link>
         </>
       ) : null}

@@ -1,0 +1,244 @@
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import type { Page } from '@playwright/test';
+import { DEMO_TOKENS, expect, test, type Api } from './fixtures.ts';
+import { RunnerFleetPage, RunnerPage } from './pages/runners.ts';
+
+interface RunnerAnswer {
+  id: number;
+  paused: boolean;
+  tag_list?: string[];
+  run_untagged?: boolean;
+  maintenance_note?: string | null;
+}
+
+/** One search param of the page's URL, for `expect.poll`: retried until it matches. */
+const param = (page: Page, name: string) => () => new URL(page.url()).searchParams.get(name);
+
+/** `x-total` of a one-row page of the instance fleet with these filters, straight from the API. */
+async function fleetTotal(api: Api, query: string): Promise<number> {
+  const answer = await api.call('GET', `/runners/all?per_page=1${query ? `&${query}` : ''}`);
+  expect(answer.status).toBe(200);
+  return Number(answer.headers.get('x-total'));
+}
+
+/** Instance runners made for one test, all carrying a tag no other runner has; deleted after it. */
+async function taggedRunners(api: Api, count: number, options: { description?: string } = {}) {
+  const tag = `e2e-${randomBytes(4).toString('hex')}`;
+  const ids: number[] = [];
+  for (let index = 0; index < count; index++) {
+    const created = await api.post<{ id: number }>('/user/runners', {
+      runner_type: 'instance_type',
+      description: options.description ? `${options.description} ${index + 1}` : `E2E runner ${tag} ${index + 1}`,
+      tag_list: [tag],
+    });
+    api.deleteAfter(`/runners/${created.id}`);
+    ids.push(created.id);
+  }
+  return { tag, ids };
+}
+
+const tagSearch = (tag: string) => `?tag_list=${encodeURIComponent(JSON.stringify([tag]))}`;
+
+test.describe('runner fleet (administrator)', () => {
+  test.beforeEach(async ({ page, connectAs, consoleServer }) => {
+    await connectAs(page, consoleServer.adminToken);
+  });
+
+  test('counts by status and type are the API’s x-total of each filter', async ({ page, api }) => {
+    const fleet = new RunnerFleetPage(page);
+    await fleet.goto();
+    await expect(fleet.heading('Runner fleet')).toBeVisible();
+    const statuses = { Online: 'online', Offline: 'offline', Stale: 'stale', 'Never contacted': 'never_contacted' };
+    for (const [label, status] of Object.entries(statuses)) {
+      const total = await fleetTotal(api, `status=${status}`);
+      await expect(fleet.count('Runners by status', label)).toHaveAccessibleName(`${label}: ${total} runners`);
+    }
+    const types = { Instance: 'instance_type', Group: 'group_type', Project: 'project_type' };
+    let sum = 0;
+    for (const [label, type] of Object.entries(types)) {
+      const total = await fleetTotal(api, `type=${type}`);
+      sum += total;
+      await expect(fleet.count('Runners by type', label)).toHaveAccessibleName(`${label}: ${total} runners`);
+    }
+    // the seeded fleet is at least 2,500 runners, and the counts did not load it
+    expect(sum).toBeGreaterThanOrEqual(2500);
+    // a count is a link to the filtered list
+    await fleet.count('Runners by status', 'Stale').click();
+    await expect.poll(param(page, 'status')).toBe('stale');
+  });
+
+  test('every filter lives in the URL and survives a reload', async ({ page, api }) => {
+    const fleet = new RunnerFleetPage(page);
+    await fleet.goto();
+    await fleet.type.selectOption({ label: 'Project' });
+    await expect.poll(param(page, 'type')).toBe('project_type');
+    await fleet.status.selectOption({ label: 'Offline' });
+    await expect.poll(param(page, 'status')).toBe('offline');
+    await fleet.paused.selectOption({ label: 'Not paused' });
+    await expect.poll(param(page, 'paused')).toBe('false');
+    await fleet.tags.fill('docker');
+    await fleet.tags.press('Enter');
+    await expect.poll(param(page, 'tag_list')).toBe('["docker"]');
+    await fleet.versionPrefix.fill('17');
+    await fleet.versionPrefix.press('Enter');
+    // the router writes a numeric-looking string as JSON, so it reads back as text
+    await expect.poll(param(page, 'version_prefix')).toBe('"17"');
+
+    const total = await fleetTotal(api, 'type=project_type&status=offline&paused=false&tag_list=docker&version_prefix=17');
+    expect(total).toBeGreaterThan(0);
+    const shown = page.getByRole('status', { name: /^Shown: / });
+    await expect(shown).toHaveAccessibleName(new RegExp(` of ${total}$`));
+
+    await page.reload();
+    await expect(fleet.type).toHaveValue('project_type');
+    await expect(fleet.status).toHaveValue('offline');
+    await expect(fleet.paused).toHaveValue('false');
+    await expect(fleet.tags).toHaveValue('docker');
+    await expect(fleet.versionPrefix).toHaveValue('17');
+    await expect(shown).toHaveAccessibleName(new RegExp(` of ${total}$`));
+  });
+
+  test('select a page of runners, pause them, then resume them', async ({ page, api }) => {
+    const { tag, ids } = await taggedRunners(api, 2);
+    const fleet = new RunnerFleetPage(page);
+    await fleet.goto(tagSearch(tag));
+    await expect(fleet.rows).toHaveCount(2);
+    await fleet.selectPage.check();
+    for (const id of ids) await expect(fleet.select(id)).toBeChecked();
+    await expect(fleet.toolbar.getByRole('status')).toHaveText('2 selected');
+
+    await fleet.action('Pause selected').click();
+    await expect(fleet.outcome('Paused 2 runners.')).toBeVisible();
+    for (const id of ids) expect((await api.get<RunnerAnswer>(`/runners/${id}`)).paused).toBe(true);
+    for (const id of ids) await expect(fleet.row(id).getByText('Paused', { exact: true })).toBeVisible();
+
+    for (const id of ids) await fleet.select(id).check();
+    await fleet.action('Resume selected').click();
+    await expect(fleet.outcome('Resumed 2 runners.')).toBeVisible();
+    for (const id of ids) expect((await api.get<RunnerAnswer>(`/runners/${id}`)).paused).toBe(false);
+    for (const id of ids) await expect(fleet.row(id).getByText('Paused', { exact: true })).toHaveCount(0);
+  });
+
+  test('export the filtered fleet as CSV, every page of it', async ({ page, api }) => {
+    const { ids } = await taggedRunners(api, 1, { description: 'E2E, "quoted"' });
+    const fleet = new RunnerFleetPage(page);
+    // instance runners: more than two pages of 100, so the export follows pages
+    await fleet.goto('?type=instance_type');
+    await expect(fleet.rows.first()).toBeVisible();
+    const total = await fleetTotal(api, 'type=instance_type');
+    expect(total).toBeGreaterThan(200);
+
+    const download = page.waitForEvent('download');
+    await fleet.action('Export CSV').click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^runners-instance-\d{4}-\d{2}-\d{2}\.csv$/);
+    const text = await readFile(await file.path(), 'utf8');
+    const lines = text.split('\r\n');
+    expect(lines[0]).toBe('id,description,name,runner_type,status,paused,online,is_shared,job_execution_status,created_at,created_by');
+    // a record per runner plus the header; the last CRLF leaves an empty tail
+    expect(lines.at(-1)).toBe('');
+    expect(lines.length - 2).toBe(total);
+    // RFC 4180: the description with a comma and quotes is quoted, its quotes doubled
+    expect(text).toContain(`${ids[0]},"E2E, ""quoted"" 1",`);
+    expect(lines.slice(1, -1).every((line) => line.split(',')[3] === 'instance_type' || line.includes('"'))).toBe(true);
+  });
+
+  test('edit a runner: the note counter, a server error kept on its field, then a save', async ({ page, api }) => {
+    const { tag, ids: [id] } = await taggedRunners(api, 1);
+    const runner = new RunnerPage(page);
+    await runner.goto(id);
+    await expect(runner.heading(id)).toBeVisible();
+    await runner.button('Edit settings').click();
+    await expect(runner.editDialog).toBeVisible();
+    await expect(runner.field('Tags')).toHaveValue(tag);
+
+    const note = runner.field('Maintenance note');
+    await expect(note).toHaveAccessibleDescription('0 / 1024 characters');
+    await note.fill('Disk almost full');
+    await expect(note).toHaveAccessibleDescription('16 / 1024 characters');
+
+    // the API's rules run in the form first
+    const timeout = runner.field('Maximum job timeout (seconds)');
+    await timeout.fill('300');
+    await runner.editDialog.getByRole('button', { name: 'Save changes' }).click();
+    await expect(timeout).toHaveAccessibleDescription(/At least 600 seconds/);
+    await timeout.fill('');
+
+    // meanwhile someone stops the runner from taking untagged jobs: no tags is now invalid on the server
+    await api.put(`/runners/${id}`, { run_untagged: false });
+    await runner.field('Tags').fill('');
+    await runner.editDialog.getByRole('button', { name: 'Save changes' }).click();
+    await expect(runner.field('Tags')).toHaveAttribute('aria-invalid', 'true');
+    await expect(runner.field('Tags')).toHaveAccessibleDescription(/can not be empty when runner is not allowed to pick untagged jobs/);
+    // what was typed stays
+    await expect(note).toHaveValue('Disk almost full');
+    expect((await api.get<RunnerAnswer>(`/runners/${id}`)).tag_list).toEqual([tag]);
+
+    await runner.field('Tags').fill(`${tag}, gpu`);
+    await runner.editDialog.getByRole('button', { name: 'Save changes' }).click();
+    await expect(runner.editDialog).toBeHidden();
+    await expect(runner.section('Settings')).toContainText(`${tag}, gpu`);
+    await expect(runner.section('Settings')).toContainText('Disk almost full');
+    const saved = await api.get<RunnerAnswer>(`/runners/${id}`);
+    expect(saved.tag_list).toEqual([tag, 'gpu']);
+    expect(saved.maintenance_note).toBe('Disk almost full');
+    expect(saved.run_untagged).toBe(false);
+  });
+
+  test('the pause toggle and the jobs filters of a runner page', async ({ page, api }) => {
+    const { ids: [id] } = await taggedRunners(api, 1);
+    const runner = new RunnerPage(page);
+    await runner.goto(id);
+    await runner.button('Pause runner').click();
+    await expect(runner.button('Resume runner')).toBeVisible();
+    expect((await api.get<RunnerAnswer>(`/runners/${id}`)).paused).toBe(true);
+    await runner.button('Resume runner').click();
+    await expect(runner.button('Pause runner')).toBeVisible();
+
+    await runner.jobFilters.getByRole('combobox', { name: 'Job status' }).selectOption('failed');
+    await expect.poll(param(page, 'status')).toBe('failed');
+    await runner.jobFilters.getByRole('combobox', { name: 'Order' }).selectOption({ label: 'Oldest first' });
+    await expect.poll(param(page, 'sort')).toBe('asc');
+    await page.reload();
+    await expect(runner.jobFilters.getByRole('combobox', { name: 'Job status' })).toHaveValue('failed');
+    await expect(runner.section('Jobs').getByRole('status', { name: 'No failed jobs on this runner.' })).toBeVisible();
+  });
+});
+
+test('a non-administrator sees no instance fleet and the console does not ask for it', async ({ page, connectAs }) => {
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname.startsWith('/api/v4/runners/all')) asked.push(request.url());
+  });
+  await connectAs(page, DEMO_TOKENS.developer.secret);
+  const fleet = new RunnerFleetPage(page);
+  await fleet.goto();
+  await expect(fleet.heading('Runner fleet')).toBeVisible();
+  await expect(fleet.notice(/for administrators only/)).toBeVisible();
+  await expect(fleet.table).toHaveCount(0);
+  await expect(fleet.countList('Runners by status')).toHaveCount(0);
+  expect(asked).toEqual([]);
+});
+
+test('owners see their group’s fleet; a Maintainer who is not Owner is told why not', async ({ page, api, connectAs }) => {
+  const backend = await api.groupId('acme-engineering/backend');
+  const owner = await api.createUser();
+  await api.post(`/groups/${backend}/members`, { user_id: owner.id, access_level: 50 });
+  api.cleanup(() => api.call('DELETE', `/groups/${backend}/members/${owner.id}`));
+
+  await connectAs(page, owner.token);
+  await page.goto(`/groups/${backend}/runners`);
+  const fleet = new RunnerFleetPage(page);
+  await expect(fleet.heading('Runners of Acme Engineering / Backend')).toBeVisible();
+  const groupTotal = Number((await api.call('GET', `/groups/${backend}/runners?per_page=1&type=group_type`, { token: owner.token })).headers.get('x-total'));
+  await expect(fleet.count('Runners by type', 'Group')).toHaveAccessibleName(`Group: ${groupTotal} runners`);
+  await expect(fleet.notice(/only administrators can pause them/)).toBeVisible();
+  await expect(fleet.rows.first()).toBeVisible();
+
+  await page.goto('/connect');
+  await connectAs(page, DEMO_TOKENS.maintainer.secret);
+  await page.goto(`/groups/${backend}/runners`);
+  await expect(fleet.notice(/Only Owners of this group and administrators/)).toBeVisible();
+  await expect(fleet.table).toHaveCount(0);
+});

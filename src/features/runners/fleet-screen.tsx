@@ -1,0 +1,368 @@
+import { useEffect, useState } from 'react';
+import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
+import { Link, useRouterState } from '@tanstack/react-router';
+import type { ColumnDef } from '@tanstack/react-table';
+import { membersQueries } from '../../api/members.ts';
+import { useActiveSession, useConnection } from '../../api/react.ts';
+import {
+  RUNNER_STATUSES, RUNNER_TYPES, exportRunners, runnersQueries,
+  type Runner, type RunnerFilters, type RunnerScope, type SetPausedData,
+} from '../../api/runners.ts';
+import { DataTable } from '../../components/data-table.tsx';
+import { downloadText } from '../../components/download.ts';
+import { errorText } from '../../components/error-panel.tsx';
+import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
+import { PerPageSelect, SearchInput } from '../../components/list-controls.tsx';
+import { Paginator } from '../../components/paginator.tsx';
+import { SearchLink } from '../../components/search-link.tsx';
+import { EmptyState } from '../../components/states.tsx';
+import { useRequestedSearch } from '../../components/use-requested-search.ts';
+import { toCsv } from '../../lib/csv.ts';
+import { useSetRunnersPaused } from './mutations.ts';
+import { fleetAccess, runnerChangeRefusal, type RunnerCaller } from './permissions.ts';
+import { RunnerStatus, RunnerVersion, typeLabel } from './runner-badges.tsx';
+import { isFiltered, runnerFilters, runnerListParams, runnersSearchSchema, type RunnersSearch } from './search.ts';
+import { newestMajorMinor } from './version-drift.ts';
+
+interface FleetScreenProps {
+  scope: RunnerScope;
+  /** The group's or project's full name, once loaded. */
+  scopeName?: string;
+  search: RunnersSearch;
+}
+
+const scopeKind = (scope: RunnerScope) => (scope === 'instance' ? 'instance' : 'group' in scope ? 'group' : 'project');
+
+/** The caller's rights on a scope's fleet; the role is asked only where it matters. */
+function useFleetCaller(scope: RunnerScope): { caller: RunnerCaller; pending: boolean; version: string | null } {
+  const connection = useConnection();
+  const me = useActiveSession()?.connection;
+  const isAdmin = Boolean(me?.isAdmin);
+  const memberScope = scope === 'instance' ? { group: 0 } : scope;
+  const role = useQuery({ ...membersQueries.myAccess(connection, memberScope, me?.userId ?? 0), enabled: scope !== 'instance' && !isAdmin });
+  return {
+    caller: { isAdmin, canWrite: Boolean(me?.canWrite), scopes: me?.scopes, role: role.data ?? 0 },
+    pending: scope !== 'instance' && !isAdmin && role.isPending,
+    version: me?.version ?? null,
+  };
+}
+
+/** A runner fleet: the instance's for administrators, a group's for Owners, a project's for Maintainers. */
+export function FleetScreen({ scope, scopeName, search }: FleetScreenProps) {
+  const { caller, pending, version } = useFleetCaller(scope);
+  const access = fleetAccess(scope, caller);
+  const title = scope === 'instance' ? 'Runner fleet' : scopeName ? `Runners of ${scopeName}` : 'Runners';
+  return (
+    <section className="screen" aria-labelledby="runners-heading">
+      <header className="screen__header">
+        <h1 id="runners-heading">{title}</h1>
+      </header>
+      {pending ? null : access.canView ? (
+        <FleetList scope={scope} search={search} caller={caller} instanceVersion={version} />
+      ) : (
+        <p className="notice" role="note">
+          {access.reason}
+        </p>
+      )}
+    </section>
+  );
+}
+
+const STATUS_COUNTS: ReadonlyArray<{ label: string; filters: RunnerFilters; search: Partial<RunnersSearch> }> = RUNNER_STATUSES.map((status) => ({
+  label: status.label,
+  filters: { status: status.value },
+  search: { status: status.value },
+}));
+const TYPE_COUNTS: ReadonlyArray<{ label: string; filters: RunnerFilters; search: Partial<RunnersSearch> }> = RUNNER_TYPES.map((type) => ({
+  label: type.label,
+  filters: { type: type.value },
+  search: { type: type.value },
+}));
+
+/** Totals from one-row pages (`x-total`), never from loading the fleet; "—" where the platform did not count. */
+function FleetCounts({ scope }: { scope: RunnerScope }) {
+  return (
+    <div className="home__columns">
+      <CountList scope={scope} label="Runners by status" counts={STATUS_COUNTS} />
+      <CountList scope={scope} label="Runners by type" counts={TYPE_COUNTS} />
+    </div>
+  );
+}
+
+function CountList({ scope, label, counts }: { scope: RunnerScope; label: string; counts: typeof STATUS_COUNTS }) {
+  return (
+    <ul className="link-list" aria-label={label}>
+      {counts.map((count) => (
+        <CountItem key={count.label} scope={scope} {...count} />
+      ))}
+    </ul>
+  );
+}
+
+function CountItem({ scope, label, filters, search }: { scope: RunnerScope; label: string; filters: RunnerFilters; search: Partial<RunnersSearch> }) {
+  const connection = useConnection();
+  const count = useQuery(runnersQueries.count(connection, scope, filters));
+  const shown = count.isPending ? '…' : count.data === null || count.data === undefined ? '—' : count.data.toLocaleString('en-US');
+  const spoken = count.isPending ? 'loading' : count.data === null || count.data === undefined ? 'not counted' : `${count.data} runners`;
+  return (
+    <li>
+      <SearchLink search={() => ({ ...search })} aria-label={`${label}: ${spoken}`}>
+        <span>{label}</span> <strong>{shown}</strong>
+      </SearchLink>
+    </li>
+  );
+}
+
+interface FleetListProps {
+  scope: RunnerScope;
+  search: RunnersSearch;
+  caller: RunnerCaller;
+  instanceVersion: string | null;
+}
+
+const CSV_HEADER = ['id', 'description', 'name', 'runner_type', 'status', 'paused', 'online', 'is_shared', 'job_execution_status', 'created_at', 'created_by'];
+
+const csvRows = (runners: Runner[]) =>
+  runners.map((runner) => [
+    runner.id, runner.description, runner.name, runner.runner_type, runner.status, runner.paused, runner.online, runner.is_shared,
+    runner.job_execution_status, runner.created_at, runner.created_by?.username,
+  ]);
+
+function FleetList({ scope, search, caller, instanceVersion }: FleetListProps) {
+  const connection = useConnection();
+  const params = runnerListParams(search);
+  const page = useSuspenseQuery(runnersQueries.list(connection, scope, params)).data;
+  const ids = page.items.map((runner) => runner.id);
+  // versions and tags are only in the details: fetched for this page alone, six at a time
+  const details = useQuery({ ...runnersQueries.details(connection, ids), enabled: ids.length > 0 }).data ?? {};
+  const loading = useRouterState({ select: (state) => state.status === 'pending' });
+  const wanted = useRequestedSearch(runnersSearchSchema, search);
+  const setSearch = useSetSearch<RunnersSearch>();
+  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
+  const [outcome, setOutcome] = useState<{ paused: boolean; data: SetPausedData } | null>(null);
+  const [exporting, setExporting] = useState<{ done: number; total: number | null } | null>(null);
+  const [exportError, setExportError] = useState<string | null>(null);
+  const setPaused = useSetRunnersPaused();
+  usePrefetch(page.nextPage ? runnersQueries.list(connection, scope, { ...params, page: page.nextPage }) : null);
+
+  // a new page or filter starts a new selection
+  const viewKey = JSON.stringify(params);
+  useEffect(() => setSelected(new Set()), [viewKey]);
+
+  const reference = newestMajorMinor([instanceVersion, ...Object.values(details).map((runner) => runner.version)]);
+  const refusal = (runner: Runner) => runnerChangeRefusal(scope, caller, runner.runner_type);
+  const selectable = page.items.filter((runner) => refusal(runner) === null);
+  const allSelected = selectable.length > 0 && selectable.every((runner) => selected.has(runner.id));
+  const toggle = (id: number, on: boolean) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  const detailLink = (runner: Runner) =>
+    scope === 'instance' ? (
+      <Link to="/admin/runners/$runnerId" params={{ runnerId: String(runner.id) }}>
+        #{runner.id}
+      </Link>
+    ) : (
+      <Link to="/runners/$runnerId" params={{ runnerId: String(runner.id) }}>
+        #{runner.id}
+      </Link>
+    );
+
+  const columns: ColumnDef<Runner>[] = [
+    {
+      id: 'select',
+      header: () => (
+        <input
+          type="checkbox"
+          aria-label="Select all runners on this page"
+          checked={allSelected}
+          disabled={selectable.length === 0}
+          onChange={(event) => setSelected(event.target.checked ? new Set(selectable.map((runner) => runner.id)) : new Set())}
+        />
+      ),
+      cell: ({ row: { original: runner } }) => {
+        const reason = refusal(runner);
+        return (
+          <input
+            type="checkbox"
+            aria-label={`Select runner #${runner.id}`}
+            title={reason ?? undefined}
+            disabled={reason !== null}
+            checked={selected.has(runner.id)}
+            onChange={(event) => toggle(runner.id, event.target.checked)}
+          />
+        );
+      },
+    },
+    {
+      id: 'runner',
+      header: 'Runner',
+      cell: ({ row: { original: runner } }) => (
+        <div>
+          {detailLink(runner)} <span>{runner.description || runner.name || ''}</span>
+        </div>
+      ),
+    },
+    { id: 'type', header: 'Type', cell: ({ row: { original: runner } }) => typeLabel(runner.runner_type) },
+    { id: 'status', header: 'Status', cell: ({ row: { original: runner } }) => <RunnerStatus runner={runner} /> },
+    {
+      id: 'version',
+      header: 'Version',
+      cell: ({ row: { original: runner } }) => (details[runner.id] ? <RunnerVersion version={details[runner.id].version} reference={reference} /> : <span className="muted">…</span>),
+    },
+    { id: 'tags', header: 'Tags', cell: ({ row: { original: runner } }) => details[runner.id]?.tag_list.join(', ') ?? '' },
+    { id: 'jobs', header: 'Jobs', cell: ({ row: { original: runner } }) => (runner.job_execution_status === 'active' ? 'Running a job' : 'Idle') },
+  ];
+
+  const applyPaused = (paused: boolean) => {
+    setOutcome(null);
+    setPaused.mutate(
+      { runnerIds: [...selected], paused },
+      {
+        onSuccess: (data) => {
+          setOutcome({ paused, data });
+          setSelected(new Set(data.failures.map((failure) => failure.runnerId)));
+        },
+      },
+    );
+  };
+
+  const exportCsv = async () => {
+    setExportError(null);
+    setExporting({ done: 0, total: null });
+    try {
+      const runners = await exportRunners(connection, scope, runnerFilters(search), { onProgress: (done, total) => setExporting({ done, total }) });
+      const name = scope === 'instance' ? 'instance' : 'group' in scope ? `group-${scope.group}` : `project-${scope.project}`;
+      downloadText(`runners-${name}-${new Date().toISOString().slice(0, 10)}.csv`, toCsv(CSV_HEADER, csvRows(runners)), 'text/csv;charset=utf-8');
+    } catch (error) {
+      setExportError(errorText(error));
+    } finally {
+      setExporting(null);
+    }
+  };
+
+  const filtered = isFiltered(search);
+  const canChangeAny = selectable.length > 0;
+  const readOnlyReason = runnerChangeRefusal(scope, caller, scope === 'instance' ? 'instance_type' : 'group' in scope ? 'group_type' : 'project_type');
+  return (
+    <>
+      <FleetCounts scope={scope} />
+      {readOnlyReason ? (
+        <p className="notice" role="note">
+          {readOnlyReason} Runners can be viewed, not paused or resumed.
+        </p>
+      ) : scopeKind(scope) !== 'instance' && !caller.isAdmin ? (
+        <p className="notice" role="note">
+          Instance runners show here for reference; only administrators can pause them.
+        </p>
+      ) : null}
+      <div className="filter-bar" role="search" aria-label="Filter runners">
+        <label className="inline-field">
+          <span>Type</span>
+          <select className="input" value={wanted.type ?? ''} onChange={(event) => setSearch({ type: (event.target.value || undefined) as RunnersSearch['type'] })}>
+            <option value="">Any</option>
+            {RUNNER_TYPES.map((type) => (
+              <option key={type.value} value={type.value}>
+                {type.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="inline-field">
+          <span>Status</span>
+          <select className="input" value={wanted.status ?? ''} onChange={(event) => setSearch({ status: (event.target.value || undefined) as RunnersSearch['status'] })}>
+            <option value="">Any</option>
+            {RUNNER_STATUSES.map((status) => (
+              <option key={status.value} value={status.value}>
+                {status.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="inline-field">
+          <span>Paused</span>
+          <select
+            className="input"
+            value={wanted.paused === undefined ? '' : String(wanted.paused)}
+            onChange={(event) => setSearch({ paused: event.target.value === '' ? undefined : event.target.value === 'true' })}
+          >
+            <option value="">Any</option>
+            <option value="true">Paused</option>
+            <option value="false">Not paused</option>
+          </select>
+        </label>
+        <SearchInput
+          label="Tags (comma-separated, all must match)"
+          placeholder="docker, linux"
+          value={search.tag_list.join(', ')}
+          onSearch={(text) => setSearch({ tag_list: text.split(',').map((tag) => tag.trim()).filter(Boolean) })}
+        />
+        <SearchInput label="Version prefix" placeholder="17.8" value={search.version_prefix} onSearch={(text) => setSearch({ version_prefix: text.trim() })} />
+        <PerPageSelect value={wanted.per_page} onChange={(perPage) => setSearch({ per_page: perPage as RunnersSearch['per_page'] })} />
+      </div>
+      <p className="muted">
+        Offline includes stale runners. Versions compare major.minor with the newest of the instance ({instanceVersion ?? 'unknown'}) and this page’s runners; patch releases are not drift.
+      </p>
+      <div className="filter-bar" role="toolbar" aria-label="Selected runners">
+        <span role="status">{selected.size === 0 ? 'No runner selected' : `${selected.size} selected`}</span>
+        {canChangeAny ? (
+          <>
+            <button type="button" className="button" disabled={selected.size === 0 || setPaused.isPending} onClick={() => applyPaused(true)}>
+              Pause selected
+            </button>
+            <button type="button" className="button" disabled={selected.size === 0 || setPaused.isPending} onClick={() => applyPaused(false)}>
+              Resume selected
+            </button>
+          </>
+        ) : null}
+        <button type="button" className="button" disabled={exporting !== null} aria-busy={exporting !== null || undefined} onClick={() => void exportCsv()}>
+          {exporting ? `Exporting ${exporting.done}${exporting.total !== null ? ` of ${exporting.total}` : ''}…` : 'Export CSV'}
+        </button>
+      </div>
+      {setPaused.isPending ? (
+        <p role="status">{`Updating ${selected.size} runners…`}</p>
+      ) : outcome ? (
+        <BulkOutcome outcome={outcome} />
+      ) : null}
+      {exportError ? (
+        <div className="form-error" role="alert">
+          The export failed: {exportError}
+        </div>
+      ) : null}
+      {page.items.length === 0 ? (
+        <EmptyState title={filtered ? 'No runner matches these filters.' : 'There are no runners here.'}>
+          {filtered ? (
+            <SearchLink search={() => ({})} className="button">
+              Clear the filters
+            </SearchLink>
+          ) : null}
+        </EmptyState>
+      ) : (
+        <DataTable caption="Runners" columns={columns} data={page.items} getRowId={(runner) => String(runner.id)} stale={loading} />
+      )}
+      <Paginator page={page} label="Runners pages" />
+    </>
+  );
+}
+
+function BulkOutcome({ outcome: { paused, data } }: { outcome: { paused: boolean; data: SetPausedData } }) {
+  const verb = paused ? 'Paused' : 'Resumed';
+  return (
+    <div>
+      <p role="status">{`${verb} ${data.done.length} runner${data.done.length === 1 ? '' : 's'}.`}</p>
+      {data.failures.length ? (
+        <div className="form-error" role="alert">
+          <p>{`${data.failures.length} could not be ${paused ? 'paused' : 'resumed'} (still selected):`}</p>
+          <ul>
+            {data.failures.map((failure) => (
+              <li key={failure.runnerId}>{`#${failure.runnerId}: ${failure.message}`}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { canWriteRunners, fleetAccess, runnerChangeRefusal, runnerDetailRefusal } from './permissions.ts';
+
+const admin = { isAdmin: true, canWrite: true, role: 0 };
+const owner = { isAdmin: false, canWrite: true, role: 50 };
+const maintainer = { isAdmin: false, canWrite: true, role: 40 };
+
+describe('fleetAccess', () => {
+  it('keeps the instance fleet for administrators', () => {
+    expect(fleetAccess('instance', admin).canView).toBe(true);
+    expect(fleetAccess('instance', owner)).toMatchObject({ canView: false, reason: expect.stringMatching(/administrators only/) });
+  });
+
+  it('wants Owner on a group and Maintainer on a project', () => {
+    expect(fleetAccess({ group: 1 }, owner).canView).toBe(true);
+    expect(fleetAccess({ group: 1 }, maintainer).canView).toBe(false);
+    expect(fleetAccess({ project: 1 }, maintainer).canView).toBe(true);
+    expect(fleetAccess({ project: 1 }, { ...maintainer, role: 30 }).canView).toBe(false);
+  });
+});
+
+describe('who may change runners', () => {
+  it('accepts manage_runner in place of api', () => {
+    expect(canWriteRunners({ canWrite: false, scopes: ['read_api', 'manage_runner'] })).toBe(true);
+    expect(canWriteRunners({ canWrite: false, scopes: ['read_api'] })).toBe(false);
+  });
+
+  it('leaves instance runners to administrators and group runners in a project list to the group', () => {
+    expect(runnerChangeRefusal('instance', admin, 'instance_type')).toBeNull();
+    expect(runnerChangeRefusal({ group: 1 }, owner, 'instance_type')).toMatch(/administrators/);
+    expect(runnerChangeRefusal({ group: 1 }, owner, 'group_type')).toBeNull();
+    expect(runnerChangeRefusal({ project: 1 }, maintainer, 'group_type')).toMatch(/group’s Owners/);
+    expect(runnerChangeRefusal({ project: 1 }, maintainer, 'project_type')).toBeNull();
+    expect(runnerChangeRefusal({ project: 1 }, { ...maintainer, canWrite: false }, 'project_type')).toMatch(/read-only/);
+  });
+
+  it('checks the role in the runner’s own group or project on its page', () => {
+    expect(runnerDetailRefusal({ ...owner, ownerRole: 50 }, 'group_type')).toBeNull();
+    expect(runnerDetailRefusal({ ...owner, ownerRole: 40 }, 'group_type')).toMatch(/Owners/);
+    expect(runnerDetailRefusal({ ...owner, ownerRole: 40 }, 'project_type')).toBeNull();
+    expect(runnerDetailRefusal({ ...owner, ownerRole: 30 }, 'project_type')).toMatch(/Maintainers/);
+    expect(runnerDetailRefusal({ ...admin, ownerRole: 0 }, 'instance_type')).toBeNull();
+  });
+});

@@ -1,0 +1,55 @@
+import type { RunnerScope } from '../../api/runners.ts';
+
+export interface RunnerCaller {
+  isAdmin: boolean;
+  /** The token has `api`. */
+  canWrite: boolean;
+  scopes?: readonly string[] | null;
+  /** The caller's role in the scope's group or project (0 when none); ignored for administrators. */
+  role: number;
+}
+
+const OWNER = 50;
+const MAINTAINER = 40;
+
+/** `api` writes everywhere; `manage_runner` writes to /runners/:id only (the platform's allow_access_with_scope). */
+export function canWriteRunners(caller: Pick<RunnerCaller, 'canWrite' | 'scopes'>): boolean {
+  return caller.canWrite || Boolean(caller.scopes?.includes('manage_runner'));
+}
+
+export interface FleetAccess {
+  /** The platform answers 403 otherwise, so the list is not even asked for. */
+  canView: boolean;
+  reason: string | null;
+}
+
+/** Who may list a fleet (spec 1, 4.3): the instance's administrators, a group's Owners, a project's Maintainers. */
+export function fleetAccess(scope: RunnerScope, caller: RunnerCaller): FleetAccess {
+  if (caller.isAdmin) return { canView: true, reason: null };
+  if (scope === 'instance') return { canView: false, reason: 'The instance’s runner fleet is for administrators only, and this account is not an administrator.' };
+  if ('group' in scope && caller.role < OWNER) return { canView: false, reason: 'Only Owners of this group and administrators can see its runners.' };
+  if ('project' in scope && caller.role < MAINTAINER) return { canView: false, reason: 'Only Maintainers and Owners of this project and administrators can see its runners.' };
+  return { canView: true, reason: null };
+}
+
+/**
+ * Whether the caller may change a runner of this type from this list, or why not: instance runners
+ * are administrators'; in a project's list, group runners belong to the group's Owners.
+ */
+export function runnerChangeRefusal(scope: RunnerScope, caller: RunnerCaller, runnerType: string): string | null {
+  if (!canWriteRunners(caller)) return 'This token is read-only (it lacks the api scope).';
+  if (caller.isAdmin) return null;
+  if (runnerType === 'instance_type') return 'Instance runners are managed by administrators.';
+  if (scope !== 'instance' && 'project' in scope && runnerType === 'group_type') return 'Group runners are managed by the group’s Owners.';
+  return null;
+}
+
+/** Changing one runner from its page: the detail names its owner group and projects. */
+export function runnerDetailRefusal(caller: RunnerCaller & { ownerRole: number }, runnerType: string): string | null {
+  if (!canWriteRunners(caller)) return 'This token is read-only (it lacks the api and manage_runner scopes): the runner can be viewed, not changed.';
+  if (caller.isAdmin) return null;
+  if (runnerType === 'instance_type') return 'Instance runners are managed by administrators only.';
+  if (runnerType === 'group_type' && caller.ownerRole < OWNER) return 'Only Owners of the runner’s group can change it.';
+  if (runnerType === 'project_type' && caller.ownerRole < MAINTAINER) return 'Only Maintainers of the runner’s project can change it.';
+  return null;
+}

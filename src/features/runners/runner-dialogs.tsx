@@ -1,0 +1,169 @@
+import { useEffect, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  RUNNER_ACCESS_LEVELS, TEXT_MAX, runnerFieldErrors, runnerFormSchema, runnerFormValues, runnerUpdateBody,
+  type RunnerDetail, type RunnerFormValues,
+} from '../../api/runners.ts';
+import { ConfirmDialog, Dialog } from '../../components/dialog.tsx';
+import { errorText } from '../../components/error-panel.tsx';
+import { Field } from '../../components/field.tsx';
+import { applyServerErrors } from '../../components/form-errors.ts';
+import { useDeleteRunner, useResetRunnerToken, useUpdateRunner } from './mutations.ts';
+
+const FORM_FIELDS = ['description', 'tag_list', 'run_untagged', 'locked', 'access_level', 'maximum_timeout', 'maintenance_note'] as const;
+
+interface EditRunnerDialogProps {
+  /** The runner being edited, or null when the dialog is closed. */
+  runner: RunnerDetail | null;
+  onClose: () => void;
+  onSaved: (runner: RunnerDetail) => void;
+}
+
+export function EditRunnerDialog({ runner, onClose, onSaved }: EditRunnerDialogProps) {
+  if (!runner) return null;
+  return <EditRunnerForm key={runner.id} runner={runner} onClose={onClose} onSaved={onSaved} />;
+}
+
+/** Sends only what changed, so a setting someone else changed meanwhile is not overwritten. */
+function EditRunnerForm({ runner, onClose, onSaved }: { runner: RunnerDetail; onClose: () => void; onSaved: (runner: RunnerDetail) => void }) {
+  const update = useUpdateRunner();
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<RunnerFormValues>({ resolver: zodResolver(runnerFormSchema), defaultValues: runnerFormValues(runner) });
+  const note = useWatch({ control: form.control, name: 'maintenance_note' }) ?? '';
+  const { errors, dirtyFields } = form.formState;
+  const submit = form.handleSubmit((values) => {
+    setFormError(null);
+    const changed = FORM_FIELDS.filter((field) => dirtyFields[field]);
+    if (changed.length === 0) {
+      setFormError('Nothing changed.');
+      return;
+    }
+    update.mutate(
+      { runnerId: runner.id, body: runnerUpdateBody(values, changed) },
+      {
+        onSuccess: (saved) => {
+          onClose();
+          onSaved(saved);
+        },
+        onError: (error) => {
+          if (!applyServerErrors(form, runnerFieldErrors(error), FORM_FIELDS)) setFormError(errorText(error));
+        },
+      },
+    );
+  });
+  return (
+    <Dialog open onOpenChange={(next) => (!next && !update.isPending ? onClose() : undefined)} title={`Edit runner #${runner.id}`}>
+      <form className="form" noValidate onSubmit={submit}>
+        <Field label="Description" error={errors.description?.message}>
+          <input className="input" {...form.register('description')} />
+        </Field>
+        <Field label="Tags" error={errors.tag_list?.message} hint="Comma-separated; jobs with these tags run here.">
+          <input className="input" {...form.register('tag_list')} />
+        </Field>
+        <label className="checkbox">
+          <input type="checkbox" {...form.register('run_untagged')} /> Run untagged jobs
+        </label>
+        <label className="checkbox">
+          <input type="checkbox" {...form.register('locked')} /> Lock to current projects
+        </label>
+        <Field label="Jobs it may run" error={errors.access_level?.message}>
+          <select className="input" {...form.register('access_level')}>
+            {RUNNER_ACCESS_LEVELS.map((level) => (
+              <option key={level.value} value={level.value}>
+                {level.label}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Maximum job timeout (seconds)" error={errors.maximum_timeout?.message} hint="At least 600 (10 minutes); empty for the project’s own timeout.">
+          <input className="input input--narrow" inputMode="numeric" {...form.register('maximum_timeout')} />
+        </Field>
+        <Field
+          label="Maintenance note"
+          error={errors.maintenance_note?.message}
+          hint={<span aria-live="polite">{`${note.length} / ${TEXT_MAX} characters`}</span>}
+        >
+          <textarea className="input" rows={4} {...form.register('maintenance_note')} />
+        </Field>
+        {formError ? (
+          <div className="form-error" role="alert">
+            {formError}
+          </div>
+        ) : null}
+        <div className="dialog__actions">
+          <button type="button" className="button" onClick={onClose} disabled={update.isPending}>
+            Cancel
+          </button>
+          <button type="submit" className="button button--primary" disabled={update.isPending} aria-busy={update.isPending || undefined}>
+            {update.isPending ? 'Saving…' : 'Save changes'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+export function DeleteRunnerDialog({ runner, onClose, onDeleted }: { runner: RunnerDetail | null; onClose: () => void; onDeleted: () => void }) {
+  const remove = useDeleteRunner();
+  useEffect(() => remove.reset(), [runner?.id]);
+  if (!runner) return null;
+  return (
+    <ConfirmDialog
+      open
+      onOpenChange={(next) => (!next ? onClose() : undefined)}
+      title={`Delete runner #${runner.id}?`}
+      description={
+        <>
+          “{runner.description || `#${runner.id}`}” is removed for good: its authentication token stops working and the jobs it would have picked wait for other runners.
+        </>
+      }
+      confirmLabel="Delete runner"
+      destructive
+      pending={remove.isPending}
+      error={remove.error ? errorText(remove.error) : null}
+      onConfirm={() =>
+        remove.mutate(
+          { runnerId: runner.id },
+          {
+            onSuccess: () => {
+              onClose();
+              onDeleted();
+            },
+          },
+        )
+      }
+    />
+  );
+}
+
+export function ResetRunnerTokenDialog({ runner, onClose, onReset }: { runner: RunnerDetail | null; onClose: () => void; onReset: (token: string) => void }) {
+  const reset = useResetRunnerToken();
+  useEffect(() => reset.reset(), [runner?.id]);
+  if (!runner) return null;
+  return (
+    <ConfirmDialog
+      open
+      onOpenChange={(next) => (!next ? onClose() : undefined)}
+      title={`Reset the token of runner #${runner.id}?`}
+      description="The runner’s current authentication token stops working at once: the runner cannot pick jobs until its configuration has the new token, which is shown once."
+      confirmLabel="Reset token"
+      destructive
+      pending={reset.isPending}
+      error={reset.error ? errorText(reset.error) : null}
+      onConfirm={() =>
+        reset.mutate(
+          { runnerId: runner.id },
+          {
+            onSuccess: (answer) => {
+              onClose();
+              onReset(answer.token);
+              // the mutation held the secret: let go of it now that the caller has it
+              reset.reset();
+            },
+          },
+        )
+      }
+    />
+  );
+}
