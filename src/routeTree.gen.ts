@@ -22,6 +22,7 @@ import { Route as AdminHooksIndexRouteImport } from './routes/admin/hooks/index'
 import { Route as AdminHooksHookIdRouteImport } from './routes/admin/hooks/$hookId'
 import { Route as AdminHooksNewRouteImport } from './routes/admin/hooks/new'
 import { Route as AdminRunnersRunnerIdRouteImport } from './routes/admin/runners_.$runnerId'
+import { Route as AdminStorageMovesIndexRouteImport } from './routes/admin/storage-moves/index'
 import { Route as GroupsGroupIdAccessTokensRouteImport } from './routes/groups/$groupId/access-tokens'
 import { Route as GroupsGroupIdBillableMembersRouteImport } from './routes/groups/$groupId/billable-members'
 import { Route as GroupsGroupIdMembersRouteImport } from './routes/groups/$groupId/members'
@@ -95,6 +96,11 @@ const AdminHooksNewRoute = AdminHooksNewRouteImport.update({
 const AdminRunnersRunnerIdRoute = AdminRunnersRunnerIdRouteImport.update({
   id: '/admin/runners_/$runnerId',
   path: '/admin/runners/$runnerId',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AdminStorageMovesIndexRoute = AdminStorageMovesIndexRouteImport.update({
+  id: '/admin/storage-moves/',
+  path: '/admin/storage-moves/',
   getParentRoute: () => rootRouteImport,
 } as any)
 const GroupsGroupIdAccessTokensRoute =
@@ -171,6 +177,7 @@ export interface FileRoutesByFullPath {
   '/projects/$projectId/members': typeof ProjectsProjectIdMembersRoute
   '/projects/$projectId/runners': typeof ProjectsProjectIdRunnersRoute
   '/admin/hooks/': typeof AdminHooksIndexRoute
+  '/admin/storage-moves/': typeof AdminStorageMovesIndexRoute
   '/admin/service-accounts/$userId/tokens': typeof AdminServiceAccountsUserIdTokensRoute
   '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
 }
@@ -195,6 +202,7 @@ export interface FileRoutesByTo {
   '/projects/$projectId/members': typeof ProjectsProjectIdMembersRoute
   '/projects/$projectId/runners': typeof ProjectsProjectIdRunnersRoute
   '/admin/hooks': typeof AdminHooksIndexRoute
+  '/admin/storage-moves': typeof AdminStorageMovesIndexRoute
   '/admin/service-accounts/$userId/tokens': typeof AdminServiceAccountsUserIdTokensRoute
   '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
 }
@@ -220,6 +228,7 @@ export interface FileRoutesById {
   '/projects/$projectId/members': typeof ProjectsProjectIdMembersRoute
   '/projects/$projectId/runners': typeof ProjectsProjectIdRunnersRoute
   '/admin/hooks/': typeof AdminHooksIndexRoute
+  '/admin/storage-moves/': typeof AdminStorageMovesIndexRoute
   '/admin/service-accounts_/$userId/tokens': typeof AdminServiceAccountsUserIdTokensRoute
   '/groups/$groupId/service-accounts_/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
 }
@@ -246,6 +255,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/members'
     | '/projects/$projectId/runners'
     | '/admin/hooks/'
+    | '/admin/storage-moves/'
     | '/admin/service-accounts/$userId/tokens'
     | '/groups/$groupId/service-accounts/$userId/tokens'
   fileRoutesByTo: FileRoutesByTo
@@ -270,6 +280,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/members'
     | '/projects/$projectId/runners'
     | '/admin/hooks'
+    | '/admin/storage-moves'
     | '/admin/service-accounts/$userId/tokens'
     | '/groups/$groupId/service-accounts/$userId/tokens'
   id:
@@ -294,6 +305,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/members'
     | '/projects/$projectId/runners'
     | '/admin/hooks/'
+    | '/admin/storage-moves/'
     | '/admin/service-accounts_/$userId/tokens'
     | '/groups/$groupId/service-accounts_/$userId/tokens'
   fileRoutesById: FileRoutesById
@@ -319,6 +331,7 @@ export interface RootRouteChildren {
   ProjectsProjectIdMembersRoute: typeof ProjectsProjectIdMembersRoute
   ProjectsProjectIdRunnersRoute: typeof ProjectsProjectIdRunnersRoute
   AdminHooksIndexRoute: typeof AdminHooksIndexRoute
+  AdminStorageMovesIndexRoute: typeof AdminStorageMovesIndexRoute
   AdminServiceAccountsUserIdTokensRoute: typeof AdminServiceAccountsUserIdTokensRoute
   GroupsGroupIdServiceAccountsUserIdTokensRoute: typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
 }
@@ -416,6 +429,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminRunnersRunnerIdRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/admin/storage-moves/': {
+      id: '/admin/storage-moves/'
+      path: '/admin/storage-moves'
+      fullPath: '/admin/storage-moves/'
+      preLoaderRoute: typeof AdminStorageMovesIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/groups/$groupId/access-tokens': {
       id: '/groups/$groupId/access-tokens'
       path: '/groups/$groupId/access-tokens'
@@ -503,6 +523,7 @@ const rootRouteChildren: RootRouteChildren = {
   ProjectsProjectIdMembersRoute: ProjectsProjectIdMembersRoute,
   ProjectsProjectIdRunnersRoute: ProjectsProjectIdRunnersRoute,
   AdminHooksIndexRoute: AdminHooksIndexRoute,
+  AdminStorageMovesIndexRoute: AdminStorageMovesIndexRoute,
   AdminServiceAccountsUserIdTokensRoute: AdminServiceAccountsUserIdTokensRoute,
   GroupsGroupIdServiceAccountsUserIdTokensRoute:
     GroupsGroupIdServiceAccountsUserIdTokensRoute,

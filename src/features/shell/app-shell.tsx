@@ -35,6 +35,7 @@ function AreaNav() {
           <Link to="/admin/runners">Runners</Link>
           <Link to="/admin/service-accounts">Service accounts</Link>
           <Link to="/admin/hooks">System hooks</Link>
+          <Link to="/admin/storage-moves">Storage moves</Link>
         </span>
       ) : null}
       {groupId !== undefined ? (
