@@ -1,4 +1,5 @@
 import { expiryFigures } from './expiry.ts';
+import { commitHookFigures, fleetFigures } from './fleet.ts';
 import { chromium, type Page } from '@playwright/test';
 import { DEMO_PATHS, DEMO_TOKENS } from '../sandbox/seed/demo.ts';
 import { chromiumLaunchOptions } from '../e2e/browser.ts';
@@ -178,7 +179,7 @@ async function membersListFigures(): Promise<void> {
 /** Every console figure; false when a part failed (already logged), the others still measured. */
 export async function consoleFigures(): Promise<boolean> {
   let ok = true;
-  for (const [what, part] of [['bundle sizes', bundleFigures], ['members list timing', membersListFigures], ['expiry overview', expiryFigures]] as const) {
+  for (const [what, part] of [['bundle sizes', bundleFigures], ['members list timing', membersListFigures], ['expiry overview', expiryFigures], ['runner fleet', fleetFigures], ['commits with system hooks', commitHookFigures]] as const) {
     try {
       await part();
     } catch (error) {

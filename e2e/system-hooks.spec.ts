@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { test, expect } from './fixtures.ts';
+import { test, expect, DEMO_PATHS } from './fixtures.ts';
 import { SystemHooksPage } from './pages/system-hooks.ts';
 
 interface Received {
@@ -123,6 +123,52 @@ test.describe('system hooks', () => {
     await expect(hooks.heading('System hooks')).toBeVisible();
     await expect(page.getByRole('link', { name, exact: true })).toHaveCount(0);
     expect((await api.call('GET', `/hooks/${hookId}`)).status).toBe(404);
+  });
+
+  test('a hook added for push events receives a commit made through the API, and lists the delivery', async ({ page, api, connectAs, consoleServer }) => {
+    const receiver = await startReceiver();
+    api.cleanup(receiver.close);
+    const name = `Push receiver ${randomBytes(4).toString('hex')}`;
+    const projectId = await api.projectId(DEMO_PATHS.inheritedProject);
+    const project = await api.get<{ default_branch: string }>(`/projects/${projectId}`);
+    const branch = project.default_branch;
+    // a markdown body is not JSON, so the helper hands it back as text
+    const original = await api.get<string>(`/projects/${projectId}/repository/files/README.md/raw?ref=${encodeURIComponent(branch)}`);
+    expect(original).toContain('# Payments Service');
+    // the demo README comes back once the hook is gone (cleanups run newest first)
+    api.cleanup(() => api.post(`/projects/${projectId}/repository/commits`, { branch, commit_message: 'Restore README', actions: [{ action: 'update', file_path: 'README.md', content: original }] }));
+    const hooks = new SystemHooksPage(page);
+    await connectAs(page, consoleServer.adminToken);
+
+    await hooks.gotoList();
+    await hooks.addHook.click();
+    const add = hooks.form('add');
+    await add.url.fill(`http://127.0.0.1:${receiver.port}/push`);
+    await add.name.fill(name);
+    await add.event('Push').check();
+    await add.submit('Add system hook').click();
+    await expect(page).toHaveURL(/\/admin\/hooks\/\d+$/);
+    const hookId = Number(new URL(page.url()).pathname.split('/').pop());
+    api.deleteAfter(`/hooks/${hookId}`);
+    await expect(hooks.heading(`System hook ${name}`)).toBeVisible();
+    expect(await api.get(`/hooks/${hookId}`)).toMatchObject({ push_events: true });
+
+    const commit = await api.post<{ id: string }>(`/projects/${projectId}/repository/commits`, {
+      branch,
+      commit_message: `Hook check ${name}`,
+      actions: [{ action: 'update', file_path: 'README.md', content: `${original}\n${name}\n` }],
+    });
+
+    // the screen polls the delivery log: the push shows up without a reload
+    const pushDelivery = hooks.deliveries.getByRole('row').filter({ has: page.getByRole('cell', { name: 'push_hooks', exact: true }) });
+    await expect(pushDelivery).toHaveCount(1);
+    await expect(pushDelivery.getByRole('cell', { name: '200', exact: true })).toBeVisible();
+    const pushes = () => receiver.received.filter((delivery) => (JSON.parse(delivery.body) as { event_name?: string }).event_name === 'push');
+    await expect.poll(() => pushes().length).toBe(1);
+    const [push] = pushes();
+    expect(push.url).toBe('/push');
+    expect(push.headers['x-gitlab-event']).toBe('System Hook');
+    expect(JSON.parse(push.body)).toMatchObject({ object_kind: 'push', ref: `refs/heads/${branch}`, after: commit.id, project_id: projectId, total_commits_count: 1 });
   });
 
   test('the list shows a hook’s events and TLS setting, and deletes it after confirmation', async ({ page, api, connectAs, consoleServer }) => {
