@@ -8,7 +8,14 @@ const apiTarget = process.env.SANDBOX_URL ?? 'http://127.0.0.1:3000';
 export default defineConfig({
   plugins: [
     // every route file becomes its own lazily loaded chunk
-    tanstackRouter({ target: 'react', autoCodeSplitting: true, routesDirectory: 'src/routes', generatedRouteTree: 'src/routeTree.gen.ts' }),
+    tanstackRouter({
+      target: 'react',
+      autoCodeSplitting: true,
+      // a route's loader travels with its component: the entry then carries no area's API code
+      codeSplittingOptions: { defaultBehavior: [['loader', 'component'], ['errorComponent'], ['notFoundComponent']] },
+      routesDirectory: 'src/routes',
+      generatedRouteTree: 'src/routeTree.gen.ts',
+    }),
     react(),
   ],
   build: {

@@ -4,6 +4,8 @@ import { request, requestPage, send, type Connection } from './http.ts';
 import { apiPath, withoutEmpty } from './params.ts';
 import { flag, isoDate, loose } from './schema.ts';
 import { mapWithConcurrency } from '../lib/concurrency.ts';
+import { TOKEN_SORTS, TOKEN_SORT_VALUES, type TokenSort } from './vocabulary.ts';
+export { TOKEN_SORTS, TOKEN_SORT_VALUES, type TokenSort };
 
 /** spec 1, 2.1 */
 export const accessTokenSchema = loose({
@@ -40,18 +42,6 @@ export const GROUP_TOKEN_SCOPES = [
 
 export const TOKEN_ROLES = [10, 15, 20, 30, 40, 50] as const;
 
-export const TOKEN_SORTS = [
-  { value: 'created_desc', label: 'Created, newest first' },
-  { value: 'created_asc', label: 'Created, oldest first' },
-  { value: 'expires_asc', label: 'Expires, soonest first' },
-  { value: 'expires_desc', label: 'Expires, latest first' },
-  { value: 'last_used_desc', label: 'Used, most recent first' },
-  { value: 'last_used_asc', label: 'Used, least recent first' },
-  { value: 'name_asc', label: 'Name, A to Z' },
-  { value: 'name_desc', label: 'Name, Z to A' },
-] as const;
-export type TokenSort = (typeof TOKEN_SORTS)[number]['value'];
-export const TOKEN_SORT_VALUES = TOKEN_SORTS.map((sort) => sort.value) as [TokenSort, ...TokenSort[]];
 
 export interface TokenListParams {
   page: number;

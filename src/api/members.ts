@@ -6,6 +6,8 @@ import { scopePath, type Scope } from './keys.ts';
 import { apiPath } from './params.ts';
 import { flag, isoDate, loose } from './schema.ts';
 import { userSummarySchema } from './users.ts';
+import { BILLABLE_SORTS, BILLABLE_SORT_VALUES, type BillableSort } from './vocabulary.ts';
+export { BILLABLE_SORTS, BILLABLE_SORT_VALUES, type BillableSort };
 
 /** Role values of spec 1, 2.7. */
 export const ROLES = [
@@ -61,20 +63,6 @@ function listQuery(tab: MembersTab, params: MemberListParams) {
   };
 }
 
-export const BILLABLE_SORTS = [
-  { value: 'name_asc', label: 'Name, A to Z' },
-  { value: 'name_desc', label: 'Name, Z to A' },
-  { value: 'access_level_desc', label: 'Role, highest first' },
-  { value: 'access_level_asc', label: 'Role, lowest first' },
-  { value: 'last_joined', label: 'Joined, newest first' },
-  { value: 'oldest_joined', label: 'Joined, oldest first' },
-  { value: 'recent_sign_in', label: 'Signed in, most recent first' },
-  { value: 'oldest_sign_in', label: 'Signed in, least recent first' },
-  { value: 'last_activity_on_desc', label: 'Active, most recent first' },
-  { value: 'last_activity_on_asc', label: 'Active, least recent first' },
-] as const;
-export type BillableSort = (typeof BILLABLE_SORTS)[number]['value'];
-export const BILLABLE_SORT_VALUES = BILLABLE_SORTS.map((sort) => sort.value) as [BillableSort, ...BillableSort[]];
 
 export const billableMemberSchema = z.extend(userSummarySchema, {
   email: z.nullish(z.string()),

@@ -6,40 +6,12 @@ import { apiPath, withoutEmpty } from './params.ts';
 import { flag, loose } from './schema.ts';
 import { userSummarySchema } from './users.ts';
 import { mapWithConcurrency } from '../lib/concurrency.ts';
+import { RUNNER_TYPES, RUNNER_TYPE_VALUES, RUNNER_STATUSES, RUNNER_STATUS_VALUES, RUNNER_ACCESS_LEVELS, JOB_STATUSES, type RunnerType, type RunnerStatus, type RunnerAccessLevel, type JobStatus } from './vocabulary.ts';
+export { RUNNER_TYPES, RUNNER_TYPE_VALUES, RUNNER_STATUSES, RUNNER_STATUS_VALUES, RUNNER_ACCESS_LEVELS, JOB_STATUSES, type RunnerType, type RunnerStatus, type RunnerAccessLevel, type JobStatus };
 
 /** Whose fleet a list shows: the whole instance (administrators), a group's or a project's. */
 export type RunnerScope = 'instance' | { group: number } | { project: number };
 
-export const RUNNER_TYPES = [
-  { value: 'instance_type', label: 'Instance' },
-  { value: 'group_type', label: 'Group' },
-  { value: 'project_type', label: 'Project' },
-] as const;
-export type RunnerType = (typeof RUNNER_TYPES)[number]['value'];
-export const RUNNER_TYPE_VALUES = RUNNER_TYPES.map((type) => type.value) as [RunnerType, ...RunnerType[]];
-
-/** The `status` filter values of spec 1, 4.3 the console offers (active/paused go through `paused`). */
-export const RUNNER_STATUSES = [
-  { value: 'online', label: 'Online' },
-  { value: 'offline', label: 'Offline' },
-  { value: 'stale', label: 'Stale' },
-  { value: 'never_contacted', label: 'Never contacted' },
-] as const;
-export type RunnerStatus = (typeof RUNNER_STATUSES)[number]['value'];
-export const RUNNER_STATUS_VALUES = RUNNER_STATUSES.map((status) => status.value) as [RunnerStatus, ...RunnerStatus[]];
-
-export const RUNNER_ACCESS_LEVELS = [
-  { value: 'not_protected', label: 'Any branch or tag' },
-  { value: 'ref_protected', label: 'Protected branches and tags only' },
-] as const;
-export type RunnerAccessLevel = (typeof RUNNER_ACCESS_LEVELS)[number]['value'];
-
-/** Ci::Build::AVAILABLE_STATUSES: the runner jobs list's `status` filter. */
-export const JOB_STATUSES = [
-  'created', 'waiting_for_resource', 'preparing', 'waiting_for_callback', 'pending', 'running', 'success',
-  'failed', 'canceling', 'canceled', 'skipped', 'manual', 'scheduled',
-] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
 
 /** spec 1, 4.3: a runner in a list. `status` may also read `paused` (the platform's deprecated REST status). */
 export const runnerSchema = loose({

@@ -7,6 +7,8 @@ import {
   accessTokenSchema, createTokenSchema, newAccessTokenSchema,
   type NewAccessToken, type TokenListParams,
 } from './access-tokens.ts';
+import { ACCOUNT_SORTS } from './vocabulary.ts';
+export { ACCOUNT_SORTS };
 
 /** Where service accounts live: a top-level group (spec 1, 4.4), or the whole instance (administrators). */
 export type ServiceAccountScope = { group: number } | 'instance';
@@ -20,12 +22,6 @@ export const serviceAccountSchema = loose({
 });
 export type ServiceAccount = z.infer<typeof serviceAccountSchema>;
 
-export const ACCOUNT_SORTS = [
-  { value: 'id_desc', label: 'Newest first' },
-  { value: 'id_asc', label: 'Oldest first' },
-  { value: 'username_asc', label: 'Username, A to Z' },
-  { value: 'username_desc', label: 'Username, Z to A' },
-] as const;
 
 export interface AccountListParams {
   page: number;

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { TOKEN_SORT_VALUES, type TokenListParams } from '../../api/access-tokens.ts';
+import type { TokenListParams } from '../../api/access-tokens.ts';
+import { TOKEN_SORT_VALUES } from '../../api/vocabulary.ts';
 
 const withDefault = <T extends z.ZodMiniType>(schema: T, fallback: z.output<T>) => z.catch(z._default(schema, fallback as never), fallback as never);
 const optionalDate = z.catch(z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))), undefined);

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { BILLABLE_SORT_VALUES } from '../../api/members.ts';
+import { BILLABLE_SORT_VALUES } from '../../api/vocabulary.ts';
 
 const withDefault = <T extends z.ZodMiniType>(schema: T, fallback: z.output<T>) => z.catch(z._default(schema, fallback as never), fallback as never);
 const positiveIds = z.array(z.number().check(z.int(), z.positive()));

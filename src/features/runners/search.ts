@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { JOB_STATUSES, RUNNER_STATUS_VALUES, RUNNER_TYPE_VALUES, type RunnerFilters, type RunnerJobsParams, type RunnerListParams } from '../../api/runners.ts';
+import type { RunnerFilters, RunnerJobsParams, RunnerListParams } from '../../api/runners.ts';
+import { JOB_STATUSES, RUNNER_STATUS_VALUES, RUNNER_TYPE_VALUES } from '../../api/vocabulary.ts';
 
 const withDefault = <T extends z.ZodMiniType>(schema: T, fallback: z.output<T>) => z.catch(z._default(schema, fallback as never), fallback as never);
 const page = withDefault(z.number().check(z.int(), z.minimum(1)), 1);

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { TOKEN_SORT_VALUES } from '../../api/access-tokens.ts';
-import { ACCOUNT_SORTS, type AccountListParams, type AccountTokenListParams } from '../../api/service-accounts.ts';
+import type { AccountListParams, AccountTokenListParams } from '../../api/service-accounts.ts';
+import { ACCOUNT_SORTS, TOKEN_SORT_VALUES } from '../../api/vocabulary.ts';
 
 const withDefault = <T extends z.ZodMiniType>(schema: T, fallback: z.output<T>) => z.catch(z._default(schema, fallback as never), fallback as never);
 const page = withDefault(z.number().check(z.int(), z.minimum(1)), 1);

@@ -1,26 +1,26 @@
 import { Suspense, lazy, useState } from 'react';
-import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
+import { useSuspenseQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import type { ColumnDef } from '@tanstack/react-table';
 import {
   hookFormValues, systemHooksQueries, urlPlaceholders, urlVariableSchema,
-  type HookDelivery, type SystemHook, type UrlVariableInput,
+  type SystemHook, type UrlVariableInput,
 } from '../../api/system-hooks.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
-import { DataTable } from '../../components/data-table.tsx';
-import { ErrorPanel, errorText } from '../../components/error-panel.tsx';
+import { errorText } from '../../components/error-panel.tsx';
 import { Field } from '../../components/field.tsx';
 import { EmptyState } from '../../components/states.tsx';
 import { useNotify } from '../../components/toast.tsx';
-import { formatDate, formatRelative } from '../../lib/time.ts';
+import { formatDate } from '../../lib/time.ts';
 import { HooksRefused } from './admin-only.tsx';
 import { HookForm } from './hook-form.tsx';
 import { hookTitle } from './hook-title.ts';
 import { useDeleteUrlVariable, useSetUrlVariable, useTestHook, useUpdateHook } from './mutations.ts';
 import { systemHooksAccess } from './permissions.ts';
 
+// the delivery log sits below the form and brings the table machinery: it loads after
+const RecentDeliveries = lazy(() => import('./recent-deliveries.tsx').then((module) => ({ default: module.RecentDeliveries })));
 const DeleteHookDialog = lazy(() => import('./hook-dialogs.tsx').then((module) => ({ default: module.DeleteHookDialog })));
 
 /** One system hook: its settings, URL variables, a test call, the recent deliveries, deletion. */
@@ -101,7 +101,9 @@ function HookDetail({ hookId, canManage, reason }: { hookId: number; canManage: 
 
       <UrlVariables hook={hook} canManage={canManage} />
       {canManage ? <TestHook hookId={hookId} /> : null}
-      <RecentDeliveries hookId={hookId} />
+      <Suspense fallback={<p className="muted" role="status">Loading deliveries…</p>}>
+        <RecentDeliveries hookId={hookId} />
+      </Suspense>
 
       {canManage && deleting ? (
         <Suspense fallback={null}>
@@ -223,40 +225,3 @@ function TestHook({ hookId }: { hookId: number }) {
   );
 }
 
-const deliveryColumns: ColumnDef<HookDelivery>[] = [
-  { id: 'when', header: 'When', cell: ({ row: { original: delivery } }) => <time dateTime={delivery.created_at} title={delivery.created_at}>{formatRelative(delivery.created_at)}</time> },
-  { id: 'trigger', header: 'Trigger', cell: ({ row: { original: delivery } }) => delivery.trigger ?? '' },
-  { id: 'status', header: 'Status', cell: ({ row: { original: delivery } }) => delivery.response_status },
-  {
-    id: 'duration',
-    header: 'Duration',
-    cell: ({ row: { original: delivery } }) => (delivery.execution_duration === null || delivery.execution_duration === undefined ? '' : `${delivery.execution_duration.toFixed(2)} s`),
-  },
-  { id: 'error', header: 'Error', cell: ({ row: { original: delivery } }) => delivery.internal_error_message ?? '' },
-];
-
-/** From the sandbox's log; a real instance keeps none for system hooks, and the screen says so. */
-function RecentDeliveries({ hookId }: { hookId: number }) {
-  const connection = useConnection();
-  const deliveries = useQuery(systemHooksQueries.deliveries(connection, hookId));
-  return (
-    <section aria-labelledby="deliveries-heading">
-      <h2 id="deliveries-heading">Recent deliveries</h2>
-      {deliveries.isPending ? (
-        <p className="muted" role="status">
-          Loading deliveries…
-        </p>
-      ) : deliveries.isError ? (
-        <ErrorPanel error={deliveries.error} onRetry={() => void deliveries.refetch()} />
-      ) : !deliveries.data.available ? (
-        <p className="notice" role="note">
-          Recent deliveries are not available on this instance: the platform keeps no delivery log for system hooks (the bundled sandbox does).
-        </p>
-      ) : deliveries.data.deliveries.length === 0 ? (
-        <EmptyState title="No deliveries yet." />
-      ) : (
-        <DataTable caption="Recent deliveries" columns={deliveryColumns} data={deliveries.data.deliveries} getRowId={(delivery) => String(delivery.id)} />
-      )}
-    </section>
-  );
-}

@@ -1,0 +1,67 @@
+/** The fixed values of list filters and sorts: URL schemas use these without loading an area's API code. */
+
+export const TOKEN_SORTS = [
+  { value: 'created_desc', label: 'Created, newest first' },
+  { value: 'created_asc', label: 'Created, oldest first' },
+  { value: 'expires_asc', label: 'Expires, soonest first' },
+  { value: 'expires_desc', label: 'Expires, latest first' },
+  { value: 'last_used_desc', label: 'Used, most recent first' },
+  { value: 'last_used_asc', label: 'Used, least recent first' },
+  { value: 'name_asc', label: 'Name, A to Z' },
+  { value: 'name_desc', label: 'Name, Z to A' },
+] as const;
+export type TokenSort = (typeof TOKEN_SORTS)[number]['value'];
+export const TOKEN_SORT_VALUES = TOKEN_SORTS.map((sort) => sort.value) as [TokenSort, ...TokenSort[]];
+
+export const BILLABLE_SORTS = [
+  { value: 'name_asc', label: 'Name, A to Z' },
+  { value: 'name_desc', label: 'Name, Z to A' },
+  { value: 'access_level_desc', label: 'Role, highest first' },
+  { value: 'access_level_asc', label: 'Role, lowest first' },
+  { value: 'last_joined', label: 'Joined, newest first' },
+  { value: 'oldest_joined', label: 'Joined, oldest first' },
+  { value: 'recent_sign_in', label: 'Signed in, most recent first' },
+  { value: 'oldest_sign_in', label: 'Signed in, least recent first' },
+  { value: 'last_activity_on_desc', label: 'Active, most recent first' },
+  { value: 'last_activity_on_asc', label: 'Active, least recent first' },
+] as const;
+export type BillableSort = (typeof BILLABLE_SORTS)[number]['value'];
+export const BILLABLE_SORT_VALUES = BILLABLE_SORTS.map((sort) => sort.value) as [BillableSort, ...BillableSort[]];
+
+export const ACCOUNT_SORTS = [
+  { value: 'id_desc', label: 'Newest first' },
+  { value: 'id_asc', label: 'Oldest first' },
+  { value: 'username_asc', label: 'Username, A to Z' },
+  { value: 'username_desc', label: 'Username, Z to A' },
+] as const;
+
+export const RUNNER_TYPES = [
+  { value: 'instance_type', label: 'Instance' },
+  { value: 'group_type', label: 'Group' },
+  { value: 'project_type', label: 'Project' },
+] as const;
+export type RunnerType = (typeof RUNNER_TYPES)[number]['value'];
+export const RUNNER_TYPE_VALUES = RUNNER_TYPES.map((type) => type.value) as [RunnerType, ...RunnerType[]];
+
+/** The `status` filter values of spec 1, 4.3 the console offers (active/paused go through `paused`). */
+export const RUNNER_STATUSES = [
+  { value: 'online', label: 'Online' },
+  { value: 'offline', label: 'Offline' },
+  { value: 'stale', label: 'Stale' },
+  { value: 'never_contacted', label: 'Never contacted' },
+] as const;
+export type RunnerStatus = (typeof RUNNER_STATUSES)[number]['value'];
+export const RUNNER_STATUS_VALUES = RUNNER_STATUSES.map((status) => status.value) as [RunnerStatus, ...RunnerStatus[]];
+
+export const RUNNER_ACCESS_LEVELS = [
+  { value: 'not_protected', label: 'Any branch or tag' },
+  { value: 'ref_protected', label: 'Protected branches and tags only' },
+] as const;
+export type RunnerAccessLevel = (typeof RUNNER_ACCESS_LEVELS)[number]['value'];
+
+/** Ci::Build::AVAILABLE_STATUSES: the runner jobs list's `status` filter. */
+export const JOB_STATUSES = [
+  'created', 'waiting_for_resource', 'preparing', 'waiting_for_callback', 'pending', 'running', 'success',
+  'failed', 'canceling', 'canceled', 'skipped', 'manual', 'scheduled',
+] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
