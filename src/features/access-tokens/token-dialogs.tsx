@@ -14,6 +14,7 @@ import { errorText } from '../../components/error-panel.tsx';
 import { applyServerErrors } from '../../components/form-errors.ts';
 import { RoleSelect } from '../../components/role-select.tsx';
 import { useCreateToken, useRevokeToken, useRotateToken } from './mutations.ts';
+import { FormError, FormActions } from '../../components/form-footer.tsx';
 
 interface CreateTokenDialogProps {
   open: boolean;
@@ -63,19 +64,8 @@ export function CreateTokenDialog({ open, onOpenChange, groupId, groupName, onCr
             <RoleSelect roles={TOKEN_ROLES} {...form.register('access_level')} />
           </Field>
         </TokenFields>
-        {formError ? (
-          <div className="form-error" role="alert">
-            {formError}
-          </div>
-        ) : null}
-        <div className="dialog__actions">
-          <button type="button" className="button" onClick={() => onOpenChange(false)} disabled={create.isPending}>
-            Cancel
-          </button>
-          <button type="submit" className="button button--primary" disabled={create.isPending} aria-busy={create.isPending || undefined}>
-            {create.isPending ? 'Creating…' : 'Create token'}
-          </button>
-        </div>
+        <FormError message={formError} />
+        <FormActions pending={create.isPending} onCancel={() => onOpenChange(false)} submitLabel="Create token" pendingLabel="Creating…" />
       </form>
     </Dialog>
   );

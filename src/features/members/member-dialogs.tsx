@@ -18,6 +18,7 @@ import { useNotify } from '../../components/toast.tsx';
 import { applyServerErrors } from '../../components/form-errors.ts';
 import { RoleSelect } from '../../components/role-select.tsx';
 import { useAddMember, useRemoveMember, useUpdateMember } from './mutations.ts';
+import { FormError, FormActions } from '../../components/form-footer.tsx';
 
 const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
 
@@ -112,19 +113,8 @@ export function AddMemberDialog({ open, onOpenChange, scope, sourceName, roles }
         <Field label="Access expires on" error={errors.expires_at?.message} hint="Optional. Leave empty for no expiry.">
           <input className="input" type="date" min={tomorrow()} {...form.register('expires_at')} />
         </Field>
-        {formError ? (
-          <div className="form-error" role="alert">
-            {formError}
-          </div>
-        ) : null}
-        <div className="dialog__actions">
-          <button type="button" className="button" onClick={() => onOpenChange(false)} disabled={add.isPending}>
-            Cancel
-          </button>
-          <button type="submit" className="button button--primary" disabled={add.isPending} aria-busy={add.isPending || undefined}>
-            {add.isPending ? 'Adding…' : chosenName ? `Add ${chosenName}` : 'Add member'}
-          </button>
-        </div>
+        <FormError message={formError} />
+        <FormActions pending={add.isPending} onCancel={() => onOpenChange(false)} submitLabel={chosenName ? `Add ${chosenName}` : 'Add member'} pendingLabel="Adding…" />
       </form>
     </Dialog>
   );
@@ -178,19 +168,8 @@ export function EditMemberDialog({ member, onClose, scope, roles }: EditMemberDi
         <Field label="Access expires on" error={errors.expires_at?.message} hint="Leave empty for no expiry.">
           <input className="input" type="date" min={tomorrow()} {...form.register('expires_at')} />
         </Field>
-        {formError ? (
-          <div className="form-error" role="alert">
-            {formError}
-          </div>
-        ) : null}
-        <div className="dialog__actions">
-          <button type="button" className="button" onClick={onClose} disabled={update.isPending}>
-            Cancel
-          </button>
-          <button type="submit" className="button button--primary" disabled={update.isPending} aria-busy={update.isPending || undefined}>
-            {update.isPending ? 'Saving…' : 'Save'}
-          </button>
-        </div>
+        <FormError message={formError} />
+        <FormActions pending={update.isPending} onCancel={onClose} submitLabel="Save" pendingLabel="Saving…" />
       </form>
     </Dialog>
   );

@@ -10,6 +10,7 @@ import { errorText } from '../../components/error-panel.tsx';
 import { Field } from '../../components/field.tsx';
 import { applyServerErrors } from '../../components/form-errors.ts';
 import { useDeleteRunner, useResetRunnerToken, useUpdateRunner } from './mutations.ts';
+import { FormError, FormActions } from '../../components/form-footer.tsx';
 
 const FORM_FIELDS = ['description', 'tag_list', 'run_untagged', 'locked', 'access_level', 'maximum_timeout', 'maintenance_note'] as const;
 
@@ -86,19 +87,8 @@ function EditRunnerForm({ runner, onClose, onSaved }: { runner: RunnerDetail; on
         >
           <textarea className="input" rows={4} {...form.register('maintenance_note')} />
         </Field>
-        {formError ? (
-          <div className="form-error" role="alert">
-            {formError}
-          </div>
-        ) : null}
-        <div className="dialog__actions">
-          <button type="button" className="button" onClick={onClose} disabled={update.isPending}>
-            Cancel
-          </button>
-          <button type="submit" className="button button--primary" disabled={update.isPending} aria-busy={update.isPending || undefined}>
-            {update.isPending ? 'Saving…' : 'Save changes'}
-          </button>
-        </div>
+        <FormError message={formError} />
+        <FormActions pending={update.isPending} onCancel={onClose} submitLabel="Save changes" pendingLabel="Saving…" />
       </form>
     </Dialog>
   );

@@ -12,6 +12,7 @@ import { Field } from '../../components/field.tsx';
 import { errorText } from '../../components/error-panel.tsx';
 import { useCreateServiceAccount, useDeleteServiceAccount, useUpdateServiceAccount } from './mutations.ts';
 import { placeServerErrors } from './server-errors.ts';
+import { FormActions } from '../../components/form-footer.tsx';
 
 const EMPTY_ACCOUNT: CreateAccountInput = { name: '', username: '', email: '' };
 
@@ -77,14 +78,7 @@ export function CreateAccountDialog({ open, onOpenChange, scope, groupName, onCr
           <input className="input" type="email" autoComplete="off" spellCheck={false} {...form.register('email')} />
         </Field>
         <FormError text={formError} />
-        <div className="dialog__actions">
-          <button type="button" className="button" onClick={() => onOpenChange(false)} disabled={create.isPending}>
-            Cancel
-          </button>
-          <button type="submit" className="button button--primary" disabled={create.isPending} aria-busy={create.isPending || undefined}>
-            {create.isPending ? 'Creating…' : 'Create service account'}
-          </button>
-        </div>
+        <FormActions pending={create.isPending} onCancel={() => onOpenChange(false)} submitLabel="Create service account" pendingLabel="Creating…" />
       </form>
     </Dialog>
   );
@@ -147,14 +141,7 @@ export function EditAccountDialog({ account, scope, onClose, onSaved }: EditAcco
           </Field>
         ) : null}
         <FormError text={formError} />
-        <div className="dialog__actions">
-          <button type="button" className="button" onClick={onClose} disabled={update.isPending}>
-            Cancel
-          </button>
-          <button type="submit" className="button button--primary" disabled={update.isPending} aria-busy={update.isPending || undefined}>
-            {update.isPending ? 'Saving…' : 'Save'}
-          </button>
-        </div>
+        <FormActions pending={update.isPending} onCancel={onClose} submitLabel="Save" pendingLabel="Saving…" />
       </form>
     </Dialog>
   );

@@ -12,6 +12,7 @@ import { ConfirmDialog, Dialog } from '../../components/dialog.tsx';
 import { errorText } from '../../components/error-panel.tsx';
 import { useCreateAccountToken, useRevokeAccountToken, useRotateAccountToken } from './mutations.ts';
 import { placeServerErrors } from './server-errors.ts';
+import { FormError, FormActions } from '../../components/form-footer.tsx';
 
 const emptyToken = (): CreateAccountTokenInput => ({ name: '', description: '', scopes: [], expires_at: latestExpiry() });
 
@@ -54,19 +55,8 @@ export function CreateAccountTokenDialog({ open, onOpenChange, scope, userId, ac
     <Dialog open={open} onOpenChange={(next) => (!create.isPending ? onOpenChange(next) : undefined)} title={`New token for ${accountName}`}>
       <form className="form" noValidate onSubmit={submit}>
         <TokenFields form={form} scopes={SERVICE_ACCOUNT_TOKEN_SCOPES} />
-        {formError ? (
-          <div className="form-error" role="alert">
-            {formError}
-          </div>
-        ) : null}
-        <div className="dialog__actions">
-          <button type="button" className="button" onClick={() => onOpenChange(false)} disabled={create.isPending}>
-            Cancel
-          </button>
-          <button type="submit" className="button button--primary" disabled={create.isPending} aria-busy={create.isPending || undefined}>
-            {create.isPending ? 'Creating…' : 'Create token'}
-          </button>
-        </div>
+        <FormError message={formError} />
+        <FormActions pending={create.isPending} onCancel={() => onOpenChange(false)} submitLabel="Create token" pendingLabel="Creating…" />
       </form>
     </Dialog>
   );

@@ -15,6 +15,7 @@ import { errorText } from '../../components/error-panel.tsx';
 import { applyServerErrors } from '../../components/form-errors.ts';
 import { useNotify } from '../../components/toast.tsx';
 import { useBulkMove, useScheduleMove } from './mutations.ts';
+import { FormError } from '../../components/form-footer.tsx';
 
 const READ_ONLY_NOTE = 'The repository is read-only while it moves: pushes and commits are refused until the move ends.';
 
@@ -131,11 +132,7 @@ export function ScheduleMoveForm() {
           ))}
         </select>
       </Field>
-      {formError ? (
-        <div className="form-error" role="alert">
-          {formError}
-        </div>
-      ) : null}
+      <FormError message={formError} />
       <div className="dialog__actions">
         <button type="submit" className="button button--primary" disabled={schedule.isPending} aria-busy={schedule.isPending || undefined}>
           {schedule.isPending ? 'Scheduling…' : 'Schedule move'}

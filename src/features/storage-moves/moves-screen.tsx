@@ -16,6 +16,7 @@ import { moveSubject } from './move-title.ts';
 import { useScheduleMove } from './mutations.ts';
 import { storageMovesAccess } from './permissions.ts';
 import type { MovesSearch } from './search.ts';
+import { FormError } from '../../components/form-footer.tsx';
 
 // the forms load after the list, not before its first row
 const loadForms = () => import('./move-forms.tsx');
@@ -104,11 +105,7 @@ function MovesList({ search, canManage }: { search: MovesSearch; canManage: bool
 
   return (
     <>
-      {rescheduleError ? (
-        <div className="form-error" role="alert">
-          {rescheduleError}
-        </div>
-      ) : null}
+      <FormError message={rescheduleError} />
       {page.items.length === 0 ? (
         <EmptyState title={search.page > 1 ? 'This page is past the last move.' : 'No project repository has been moved on this instance.'} />
       ) : (

@@ -8,6 +8,7 @@ import {
 import { Field } from '../../components/field.tsx';
 import { errorText } from '../../components/error-panel.tsx';
 import { applyServerErrors } from '../../components/form-errors.ts';
+import { FormError } from '../../components/form-footer.tsx';
 
 interface HookFormProps {
   /** The hook being edited; absent when adding one. */
@@ -135,11 +136,7 @@ export function HookForm({ hook, defaultValues, submitLabel, pendingLabel, pendi
         </button>
       </fieldset>
 
-      {formError ? (
-        <div className="form-error" role="alert">
-          {formError}
-        </div>
-      ) : null}
+      <FormError message={formError} />
       <div className="dialog__actions">
         <button type="button" className="button" onClick={onCancel} disabled={pending}>
           Cancel

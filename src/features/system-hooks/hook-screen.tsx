@@ -18,6 +18,7 @@ import { HookForm } from './hook-form.tsx';
 import { hookTitle } from './hook-title.ts';
 import { useDeleteUrlVariable, useSetUrlVariable, useTestHook, useUpdateHook } from './mutations.ts';
 import { systemHooksAccess } from './permissions.ts';
+import { FormError } from '../../components/form-footer.tsx';
 
 // the delivery log sits below the form and brings the table machinery: it loads after
 const RecentDeliveries = lazy(() => import('./recent-deliveries.tsx').then((module) => ({ default: module.RecentDeliveries })));
@@ -171,11 +172,7 @@ function UrlVariables({ hook, canManage }: { hook: SystemHook; canManage: boolea
           ))}
         </ul>
       )}
-      {removeError ? (
-        <div className="form-error" role="alert">
-          {removeError}
-        </div>
-      ) : null}
+      <FormError message={removeError} />
       {canManage ? (
         <form className="form" noValidate onSubmit={submit} aria-label="Set a URL variable">
           <div className="filter-bar">
@@ -189,11 +186,7 @@ function UrlVariables({ hook, canManage }: { hook: SystemHook; canManage: boolea
               {setVariable.isPending ? 'Saving…' : 'Save variable'}
             </button>
           </div>
-          {formError ? (
-            <div className="form-error" role="alert">
-              {formError}
-            </div>
-          ) : null}
+          <FormError message={formError} />
         </form>
       ) : null}
     </section>

@@ -1,0 +1,30 @@
+/** An error that belongs to no single field, shown above the form's buttons. */
+export function FormError({ message }: { message: string | null | undefined }) {
+  return message ? (
+    <div className="form-error" role="alert">
+      {message}
+    </div>
+  ) : null;
+}
+
+interface FormActionsProps {
+  pending: boolean;
+  onCancel: () => void;
+  submitLabel: string;
+  /** What the submit button reads while the request runs, e.g. "Saving…". */
+  pendingLabel: string;
+}
+
+/** Cancel and submit; both disabled while the request runs, so it is never sent twice. */
+export function FormActions({ pending, onCancel, submitLabel, pendingLabel }: FormActionsProps) {
+  return (
+    <div className="dialog__actions">
+      <button type="button" className="button" onClick={onCancel} disabled={pending}>
+        Cancel
+      </button>
+      <button type="submit" className="button button--primary" disabled={pending} aria-busy={pending || undefined}>
+        {pending ? pendingLabel : submitLabel}
+      </button>
+    </div>
+  );
+}
