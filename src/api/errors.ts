@@ -47,3 +47,33 @@ export function describeErrorBody(body: unknown, status: number): { message: str
   if (typeof body === 'string' && body.trim() && body.length < 300 && !/^\s*</.test(body)) return { message: body.trim() };
   return { message: `The server answered ${status} without an explanation.` };
 }
+
+/** `expires_at` as the platform's full messages begin: "Expires at". */
+const sentenceField = (field: string) => {
+  const words = humanField(field);
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Splits a sentence-style error into the fields it names. Some services (service
+ * accounts, tokens, hooks) answer model errors as one string ("400 Bad request - Username has already been taken and Email
+ * has already been taken", "Expires at must be before 2027-01-01"), not as a field hash.
+ */
+export function messageFieldErrors(message: string, fields: readonly string[]): { fieldErrors: Record<string, string[]>; unplaced: string[] } {
+  const names = new Map(fields.map((field) => [sentenceField(field), field]));
+  // longest first, so "Username" is not read as "User" when both are fields
+  const alternatives = [...names.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
+  const text = message.replace(/^\d{3} [A-Za-z ]+ - /, '').trim();
+  const fieldErrors: Record<string, string[]> = {};
+  const unplaced: string[] = [];
+  if (!alternatives) return { fieldErrors, unplaced: text ? [text] : [] };
+  // Rails joins full messages with to_sentence (", ", " and ", ", and ") or ". ": split only before a field's name
+  const clauses = text.split(new RegExp(`(?:,? and |, |\\. )(?=(?:${alternatives}) )`));
+  for (const clause of clauses) {
+    const named = [...names.keys()].sort((a, b) => b.length - a.length).find((name) => clause.startsWith(`${name} `));
+    if (named) (fieldErrors[names.get(named)!] ??= []).push(clause.replace(/\.$/, ''));
+    else if (clause.trim()) unplaced.push(clause.trim());
+  }
+  return { fieldErrors, unplaced };
+}

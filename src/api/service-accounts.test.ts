@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { ApiError } from './errors.ts';
+import { ApiError, messageFieldErrors } from './errors.ts';
 import type { Connection } from './http.ts';
 import {
-  createAccountSchema, createAccountToken, createAccountTokenSchema, createServiceAccount, deleteServiceAccount, messageFieldErrors,
+  createAccountSchema, createAccountToken, createAccountTokenSchema, createServiceAccount, deleteServiceAccount,
   revokeAccountToken, rotateAccountToken, serviceAccountsQueries, updateAccountSchema, updateInstanceAccountSchema, updateServiceAccount,
 } from './service-accounts.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';

@@ -22,8 +22,16 @@ export function TokenStateBadge({ token }: { token: Pick<AccessToken, 'active' |
   return <span className={`badge state-badge--${state}`}>{state === 'active' ? 'Active' : state === 'revoked' ? 'Revoked' : 'Expired'}</span>;
 }
 
-/** The columns every token list shows; `role` for tokens that act with a role (group tokens). */
-export function tokenColumns(options: { role: boolean }): ColumnDef<AccessToken>[] {
+interface TokenColumnsOptions {
+  /** Tokens that act with a role (group tokens) show it. */
+  role: boolean;
+  /** Rotate and revoke buttons on active tokens, for callers allowed to use them. */
+  actions?: { rotate: (token: AccessToken) => void; revoke: (token: AccessToken) => void };
+}
+
+/** The columns every token list shows. */
+export function tokenColumns(options: TokenColumnsOptions): ColumnDef<AccessToken>[] {
+  const { actions } = options;
   return [
     {
       id: 'name',
@@ -41,5 +49,24 @@ export function tokenColumns(options: { role: boolean }): ColumnDef<AccessToken>
     { id: 'expires', header: 'Expires', cell: ({ row }) => <TokenExpiry date={row.original.expires_at} /> },
     { id: 'used', header: 'Last used', cell: ({ row }) => (row.original.last_used_at ? formatRelative(row.original.last_used_at) : <span className="muted">Never used</span>) },
     { id: 'created', header: 'Created', cell: ({ row }) => <span className="nowrap">{formatDate(row.original.created_at)}</span> },
+    ...(actions
+      ? [
+          {
+            id: 'actions',
+            header: () => <span className="sr-only">Actions</span>,
+            cell: ({ row: { original: token } }) =>
+              tokenState(token) === 'active' ? (
+                <span className="row-actions">
+                  <button type="button" className="button" aria-label={`Rotate ${token.name}`} onClick={() => actions.rotate(token)}>
+                    Rotate
+                  </button>
+                  <button type="button" className="button button--danger-quiet" aria-label={`Revoke ${token.name}`} onClick={() => actions.revoke(token)}>
+                    Revoke
+                  </button>
+                </span>
+              ) : null,
+          } satisfies ColumnDef<AccessToken>,
+        ]
+      : []),
   ];
 }

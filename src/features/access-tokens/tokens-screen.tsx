@@ -1,8 +1,7 @@
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { useRouterState } from '@tanstack/react-router';
-import type { ColumnDef } from '@tanstack/react-table';
-import { TOKEN_SORTS, accessTokensQueries, tokenState, type AccessToken, type NewAccessToken } from '../../api/access-tokens.ts';
+import { TOKEN_SORTS, accessTokensQueries, type AccessToken, type NewAccessToken } from '../../api/access-tokens.ts';
 import { tokenColumns } from '../../components/token-status.tsx';
 import { membersQueries } from '../../api/members.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
@@ -74,27 +73,10 @@ export function TokensScreen({ groupId, groupName, search }: TokensScreenProps) 
   const setSearch = useSetSearch<TokensSearch>();
   const showSecret = (title: string) => (token: NewAccessToken) => setSecret({ title, value: token.token });
 
-  const columns = useMemo<ColumnDef<AccessToken>[]>(() => {
-    const base = tokenColumns({ role: true });
-    if (canManage) {
-      base.push({
-        id: 'actions',
-        header: () => <span className="sr-only">Actions</span>,
-        cell: ({ row: { original: token } }) =>
-          tokenState(token) === 'active' ? (
-            <span className="row-actions">
-              <button type="button" className="button" aria-label={`Rotate ${token.name}`} onClick={() => setRotating(token)}>
-                Rotate
-              </button>
-              <button type="button" className="button button--danger-quiet" aria-label={`Revoke ${token.name}`} onClick={() => setRevoking(token)}>
-                Revoke
-              </button>
-            </span>
-          ) : null,
-      });
-    }
-    return base;
-  }, [canManage]);
+  const columns = useMemo(
+    () => tokenColumns({ role: true, actions: canManage ? { rotate: setRotating, revoke: setRevoking } : undefined }),
+    [canManage],
+  );
 
   const filtered = Boolean(search.search || search.state || search.revoked !== undefined || search.created_after || search.created_before || search.expires_after || search.expires_before || search.last_used_after || search.last_used_before);
   return (

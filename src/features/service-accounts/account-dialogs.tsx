@@ -11,7 +11,7 @@ import { ConfirmDialog, Dialog } from '../../components/dialog.tsx';
 import { Field } from '../../components/field.tsx';
 import { errorText } from '../../components/error-panel.tsx';
 import { useCreateServiceAccount, useDeleteServiceAccount, useUpdateServiceAccount } from './mutations.ts';
-import { placeServerErrors } from './server-errors.ts';
+import { placeServerErrors } from '../../components/form-errors.ts';
 import { FormActions } from '../../components/form-footer.tsx';
 
 const EMPTY_ACCOUNT: CreateAccountInput = { name: '', username: '', email: '' };

@@ -11,7 +11,7 @@ import { TokenFields } from '../../components/token-fields.tsx';
 import { ConfirmDialog, Dialog } from '../../components/dialog.tsx';
 import { errorText } from '../../components/error-panel.tsx';
 import { useCreateAccountToken, useRevokeAccountToken, useRotateAccountToken } from './mutations.ts';
-import { placeServerErrors } from './server-errors.ts';
+import { placeServerErrors } from '../../components/form-errors.ts';
 import { FormError, FormActions } from '../../components/form-footer.tsx';
 
 const emptyToken = (): CreateAccountTokenInput => ({ name: '', description: '', scopes: [], expires_at: latestExpiry() });

@@ -1,8 +1,7 @@
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { useRouterState } from '@tanstack/react-router';
-import type { ColumnDef } from '@tanstack/react-table';
-import { TOKEN_SORTS, tokenState, type AccessToken, type NewAccessToken } from '../../api/access-tokens.ts';
+import { TOKEN_SORTS, type AccessToken, type NewAccessToken } from '../../api/access-tokens.ts';
 import { serviceAccountsQueries, type ServiceAccountScope } from '../../api/service-accounts.ts';
 import { useConnection } from '../../api/react.ts';
 import { usersQueries } from '../../api/users.ts';
@@ -91,27 +90,10 @@ function TokensList({ scope, userId, accountName, username, search, canManage }:
   const setSearch = useSetSearch<AccountTokensSearch>();
   const showSecret = (title: string) => (token: NewAccessToken) => setSecret({ title, value: token.token });
 
-  const columns = useMemo<ColumnDef<AccessToken>[]>(() => {
-    const base = tokenColumns({ role: false });
-    if (canManage) {
-      base.push({
-        id: 'actions',
-        header: () => <span className="sr-only">Actions</span>,
-        cell: ({ row: { original: token } }) =>
-          tokenState(token) === 'active' ? (
-            <span className="row-actions">
-              <button type="button" className="button" aria-label={`Rotate ${token.name}`} onClick={() => setRotating(token)}>
-                Rotate
-              </button>
-              <button type="button" className="button button--danger-quiet" aria-label={`Revoke ${token.name}`} onClick={() => setRevoking(token)}>
-                Revoke
-              </button>
-            </span>
-          ) : null,
-      });
-    }
-    return base;
-  }, [canManage]);
+  const columns = useMemo(
+    () => tokenColumns({ role: false, actions: canManage ? { rotate: setRotating, revoke: setRevoking } : undefined }),
+    [canManage],
+  );
 
   const filtered = Boolean(search.search || search.state || search.revoked !== undefined);
   return (
