@@ -1,13 +1,13 @@
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { useRouterState } from '@tanstack/react-router';
-import { TOKEN_SORTS, accessTokensQueries, type AccessToken, type NewAccessToken } from '../../api/access-tokens.ts';
+import { accessTokensQueries, type AccessToken, type NewAccessToken } from '../../api/access-tokens.ts';
 import { tokenColumns } from '../../components/token-status.tsx';
 import { membersQueries } from '../../api/members.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import { DataTable } from '../../components/data-table.tsx';
 import { Paginator } from '../../components/paginator.tsx';
-import { PerPageSelect, SearchInput } from '../../components/list-controls.tsx';
+import { TokenFilters } from '../../components/token-filters.tsx';
 import { EmptyState } from '../../components/states.tsx';
 import { SearchLink } from '../../components/search-link.tsx';
 import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
@@ -94,31 +94,7 @@ export function TokensScreen({ groupId, groupName, search }: TokensScreenProps) 
       ) : myAccess.isSuccess && !canManage ? (
         <p className="notice" role="note">Only Owners of this group can create, rotate or revoke its access tokens.</p>
       ) : null}
-      <div className="filter-bar" role="search" aria-label="Filter tokens">
-        <SearchInput label="Search tokens by name" value={search.search} onSearch={(text) => setSearch({ search: text })} placeholder="Token name" />
-        <label className="inline-field">
-          <span>State</span>
-          <select className="input" value={wanted.state ?? ''} onChange={(event) => setSearch({ state: (event.target.value || undefined) as TokensSearch['state'] })}>
-            <option value="">Any</option>
-            <option value="active">Active</option>
-            <option value="inactive">Inactive (revoked or expired)</option>
-          </select>
-        </label>
-        <label className="checkbox">
-          <input type="checkbox" checked={wanted.revoked === true} onChange={(event) => setSearch({ revoked: event.target.checked ? true : undefined })} /> Revoked only
-        </label>
-        <label className="inline-field">
-          <span>Sort by</span>
-          <select className="input" value={wanted.sort} onChange={(event) => setSearch({ sort: event.target.value as TokensSearch['sort'] })}>
-            {TOKEN_SORTS.map((sort) => (
-              <option key={sort.value} value={sort.value}>
-                {sort.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <PerPageSelect value={wanted.per_page} onChange={(perPage) => setSearch({ per_page: perPage as TokensSearch['per_page'] })} />
-      </div>
+      <TokenFilters search={search} wanted={wanted} setSearch={setSearch} />
       <details className="filter-more" open={Boolean(search.created_after || search.created_before || search.expires_after || search.expires_before || search.last_used_after || search.last_used_before)}>
         <summary>Date filters</summary>
         <div className="filter-bar">

@@ -1,13 +1,13 @@
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { useRouterState } from '@tanstack/react-router';
-import { TOKEN_SORTS, type AccessToken, type NewAccessToken } from '../../api/access-tokens.ts';
+import { type AccessToken, type NewAccessToken } from '../../api/access-tokens.ts';
 import { serviceAccountsQueries, type ServiceAccountScope } from '../../api/service-accounts.ts';
 import { useConnection } from '../../api/react.ts';
 import { usersQueries } from '../../api/users.ts';
 import { DataTable } from '../../components/data-table.tsx';
 import { Paginator } from '../../components/paginator.tsx';
-import { PerPageSelect, SearchInput } from '../../components/list-controls.tsx';
+import { TokenFilters } from '../../components/token-filters.tsx';
 import { EmptyState, RoutePending } from '../../components/states.tsx';
 import { SearchLink } from '../../components/search-link.tsx';
 import { SecretOnce } from '../../components/secret-once.tsx';
@@ -107,31 +107,7 @@ function TokensList({ scope, userId, accountName, username, search, canManage }:
         ) : null}
       </header>
       {username ? <p className="muted">@{username}: personal access tokens of a service account, the only way it signs in.</p> : null}
-      <div className="filter-bar" role="search" aria-label="Filter tokens">
-        <SearchInput label="Search tokens by name" value={search.search} onSearch={(text) => setSearch({ search: text })} placeholder="Token name" />
-        <label className="inline-field">
-          <span>State</span>
-          <select className="input" value={wanted.state ?? ''} onChange={(event) => setSearch({ state: (event.target.value || undefined) as AccountTokensSearch['state'] })}>
-            <option value="">Any</option>
-            <option value="active">Active</option>
-            <option value="inactive">Inactive (revoked or expired)</option>
-          </select>
-        </label>
-        <label className="checkbox">
-          <input type="checkbox" checked={wanted.revoked === true} onChange={(event) => setSearch({ revoked: event.target.checked ? true : undefined })} /> Revoked only
-        </label>
-        <label className="inline-field">
-          <span>Sort by</span>
-          <select className="input" value={wanted.sort} onChange={(event) => setSearch({ sort: event.target.value as AccountTokensSearch['sort'] })}>
-            {TOKEN_SORTS.map((sort) => (
-              <option key={sort.value} value={sort.value}>
-                {sort.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <PerPageSelect value={wanted.per_page} onChange={(perPage) => setSearch({ per_page: perPage as AccountTokensSearch['per_page'] })} />
-      </div>
+      <TokenFilters search={search} wanted={wanted} setSearch={setSearch} />
       {page.items.length === 0 ? (
         <EmptyState title={filtered ? 'No token matches these filters.' : `${accountName} has no tokens.`}>
           {filtered ? (
