@@ -100,14 +100,7 @@ function registerGroupAccessTokens(routes: Router): void {
     let description: string | undefined;
     collectParamErrors([
       () => (name = params.requiredString('name')),
-      () => {
-        const given = params.stringArray('scopes');
-        if (!given) throw paramError('scopes is missing');
-        if (given.length === 0 || given.some((scope) => !(RESOURCE_TOKEN_SCOPES as readonly string[]).includes(scope))) {
-          throw paramError('scopes does not have a valid value');
-        }
-        scopes = given;
-      },
+      () => (scopes = params.requiredSubset('scopes', RESOURCE_TOKEN_SCOPES)),
       () => {
         const level = params.int('access_level');
         if (level !== undefined && !(TOKEN_ACCESS_LEVELS as readonly number[]).includes(level)) throw paramError('access_level does not have a valid value');

@@ -171,14 +171,7 @@ function registerGroupServiceAccounts(routes: Router): void {
     let description: string | undefined;
     collectParamErrors([
       () => (name = params.requiredString('name')),
-      () => {
-        const given = params.stringArray('scopes');
-        if (!given) throw paramError('scopes is missing');
-        if (given.length === 0 || given.some((scope) => !(PERSONAL_TOKEN_SCOPES as readonly string[]).includes(scope))) {
-          throw paramError('scopes does not have a valid value');
-        }
-        scopes = given;
-      },
+      () => (scopes = params.requiredSubset('scopes', PERSONAL_TOKEN_SCOPES)),
       () => (expiresAt = params.date('expires_at')),
       () => (description = params.string('description')),
     ]);

@@ -296,11 +296,7 @@ export function registerUsers(routes: Router): void {
   routes.post('/users/:id{[0-9]+}/personal_access_tokens', { auth: 'admin' }, (c, { sandbox, params, now }) => {
     const user = findUser(sandbox, pathParam(c, 'id'));
     const name = params.requiredString('name');
-    const scopes = params.stringArray('scopes');
-    if (!scopes) throw paramError('scopes is missing');
-    if (scopes.length === 0 || scopes.some((scope) => !(PERSONAL_TOKEN_SCOPES as readonly string[]).includes(scope))) {
-      throw paramError('scopes does not have a valid value');
-    }
+    const scopes = params.requiredSubset('scopes', PERSONAL_TOKEN_SCOPES);
     const maxDays = sandbox.config.maxTokenLifetimeDays;
     const expiresAt = params.date('expires_at') ?? addDays(now, maxDays);
     if (expiresAt <= today(now)) throw new HttpError(400, { message: { expires_at: ['must be in the future'] } });

@@ -175,6 +175,14 @@ export class ParamReader {
     return text === '' ? [] : text.split(',').map((item) => item.trim());
   }
 
+  /** A required, non-empty array whose every value is one of `allowed` (token scopes). */
+  requiredSubset(name: string, allowed: readonly string[]): string[] {
+    const values = this.stringArray(name);
+    if (!values) throw paramError(`${name} is missing`);
+    if (values.length === 0 || values.some((value) => !allowed.includes(value))) throw paramError(`${name} does not have a valid value`);
+    return values;
+  }
+
   intArray(name: string): number[] | undefined {
     const items = this.stringArray(name);
     if (!items) return undefined;
