@@ -1,3 +1,4 @@
+import type { ComponentProps } from 'react';
 import { useDeferredValue, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
@@ -16,6 +17,19 @@ import { applyServerErrors } from '../../components/form-errors.ts';
 import { useNotify } from '../../components/toast.tsx';
 import { useBulkMove, useScheduleMove } from './mutations.ts';
 import { FormError } from '../../components/form-footer.tsx';
+
+/** The instance's repository storages (the platform lists them nowhere in its API). */
+function StorageSelect(props: ComponentProps<'select'>) {
+  return (
+    <select className="input" {...props}>
+      {REPOSITORY_STORAGES.map((storage) => (
+        <option key={storage} value={storage}>
+          {storage}
+        </option>
+      ))}
+    </select>
+  );
+}
 
 const READ_ONLY_NOTE = 'The repository is read-only while it moves: pushes and commits are refused until the move ends.';
 
@@ -124,13 +138,7 @@ export function ScheduleMoveForm() {
         </select>
       </Field>
       <Field label="Destination storage" error={errors.destination?.message} hint={READ_ONLY_NOTE}>
-        <select className="input" {...form.register('destination')}>
-          {REPOSITORY_STORAGES.map((storage) => (
-            <option key={storage} value={storage}>
-              {storage}
-            </option>
-          ))}
-        </select>
+        <StorageSelect {...form.register('destination')} />
       </Field>
       <FormError message={formError} />
       <div className="dialog__actions">
@@ -158,22 +166,10 @@ export function BulkMoveForm() {
     <form className="form" noValidate onSubmit={submit} aria-label="Move all projects of a storage">
       <h2>Move all projects of a storage</h2>
       <Field label="Source storage" error={errors.source?.message}>
-        <select className="input" {...form.register('source')}>
-          {REPOSITORY_STORAGES.map((storage) => (
-            <option key={storage} value={storage}>
-              {storage}
-            </option>
-          ))}
-        </select>
+        <StorageSelect {...form.register('source')} />
       </Field>
       <Field label="Destination storage" error={errors.destination?.message}>
-        <select className="input" {...form.register('destination')}>
-          {REPOSITORY_STORAGES.map((storage) => (
-            <option key={storage} value={storage}>
-              {storage}
-            </option>
-          ))}
-        </select>
+        <StorageSelect {...form.register('destination')} />
       </Field>
       <div className="dialog__actions">
         <button type="submit" className="button">
