@@ -1,7 +1,5 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { chromium, expect, type Locator, type Page } from '@playwright/test';
 import { exportRunners, type Runner } from '../src/api/runners.ts';
 import { toCsv } from '../src/lib/csv.ts';
@@ -12,6 +10,7 @@ import { ConnectPage } from '../e2e/pages/connect.ts';
 import { RunnerFleetPage } from '../e2e/pages/runners.ts';
 import { Shell } from '../e2e/pages/shell.ts';
 import { emit, log, median, round } from './report.ts';
+import { startSandboxProcess } from './sandbox-child.ts';
 
 /**
  * The runner fleet of the demo seed (about 2,600 runners): the fleet screen in a real browser,
@@ -155,46 +154,10 @@ const COMMIT_REQUESTS = 60;
 const HOOKS = 3;
 const RECEIVER_DELAY_MS = 200;
 const REQUEST_TIMEOUT_MS = 10_000;
-const SANDBOX_READY_TIMEOUT_MS = 60_000;
 const DELIVERIES_TIMEOUT_MS = 60_000;
 
 /** Nearest-rank median of already sorted values, as bench/run.ts computes its p50. */
 const p50 = (sorted: readonly number[]) => sorted[Math.max(0, Math.ceil(0.5 * sorted.length) - 1)];
-
-interface SandboxProcess {
-  apiUrl: string;
-  adminToken: string;
-  stop(): Promise<void>;
-}
-
-/** bench/sandbox-process.ts in a child process: the load generator and the receiver stay off the server's event loop. */
-async function startSandboxProcess(): Promise<SandboxProcess> {
-  // the child runs under the same tsx loader as this process (process.execArgv)
-  const child = fork(fileURLToPath(new URL('./sandbox-process.ts', import.meta.url)), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async () => {
-    if (child.connected) child.send({ type: 'close' });
-    else if (child.exitCode === null) child.kill();
-    await exited;
-  };
-  try {
-    const ready = await new Promise<{ apiUrl: string; adminToken: string }>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the sandbox process was not ready within ${SANDBOX_READY_TIMEOUT_MS / 1000} s`)), SANDBOX_READY_TIMEOUT_MS);
-      child.once('error', reject);
-      child.once('exit', (code) => reject(new Error(`the sandbox process exited (${code}) before it was ready`)));
-      child.on('message', (message: { type: string; apiUrl: string; adminToken: string }) => {
-        if (message.type !== 'ready') return;
-        clearTimeout(timer);
-        resolve(message);
-      });
-    });
-    return { ...ready, stop };
-  } catch (error) {
-    child.kill();
-    await exited;
-    throw error;
-  }
-}
 
 /** A keep-alive JSON client: plain node:http, so client overhead stays small. */
 function jsonClient(apiUrl: string, token: string) {

@@ -1,9 +1,8 @@
 import http from 'node:http';
-import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { DEMO_PATHS } from '../sandbox/seed/demo.ts';
 import { emit, log, round } from './report.ts';
 import { consoleFigures } from './ui.ts';
+import { startSandboxProcess } from './sandbox-child.ts';
 
 /**
  * `npm run bench`: starts a demo sandbox on a free loopback port (in a child process), measures
@@ -116,28 +115,10 @@ async function concurrent(api: Client, paths: readonly string[]): Promise<void> 
   emit({ name: `sandbox.concurrent_${CONCURRENT_CLIENTS}.errors`, value: errors, unit: 'count' });
 }
 
-interface Ready {
-  type: 'ready';
-  apiUrl: string;
-  adminToken: string;
-  startMs: number;
-}
 
 async function main(): Promise<number> {
-  // the child runs under the same tsx loader as this process (process.execArgv)
-  const server = fork(fileURLToPath(new URL('./sandbox-process.ts', import.meta.url)), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
-  const stopServer = async () => {
-    if (server.connected) server.send({ type: 'close' });
-    await exited;
-  };
-  const ready = await new Promise<Ready>((resolve, reject) => {
-    server.once('error', reject);
-    server.once('exit', (code) => reject(new Error(`the sandbox process exited (${code}) before it was ready`)));
-    server.on('message', (message: Ready) => {
-      if (message.type === 'ready') resolve(message);
-    });
-  });
+  const ready = await startSandboxProcess();
+  const stopServer = ready.stop;
   log(`sandbox at ${ready.apiUrl}`);
   emit({ name: 'sandbox.start_with_demo_seed', value: round(ready.startMs, 1), unit: 'ms' });
   const api = client(ready.apiUrl, ready.adminToken);

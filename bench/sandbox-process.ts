@@ -6,7 +6,7 @@ import { startSandbox } from '../sandbox/server.ts';
  * loop (worker threads cannot load TypeScript through tsx on Node 20). Sends `ready` once
  * listening; `close`, or the parent going away, stops it and removes its data directory.
  */
-if (!process.send) throw new Error('bench/sandbox-process.ts is started by bench/run.ts with an IPC channel');
+if (!process.send) throw new Error('bench/sandbox-process.ts is started by bench/sandbox-child.ts with an IPC channel');
 
 const started = performance.now();
 const running = await startSandbox({ port: 0, host: '127.0.0.1', seed: 'demo' });
