@@ -44,11 +44,11 @@ const CURVES: Record<string, { crv: string; size: number }> = {
 /**
  * Checks the key with node:crypto (the numbers must make a real public key, not just parse) and
  * computes both fingerprints from its blob. Returns null for anything that is not an RSA,
- * Ed25519 or ECDSA public key in OpenSSH format.
+ * Ed25519 or ECDSA public key (or a security-key sk- variant) in OpenSSH format.
  */
 export function parseSshKey(input: string): ParsedSshKey | null {
   const text = input.replace(/[\r\n]+/g, '').trim();
-  const match = /^(ssh-rsa|ssh-ed25519|ecdsa-sha2-nistp(?:256|384|521))\s+([A-Za-z0-9+/]+={0,2})(\s+.*)?$/.exec(text);
+  const match = /^(ssh-rsa|ssh-ed25519|ecdsa-sha2-nistp(?:256|384|521)|sk-ssh-ed25519@openssh\.com|sk-ecdsa-sha2-nistp256@openssh\.com)\s+([A-Za-z0-9+/]+={0,2})(\s+.*)?$/.exec(text);
   if (!match) return null;
   const [, type, encoded] = match;
   const blob = Buffer.from(encoded, 'base64');
@@ -63,21 +63,24 @@ export function parseSshKey(input: string): ParsedSshKey | null {
       createPublicKey({ key: { kty: 'RSA', e: b64url(e), n: b64url(n) }, format: 'jwk' });
       bits = n.length * 8 - Math.clz32(n[0]) + 24;
       if (bits < 1024) return null;
-    } else if (type === 'ssh-ed25519') {
+    } else if (type === 'ssh-ed25519' || type === 'sk-ssh-ed25519@openssh.com') {
       const point = reader.string();
       if (point.length !== 32) return null;
       createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: b64url(point) }, format: 'jwk' });
+      // security-key (FIDO) keys end with the application string, usually "ssh:"
+      if (type.startsWith('sk-')) reader.string();
       bits = 256;
     } else {
       const curveName = reader.string().toString('latin1');
       const curve = CURVES[curveName];
       const point = reader.string();
-      if (!curve || `ecdsa-sha2-${curveName}` !== type || point[0] !== 4 || point.length !== 1 + 2 * curve.size) return null;
+      if (!curve || `ecdsa-sha2-${curveName}` !== type.replace(/^sk-/, '').replace(/@openssh\.com$/, '') || point[0] !== 4 || point.length !== 1 + 2 * curve.size) return null;
       createPublicKey({
         key: { kty: 'EC', crv: curve.crv, x: b64url(point.subarray(1, 1 + curve.size)), y: b64url(point.subarray(1 + curve.size)) },
         format: 'jwk',
       });
       bits = curve.size === 66 ? 521 : curve.size * 8;
+      if (type.startsWith('sk-')) reader.string();
     }
     if (!reader.done()) return null;
   } catch {

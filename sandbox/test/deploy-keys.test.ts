@@ -46,6 +46,19 @@ describe('fingerprints', () => {
     expect(parseSshKey(ECDSA)).toMatchObject({ md5: '4e:27:9b:a6:8a:76:bd:a6:72:23:69:22:e0:f3:f1:69', sha256: 'SHA256:mFkCOYmqI4bJtEzg7bRo5a96jdEflI/hsdM4nYve+l8' });
   });
 
+  it('accepts security-key (sk-) Ed25519 and ECDSA keys, whose blob ends with the application', () => {
+    const wire = (...parts: Buffer[]) => Buffer.concat(parts.flatMap((part) => [Buffer.from([0, 0, 0, part.length]), part]));
+    const ed = Buffer.from(generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x!, 'base64url');
+    const edType = 'sk-ssh-ed25519@openssh.com';
+    expect(parseSshKey(`${edType} ${wire(Buffer.from(edType), ed, Buffer.from('ssh:')).toString('base64')} yubikey`)).toMatchObject({ type: edType, bits: 256 });
+    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'jwk' });
+    const point = Buffer.concat([Buffer.from([4]), Buffer.from(ec.x!, 'base64url'), Buffer.from(ec.y!, 'base64url')]);
+    const ecType = 'sk-ecdsa-sha2-nistp256@openssh.com';
+    expect(parseSshKey(`${ecType} ${wire(Buffer.from(ecType), Buffer.from('nistp256'), point, Buffer.from('ssh:')).toString('base64')}`)).toMatchObject({ type: ecType, bits: 256 });
+    // without the application string the blob is cut short
+    expect(parseSshKey(`${edType} ${wire(Buffer.from(edType), ed).toString('base64')}`)).toBeNull();
+  });
+
   it('refuses malformed keys', () => {
     const [type, blob] = DOC_ED25519.split(' ');
     for (const bad of ['', 'not a key', `${type}`, `${type} !!!!`, `ssh-rsa ${blob}`, `${type} ${blob.slice(0, -8)}`, `ssh-dss ${blob}`, `${type} ${Buffer.from('garbage').toString('base64')}`]) {

@@ -36,6 +36,7 @@ function AreaNav() {
           <Link to="/admin/service-accounts">Service accounts</Link>
           <Link to="/admin/hooks">System hooks</Link>
           <Link to="/admin/storage-moves">Storage moves</Link>
+          <Link to="/admin/deploy-keys">Deploy keys</Link>
         </span>
       ) : null}
       {groupId !== undefined ? (
@@ -76,8 +77,14 @@ function AreaNav() {
           <Link to="/projects/$projectId/members" params={{ projectId: String(projectId) }}>
             Members
           </Link>
+          <Link to="/projects/$projectId/branches" params={{ projectId: String(projectId) }}>
+            Branches
+          </Link>
           <Link to="/projects/$projectId/runners" params={{ projectId: String(projectId) }}>
             Runners
+          </Link>
+          <Link to="/projects/$projectId/deploy-keys" params={{ projectId: String(projectId) }}>
+            Deploy keys
           </Link>
         </>
       ) : null}

@@ -1,0 +1,36 @@
+import * as z from 'zod/mini';
+import type { BranchListParams } from '../../api/branches.ts';
+
+const withDefault = <T extends z.ZodMiniType>(schema: T, fallback: z.output<T>) => z.catch(z._default(schema, fallback as never), fallback as never);
+
+/**
+ * The branch list in the URL: `search` (with the platform's `^`/`$` anchors) or `regex` (RE2),
+ * never both (the platform refuses that), so a regex in the URL wins.
+ */
+export const branchesSearchSchema = z.object({
+  search: withDefault(z.string(), ''),
+  regex: withDefault(z.string(), ''),
+  sort: withDefault(z.enum(['name_asc', 'updated_desc', 'updated_asc']), 'name_asc'),
+  page: withDefault(z.number().check(z.int(), z.minimum(1)), 1),
+  per_page: withDefault(z.union([z.literal(20), z.literal(50), z.literal(100)]), 20),
+});
+export type BranchesSearch = z.output<typeof branchesSearchSchema>;
+
+export const BRANCHES_SEARCH_DEFAULTS: Partial<BranchesSearch> = { search: '', regex: '', sort: 'name_asc', page: 1, per_page: 20 };
+
+export const BRANCH_SORTS = [
+  { value: 'name_asc', label: 'Name' },
+  { value: 'updated_desc', label: 'Last updated, newest first' },
+  { value: 'updated_asc', label: 'Last updated, oldest first' },
+] as const;
+
+export function branchListParams(search: BranchesSearch): BranchListParams {
+  return {
+    ...(search.regex ? { regex: search.regex } : search.search ? { search: search.search } : {}),
+    sort: search.sort,
+    page: search.page,
+    per_page: search.per_page,
+  };
+}
+
+export const isFiltered = (search: BranchesSearch) => Boolean(search.regex || search.search);

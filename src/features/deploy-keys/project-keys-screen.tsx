@@ -1,0 +1,133 @@
+import { useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { ColumnDef } from '@tanstack/react-table';
+import { deployKeysQueries, type ProjectDeployKey } from '../../api/deploy-keys.ts';
+import { membersQueries } from '../../api/members.ts';
+import { useActiveSession, useConnection } from '../../api/react.ts';
+import { DataTable } from '../../components/data-table.tsx';
+import { ErrorPanel } from '../../components/error-panel.tsx';
+import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
+import { PerPageSelect } from '../../components/list-controls.tsx';
+import { Paginator } from '../../components/paginator.tsx';
+import { EmptyState, RoutePending } from '../../components/states.tsx';
+import { useRequestedSearch } from '../../components/use-requested-search.ts';
+import { formatDate } from '../../lib/time.ts';
+import { Expiry, Fingerprints } from './key-cells.tsx';
+import { AddDeployKeyDialog, DeleteDeployKeyDialog, EditDeployKeyDialog, EnableDeployKeyDialog } from './key-dialogs.tsx';
+import { changeRefusal, projectKeysRefusal, type DeployKeyCaller } from './permissions.ts';
+import { projectDeployKeysSearchSchema, type ProjectDeployKeysSearch } from './search.ts';
+
+function useKeyCaller(projectId: number): { caller: DeployKeyCaller; pending: boolean } {
+  const connection = useConnection();
+  const me = useActiveSession()?.connection;
+  const isAdmin = Boolean(me?.isAdmin);
+  const role = useQuery({ ...membersQueries.myAccess(connection, { project: projectId }, me?.userId ?? 0), enabled: !isAdmin });
+  return { caller: { isAdmin, canWrite: Boolean(me?.canWrite), role: role.data ?? 0 }, pending: !isAdmin && role.isPending };
+}
+
+interface ProjectKeysScreenProps {
+  projectId: number;
+  projectName?: string;
+  search: ProjectDeployKeysSearch;
+}
+
+export function ProjectKeysScreen({ projectId, projectName, search }: ProjectKeysScreenProps) {
+  const { caller, pending } = useKeyCaller(projectId);
+  const refusal = projectKeysRefusal(caller);
+  return (
+    <section className="screen" aria-labelledby="deploy-keys-heading">
+      <header className="screen__header">
+        <h1 id="deploy-keys-heading">{projectName ? `Deploy keys of ${projectName}` : 'Deploy keys'}</h1>
+      </header>
+      {pending ? null : refusal ? (
+        <p className="notice" role="note">
+          {refusal}
+        </p>
+      ) : (
+        <KeyList projectId={projectId} projectName={projectName ?? 'this project'} search={search} caller={caller} />
+      )}
+    </section>
+  );
+}
+
+function KeyList({ projectId, projectName, search, caller }: { projectId: number; projectName: string; search: ProjectDeployKeysSearch; caller: DeployKeyCaller }) {
+  const connection = useConnection();
+  const list = useQuery({ ...deployKeysQueries.project(connection, projectId, search), placeholderData: keepPreviousData });
+  const setSearch = useSetSearch<ProjectDeployKeysSearch>();
+  const wanted = useRequestedSearch(projectDeployKeysSearchSchema, search);
+  const [adding, setAdding] = useState(false);
+  const [enabling, setEnabling] = useState(false);
+  const [editing, setEditing] = useState<ProjectDeployKey | null>(null);
+  const [deleting, setDeleting] = useState<ProjectDeployKey | null>(null);
+  usePrefetch(list.data?.nextPage ? deployKeysQueries.project(connection, projectId, { ...search, page: list.data.nextPage }) : null);
+  const readOnly = changeRefusal(caller);
+
+  const columns: ColumnDef<ProjectDeployKey>[] = [
+    { id: 'title', header: 'Title', cell: ({ row: { original: key } }) => <strong>{key.title}</strong> },
+    { id: 'fingerprint', header: 'Fingerprint', cell: ({ row: { original: key } }) => <Fingerprints deployKey={key} /> },
+    {
+      id: 'access',
+      header: 'Access',
+      cell: ({ row: { original: key } }) => (key.can_push ? <span className="badge badge--warning">Read-write</span> : <span className="badge">Read-only</span>),
+    },
+    { id: 'expires', header: 'Expires', cell: ({ row: { original: key } }) => <Expiry value={key.expires_at} /> },
+    { id: 'created', header: 'Created', cell: ({ row: { original: key } }) => (key.created_at ? <time dateTime={key.created_at}>{formatDate(key.created_at)}</time> : '') },
+    {
+      id: 'actions',
+      header: 'Actions',
+      cell: ({ row: { original: key } }) => (
+        <div className="row-actions">
+          <button type="button" className="button" disabled={readOnly !== null} title={readOnly ?? undefined} aria-label={`Edit ${key.title}`} onClick={() => setEditing(key)}>
+            Edit
+          </button>
+          <button type="button" className="button button--danger-quiet" disabled={readOnly !== null} title={readOnly ?? undefined} aria-label={`Remove ${key.title}`} onClick={() => setDeleting(key)}>
+            Remove
+          </button>
+        </div>
+      ),
+    },
+  ];
+
+  let body;
+  if (list.isPending) body = <RoutePending />;
+  else if (list.isError && !list.data) body = <ErrorPanel error={list.error} onRetry={() => void list.refetch()} />;
+  else if (list.data) {
+    body = (
+      <>
+        {list.isError ? <ErrorPanel error={list.error} onRetry={() => void list.refetch()} /> : null}
+        {list.data.items.length === 0 ? (
+          <EmptyState title="This project has no deploy keys.">
+            <p>Add one, or enable a key another project already uses.</p>
+          </EmptyState>
+        ) : (
+          <DataTable caption="Deploy keys" columns={columns} data={list.data.items} getRowId={(key) => String(key.id)} stale={list.isPlaceholderData} />
+        )}
+        <Paginator page={list.data} label="Deploy keys pages" />
+      </>
+    );
+  }
+
+  return (
+    <>
+      {readOnly ? (
+        <p className="notice" role="note">
+          {readOnly}
+        </p>
+      ) : null}
+      <div className="filter-bar" role="toolbar" aria-label="Deploy key actions">
+        <button type="button" className="button button--primary" disabled={readOnly !== null} title={readOnly ?? undefined} onClick={() => setAdding(true)}>
+          Add deploy key
+        </button>
+        <button type="button" className="button" disabled={readOnly !== null} title={readOnly ?? undefined} onClick={() => setEnabling(true)}>
+          Enable an existing key
+        </button>
+        <PerPageSelect value={wanted.per_page} onChange={(perPage) => setSearch({ per_page: perPage as ProjectDeployKeysSearch['per_page'] })} />
+      </div>
+      {body}
+      <AddDeployKeyDialog open={adding} onOpenChange={setAdding} target={{ project: projectId }} />
+      <EnableDeployKeyDialog open={enabling} onOpenChange={setEnabling} projectId={projectId} />
+      <EditDeployKeyDialog projectId={projectId} deployKey={editing} onClose={() => setEditing(null)} />
+      <DeleteDeployKeyDialog projectId={projectId} projectName={projectName} deployKey={deleting} onClose={() => setDeleting(null)} />
+    </>
+  );
+}
