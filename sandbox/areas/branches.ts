@@ -16,7 +16,7 @@ import {
 import { announceRefChanges, type RefChange } from '../git/push-events.ts';
 import { branchEntity, recordPush } from '../git/entities.ts';
 import { git } from '../git/exec.ts';
-import { Re2Error, re2ToRegExp } from '../git/re2.ts';
+import { RE2JS, RE2JSSyntaxException } from 're2js';
 import { ZERO_SHA, branchHead, isSafeRevision, isValidBranchName, listBranches, readCommits, resolveCommit, type RawCommit, type RefEntry } from '../git/repository.ts';
 import { CommitFailure, commitTree, moveBranch, treeWithActions } from '../git/write.ts';
 import { committerOf } from './commits.ts';
@@ -130,14 +130,15 @@ export function registerBranches(routes: Router): void {
     if (search !== undefined && regex !== undefined) throw paramError('search, regex are mutually exclusive');
     let matcher: ((name: string) => boolean) | null = search ? nameMatcher(search) : null;
     if (regex) {
-      let compiled: RegExp;
+      let compiled: RE2JS;
       try {
-        compiled = re2ToRegExp(regex);
+        compiled = RE2JS.compile(regex);
       } catch (error) {
-        if (error instanceof Re2Error) throw badRequest(`regex is invalid: ${error.message}`);
+        if (error instanceof RE2JSSyntaxException) throw badRequest(`regex is invalid: ${error.message}`);
         throw error;
       }
-      matcher = (name) => compiled.test(name);
+      // unanchored, as the platform's Gitlab::UntrustedRegexp#match?
+      matcher = (name) => compiled.matcher(name).find();
     }
     const repo = repositoryFor(call, project);
     let branches = await listBranches(repo);
