@@ -1,6 +1,6 @@
 import type { Db } from '../db.ts';
 import type { Actor, Sandbox, UserRow } from '../context.ts';
-import { type NamespaceRow, type ProjectRow } from './access.ts';
+import { groupChain, type NamespaceRow, type ProjectRow } from './access.ts';
 import { repositoryHasBranches } from '../git/repository.ts';
 import { hasPendingRepository } from '../seed/repositories.ts';
 
@@ -257,8 +257,8 @@ export function projectEntity(sandbox: Sandbox, project: ProjectRow, actor: Acto
   const owner = namespace.kind === 'user' && namespace.owner_id ? userBasicById(sandbox, namespace.owner_id) : undefined;
   const permissions = actor.user
     ? {
-        project_access: directAccess(db, 'Project', project.id, actor.user.id, now),
-        group_access: namespace.kind === 'group' ? directAccess(db, 'Namespace', namespace.id, actor.user.id, now) : null,
+        project_access: highestAccess(db, 'Project', [project.id], actor.user.id, now),
+        group_access: namespace.kind === 'group' ? highestGroupAccess(db, namespace.id, actor.user.id, now) : null,
       }
     : undefined;
   return {
@@ -314,12 +314,20 @@ export function projectEntity(sandbox: Sandbox, project: ProjectRow, actor: Acto
   };
 }
 
-/** `permissions.project_access` / `group_access`: the caller's own direct row, or null. */
-function directAccess(db: Db, sourceType: 'Project' | 'Namespace', sourceId: number, userId: number, now: Date) {
+/** `permissions.group_access`: the caller's highest row on the project's group or its ancestors (the platform's `highest_group_member`). */
+function highestGroupAccess(db: Db, groupId: number, userId: number, now: Date) {
+  return highestAccess(db, 'Namespace', groupChain(db, groupId), userId, now);
+}
+
+/** The caller's highest active row on any of these sources, or null. */
+function highestAccess(db: Db, sourceType: 'Project' | 'Namespace', sourceIds: number[], userId: number, now: Date) {
   const row = db
-    .prepare(`SELECT access_level FROM members WHERE source_type = ? AND source_id = ? AND user_id = ? AND state = 'active' AND (expires_at IS NULL OR expires_at > ?)`)
-    .get(sourceType, sourceId, userId, now.toISOString().slice(0, 10)) as { access_level: number } | undefined;
-  return row ? { access_level: row.access_level, notification_level: 3 } : null;
+    .prepare(
+      `SELECT max(access_level) AS access_level FROM members WHERE source_type = ? AND source_id IN (${sourceIds.map(() => '?').join(', ')})
+       AND user_id = ? AND state = 'active' AND (expires_at IS NULL OR expires_at > ?)`,
+    )
+    .get(sourceType, ...sourceIds, userId, now.toISOString().slice(0, 10)) as { access_level: number | null };
+  return row.access_level === null ? null : { access_level: row.access_level, notification_level: 3 };
 }
 
 /** Groups invited into a group or project, as the platform lists them on the shared object. */

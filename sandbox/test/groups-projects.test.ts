@@ -286,6 +286,20 @@ describe('GET /projects', () => {
   });
 });
 
+describe('GET /projects/:id permissions', () => {
+  it('reports the highest role on the project\'s group or any ancestor as group_access (highest_group_member)', async () => {
+    const parent = await apiGroup(h, owner.token);
+    const child = await apiGroup(h, owner.token, { parent_id: parent.id });
+    const project = await apiProject(h, owner.token, { namespace_id: child.id });
+    const developer = await apiUser(h, { username: unique('gp-dev') });
+    expect((await h.post(`/groups/${parent.id}/members`, { user_id: developer.id, access_level: 30 }, { token: owner.token })).status).toBe(201);
+    const seen = await h.get(`/projects/${project.id}`, { token: developer.token });
+    expect(seen.body.permissions).toEqual({ project_access: null, group_access: { access_level: 30, notification_level: 3 } });
+    expect((await h.post(`/groups/${child.id}/members`, { user_id: developer.id, access_level: 40 }, { token: owner.token })).status).toBe(201);
+    expect((await h.get(`/projects/${project.id}`, { token: developer.token })).body.permissions.group_access.access_level).toBe(40);
+  });
+});
+
 describe('PUT /projects/:id', () => {
   let project: ApiProject;
   beforeAll(async () => {
