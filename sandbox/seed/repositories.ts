@@ -235,7 +235,7 @@ function lumen(sandbox: Sandbox, repo: string, anchor: Date): void {
   const TABLE_LINES = 50_000 - 4;
   while (table.length < 20_000) table.push(glyphLine(table.length, random));
   let guide = '# Getting started\n\nAdd `lumen` to your Cargo.toml.\n';
-  history.commit({
+  const firstLight = history.commit({
     branch: 'main', author: team[0], at: when(), message: 'Lumen: first light',
     files: {
       'README.md': '# Lumen\n\nA fast, portable 2D rendering engine written in Rust.\n',
@@ -285,7 +285,29 @@ function lumen(sandbox: Sandbox, repo: string, anchor: Date): void {
   history.commit({ branch: 'release/1.x', author: team[1], at: when(), message: 'Backport: fix kerning for Greek capitals', files: { 'RELEASE-NOTES.md': '# 1.x\n\n- Greek kerning fix\n' } });
   history.branchAt('feature/gpu-backend', history.head('main')!);
   history.commit({ branch: 'feature/gpu-backend', author: team[2], at: when(), message: 'WIP: wgpu backend', files: { 'src/render/gpu.rs': 'pub struct GpuBackend;\n' } });
+  longHistory(history, team, anchor, firstLight);
   history.write(repo);
+}
+
+/** Lumen's branch of many small commits, for the history list's bench and its deep pages. */
+export const LUMEN_LONG_BRANCH = 'history/long';
+export const LUMEN_LONG_COMMITS = 5_000;
+
+/** Journal entries on `history/long`, from Lumen's first commit: each commit rewrites one small file, so it costs little. */
+function longHistory(history: History, team: Person[], anchor: Date, root: number): void {
+  // its own generator and clock: Lumen's other branches stay exactly as they were
+  const random = generator(0x5000);
+  const when = clock(anchor, 1000, 1, LUMEN_LONG_COMMITS);
+  const topics = ['renderer', 'text', 'gpu', 'docs', 'ci', 'api', 'perf', 'tests'];
+  history.branchAt(LUMEN_LONG_BRANCH, root);
+  for (let entry = 1; entry <= LUMEN_LONG_COMMITS; entry++) {
+    const topic = random.pick(topics);
+    history.commit({
+      branch: LUMEN_LONG_BRANCH, author: random.pick(team), at: when(),
+      message: `journal: ${topic} entry ${entry}`,
+      files: { [`journal/${topic}.md`]: `# ${topic}\n\nLatest entry: ${entry}\n` },
+    });
+  }
 }
 
 type Recipe = 'lumen';

@@ -10,6 +10,8 @@ export class ApiError extends Error {
     readonly fieldErrors?: Readonly<Record<string, string[]>>,
     /** Seconds to wait before retrying, from `Retry-After` on a 429 or 503. */
     readonly retryAfter?: number,
+    /** The parsed error body, for callers that read more than the message (e.g. `error_code`). */
+    readonly body?: unknown,
   ) {
     super(message);
   }

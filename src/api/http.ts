@@ -91,7 +91,7 @@ export async function send(connection: Connection, path: string, options: Reques
   if (!response.ok) {
     const { message, fieldErrors } = describeErrorBody(data, response.status);
     const retryAfterHeader = Number(response.headers.get('retry-after'));
-    const error = new ApiError(response.status, message, 'http', fieldErrors, Number.isFinite(retryAfterHeader) && retryAfterHeader >= 0 ? retryAfterHeader : undefined);
+    const error = new ApiError(response.status, message, 'http', fieldErrors, Number.isFinite(retryAfterHeader) && retryAfterHeader >= 0 ? retryAfterHeader : undefined, data);
     if (response.status === 401) connection.onUnauthorized?.(error);
     throw error;
   }

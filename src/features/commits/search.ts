@@ -1,0 +1,33 @@
+import * as z from 'zod/mini';
+
+const withDefault = <T extends z.ZodMiniType>(schema: T, fallback: z.output<T>) => z.catch(z._default(schema, fallback as never), fallback as never);
+const day = withDefault(z.union([z.literal(''), z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))]), '');
+
+/** A commit history in the URL (spec 3, 4.1): every filter falls back to its default when the URL is off. */
+export const historySearchSchema = z.object({
+  /** A branch, tag, sha or range (`a..b`, `a...b`); empty is the default branch. */
+  ref_name: withDefault(z.string(), ''),
+  path: withDefault(z.string(), ''),
+  author: withDefault(z.string(), ''),
+  /** Days (`YYYY-MM-DD`), both inclusive. */
+  since: day,
+  until: day,
+  all: withDefault(z.boolean(), false),
+  first_parent: withDefault(z.boolean(), false),
+  order: withDefault(z.enum(['default', 'topo']), 'default'),
+  with_stats: withDefault(z.boolean(), false),
+  trailers: withDefault(z.boolean(), false),
+  page: withDefault(z.number().check(z.int(), z.minimum(1)), 1),
+  per_page: withDefault(z.union([z.literal(20), z.literal(50), z.literal(100)]), 20),
+});
+export type HistorySearch = z.output<typeof historySearchSchema>;
+
+/** Left out of the URL when equal, so the plain history has a plain address. */
+export const HISTORY_SEARCH_DEFAULTS: HistorySearch = {
+  ref_name: '', path: '', author: '', since: '', until: '', all: false, first_parent: false, order: 'default', with_stats: false, trailers: false, page: 1, per_page: 20,
+};
+
+/** Whether anything narrows the list (for the empty state's wording). */
+export function isFiltered(search: HistorySearch): boolean {
+  return Boolean(search.path || search.author || search.since || search.until || search.first_parent);
+}
