@@ -24,6 +24,7 @@ import { registerBranches } from './areas/branches.ts';
 import { registerRepository } from './areas/repository.ts';
 import { registerDeployKeys } from './areas/deploy-keys.ts';
 import { registerStorageMoves } from './areas/storage-moves.ts';
+import { registerMergeRequests } from './areas/merge-requests.ts';
 
 export const API_PREFIX = '/api/v4';
 
@@ -154,6 +155,7 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
   registerRepository(routes);
   registerDeployKeys(routes);
   registerStorageMoves(routes);
+  registerMergeRequests(routes);
   app.route(API_PREFIX, api);
 
   registerAvatars(app);

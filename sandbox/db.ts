@@ -363,6 +363,63 @@ export const migrations: ReadonlyArray<(db: Db) => void> = [
     CREATE INDEX repository_storage_moves_container ON repository_storage_moves(container_type, container_id, created_at);
     CREATE INDEX repository_storage_moves_created ON repository_storage_moves(container_type, created_at);
   `),
+  // merge requests: the requests, their assignees and reviewers, and each project's last iid (iids are never reused);
+  // users point at requests without cascading so a deleted user's requests pass to the Ghost User
+  (db) =>
+    db.exec(`
+    CREATE TABLE merge_requests (
+      id INTEGER PRIMARY KEY,
+      iid INTEGER NOT NULL,
+      project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+      title TEXT NOT NULL,
+      description TEXT,
+      state TEXT NOT NULL DEFAULT 'opened',
+      source_branch TEXT NOT NULL,
+      target_branch TEXT NOT NULL,
+      author_id INTEGER NOT NULL REFERENCES users(id),
+      labels TEXT NOT NULL DEFAULT '[]',
+      squash INTEGER NOT NULL DEFAULT 0,
+      force_remove_source_branch INTEGER,
+      should_remove_source_branch INTEGER,
+      allow_collaboration INTEGER NOT NULL DEFAULT 0,
+      discussion_locked INTEGER,
+      merge_after TEXT,
+      merge_status TEXT NOT NULL DEFAULT 'unchecked',
+      head_sha TEXT,
+      merge_commit_sha TEXT,
+      squash_commit_sha TEXT,
+      merge_user_id INTEGER REFERENCES users(id),
+      merged_at TEXT,
+      closed_by_id INTEGER REFERENCES users(id),
+      closed_at TEXT,
+      updated_by_id INTEGER REFERENCES users(id),
+      last_edited_at TEXT,
+      last_edited_by_id INTEGER REFERENCES users(id),
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL,
+      UNIQUE (project_id, iid)
+    );
+    CREATE INDEX merge_requests_project_state ON merge_requests(project_id, state, source_branch);
+    CREATE INDEX merge_requests_author ON merge_requests(author_id);
+    CREATE TABLE merge_request_assignees (
+      merge_request_id INTEGER NOT NULL REFERENCES merge_requests(id) ON DELETE CASCADE,
+      user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+      position INTEGER NOT NULL,
+      PRIMARY KEY (merge_request_id, user_id)
+    );
+    CREATE INDEX merge_request_assignees_user ON merge_request_assignees(user_id);
+    CREATE TABLE merge_request_reviewers (
+      merge_request_id INTEGER NOT NULL REFERENCES merge_requests(id) ON DELETE CASCADE,
+      user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+      position INTEGER NOT NULL,
+      PRIMARY KEY (merge_request_id, user_id)
+    );
+    CREATE INDEX merge_request_reviewers_user ON merge_request_reviewers(user_id);
+    CREATE TABLE merge_request_iids (
+      project_id INTEGER PRIMARY KEY REFERENCES projects(id) ON DELETE CASCADE,
+      last_iid INTEGER NOT NULL
+    );
+  `),
 ];
 
 /** Opens (creating if needed) the store in `dir` and brings its schema up to date. */

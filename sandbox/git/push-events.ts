@@ -17,7 +17,7 @@ export interface RefChange {
 }
 
 /** The project as hook payloads carry it (Project#hook_attrs). */
-function projectHookAttrs(sandbox: Sandbox, project: ProjectRow) {
+export function projectHookAttrs(sandbox: Sandbox, project: ProjectRow) {
   const namespace = sandbox.db.prepare('SELECT * FROM namespaces WHERE id = ?').get(project.namespace_id) as NamespaceRow;
   const web = `${sandbox.config.externalUrl}/${project.path_with_namespace}`;
   const ssh = `git@${new URL(sandbox.config.externalUrl).hostname}:${project.path_with_namespace}.git`;
