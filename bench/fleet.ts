@@ -6,9 +6,9 @@ import { toCsv } from '../src/lib/csv.ts';
 import { DEMO_PATHS } from '../sandbox/seed/demo.ts';
 import { chromiumLaunchOptions } from '../e2e/browser.ts';
 import { startConsoleServer } from '../e2e/console-server.ts';
-import { ConnectPage } from '../e2e/pages/connect.ts';
 import { RunnerFleetPage } from '../e2e/pages/runners.ts';
 import { Shell } from '../e2e/pages/shell.ts';
+import { connectedPage, settledAfterClick } from './page-clock.ts';
 import { emit, log, median, round } from './report.ts';
 import { startSandboxProcess } from './sandbox-child.ts';
 
@@ -23,43 +23,6 @@ const RUNS = 5;
 const STEP_TIMEOUT_MS = 20_000;
 const STATUS_LABELS = ['Online', 'Offline', 'Stale', 'Never contacted'];
 const TYPE_LABELS = ['Instance', 'Group', 'Project'];
-
-interface FleetClock {
-  /** performance.now() of the last click; performance.now() counts from the navigation's start. */
-  clickAt: number;
-  addedAt: WeakMap<Node, number>;
-  /** When an element's aria-label last changed: a count's link is renamed once its total arrives. */
-  relabelledAt: WeakMap<Node, number>;
-}
-
-/** Installed before any script of every document: insertions, aria-label changes, the last click. */
-function installFleetClock(): void {
-  const clock: FleetClock = { clickAt: -1, addedAt: new WeakMap(), relabelledAt: new WeakMap() };
-  (window as unknown as { fleetClock: FleetClock }).fleetClock = clock;
-  // capture phase on window: before the router's own click handler runs
-  window.addEventListener('click', () => (clock.clickAt = performance.now()), { capture: true });
-  new MutationObserver((records) => {
-    const now = performance.now();
-    for (const record of records) {
-      if (record.type === 'attributes') clock.relabelledAt.set(record.target, now);
-      else record.addedNodes.forEach((node) => clock.addedAt.set(node, now));
-    }
-  }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['aria-label'] });
-}
-
-/** When each element reached its current state: the later of its subtree's insertion and its last relabelling. */
-async function settledAt(elements: Locator): Promise<{ times: number[]; clickAt: number }> {
-  return elements.evaluateAll((nodes) => {
-    const clock = (window as unknown as { fleetClock: FleetClock }).fleetClock;
-    const times = nodes.map((element) => {
-      let inserted: number | undefined;
-      for (let node: Node | null = element; node && inserted === undefined; node = node.parentNode) inserted = clock.addedAt.get(node);
-      if (inserted === undefined) throw new Error('the page clock saw no insertion of the element');
-      return Math.max(inserted, clock.relabelledAt.get(element) ?? -1);
-    });
-    return { times, clickAt: clock.clickAt };
-  });
-}
 
 /** Count links whose accessible name carries a total, e.g. "Online: 912 runners". */
 function countedLinks(fleet: RunnerFleetPage, list: 'Runners by status' | 'Runners by type'): Locator {
@@ -82,15 +45,15 @@ async function timeFleetNavigation(page: Page): Promise<{ counts: number; firstR
   await expect(countedLinks(fleet, 'Runners by status')).toHaveCount(STATUS_LABELS.length, { timeout: STEP_TIMEOUT_MS });
   await expect(countedLinks(fleet, 'Runners by type')).toHaveCount(TYPE_LABELS.length, { timeout: STEP_TIMEOUT_MS });
 
-  const counts = await settledAt(fleet.page.getByRole('list', { name: /^Runners by (status|type)$/ }).getByRole('link'));
-  const row = await settledAt(firstRow);
-  if (counts.times.length !== STATUS_LABELS.length + TYPE_LABELS.length) throw new Error(`expected ${STATUS_LABELS.length + TYPE_LABELS.length} count links, saw ${counts.times.length}`);
-  const clickAt = counts.clickAt;
-  if (clickAt < 0 || [...counts.times, ...row.times].some((time) => time < clickAt)) throw new Error('the fleet screen was on the page before the click');
+  const countLinks = fleet.page.getByRole('list', { name: /^Runners by (status|type)$/ }).getByRole('link');
+  const seen = await countLinks.count();
+  if (seen !== STATUS_LABELS.length + TYPE_LABELS.length) throw new Error(`expected ${STATUS_LABELS.length + TYPE_LABELS.length} count links, saw ${seen}`);
+  const counts = await settledAfterClick(countLinks);
+  const firstRowAt = await settledAfterClick(firstRow);
 
   const typeNames = await countedLinks(fleet, 'Runners by type').evaluateAll((links) => links.map((element) => element.getAttribute('aria-label') ?? ''));
   const total = typeNames.reduce((sum, name) => sum + Number(/: (\d+) runners$/.exec(name)?.[1] ?? 0), 0);
-  return { counts: Math.max(...counts.times) - clickAt, firstRow: row.times[0] - clickAt, total };
+  return { counts, firstRow: firstRowAt, total };
 }
 
 /** The same columns as the screen's export (fleet-screen.tsx), so the CSV costs what the user's does. */
@@ -120,17 +83,7 @@ export async function fleetFigures(): Promise<void> {
   try {
     await csvExportFigure(server.baseURL, server.adminToken);
 
-    const context = await browser.newContext({ baseURL: server.baseURL });
-    await context.addInitScript(installFleetClock);
-    const page = await context.newPage();
-    page.setDefaultTimeout(STEP_TIMEOUT_MS);
-    // the real connect flow, without "remember": the session sits in sessionStorage
-    const connect = new ConnectPage(page);
-    await connect.goto();
-    await connect.instanceUrl.fill(server.baseURL);
-    await connect.accessToken.fill(server.adminToken);
-    await connect.submit.click();
-    await new Shell(page).areas.waitFor();
+    const { context, page } = await connectedPage(browser, server.baseURL, server.adminToken, STEP_TIMEOUT_MS);
 
     // one run first, not counted: the browser fetches the route's chunks once
     const warmup = await timeFleetNavigation(page);

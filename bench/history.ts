@@ -1,10 +1,9 @@
-import { chromium, type Locator, type Page } from '@playwright/test';
+import { chromium, type Page } from '@playwright/test';
 import { LUMEN_LONG_BRANCH, LUMEN_LONG_COMMITS } from '../sandbox/seed/repositories.ts';
 import { chromiumLaunchOptions } from '../e2e/browser.ts';
 import { startConsoleServer } from '../e2e/console-server.ts';
-import { ConnectPage } from '../e2e/pages/connect.ts';
 import { CommitHistoryPage, CommitPage } from '../e2e/pages/commits.ts';
-import { Shell } from '../e2e/pages/shell.ts';
+import { connectedPage, settledAfterClick } from './page-clock.ts';
 import { emit, log, median, round } from './report.ts';
 
 /**
@@ -16,42 +15,6 @@ const LUMEN = 'lumen/core/lumen';
 const RUNS = 5;
 const PER_PAGE = 20;
 const STEP_TIMEOUT_MS = 30_000;
-
-interface HistoryClock {
-  /** performance.now() of the last click. */
-  clickAt: number;
-  addedAt: WeakMap<Node, number>;
-}
-
-/** Installed before any script of every document: when each node was inserted, and the last click. */
-function installHistoryClock(): void {
-  const clock: HistoryClock = { clickAt: -1, addedAt: new WeakMap() };
-  (window as unknown as { historyClock: HistoryClock }).historyClock = clock;
-  // capture phase on window: before the router's own click handler runs
-  window.addEventListener('click', () => (clock.clickAt = performance.now()), { capture: true });
-  new MutationObserver((records) => {
-    const now = performance.now();
-    for (const record of records) record.addedNodes.forEach((node) => clock.addedAt.set(node, now));
-  }).observe(document, { childList: true, subtree: true });
-}
-
-/** ms from the click to the insertion of the last of `rows` (each row counts from its own or an ancestor's insertion). */
-async function paintedAfterClick(rows: Locator): Promise<number> {
-  const { times, clickAt } = await rows.evaluateAll((nodes) => {
-    const clock = (window as unknown as { historyClock: HistoryClock }).historyClock;
-    return {
-      clickAt: clock.clickAt,
-      times: nodes.map((element) => {
-        let inserted: number | undefined;
-        for (let node: Node | null = element; node && inserted === undefined; node = node.parentNode) inserted = clock.addedAt.get(node);
-        if (inserted === undefined) throw new Error('the page clock saw no insertion of the row');
-        return inserted;
-      }),
-    };
-  });
-  if (clickAt < 0 || times.some((time) => time < clickAt)) throw new Error('the history was on the page before the click');
-  return Math.max(...times) - clickAt;
-}
 
 /** The branch's head commit page (fresh document, empty cache), then a click on the branch in "Branches". */
 async function timeHistoryNavigation(page: Page, projectId: number, headSha: string, headTitle: string): Promise<number> {
@@ -69,7 +32,7 @@ async function timeHistoryNavigation(page: Page, projectId: number, headSha: str
   await page.waitForFunction((count) => document.querySelectorAll('main section[aria-label^="Commits on "] li a').length >= count, PER_PAGE, { timeout: STEP_TIMEOUT_MS });
   const shown = await rows.count();
   if (shown !== PER_PAGE) throw new Error(`the first page showed ${shown} commits, expected ${PER_PAGE}`);
-  return paintedAfterClick(rows);
+  return settledAfterClick(rows);
 }
 
 export async function historyFigures(): Promise<void> {
@@ -86,17 +49,7 @@ export async function historyFigures(): Promise<void> {
     const sequence = (await (await fetch(`${apiUrl}/repository/commits/${head.id}/sequence`, { headers })).json()) as { count: number };
     if (sequence.count < LUMEN_LONG_COMMITS) throw new Error(`${LUMEN_LONG_BRANCH} has ${sequence.count} commits, expected at least ${LUMEN_LONG_COMMITS}`);
 
-    const context = await browser.newContext({ baseURL: server.baseURL });
-    await context.addInitScript(installHistoryClock);
-    const page = await context.newPage();
-    page.setDefaultTimeout(STEP_TIMEOUT_MS);
-    // the real connect flow, without "remember": the session sits in sessionStorage and survives reloads of the tab
-    const connect = new ConnectPage(page);
-    await connect.goto();
-    await connect.instanceUrl.fill(server.baseURL);
-    await connect.accessToken.fill(server.adminToken);
-    await connect.submit.click();
-    await new Shell(page).areas.waitFor();
+    const { context, page } = await connectedPage(browser, server.baseURL, server.adminToken, STEP_TIMEOUT_MS);
 
     // one run first, not counted: the browser fetches the route's chunks once
     const warmup = await timeHistoryNavigation(page, project.id, head.id, head.title);

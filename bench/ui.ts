@@ -1,12 +1,13 @@
 import { expiryFigures } from './expiry.ts';
 import { commitHookFigures, fleetFigures } from './fleet.ts';
+import { historyFigures } from './history.ts';
 import { chromium, type Page } from '@playwright/test';
 import { DEMO_PATHS, DEMO_TOKENS } from '../sandbox/seed/demo.ts';
 import { chromiumLaunchOptions } from '../e2e/browser.ts';
 import { startConsoleServer } from '../e2e/console-server.ts';
-import { ConnectPage } from '../e2e/pages/connect.ts';
 import { Shell } from '../e2e/pages/shell.ts';
 import { bundleFigures } from './bundle.ts';
+import { connectedPage, settledAfterClick, settledAt } from './page-clock.ts';
 import { emit, log, median, round } from './report.ts';
 
 /**
@@ -27,38 +28,6 @@ function firstMemberRow(page: Page) {
   return table.getByRole('row').filter({ has: page.getByRole('cell') }).first();
 }
 
-interface PageClock {
-  /** performance.now() of the last click; performance.now() counts from the navigation's start. */
-  clickAt: number;
-  addedAt: WeakMap<Node, number>;
-}
-
-/** Installed before any script of every document: when each node entered it, and when the last click came. */
-function installPageClock(): void {
-  const clock: PageClock = { clickAt: -1, addedAt: new WeakMap() };
-  (window as unknown as { benchClock: PageClock }).benchClock = clock;
-  // capture phase on window: before the router's own click handler runs
-  window.addEventListener('click', () => (clock.clickAt = performance.now()), { capture: true });
-  new MutationObserver((records) => {
-    const now = performance.now();
-    for (const record of records) record.addedNodes.forEach((node) => clock.addedAt.set(node, now));
-  }).observe(document, { childList: true, subtree: true });
-}
-
-/** performance.now() when the first member row (or the subtree that brought it) entered the document. */
-async function firstRowAddedAt(page: Page): Promise<{ addedAt: number; clickAt: number }> {
-  const row = firstMemberRow(page);
-  await row.waitFor({ timeout: STEP_TIMEOUT_MS });
-  return row.evaluate((element) => {
-    const clock = (window as unknown as { benchClock: PageClock }).benchClock;
-    for (let node: Node | null = element; node; node = node.parentNode) {
-      const addedAt = clock.addedAt.get(node);
-      if (addedAt !== undefined) return { addedAt, clickAt: clock.clickAt };
-    }
-    throw new Error('the page clock saw no insertion of the row');
-  });
-}
-
 /**
  * Home, then a click on the group. With `codeLoadedFrom` (another group's members list) the route's
  * code is loaded first and home is reached in-app, so only the data and the rendering are timed.
@@ -77,9 +46,9 @@ async function timeNavigation(page: Page, groupName: string, codeLoadedFrom?: st
   await page.waitForLoadState('networkidle');
   // a click event without a hover first: the router gets no head start from preloading on intent
   await link.dispatchEvent('click');
-  const { addedAt, clickAt } = await firstRowAddedAt(page);
-  if (clickAt < 0 || addedAt < clickAt) throw new Error('the member row was on the page before the click');
-  return addedAt - clickAt;
+  const row = firstMemberRow(page);
+  await row.waitFor({ timeout: STEP_TIMEOUT_MS });
+  return settledAfterClick(row);
 }
 
 async function timeRawFetch(page: Page, url: string, token: string): Promise<number> {
@@ -99,7 +68,9 @@ async function timeRawFetch(page: Page, url: string, token: string): Promise<num
 /** A full load of the list's address: from the navigation's start to the first row. */
 async function timeDeepLink(page: Page, path: string): Promise<number> {
   await page.goto(path);
-  return (await firstRowAddedAt(page)).addedAt;
+  const row = firstMemberRow(page);
+  await row.waitFor({ timeout: STEP_TIMEOUT_MS });
+  return (await settledAt(row)).times[0];
 }
 
 /** A network distance to a real instance, for the second set of timings. */
@@ -114,17 +85,7 @@ async function membersListFigures(): Promise<void> {
     const group = (await groupAnswer.json()) as { id: number; full_name: string };
     const membersPath = `/groups/${group.id}/members`;
 
-    const context = await browser.newContext({ baseURL: server.baseURL });
-    await context.addInitScript(installPageClock);
-    const page = await context.newPage();
-    page.setDefaultTimeout(STEP_TIMEOUT_MS);
-    // the real connect flow, without "remember": the session sits in sessionStorage
-    const connect = new ConnectPage(page);
-    await connect.goto();
-    await connect.instanceUrl.fill(server.baseURL);
-    await connect.accessToken.fill(USER.secret);
-    await connect.submit.click();
-    await new Shell(page).areas.waitFor();
+    const { context, page } = await connectedPage(browser, server.baseURL, USER.secret, STEP_TIMEOUT_MS);
 
     // one run first, not counted: the browser fetches the route's chunks once
     const warmup = await timeNavigation(page, group.full_name);
@@ -179,7 +140,7 @@ async function membersListFigures(): Promise<void> {
 /** Every console figure; false when a part failed (already logged), the others still measured. */
 export async function consoleFigures(): Promise<boolean> {
   let ok = true;
-  for (const [what, part] of [['bundle sizes', bundleFigures], ['members list timing', membersListFigures], ['expiry overview', expiryFigures], ['runner fleet', fleetFigures], ['commits with system hooks', commitHookFigures]] as const) {
+  for (const [what, part] of [['bundle sizes', bundleFigures], ['members list timing', membersListFigures], ['expiry overview', expiryFigures], ['runner fleet', fleetFigures], ['commits with system hooks', commitHookFigures], ['commit history', historyFigures]] as const) {
     try {
       await part();
     } catch (error) {
