@@ -1,8 +1,9 @@
 import type { Sandbox, UserRow } from '../context.ts';
-import type { NamespaceRow, ProjectRow } from '../model/access.ts';
-import { avatarUrl, groupEntity } from '../model/entities.ts';
+import type { ProjectRow } from '../model/access.ts';
+import { avatarUrl } from '../model/entities.ts';
+import { projectHookAttrs, repositoryHookAttrs } from '../model/hook-attrs.ts';
+import { announceSourceBranchPushes } from '../model/merge-requests.ts';
 import { deliverSystemEvent, deliveryQueue } from '../model/system-hooks.ts';
-import { visibilityRank } from '../model/access.ts';
 import { git } from './exec.ts';
 import { ZERO_SHA, readCommits } from './repository.ts';
 
@@ -14,44 +15,6 @@ export interface RefChange {
   ref: string;
   before: string;
   after: string;
-}
-
-/** The project as hook payloads carry it (Project#hook_attrs). */
-export function projectHookAttrs(sandbox: Sandbox, project: ProjectRow) {
-  const namespace = sandbox.db.prepare('SELECT * FROM namespaces WHERE id = ?').get(project.namespace_id) as NamespaceRow;
-  const web = `${sandbox.config.externalUrl}/${project.path_with_namespace}`;
-  const ssh = `git@${new URL(sandbox.config.externalUrl).hostname}:${project.path_with_namespace}.git`;
-  return {
-    id: project.id,
-    name: project.name,
-    description: project.description,
-    web_url: web,
-    avatar_url: null,
-    git_ssh_url: ssh,
-    git_http_url: `${web}.git`,
-    namespace: namespace.kind === 'group' ? groupEntity(sandbox, namespace).full_name : namespace.name,
-    visibility_level: visibilityRank(project.visibility),
-    path_with_namespace: project.path_with_namespace,
-    default_branch: project.default_branch,
-    ci_config_path: null,
-    homepage: web,
-    url: ssh,
-    ssh_url: ssh,
-    http_url: `${web}.git`,
-  };
-}
-
-function repositoryHookAttrs(sandbox: Sandbox, project: ProjectRow) {
-  const attrs = projectHookAttrs(sandbox, project);
-  return {
-    name: attrs.name,
-    url: attrs.url,
-    description: attrs.description,
-    homepage: attrs.homepage,
-    git_http_url: attrs.git_http_url,
-    git_ssh_url: attrs.git_ssh_url,
-    visibility_level: attrs.visibility_level,
-  };
 }
 
 /** The commits a push brought (oldest last, as the platform lists them) and how many there are in all. */
@@ -117,6 +80,7 @@ async function pushPayload(sandbox: Sandbox, project: ProjectRow, user: UserRow,
  */
 export function announceRefChanges(sandbox: Sandbox, project: ProjectRow, user: UserRow | null, repo: string, changes: readonly RefChange[]): void {
   if (!user || !changes.length) return;
+  announceSourceBranchPushes(sandbox, project, user, repo, changes);
   void deliveryQueue(sandbox).run(async () => {
     try {
       const subscribed = sandbox.db.prepare('SELECT max(push_events) AS push, max(tag_push_events) AS tag, max(repository_update_events) AS updates FROM system_hooks')

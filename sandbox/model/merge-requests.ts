@@ -5,7 +5,7 @@ import { avatarUrl, projectSettings, userBasic } from './entities.ts';
 import { deliverSystemEvent, deliveryQueue } from './system-hooks.ts';
 import { git } from '../git/exec.ts';
 import { readCommit } from '../git/repository.ts';
-import { projectHookAttrs } from '../git/push-events.ts';
+import { projectHookAttrs } from './hook-attrs.ts';
 
 export const MERGE_REQUEST_STATES = ['opened', 'closed', 'locked', 'merged'] as const;
 export type MergeRequestState = (typeof MERGE_REQUEST_STATES)[number];
@@ -466,7 +466,7 @@ function hookChanges(sandbox: Sandbox, project: ProjectRow, before: MergeRequest
 
 async function mergeRequestPayload(
   sandbox: Sandbox, project: ProjectRow, user: UserRow, repo: string | null,
-  before: MergeRequestSnapshot | null, after: MergeRequestSnapshot, action: MergeRequestAction,
+  before: MergeRequestSnapshot | null, after: MergeRequestSnapshot, action: MergeRequestAction, oldrev?: string,
 ) {
   const projectAttrs = projectHookAttrs(sandbox, project);
   const { row } = after;
@@ -512,6 +512,8 @@ async function mergeRequestPayload(
       first_contribution: false,
       detailed_merge_status: detailedMergeStatus(row, null),
       action,
+      // a push to the source branch says where the branch was (MergeRequests::RefreshService)
+      ...(oldrev ? { oldrev } : {}),
     },
     labels,
     changes: hookChanges(sandbox, project, before, after),
@@ -528,7 +530,7 @@ async function mergeRequestPayload(
  */
 export function announceMergeRequestEvent(
   sandbox: Sandbox, project: ProjectRow, user: UserRow | null, repo: string | null,
-  before: MergeRequestSnapshot | null, after: MergeRequestSnapshot, action: MergeRequestAction,
+  before: MergeRequestSnapshot | null, after: MergeRequestSnapshot, action: MergeRequestAction, oldrev?: string,
 ): void {
   if (!user) return;
   void deliveryQueue(sandbox).run(async () => {
@@ -536,9 +538,26 @@ export function announceMergeRequestEvent(
       const subscribed = sandbox.db.prepare('SELECT 1 FROM system_hooks WHERE merge_requests_events = 1 LIMIT 1').get();
       if (!subscribed) return;
       // not awaited: the deliveries take their own places in the queue
-      void deliverSystemEvent(sandbox, { kind: 'merge_request', data: await mergeRequestPayload(sandbox, project, user, repo, before, after, action) });
+      void deliverSystemEvent(sandbox, { kind: 'merge_request', data: await mergeRequestPayload(sandbox, project, user, repo, before, after, action, oldrev) });
     } catch {
       // a repository moved or removed meanwhile, or a closed store: the event is lost, the write stands
     }
   });
+}
+
+/**
+ * A push to the source branch of open requests is an `update` of each, with the branch's previous
+ * head as `oldrev`. Branch deletions and tags leave requests alone.
+ */
+export function announceSourceBranchPushes(sandbox: Sandbox, project: ProjectRow, user: UserRow | null, repo: string, changes: readonly { ref: string; before: string; after: string }[]): void {
+  for (const change of changes) {
+    if (!change.ref.startsWith('refs/heads/') || /^0+$/.test(change.after)) continue;
+    const rows = sandbox.db
+      .prepare(`SELECT * FROM merge_requests WHERE project_id = ? AND source_branch = ? AND state = 'opened'`)
+      .all(project.id, change.ref.slice('refs/heads/'.length)) as MergeRequestRow[];
+    for (const row of rows) {
+      const snapshot = snapshotOf(sandbox.db, row);
+      announceMergeRequestEvent(sandbox, project, user, repo, snapshot, snapshot, 'update', /^0+$/.test(change.before) ? undefined : change.before);
+    }
+  }
 }

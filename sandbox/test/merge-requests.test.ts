@@ -439,6 +439,17 @@ describe('system hook merge request events', () => {
     expect(pushes.at(-1)!.body).toMatchObject({ object_kind: 'push', after: merged.body.merge_commit_sha });
   });
 
+  it('posts an update with oldrev when the source branch of an open request is pushed, and nothing for other branches', async () => {
+    const request = await openRequest('pushed-source');
+    await addHook({ url: `${receiverBase}/mrs`, merge_requests_events: true });
+    const pushed = await commit('pushed-source', [{ action: 'create', file_path: 'more.txt', content: 'more\n' }], 'More work');
+    await commit('main', [{ action: 'create', file_path: 'elsewhere.txt', content: 'x\n' }], 'Elsewhere');
+    await queue.idle();
+    const events = received.filter((delivery) => delivery.path === '/mrs').map((delivery) => delivery.body);
+    expect(events).toHaveLength(1);
+    expect(events[0].object_attributes).toMatchObject({ iid: request.iid, action: 'update', oldrev: request.sha, last_commit: { id: pushed } });
+  });
+
   it('posts nothing to a hook without the flag', async () => {
     await addHook({ url: `${receiverBase}/none` });
     await openRequest('unheard');
