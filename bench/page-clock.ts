@@ -56,9 +56,13 @@ export async function settledAfterClick(elements: Locator): Promise<number> {
  * A browser context with the page clock, connected through the real connect flow without
  * "remember" (the session sits in sessionStorage and survives reloads of the tab).
  */
-export async function connectedPage(browser: Browser, baseURL: string, token: string, stepTimeoutMs: number): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL });
-  await context.addInitScript(installPageClock);
+export async function connectedPage(
+  browser: Browser, baseURL: string, token: string, stepTimeoutMs: number,
+  options: { clock?: () => void; viewport?: { width: number; height: number } } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL, viewport: options.viewport });
+  // a figure with its own clock brings it; the others share the page clock
+  await context.addInitScript(options.clock ?? installPageClock);
   const page = await context.newPage();
   page.setDefaultTimeout(stepTimeoutMs);
   const connect = new ConnectPage(page);

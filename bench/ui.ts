@@ -1,5 +1,6 @@
 import { expiryFigures } from './expiry.ts';
 import { commitHookFigures, fleetFigures } from './fleet.ts';
+import { blameFigures } from './blame.ts';
 import { historyFigures } from './history.ts';
 import { chromium, type Page } from '@playwright/test';
 import { DEMO_PATHS, DEMO_TOKENS } from '../sandbox/seed/demo.ts';
@@ -140,7 +141,7 @@ async function membersListFigures(): Promise<void> {
 /** Every console figure; false when a part failed (already logged), the others still measured. */
 export async function consoleFigures(): Promise<boolean> {
   let ok = true;
-  for (const [what, part] of [['bundle sizes', bundleFigures], ['members list timing', membersListFigures], ['expiry overview', expiryFigures], ['runner fleet', fleetFigures], ['commits with system hooks', commitHookFigures], ['commit history', historyFigures]] as const) {
+  for (const [what, part] of [['bundle sizes', bundleFigures], ['members list timing', membersListFigures], ['expiry overview', expiryFigures], ['runner fleet', fleetFigures], ['commits with system hooks', commitHookFigures], ['commit history', historyFigures], ['blame', blameFigures]] as const) {
     try {
       await part();
     } catch (error) {
