@@ -13,6 +13,7 @@ import { Route as IndexRouteImport } from './routes/index'
 import { Route as ConnectRouteImport } from './routes/connect'
 import { Route as AccessTokensExpiryRouteImport } from './routes/access-tokens/expiry'
 import { Route as AccessTokensSelfRouteImport } from './routes/access-tokens/self'
+import { Route as AdminDeployKeysRouteImport } from './routes/admin/deploy-keys'
 import { Route as AdminRunnersRouteImport } from './routes/admin/runners'
 import { Route as AdminServiceAccountsRouteImport } from './routes/admin/service-accounts'
 import { Route as RunnersRunnerIdRouteImport } from './routes/runners/$runnerId'
@@ -28,9 +29,19 @@ import { Route as GroupsGroupIdBillableMembersRouteImport } from './routes/group
 import { Route as GroupsGroupIdMembersRouteImport } from './routes/groups/$groupId/members'
 import { Route as GroupsGroupIdRunnersRouteImport } from './routes/groups/$groupId/runners'
 import { Route as GroupsGroupIdServiceAccountsRouteImport } from './routes/groups/$groupId/service-accounts'
+import { Route as ProjectsProjectIdBranchesRouteImport } from './routes/projects/$projectId/branches'
+import { Route as ProjectsProjectIdChangesRouteImport } from './routes/projects/$projectId/changes'
+import { Route as ProjectsProjectIdCommitsRouteImport } from './routes/projects/$projectId/commits'
+import { Route as ProjectsProjectIdDeployKeysRouteImport } from './routes/projects/$projectId/deploy-keys'
 import { Route as ProjectsProjectIdMembersRouteImport } from './routes/projects/$projectId/members'
 import { Route as ProjectsProjectIdRunnersRouteImport } from './routes/projects/$projectId/runners'
 import { Route as AdminServiceAccountsUserIdTokensRouteImport } from './routes/admin/service-accounts_.$userId.tokens'
+import { Route as ProjectsProjectIdBlameSplatRouteImport } from './routes/projects/$projectId/blame.$'
+import { Route as ProjectsProjectIdBlobSplatRouteImport } from './routes/projects/$projectId/blob.$'
+import { Route as ProjectsProjectIdCommitShaRouteImport } from './routes/projects/$projectId/commit.$sha'
+import { Route as ProjectsProjectIdEditSplatRouteImport } from './routes/projects/$projectId/edit.$'
+import { Route as ProjectsProjectIdNewSplatRouteImport } from './routes/projects/$projectId/new.$'
+import { Route as ProjectsProjectIdTreeSplatRouteImport } from './routes/projects/$projectId/tree.$'
 import { Route as GroupsGroupIdServiceAccountsUserIdTokensRouteImport } from './routes/groups/$groupId/service-accounts_.$userId.tokens'
 
 const IndexRoute = IndexRouteImport.update({
@@ -51,6 +62,11 @@ const AccessTokensExpiryRoute = AccessTokensExpiryRouteImport.update({
 const AccessTokensSelfRoute = AccessTokensSelfRouteImport.update({
   id: '/access-tokens/self',
   path: '/access-tokens/self',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AdminDeployKeysRoute = AdminDeployKeysRouteImport.update({
+  id: '/admin/deploy-keys',
+  path: '/admin/deploy-keys',
   getParentRoute: () => rootRouteImport,
 } as any)
 const AdminRunnersRoute = AdminRunnersRouteImport.update({
@@ -131,6 +147,30 @@ const GroupsGroupIdServiceAccountsRoute =
     path: '/groups/$groupId/service-accounts',
     getParentRoute: () => rootRouteImport,
   } as any)
+const ProjectsProjectIdBranchesRoute =
+  ProjectsProjectIdBranchesRouteImport.update({
+    id: '/projects/$projectId/branches',
+    path: '/projects/$projectId/branches',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const ProjectsProjectIdChangesRoute =
+  ProjectsProjectIdChangesRouteImport.update({
+    id: '/projects/$projectId/changes',
+    path: '/projects/$projectId/changes',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const ProjectsProjectIdCommitsRoute =
+  ProjectsProjectIdCommitsRouteImport.update({
+    id: '/projects/$projectId/commits',
+    path: '/projects/$projectId/commits',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const ProjectsProjectIdDeployKeysRoute =
+  ProjectsProjectIdDeployKeysRouteImport.update({
+    id: '/projects/$projectId/deploy-keys',
+    path: '/projects/$projectId/deploy-keys',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const ProjectsProjectIdMembersRoute =
   ProjectsProjectIdMembersRouteImport.update({
     id: '/projects/$projectId/members',
@@ -149,6 +189,42 @@ const AdminServiceAccountsUserIdTokensRoute =
     path: '/admin/service-accounts/$userId/tokens',
     getParentRoute: () => rootRouteImport,
   } as any)
+const ProjectsProjectIdBlameSplatRoute =
+  ProjectsProjectIdBlameSplatRouteImport.update({
+    id: '/projects/$projectId/blame/$',
+    path: '/projects/$projectId/blame/$',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const ProjectsProjectIdBlobSplatRoute =
+  ProjectsProjectIdBlobSplatRouteImport.update({
+    id: '/projects/$projectId/blob/$',
+    path: '/projects/$projectId/blob/$',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const ProjectsProjectIdCommitShaRoute =
+  ProjectsProjectIdCommitShaRouteImport.update({
+    id: '/projects/$projectId/commit/$sha',
+    path: '/projects/$projectId/commit/$sha',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const ProjectsProjectIdEditSplatRoute =
+  ProjectsProjectIdEditSplatRouteImport.update({
+    id: '/projects/$projectId/edit/$',
+    path: '/projects/$projectId/edit/$',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const ProjectsProjectIdNewSplatRoute =
+  ProjectsProjectIdNewSplatRouteImport.update({
+    id: '/projects/$projectId/new/$',
+    path: '/projects/$projectId/new/$',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const ProjectsProjectIdTreeSplatRoute =
+  ProjectsProjectIdTreeSplatRouteImport.update({
+    id: '/projects/$projectId/tree/$',
+    path: '/projects/$projectId/tree/$',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const GroupsGroupIdServiceAccountsUserIdTokensRoute =
   GroupsGroupIdServiceAccountsUserIdTokensRouteImport.update({
     id: '/groups/$groupId/service-accounts_/$userId/tokens',
@@ -161,6 +237,7 @@ export interface FileRoutesByFullPath {
   '/connect': typeof ConnectRoute
   '/access-tokens/expiry': typeof AccessTokensExpiryRoute
   '/access-tokens/self': typeof AccessTokensSelfRoute
+  '/admin/deploy-keys': typeof AdminDeployKeysRoute
   '/admin/runners': typeof AdminRunnersRoute
   '/admin/service-accounts': typeof AdminServiceAccountsRoute
   '/runners/$runnerId': typeof RunnersRunnerIdRoute
@@ -174,11 +251,21 @@ export interface FileRoutesByFullPath {
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
   '/groups/$groupId/runners': typeof GroupsGroupIdRunnersRoute
   '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
+  '/projects/$projectId/branches': typeof ProjectsProjectIdBranchesRoute
+  '/projects/$projectId/changes': typeof ProjectsProjectIdChangesRoute
+  '/projects/$projectId/commits': typeof ProjectsProjectIdCommitsRoute
+  '/projects/$projectId/deploy-keys': typeof ProjectsProjectIdDeployKeysRoute
   '/projects/$projectId/members': typeof ProjectsProjectIdMembersRoute
   '/projects/$projectId/runners': typeof ProjectsProjectIdRunnersRoute
   '/admin/hooks/': typeof AdminHooksIndexRoute
   '/admin/storage-moves/': typeof AdminStorageMovesIndexRoute
   '/admin/service-accounts/$userId/tokens': typeof AdminServiceAccountsUserIdTokensRoute
+  '/projects/$projectId/blame/$': typeof ProjectsProjectIdBlameSplatRoute
+  '/projects/$projectId/blob/$': typeof ProjectsProjectIdBlobSplatRoute
+  '/projects/$projectId/commit/$sha': typeof ProjectsProjectIdCommitShaRoute
+  '/projects/$projectId/edit/$': typeof ProjectsProjectIdEditSplatRoute
+  '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
+  '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
   '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
 }
 export interface FileRoutesByTo {
@@ -186,6 +273,7 @@ export interface FileRoutesByTo {
   '/connect': typeof ConnectRoute
   '/access-tokens/expiry': typeof AccessTokensExpiryRoute
   '/access-tokens/self': typeof AccessTokensSelfRoute
+  '/admin/deploy-keys': typeof AdminDeployKeysRoute
   '/admin/runners': typeof AdminRunnersRoute
   '/admin/service-accounts': typeof AdminServiceAccountsRoute
   '/runners/$runnerId': typeof RunnersRunnerIdRoute
@@ -199,11 +287,21 @@ export interface FileRoutesByTo {
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
   '/groups/$groupId/runners': typeof GroupsGroupIdRunnersRoute
   '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
+  '/projects/$projectId/branches': typeof ProjectsProjectIdBranchesRoute
+  '/projects/$projectId/changes': typeof ProjectsProjectIdChangesRoute
+  '/projects/$projectId/commits': typeof ProjectsProjectIdCommitsRoute
+  '/projects/$projectId/deploy-keys': typeof ProjectsProjectIdDeployKeysRoute
   '/projects/$projectId/members': typeof ProjectsProjectIdMembersRoute
   '/projects/$projectId/runners': typeof ProjectsProjectIdRunnersRoute
   '/admin/hooks': typeof AdminHooksIndexRoute
   '/admin/storage-moves': typeof AdminStorageMovesIndexRoute
   '/admin/service-accounts/$userId/tokens': typeof AdminServiceAccountsUserIdTokensRoute
+  '/projects/$projectId/blame/$': typeof ProjectsProjectIdBlameSplatRoute
+  '/projects/$projectId/blob/$': typeof ProjectsProjectIdBlobSplatRoute
+  '/projects/$projectId/commit/$sha': typeof ProjectsProjectIdCommitShaRoute
+  '/projects/$projectId/edit/$': typeof ProjectsProjectIdEditSplatRoute
+  '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
+  '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
   '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
 }
 export interface FileRoutesById {
@@ -212,6 +310,7 @@ export interface FileRoutesById {
   '/connect': typeof ConnectRoute
   '/access-tokens/expiry': typeof AccessTokensExpiryRoute
   '/access-tokens/self': typeof AccessTokensSelfRoute
+  '/admin/deploy-keys': typeof AdminDeployKeysRoute
   '/admin/runners': typeof AdminRunnersRoute
   '/admin/service-accounts': typeof AdminServiceAccountsRoute
   '/runners/$runnerId': typeof RunnersRunnerIdRoute
@@ -225,11 +324,21 @@ export interface FileRoutesById {
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
   '/groups/$groupId/runners': typeof GroupsGroupIdRunnersRoute
   '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
+  '/projects/$projectId/branches': typeof ProjectsProjectIdBranchesRoute
+  '/projects/$projectId/changes': typeof ProjectsProjectIdChangesRoute
+  '/projects/$projectId/commits': typeof ProjectsProjectIdCommitsRoute
+  '/projects/$projectId/deploy-keys': typeof ProjectsProjectIdDeployKeysRoute
   '/projects/$projectId/members': typeof ProjectsProjectIdMembersRoute
   '/projects/$projectId/runners': typeof ProjectsProjectIdRunnersRoute
   '/admin/hooks/': typeof AdminHooksIndexRoute
   '/admin/storage-moves/': typeof AdminStorageMovesIndexRoute
   '/admin/service-accounts_/$userId/tokens': typeof AdminServiceAccountsUserIdTokensRoute
+  '/projects/$projectId/blame/$': typeof ProjectsProjectIdBlameSplatRoute
+  '/projects/$projectId/blob/$': typeof ProjectsProjectIdBlobSplatRoute
+  '/projects/$projectId/commit/$sha': typeof ProjectsProjectIdCommitShaRoute
+  '/projects/$projectId/edit/$': typeof ProjectsProjectIdEditSplatRoute
+  '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
+  '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
   '/groups/$groupId/service-accounts_/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
 }
 export interface FileRouteTypes {
@@ -239,6 +348,7 @@ export interface FileRouteTypes {
     | '/connect'
     | '/access-tokens/expiry'
     | '/access-tokens/self'
+    | '/admin/deploy-keys'
     | '/admin/runners'
     | '/admin/service-accounts'
     | '/runners/$runnerId'
@@ -252,11 +362,21 @@ export interface FileRouteTypes {
     | '/groups/$groupId/members'
     | '/groups/$groupId/runners'
     | '/groups/$groupId/service-accounts'
+    | '/projects/$projectId/branches'
+    | '/projects/$projectId/changes'
+    | '/projects/$projectId/commits'
+    | '/projects/$projectId/deploy-keys'
     | '/projects/$projectId/members'
     | '/projects/$projectId/runners'
     | '/admin/hooks/'
     | '/admin/storage-moves/'
     | '/admin/service-accounts/$userId/tokens'
+    | '/projects/$projectId/blame/$'
+    | '/projects/$projectId/blob/$'
+    | '/projects/$projectId/commit/$sha'
+    | '/projects/$projectId/edit/$'
+    | '/projects/$projectId/new/$'
+    | '/projects/$projectId/tree/$'
     | '/groups/$groupId/service-accounts/$userId/tokens'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -264,6 +384,7 @@ export interface FileRouteTypes {
     | '/connect'
     | '/access-tokens/expiry'
     | '/access-tokens/self'
+    | '/admin/deploy-keys'
     | '/admin/runners'
     | '/admin/service-accounts'
     | '/runners/$runnerId'
@@ -277,11 +398,21 @@ export interface FileRouteTypes {
     | '/groups/$groupId/members'
     | '/groups/$groupId/runners'
     | '/groups/$groupId/service-accounts'
+    | '/projects/$projectId/branches'
+    | '/projects/$projectId/changes'
+    | '/projects/$projectId/commits'
+    | '/projects/$projectId/deploy-keys'
     | '/projects/$projectId/members'
     | '/projects/$projectId/runners'
     | '/admin/hooks'
     | '/admin/storage-moves'
     | '/admin/service-accounts/$userId/tokens'
+    | '/projects/$projectId/blame/$'
+    | '/projects/$projectId/blob/$'
+    | '/projects/$projectId/commit/$sha'
+    | '/projects/$projectId/edit/$'
+    | '/projects/$projectId/new/$'
+    | '/projects/$projectId/tree/$'
     | '/groups/$groupId/service-accounts/$userId/tokens'
   id:
     | '__root__'
@@ -289,6 +420,7 @@ export interface FileRouteTypes {
     | '/connect'
     | '/access-tokens/expiry'
     | '/access-tokens/self'
+    | '/admin/deploy-keys'
     | '/admin/runners'
     | '/admin/service-accounts'
     | '/runners/$runnerId'
@@ -302,11 +434,21 @@ export interface FileRouteTypes {
     | '/groups/$groupId/members'
     | '/groups/$groupId/runners'
     | '/groups/$groupId/service-accounts'
+    | '/projects/$projectId/branches'
+    | '/projects/$projectId/changes'
+    | '/projects/$projectId/commits'
+    | '/projects/$projectId/deploy-keys'
     | '/projects/$projectId/members'
     | '/projects/$projectId/runners'
     | '/admin/hooks/'
     | '/admin/storage-moves/'
     | '/admin/service-accounts_/$userId/tokens'
+    | '/projects/$projectId/blame/$'
+    | '/projects/$projectId/blob/$'
+    | '/projects/$projectId/commit/$sha'
+    | '/projects/$projectId/edit/$'
+    | '/projects/$projectId/new/$'
+    | '/projects/$projectId/tree/$'
     | '/groups/$groupId/service-accounts_/$userId/tokens'
   fileRoutesById: FileRoutesById
 }
@@ -315,6 +457,7 @@ export interface RootRouteChildren {
   ConnectRoute: typeof ConnectRoute
   AccessTokensExpiryRoute: typeof AccessTokensExpiryRoute
   AccessTokensSelfRoute: typeof AccessTokensSelfRoute
+  AdminDeployKeysRoute: typeof AdminDeployKeysRoute
   AdminRunnersRoute: typeof AdminRunnersRoute
   AdminServiceAccountsRoute: typeof AdminServiceAccountsRoute
   RunnersRunnerIdRoute: typeof RunnersRunnerIdRoute
@@ -328,11 +471,21 @@ export interface RootRouteChildren {
   GroupsGroupIdMembersRoute: typeof GroupsGroupIdMembersRoute
   GroupsGroupIdRunnersRoute: typeof GroupsGroupIdRunnersRoute
   GroupsGroupIdServiceAccountsRoute: typeof GroupsGroupIdServiceAccountsRoute
+  ProjectsProjectIdBranchesRoute: typeof ProjectsProjectIdBranchesRoute
+  ProjectsProjectIdChangesRoute: typeof ProjectsProjectIdChangesRoute
+  ProjectsProjectIdCommitsRoute: typeof ProjectsProjectIdCommitsRoute
+  ProjectsProjectIdDeployKeysRoute: typeof ProjectsProjectIdDeployKeysRoute
   ProjectsProjectIdMembersRoute: typeof ProjectsProjectIdMembersRoute
   ProjectsProjectIdRunnersRoute: typeof ProjectsProjectIdRunnersRoute
   AdminHooksIndexRoute: typeof AdminHooksIndexRoute
   AdminStorageMovesIndexRoute: typeof AdminStorageMovesIndexRoute
   AdminServiceAccountsUserIdTokensRoute: typeof AdminServiceAccountsUserIdTokensRoute
+  ProjectsProjectIdBlameSplatRoute: typeof ProjectsProjectIdBlameSplatRoute
+  ProjectsProjectIdBlobSplatRoute: typeof ProjectsProjectIdBlobSplatRoute
+  ProjectsProjectIdCommitShaRoute: typeof ProjectsProjectIdCommitShaRoute
+  ProjectsProjectIdEditSplatRoute: typeof ProjectsProjectIdEditSplatRoute
+  ProjectsProjectIdNewSplatRoute: typeof ProjectsProjectIdNewSplatRoute
+  ProjectsProjectIdTreeSplatRoute: typeof ProjectsProjectIdTreeSplatRoute
   GroupsGroupIdServiceAccountsUserIdTokensRoute: typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
 }
 
@@ -364,6 +517,13 @@ declare module '@tanstack/react-router' {
       path: '/access-tokens/self'
       fullPath: '/access-tokens/self'
       preLoaderRoute: typeof AccessTokensSelfRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/admin/deploy-keys': {
+      id: '/admin/deploy-keys'
+      path: '/admin/deploy-keys'
+      fullPath: '/admin/deploy-keys'
+      preLoaderRoute: typeof AdminDeployKeysRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/admin/runners': {
@@ -471,6 +631,34 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof GroupsGroupIdServiceAccountsRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/projects/$projectId/branches': {
+      id: '/projects/$projectId/branches'
+      path: '/projects/$projectId/branches'
+      fullPath: '/projects/$projectId/branches'
+      preLoaderRoute: typeof ProjectsProjectIdBranchesRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/projects/$projectId/changes': {
+      id: '/projects/$projectId/changes'
+      path: '/projects/$projectId/changes'
+      fullPath: '/projects/$projectId/changes'
+      preLoaderRoute: typeof ProjectsProjectIdChangesRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/projects/$projectId/commits': {
+      id: '/projects/$projectId/commits'
+      path: '/projects/$projectId/commits'
+      fullPath: '/projects/$projectId/commits'
+      preLoaderRoute: typeof ProjectsProjectIdCommitsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/projects/$projectId/deploy-keys': {
+      id: '/projects/$projectId/deploy-keys'
+      path: '/projects/$projectId/deploy-keys'
+      fullPath: '/projects/$projectId/deploy-keys'
+      preLoaderRoute: typeof ProjectsProjectIdDeployKeysRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/projects/$projectId/members': {
       id: '/projects/$projectId/members'
       path: '/projects/$projectId/members'
@@ -492,6 +680,48 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminServiceAccountsUserIdTokensRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/projects/$projectId/blame/$': {
+      id: '/projects/$projectId/blame/$'
+      path: '/projects/$projectId/blame/$'
+      fullPath: '/projects/$projectId/blame/$'
+      preLoaderRoute: typeof ProjectsProjectIdBlameSplatRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/projects/$projectId/blob/$': {
+      id: '/projects/$projectId/blob/$'
+      path: '/projects/$projectId/blob/$'
+      fullPath: '/projects/$projectId/blob/$'
+      preLoaderRoute: typeof ProjectsProjectIdBlobSplatRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/projects/$projectId/commit/$sha': {
+      id: '/projects/$projectId/commit/$sha'
+      path: '/projects/$projectId/commit/$sha'
+      fullPath: '/projects/$projectId/commit/$sha'
+      preLoaderRoute: typeof ProjectsProjectIdCommitShaRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/projects/$projectId/edit/$': {
+      id: '/projects/$projectId/edit/$'
+      path: '/projects/$projectId/edit/$'
+      fullPath: '/projects/$projectId/edit/$'
+      preLoaderRoute: typeof ProjectsProjectIdEditSplatRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/projects/$projectId/new/$': {
+      id: '/projects/$projectId/new/$'
+      path: '/projects/$projectId/new/$'
+      fullPath: '/projects/$projectId/new/$'
+      preLoaderRoute: typeof ProjectsProjectIdNewSplatRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/projects/$projectId/tree/$': {
+      id: '/projects/$projectId/tree/$'
+      path: '/projects/$projectId/tree/$'
+      fullPath: '/projects/$projectId/tree/$'
+      preLoaderRoute: typeof ProjectsProjectIdTreeSplatRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/groups/$groupId/service-accounts_/$userId/tokens': {
       id: '/groups/$groupId/service-accounts_/$userId/tokens'
       path: '/groups/$groupId/service-accounts/$userId/tokens'
@@ -507,6 +737,7 @@ const rootRouteChildren: RootRouteChildren = {
   ConnectRoute: ConnectRoute,
   AccessTokensExpiryRoute: AccessTokensExpiryRoute,
   AccessTokensSelfRoute: AccessTokensSelfRoute,
+  AdminDeployKeysRoute: AdminDeployKeysRoute,
   AdminRunnersRoute: AdminRunnersRoute,
   AdminServiceAccountsRoute: AdminServiceAccountsRoute,
   RunnersRunnerIdRoute: RunnersRunnerIdRoute,
@@ -520,11 +751,21 @@ const rootRouteChildren: RootRouteChildren = {
   GroupsGroupIdMembersRoute: GroupsGroupIdMembersRoute,
   GroupsGroupIdRunnersRoute: GroupsGroupIdRunnersRoute,
   GroupsGroupIdServiceAccountsRoute: GroupsGroupIdServiceAccountsRoute,
+  ProjectsProjectIdBranchesRoute: ProjectsProjectIdBranchesRoute,
+  ProjectsProjectIdChangesRoute: ProjectsProjectIdChangesRoute,
+  ProjectsProjectIdCommitsRoute: ProjectsProjectIdCommitsRoute,
+  ProjectsProjectIdDeployKeysRoute: ProjectsProjectIdDeployKeysRoute,
   ProjectsProjectIdMembersRoute: ProjectsProjectIdMembersRoute,
   ProjectsProjectIdRunnersRoute: ProjectsProjectIdRunnersRoute,
   AdminHooksIndexRoute: AdminHooksIndexRoute,
   AdminStorageMovesIndexRoute: AdminStorageMovesIndexRoute,
   AdminServiceAccountsUserIdTokensRoute: AdminServiceAccountsUserIdTokensRoute,
+  ProjectsProjectIdBlameSplatRoute: ProjectsProjectIdBlameSplatRoute,
+  ProjectsProjectIdBlobSplatRoute: ProjectsProjectIdBlobSplatRoute,
+  ProjectsProjectIdCommitShaRoute: ProjectsProjectIdCommitShaRoute,
+  ProjectsProjectIdEditSplatRoute: ProjectsProjectIdEditSplatRoute,
+  ProjectsProjectIdNewSplatRoute: ProjectsProjectIdNewSplatRoute,
+  ProjectsProjectIdTreeSplatRoute: ProjectsProjectIdTreeSplatRoute,
   GroupsGroupIdServiceAccountsUserIdTokensRoute:
     GroupsGroupIdServiceAccountsUserIdTokensRoute,
 }

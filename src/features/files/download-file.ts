@@ -1,0 +1,36 @@
+/** Saves a Blob under `fileName` through a blob URL let go right after (the token never appears in a URL). */
+export function saveBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // the click has started the download; the next task may free the memory
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+const IMAGE_TYPES: Record<string, string> = {
+  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', bmp: 'image/bmp', ico: 'image/x-icon', avif: 'image/avif',
+};
+
+/** The image type of a file name, for showing its bytes as a picture; null when it is no (raster) image. */
+export function imageTypeFor(fileName: string): string | null {
+  const dot = fileName.lastIndexOf('.');
+  return dot < 0 ? null : IMAGE_TYPES[fileName.slice(dot + 1).toLowerCase()] ?? null;
+}
+
+/** `1536` -> `1.5 KiB`. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;
+  const units = ['KiB', 'MiB', 'GiB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { highlightLines, languageFor, loadHighlighter, splitHighlightedLines } from './highlight.ts';
+
+describe('languageFor', () => {
+  it('knows languages by extension and by well-known names', () => {
+    expect(languageFor('Order Summary.tsx')).toBe('typescript');
+    expect(languageFor('glyph_table.rs')).toBe('rust');
+    expect(languageFor('Dockerfile')).toBe('dockerfile');
+    expect(languageFor('.bashrc')).toBe('bash');
+    expect(languageFor('README')).toBeNull();
+    expect(languageFor('.env')).toBeNull();
+  });
+});
+
+describe('splitHighlightedLines', () => {
+  it('closes spans at a line break and reopens them on the next line', () => {
+    expect(splitHighlightedLines('<span class="c">/* a\nb */</span> x\ny')).toEqual(['<span class="c">/* a</span>', '<span class="c">b */</span> x', 'y']);
+  });
+  it('keeps empty lines, including a last one', () => {
+    expect(splitHighlightedLines('a\n\nb\n')).toEqual(['a', '', 'b', '']);
+  });
+});
+
+describe('highlightLines', () => {
+  it('escapes the file’s text and gives one line of HTML per line', async () => {
+    const hljs = (await loadHighlighter('typescript'))!;
+    const lines = ['const a = "<img src=x onerror=alert(1)>";', '/* one', 'two */'];
+    const html = highlightLines(hljs, 'typescript', lines);
+    expect(html).toHaveLength(3);
+    expect(html[0]).not.toContain('<img');
+    expect(html[0]).toContain('&lt;img');
+    expect(html[2]).toMatch(/^<span class="hljs-comment">two \*\/<\/span>$/);
+  });
+});

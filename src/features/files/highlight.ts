@@ -1,0 +1,104 @@
+import type { HLJSApi, LanguageFn } from 'highlight.js';
+
+type LanguageLoader = () => Promise<{ default: LanguageFn }>;
+
+// one chunk per language: a file loads only the grammar it needs
+const LANGUAGES: Record<string, LanguageLoader> = {
+  bash: () => import('highlight.js/lib/languages/bash'),
+  c: () => import('highlight.js/lib/languages/c'),
+  cpp: () => import('highlight.js/lib/languages/cpp'),
+  csharp: () => import('highlight.js/lib/languages/csharp'),
+  css: () => import('highlight.js/lib/languages/css'),
+  diff: () => import('highlight.js/lib/languages/diff'),
+  dockerfile: () => import('highlight.js/lib/languages/dockerfile'),
+  elixir: () => import('highlight.js/lib/languages/elixir'),
+  go: () => import('highlight.js/lib/languages/go'),
+  graphql: () => import('highlight.js/lib/languages/graphql'),
+  ini: () => import('highlight.js/lib/languages/ini'),
+  java: () => import('highlight.js/lib/languages/java'),
+  javascript: () => import('highlight.js/lib/languages/javascript'),
+  json: () => import('highlight.js/lib/languages/json'),
+  kotlin: () => import('highlight.js/lib/languages/kotlin'),
+  less: () => import('highlight.js/lib/languages/less'),
+  lua: () => import('highlight.js/lib/languages/lua'),
+  makefile: () => import('highlight.js/lib/languages/makefile'),
+  markdown: () => import('highlight.js/lib/languages/markdown'),
+  perl: () => import('highlight.js/lib/languages/perl'),
+  php: () => import('highlight.js/lib/languages/php'),
+  protobuf: () => import('highlight.js/lib/languages/protobuf'),
+  python: () => import('highlight.js/lib/languages/python'),
+  ruby: () => import('highlight.js/lib/languages/ruby'),
+  rust: () => import('highlight.js/lib/languages/rust'),
+  scala: () => import('highlight.js/lib/languages/scala'),
+  scss: () => import('highlight.js/lib/languages/scss'),
+  sql: () => import('highlight.js/lib/languages/sql'),
+  swift: () => import('highlight.js/lib/languages/swift'),
+  typescript: () => import('highlight.js/lib/languages/typescript'),
+  vim: () => import('highlight.js/lib/languages/vim'),
+  xml: () => import('highlight.js/lib/languages/xml'),
+  yaml: () => import('highlight.js/lib/languages/yaml'),
+};
+
+const BY_EXTENSION: Record<string, string> = {
+  sh: 'bash', bash: 'bash', zsh: 'bash', c: 'c', h: 'c', cc: 'cpp', cpp: 'cpp', cxx: 'cpp', hpp: 'cpp', cs: 'csharp', css: 'css',
+  diff: 'diff', patch: 'diff', ex: 'elixir', exs: 'elixir', go: 'go', graphql: 'graphql', gql: 'graphql', ini: 'ini', toml: 'ini', cfg: 'ini',
+  conf: 'ini', java: 'java', js: 'javascript', jsx: 'javascript', mjs: 'javascript', cjs: 'javascript', json: 'json', kt: 'kotlin', kts: 'kotlin',
+  less: 'less', lua: 'lua', mk: 'makefile', md: 'markdown', markdown: 'markdown', pl: 'perl', pm: 'perl', php: 'php', proto: 'protobuf',
+  py: 'python', rb: 'ruby', rs: 'rust', scala: 'scala', scss: 'scss', sql: 'sql', swift: 'swift', ts: 'typescript', tsx: 'typescript',
+  mts: 'typescript', cts: 'typescript', vim: 'vim', xml: 'xml', html: 'xml', htm: 'xml', svg: 'xml', vue: 'xml', yml: 'yaml', yaml: 'yaml',
+};
+
+const BY_NAME: Record<string, string> = {
+  dockerfile: 'dockerfile', makefile: 'makefile', gemfile: 'ruby', rakefile: 'ruby', '.bashrc': 'bash', '.zshrc': 'bash', '.profile': 'bash',
+  '.bash_profile': 'bash', '.vimrc': 'vim', '.gitconfig': 'ini', '.editorconfig': 'ini', 'cargo.lock': 'ini',
+};
+
+/** The highlight.js language for a file name, or null for plain text. */
+export function languageFor(fileName: string): string | null {
+  const lower = fileName.toLowerCase();
+  if (BY_NAME[lower]) return BY_NAME[lower];
+  const dot = lower.lastIndexOf('.');
+  return dot > 0 ? BY_EXTENSION[lower.slice(dot + 1)] ?? null : null;
+}
+
+let core: Promise<HLJSApi> | null = null;
+
+/** highlight.js core with the one language registered; loaded on first use. */
+export async function loadHighlighter(language: string): Promise<HLJSApi | null> {
+  const loader = LANGUAGES[language];
+  if (!loader) return null;
+  core ??= import('highlight.js/lib/core').then((module) => module.default);
+  const [hljs, grammar] = await Promise.all([core, loader()]);
+  if (!hljs.getLanguage(language)) hljs.registerLanguage(language, grammar.default);
+  return hljs;
+}
+
+const TOKEN = /<span[^>]*>|<\/span>|\n|[^<\n]+|</g;
+
+/**
+ * Splits highlight.js HTML into one string per line: spans open across a line break are closed
+ * at its end and reopened on the next line, so each line stands alone.
+ */
+export function splitHighlightedLines(html: string): string[] {
+  const lines: string[] = [];
+  const open: string[] = [];
+  let line = '';
+  for (const [token] of html.matchAll(TOKEN)) {
+    if (token === '\n') {
+      lines.push(line + '</span>'.repeat(open.length));
+      line = open.join('');
+    } else {
+      if (token.startsWith('<span')) open.push(token);
+      else if (token === '</span>') open.pop();
+      line += token;
+    }
+  }
+  lines.push(line);
+  return lines;
+}
+
+/** HTML for `lines` (one string each), highlighted together so strings and comments spanning lines stay right. */
+export function highlightLines(hljs: HLJSApi, language: string, lines: readonly string[]): string[] {
+  const html = hljs.highlight(lines.join('\n'), { language, ignoreIllegals: true }).value;
+  return splitHighlightedLines(html);
+}
