@@ -1,11 +1,17 @@
-import { lazy, Suspense } from 'react';
+import { use } from 'react';
 import { Outlet, createRootRouteWithContext, redirect, useRouterState } from '@tanstack/react-router';
 import type { RouterContext } from '../router.tsx';
 import { ToastProvider } from '../components/toast.tsx';
-import { EmptyState, RoutePending } from '../components/states.tsx';
+import { EmptyState } from '../components/states.tsx';
 
-// the connect screen, often the first one, does not load the shell's menus
-const AppShell = lazy(() => import('../features/shell/app-shell.tsx').then((module) => ({ default: module.AppShell })));
+type ShellModule = typeof import('../features/shell/app-shell.tsx');
+
+// the connect screen, often the first one, does not load the shell's menus; every other screen
+// waits for them in the root loader, beside its own loader, so the shell never suspends: a
+// suspended boundary would hold the first screen back by React's 300 ms reveal throttle
+let shell: ShellModule | undefined;
+let shellLoading: Promise<ShellModule> | undefined;
+const loadShell = () => (shellLoading ??= import('../features/shell/app-shell.tsx').then((module) => (shell = module)));
 
 export const Route = createRootRouteWithContext<RouterContext>()({
   beforeLoad: ({ context, location }) => {
@@ -14,23 +20,27 @@ export const Route = createRootRouteWithContext<RouterContext>()({
       throw redirect({ to: '/connect', search: { redirect: location.href } });
     }
   },
+  loader: ({ location }) => (shell || location.pathname === '/connect' ? undefined : loadShell().then(() => undefined)),
   component: Root,
   notFoundComponent: () => <EmptyState title="There is no such page in the console." />,
 });
 
 function Root() {
   const bare = useRouterState({ select: (state) => state.location.pathname === '/connect' });
+  if (bare) {
+    return (
+      <ToastProvider>
+        <Outlet />
+      </ToastProvider>
+    );
+  }
+  // the root loader has loaded the shell already; `use` covers a render that came before it
+  const { AppShell } = shell ?? use(loadShell());
   return (
     <ToastProvider>
-      {bare ? (
+      <AppShell>
         <Outlet />
-      ) : (
-        <Suspense fallback={<RoutePending />}>
-          <AppShell>
-            <Outlet />
-          </AppShell>
-        </Suspense>
-      )}
+      </AppShell>
     </ToastProvider>
   );
 }

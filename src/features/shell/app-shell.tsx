@@ -77,6 +77,9 @@ function AreaNav() {
           <Link to="/projects/$projectId/members" params={{ projectId: String(projectId) }}>
             Members
           </Link>
+          <Link to="/projects/$projectId/tree/$" params={{ projectId: String(projectId), _splat: '' }}>
+            Files
+          </Link>
           <Link to="/projects/$projectId/commits" params={{ projectId: String(projectId) }}>
             Commits
           </Link>
