@@ -1,7 +1,7 @@
 import type { Sandbox, UserRow } from '../context.ts';
 import type { ProjectRow } from '../model/access.ts';
 import { avatarUrl } from '../model/entities.ts';
-import { projectHookAttrs, repositoryHookAttrs } from '../model/hook-attrs.ts';
+import { commitHookAttrs, projectHookAttrs, repositoryHookAttrs } from '../model/hook-attrs.ts';
 import { announceSourceBranchPushes } from '../model/merge-requests.ts';
 import { deliverSystemEvent, deliveryQueue } from '../model/system-hooks.ts';
 import { git } from './exec.ts';
@@ -26,16 +26,10 @@ async function pushedCommits(sandbox: Sandbox, project: ProjectRow, repo: string
     : [change.after, '--not', change.before];
   const count = Number((await git(repo, ['rev-list', '--count', ...range])).stdout.toString('utf8').trim()) || 0;
   const commits = count ? await readCommits(repo, [`--max-count=${PUSH_COMMITS_LIMIT}`, ...range]) : [];
-  const web = `${sandbox.config.externalUrl}/${project.path_with_namespace}`;
   return {
     total: count,
     commits: commits.map((commit) => ({
-      id: commit.id,
-      message: commit.message,
-      title: commit.message.split('\n', 1)[0],
-      timestamp: commit.authoredDate.replace('.000', ''),
-      url: `${web}/-/commit/${commit.id}`,
-      author: { name: commit.authorName, email: commit.authorEmail },
+      ...commitHookAttrs(sandbox, project, commit),
       added: [] as string[],
       modified: [] as string[],
       removed: [] as string[],

@@ -1,6 +1,7 @@
 import type { Sandbox } from '../context.ts';
 import { visibilityRank, type NamespaceRow, type ProjectRow } from './access.ts';
 import { groupEntity } from './entities.ts';
+import type { RawCommit } from '../git/repository.ts';
 
 /** The project as hook payloads carry it (Project#hook_attrs). */
 export function projectHookAttrs(sandbox: Sandbox, project: ProjectRow) {
@@ -37,5 +38,17 @@ export function repositoryHookAttrs(sandbox: Sandbox, project: ProjectRow) {
     git_http_url: attrs.git_http_url,
     git_ssh_url: attrs.git_ssh_url,
     visibility_level: attrs.visibility_level,
+  };
+}
+
+/** A commit as hook payloads carry it (Commit#hook_attrs without the file lists). */
+export function commitHookAttrs(sandbox: Sandbox, project: ProjectRow, commit: RawCommit) {
+  return {
+    id: commit.id,
+    message: commit.message,
+    title: commit.message.split('\n', 1)[0],
+    timestamp: commit.authoredDate.replace('.000', ''),
+    url: `${sandbox.config.externalUrl}/${project.path_with_namespace}/-/commit/${commit.id}`,
+    author: { name: commit.authorName, email: commit.authorEmail },
   };
 }

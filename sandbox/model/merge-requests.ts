@@ -5,7 +5,7 @@ import { avatarUrl, projectSettings, userBasic } from './entities.ts';
 import { deliverSystemEvent, deliveryQueue } from './system-hooks.ts';
 import { git } from '../git/exec.ts';
 import { readCommit } from '../git/repository.ts';
-import { projectHookAttrs } from './hook-attrs.ts';
+import { commitHookAttrs, projectHookAttrs } from './hook-attrs.ts';
 
 export const MERGE_REQUEST_STATES = ['opened', 'closed', 'locked', 'merged'] as const;
 export type MergeRequestState = (typeof MERGE_REQUEST_STATES)[number];
@@ -472,7 +472,6 @@ async function mergeRequestPayload(
   const { row } = after;
   const sha = row.state === 'merged' ? row.head_sha : (await branchHeads(repo)).get(row.source_branch) ?? row.head_sha;
   const commit = repo && sha ? await readCommit(repo, sha).catch(() => null) : null;
-  const web = `${sandbox.config.externalUrl}/${project.path_with_namespace}`;
   const labels = labelHookAttrs(project, labelsOf(row));
   const people = (ids: number[]) => ids
     .map((id) => sandbox.db.prepare('SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined)
@@ -489,16 +488,7 @@ async function mergeRequestPayload(
       url: mergeRequestWebUrl(sandbox, project, row.iid),
       source: projectAttrs,
       target: projectAttrs,
-      last_commit: commit
-        ? {
-            id: commit.id,
-            message: commit.message,
-            title: commit.message.split('\n', 1)[0],
-            timestamp: commit.authoredDate.replace('.000', ''),
-            url: `${web}/-/commit/${commit.id}`,
-            author: { name: commit.authorName, email: commit.authorEmail },
-          }
-        : null,
+      last_commit: commit ? commitHookAttrs(sandbox, project, commit) : null,
       work_in_progress: isDraftTitle(row.title),
       total_time_spent: 0,
       time_change: 0,

@@ -1,6 +1,6 @@
-/** Saves text the browser built as a file, through a Blob URL that is let go right after. */
-export function downloadText(fileName: string, text: string, type = 'text/plain;charset=utf-8'): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+/** Saves a Blob under `fileName` through a blob URL let go right after (no token ever sits in a URL). */
+export function saveBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
   link.download = fileName;
@@ -10,4 +10,9 @@ export function downloadText(fileName: string, text: string, type = 'text/plain;
   link.remove();
   // the click has started the download; the next task may free the memory
   setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+/** Saves text the browser built as a file. */
+export function downloadText(fileName: string, text: string, type = 'text/plain;charset=utf-8'): void {
+  saveBlob(new Blob([text], { type }), fileName);
 }

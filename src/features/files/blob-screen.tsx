@@ -11,7 +11,8 @@ import { ErrorPanel, errorText } from '../../components/error-panel.tsx';
 import { useNotify } from '../../components/toast.tsx';
 import { formatDate, formatRelative } from '../../lib/time.ts';
 import { CodeView, splitLines } from './code-view.tsx';
-import { formatBytes, imageTypeFor, saveBlob } from './download-file.ts';
+import { saveBlob } from '../../components/download.ts';
+import { formatBytes, imageTypeFor } from './file-kind.ts';
 import { FilesToolbar } from './files-toolbar.tsx';
 import { useFilesContext, type FilesContext } from './use-files-context.ts';
 

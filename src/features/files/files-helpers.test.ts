@@ -3,7 +3,7 @@ import { ApiError } from '../../api/errors.ts';
 import { commitActions, describeChange } from './changes-screen.tsx';
 import { lineFromHash, splitLines } from './code-view.tsx';
 import { branchNameProblem, defaultTargetBranch } from './commit-fields.tsx';
-import { formatBytes, imageTypeFor } from './download-file.ts';
+import { formatBytes, imageTypeFor } from './file-kind.ts';
 import { fileErrorField, isStaleEditError } from './file-errors.ts';
 
 describe('lines and anchors', () => {

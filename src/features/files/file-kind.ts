@@ -1,17 +1,3 @@
-/** Saves a Blob under `fileName` through a blob URL let go right after (the token never appears in a URL). */
-export function saveBlob(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // the click has started the download; the next task may free the memory
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}
-
 const IMAGE_TYPES: Record<string, string> = {
   png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', bmp: 'image/bmp', ico: 'image/x-icon', avif: 'image/avif',
 };
