@@ -16,7 +16,7 @@ import { formatDate, formatRelative } from '../../lib/time.ts';
 import { CreateBranchDialog, DeleteBranchDialog, DeleteMergedDialog, ProtectBranchDialog, UnprotectBranchDialog } from './branch-dialogs.tsx';
 import { deleteRefusal, protectRefusal, pushRefusal, type BranchCaller } from './permissions.ts';
 import { describeLevels, rulesFor } from './protection-rules.ts';
-import { re2Problem } from './re2.ts';
+import { regexCheckQuery } from './regex-check.ts';
 import { BRANCH_SORTS, branchListParams, branchesSearchSchema, isFiltered, type BranchesSearch } from './search.ts';
 
 interface BranchesScreenProps {
@@ -130,14 +130,17 @@ function BranchFilters({ search }: { search: BranchesSearch }) {
 
 function BranchList({ projectId, search, caller }: { projectId: number; search: BranchesSearch; caller: BranchCaller }) {
   const connection = useConnection();
-  const regexProblem = search.regex ? re2Problem(search.regex) : null;
+  const regexCheck = useQuery({ ...regexCheckQuery(search.regex), enabled: Boolean(search.regex) });
+  const regexProblem = search.regex ? (regexCheck.data ?? null) : null;
+  // a regex goes out only once RE2 has taken it
+  const sendable = !search.regex || regexCheck.data === null;
   const params = branchListParams(search);
-  const list = useQuery({ ...branchesQueries.list(connection, projectId, params), enabled: regexProblem === null, placeholderData: keepPreviousData });
+  const list = useQuery({ ...branchesQueries.list(connection, projectId, params), enabled: sendable, placeholderData: keepPreviousData });
   const protections = useQuery(branchesQueries.protections(connection, projectId));
   const [deleting, setDeleting] = useState<Branch | null>(null);
   const [protecting, setProtecting] = useState<Branch | null>(null);
   const [unprotecting, setUnprotecting] = useState<Branch | null>(null);
-  usePrefetch(list.data?.nextPage && regexProblem === null ? branchesQueries.list(connection, projectId, { ...params, page: list.data.nextPage }) : null);
+  usePrefetch(list.data?.nextPage && sendable ? branchesQueries.list(connection, projectId, { ...params, page: list.data.nextPage }) : null);
   const rules: readonly ProtectedBranch[] = protections.data ?? [];
   const protect = protectRefusal(caller);
 
@@ -205,7 +208,7 @@ function BranchList({ projectId, search, caller }: { projectId: number; search: 
   if (regexProblem) {
     body = (
       <div className="form-error" role="alert">
-        The regular expression cannot be used: {regexProblem}
+        RE2 cannot use this regular expression: {regexProblem}
       </div>
     );
   } else if (list.isPending) {
