@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { branchesQueries, type Branch, type ProtectedBranch } from '../../api/branches.ts';
@@ -13,11 +13,18 @@ import { SearchLink } from '../../components/search-link.tsx';
 import { EmptyState, RoutePending } from '../../components/states.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { formatDate, formatRelative } from '../../lib/time.ts';
-import { CreateBranchDialog, DeleteBranchDialog, DeleteMergedDialog, ProtectBranchDialog, UnprotectBranchDialog } from './branch-dialogs.tsx';
 import { deleteRefusal, protectRefusal, pushRefusal, type BranchCaller } from './permissions.ts';
 import { describeLevels, rulesFor } from './protection-rules.ts';
 import { regexCheckQuery } from './regex-check.ts';
 import { BRANCH_SORTS, branchListParams, branchesSearchSchema, isFiltered, type BranchesSearch } from './search.ts';
+
+// the forms load when the list is there, not before its first paint
+const loadDialogs = () => import('./branch-dialogs.tsx');
+const CreateBranchDialog = lazy(() => loadDialogs().then((module) => ({ default: module.CreateBranchDialog })));
+const DeleteBranchDialog = lazy(() => loadDialogs().then((module) => ({ default: module.DeleteBranchDialog })));
+const DeleteMergedDialog = lazy(() => loadDialogs().then((module) => ({ default: module.DeleteMergedDialog })));
+const ProtectBranchDialog = lazy(() => loadDialogs().then((module) => ({ default: module.ProtectBranchDialog })));
+const UnprotectBranchDialog = lazy(() => loadDialogs().then((module) => ({ default: module.UnprotectBranchDialog })));
 
 interface BranchesScreenProps {
   projectId: number;
@@ -65,8 +72,10 @@ export function BranchesScreen({ projectId, projectName, defaultBranch, search }
         </p>
       ) : null}
       <BranchList projectId={projectId} search={search} caller={caller} />
-      <CreateBranchDialog open={creating} onOpenChange={setCreating} projectId={projectId} defaultRef={defaultBranch ?? ''} />
-      <DeleteMergedDialog open={deletingMerged} onOpenChange={setDeletingMerged} projectId={projectId} defaultBranch={defaultBranch ?? null} />
+      <Suspense fallback={null}>
+        <CreateBranchDialog open={creating} onOpenChange={setCreating} projectId={projectId} defaultRef={defaultBranch ?? ''} />
+        <DeleteMergedDialog open={deletingMerged} onOpenChange={setDeletingMerged} projectId={projectId} defaultBranch={defaultBranch ?? null} />
+      </Suspense>
     </section>
   );
 }
@@ -240,9 +249,11 @@ function BranchList({ projectId, search, caller }: { projectId: number; search: 
     <>
       <BranchFilters search={search} />
       {body}
-      <DeleteBranchDialog branch={deleting} projectId={projectId} onClose={() => setDeleting(null)} />
-      <ProtectBranchDialog branch={protecting} projectId={projectId} onClose={() => setProtecting(null)} />
-      <UnprotectBranchDialog branch={unprotecting} rules={unprotecting ? rulesFor(unprotecting.name, rules) : []} projectId={projectId} onClose={() => setUnprotecting(null)} />
+      <Suspense fallback={null}>
+        <DeleteBranchDialog branch={deleting} projectId={projectId} onClose={() => setDeleting(null)} />
+        <ProtectBranchDialog branch={protecting} projectId={projectId} onClose={() => setProtecting(null)} />
+        <UnprotectBranchDialog branch={unprotecting} rules={unprotecting ? rulesFor(unprotecting.name, rules) : []} projectId={projectId} onClose={() => setUnprotecting(null)} />
+      </Suspense>
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
@@ -13,8 +13,11 @@ import { EmptyState, RoutePending } from '../../components/states.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { formatDate } from '../../lib/time.ts';
 import { Expiry, Fingerprints } from './key-cells.tsx';
-import { AddDeployKeyDialog } from './key-dialogs.tsx';
 import { instanceDeployKeysSearchSchema, type InstanceDeployKeysSearch } from './search.ts';
+
+// the form loads when the list is there, not before its first paint
+const loadDialogs = () => import('./key-dialogs.tsx');
+const AddDeployKeyDialog = lazy(() => loadDialogs().then((module) => ({ default: module.AddDeployKeyDialog })));
 
 /** Every deploy key of the instance, with the projects using each (administrators only). */
 export function InstanceKeysScreen({ search }: { search: InstanceDeployKeysSearch }) {
@@ -113,7 +116,9 @@ function InstanceKeyList({ search, canWrite }: { search: InstanceDeployKeysSearc
         <PerPageSelect value={wanted.per_page} onChange={(perPage) => setSearch({ per_page: perPage as InstanceDeployKeysSearch['per_page'] })} />
       </div>
       {body}
-      <AddDeployKeyDialog open={adding} onOpenChange={setAdding} target="instance" />
+      <Suspense fallback={null}>
+        <AddDeployKeyDialog open={adding} onOpenChange={setAdding} target="instance" />
+      </Suspense>
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { deployKeysQueries, type ProjectDeployKey } from '../../api/deploy-keys.ts';
@@ -13,9 +13,15 @@ import { EmptyState, RoutePending } from '../../components/states.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { formatDate } from '../../lib/time.ts';
 import { Expiry, Fingerprints } from './key-cells.tsx';
-import { AddDeployKeyDialog, DeleteDeployKeyDialog, EditDeployKeyDialog, EnableDeployKeyDialog } from './key-dialogs.tsx';
 import { changeRefusal, projectKeysRefusal, type DeployKeyCaller } from './permissions.ts';
 import { projectDeployKeysSearchSchema, type ProjectDeployKeysSearch } from './search.ts';
+
+// the forms load when the list is there, not before its first paint
+const loadDialogs = () => import('./key-dialogs.tsx');
+const AddDeployKeyDialog = lazy(() => loadDialogs().then((module) => ({ default: module.AddDeployKeyDialog })));
+const DeleteDeployKeyDialog = lazy(() => loadDialogs().then((module) => ({ default: module.DeleteDeployKeyDialog })));
+const EditDeployKeyDialog = lazy(() => loadDialogs().then((module) => ({ default: module.EditDeployKeyDialog })));
+const EnableDeployKeyDialog = lazy(() => loadDialogs().then((module) => ({ default: module.EnableDeployKeyDialog })));
 
 function useKeyCaller(projectId: number): { caller: DeployKeyCaller; pending: boolean } {
   const connection = useConnection();
@@ -124,10 +130,12 @@ function KeyList({ projectId, projectName, search, caller }: { projectId: number
         <PerPageSelect value={wanted.per_page} onChange={(perPage) => setSearch({ per_page: perPage as ProjectDeployKeysSearch['per_page'] })} />
       </div>
       {body}
-      <AddDeployKeyDialog open={adding} onOpenChange={setAdding} target={{ project: projectId }} />
-      <EnableDeployKeyDialog open={enabling} onOpenChange={setEnabling} projectId={projectId} />
-      <EditDeployKeyDialog projectId={projectId} deployKey={editing} onClose={() => setEditing(null)} />
-      <DeleteDeployKeyDialog projectId={projectId} projectName={projectName} deployKey={deleting} onClose={() => setDeleting(null)} />
+      <Suspense fallback={null}>
+        <AddDeployKeyDialog open={adding} onOpenChange={setAdding} target={{ project: projectId }} />
+        <EnableDeployKeyDialog open={enabling} onOpenChange={setEnabling} projectId={projectId} />
+        <EditDeployKeyDialog projectId={projectId} deployKey={editing} onClose={() => setEditing(null)} />
+        <DeleteDeployKeyDialog projectId={projectId} projectName={projectName} deployKey={deleting} onClose={() => setDeleting(null)} />
+      </Suspense>
     </>
   );
 }
