@@ -17,6 +17,8 @@ const MANIFEST = path.join(DIST, '.vite', 'manifest.json');
 // what a build is made from: newer than the manifest means the build is stale
 const BUILD_INPUTS = ['src', 'index.html', 'vite.config.ts', 'package-lock.json'];
 const APP_SHELL_SOURCE = 'src/features/shell/app-shell.tsx';
+// the shell's menus, which it loads once idle (deferred-menus.tsx): a later navigation finds them there
+const SHELL_IDLE_SOURCES = ['src/features/shell/user-menu.tsx', 'src/features/shell/context-switcher.tsx'];
 
 interface ManifestChunk {
   file: string;
@@ -107,7 +109,8 @@ export function bundleFigures(): void {
   const signedOut = withStaticImports(manifest, [entry, ...routeChunks(manifest, 'src/routes/connect.tsx')]);
   // signed in on /: the entry, the lazily loaded shell and the index route
   if (!manifest[APP_SHELL_SOURCE]) throw new Error(`the manifest has no chunk for ${APP_SHELL_SOURCE} (the lazily loaded shell)`);
-  const shellClosure = withStaticImports(manifest, [entry, APP_SHELL_SOURCE]);
+  // what is there when a route is reached from the running console: the shell and what it preloads once idle
+  const runningShell = withStaticImports(manifest, [entry, APP_SHELL_SOURCE, ...SHELL_IDLE_SOURCES]);
   const home = withStaticImports(manifest, [entry, APP_SHELL_SOURCE, ...routeChunks(manifest, 'src/routes/index.tsx')]);
   log(`initial JS on /connect: ${jsOnly(manifest, signedOut).map((key) => manifest[key].file).join(', ')}`);
   log(`initial JS on / signed in: ${jsOnly(manifest, home).map((key) => manifest[key].file).join(', ')}`);
@@ -119,7 +122,7 @@ export function bundleFigures(): void {
   // chunks freely, so its own file alone would say little.
   const routeFiles = [...new Set(Object.keys(manifest).filter((key) => manifest[key].src?.startsWith('src/routes/')).map(routeFileOf))];
   const weights = routeFiles.map((routeFile) => {
-    const baseline = routeFile === 'src/routes/connect.tsx' ? entryClosure : shellClosure;
+    const baseline = routeFile === 'src/routes/connect.tsx' ? entryClosure : runningShell;
     const closure = withStaticImports(manifest, routeChunks(manifest, routeFile));
     const added = [...closure].filter((key) => !baseline.has(key));
     return { routeFile, bytes: gzipOf(manifest, added), files: jsOnly(manifest, added).map((key) => manifest[key].file) };

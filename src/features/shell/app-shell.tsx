@@ -1,13 +1,11 @@
 import { useEffect, type ReactNode } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate, useParams, useRouter } from '@tanstack/react-router';
-import { DropdownMenu } from 'radix-ui';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams, useRouter } from '@tanstack/react-router';
 import { groupsQueries } from '../../api/groups.ts';
 import { membersQueries } from '../../api/members.ts';
 import { projectsQueries } from '../../api/projects.ts';
-import { useActiveSession, useConnection, useSavedConnections, useSessionStore } from '../../api/react.ts';
-import { Avatar } from '../../components/avatar.tsx';
-import { ContextSwitcher } from './context-switcher.tsx';
+import { useActiveSession, useConnection } from '../../api/react.ts';
+import { ContextSwitcherOnDemand, UserMenuOnDemand, preloadMenus } from './deferred-menus.tsx';
 
 function AreaNav() {
   const connection = useConnection();
@@ -98,66 +96,6 @@ function AreaNav() {
   );
 }
 
-function UserMenu() {
-  const active = useActiveSession();
-  const saved = useSavedConnections();
-  const session = useSessionStore();
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  if (!active) return null;
-  const { connection } = active;
-  const others = saved.filter((item) => item.id !== connection.id && session.hasToken(item.id));
-  return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger className="user-menu__trigger" aria-label={`Account: ${connection.name}${connection.isAdmin ? ', administrator' : ''}${connection.canWrite ? '' : ', read-only'}`}>
-        <Avatar url={connection.avatarUrl} name={connection.name} />
-        <span>{connection.username}</span>
-        {connection.isAdmin ? <span className="badge badge--admin">Admin</span> : null}
-        {!connection.canWrite ? <span className="badge">Read-only</span> : null}
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content className="menu" align="end" sideOffset={6}>
-          <DropdownMenu.Label className="menu__label">
-            {connection.name} on {connection.instanceUrl}
-            {connection.version ? ` (version ${connection.version})` : ''}
-          </DropdownMenu.Label>
-          <DropdownMenu.Item className="menu__item" onSelect={() => void navigate({ to: '/users/$userId', params: { userId: String(connection.userId) } })}>
-            Your profile
-          </DropdownMenu.Item>
-          {others.length ? <DropdownMenu.Separator className="menu__separator" /> : null}
-          {others.map((other) => (
-            <DropdownMenu.Item
-              key={other.id}
-              className="menu__item"
-              onSelect={() => {
-                queryClient.clear();
-                session.switchTo(other.id);
-                void navigate({ to: '/' });
-              }}
-            >
-              Switch to {other.username} on {other.instanceUrl}
-            </DropdownMenu.Item>
-          ))}
-          <DropdownMenu.Item className="menu__item" onSelect={() => void navigate({ to: '/connect' })}>
-            Add a connection
-          </DropdownMenu.Item>
-          <DropdownMenu.Separator className="menu__separator" />
-          <DropdownMenu.Item
-            className="menu__item"
-            onSelect={() => {
-              session.signOut();
-              // signing out is the one time every cached answer goes
-              queryClient.clear();
-              void navigate({ to: '/connect' });
-            }}
-          >
-            Sign out
-          </DropdownMenu.Item>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
-  );
-}
 
 // the areas a session goes to next; their code is fetched while the browser is idle
 const LIKELY_ROUTES = ['/groups/$groupId/members', '/groups/$groupId/access-tokens', '/groups/$groupId/service-accounts', '/projects/$projectId/members', '/groups/$groupId/billable-members', '/users/', '/users/$userId'] as const;
@@ -167,6 +105,7 @@ function usePreloadLikelyAreas() {
   const router = useRouter();
   useEffect(() => {
     const load = () => {
+      preloadMenus();
       for (const id of LIKELY_ROUTES) void router.loadRouteChunk(router.routesById[id]);
     };
     if (typeof requestIdleCallback === 'function') {
@@ -189,8 +128,8 @@ export function AppShell({ children }: { children: ReactNode }) {
         <Link to="/" className="brand">
           Platform Console
         </Link>
-        <ContextSwitcher />
-        <UserMenu />
+        <ContextSwitcherOnDemand />
+        <UserMenuOnDemand />
       </header>
       <AreaNav />
       <main id="main" className="shell__main" tabIndex={-1}>

@@ -7,11 +7,12 @@ import { projectsQueries } from '../../api/projects.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import { SearchInput } from '../../components/list-controls.tsx';
 import { errorText } from '../../components/error-panel.tsx';
+import { SwitcherTrigger } from './deferred-menus.tsx';
 
 /** Pick a group or project by search among those the user belongs to. */
-export function ContextSwitcher() {
+export function ContextSwitcher({ defaultOpen }: { defaultOpen: boolean }) {
   const connection = useConnection();
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState(defaultOpen);
   const [search, setSearch] = useState('');
   // an administrator may belong to nothing, and manages everything
   const everywhere = Boolean(useActiveSession()?.connection.isAdmin);
@@ -20,7 +21,9 @@ export function ContextSwitcher() {
   const close = () => setOpen(false);
   return (
     <Popover.Root open={open} onOpenChange={setOpen}>
-      <Popover.Trigger className="button context-switcher__trigger">Switch group or project</Popover.Trigger>
+      <Popover.Trigger asChild>
+        <SwitcherTrigger />
+      </Popover.Trigger>
       <Popover.Portal>
         <Popover.Content className="popover context-switcher" align="start" sideOffset={6} aria-label="Switch group or project">
           <SearchInput label="Search groups and projects" value={search} onSearch={setSearch} placeholder="Search your groups and projects" delayMs={200} />

@@ -1,0 +1,80 @@
+import { Suspense, lazy, useState, type ComponentProps } from 'react';
+import type { SavedConnection } from '../../api/session.ts';
+import { useActiveSession } from '../../api/react.ts';
+import { Avatar } from '../../components/avatar.tsx';
+
+/**
+ * The shell's two menus carry Radix's menu, popover and positioning code (about 18 KB gzip), which
+ * no first screen needs: each shows its plain trigger until it is used. Hover or focus starts the
+ * download, a click swaps in the real menu already open (Radix then moves focus into it), and the
+ * idle shell preloads both.
+ */
+const loadUserMenu = () => import('./user-menu.tsx');
+const loadContextSwitcher = () => import('./context-switcher.tsx');
+const UserMenu = lazy(() => loadUserMenu().then((module) => ({ default: module.UserMenu })));
+const ContextSwitcher = lazy(() => loadContextSwitcher().then((module) => ({ default: module.ContextSwitcher })));
+
+export function preloadMenus(): void {
+  void loadUserMenu();
+  void loadContextSwitcher();
+}
+
+type TriggerProps = ComponentProps<'button'>;
+
+export function AccountTrigger({ connection, ...props }: TriggerProps & { connection: SavedConnection }) {
+  return (
+    <button
+      type="button"
+      className="user-menu__trigger"
+      aria-haspopup="menu"
+      aria-label={`Account: ${connection.name}${connection.isAdmin ? ', administrator' : ''}${connection.canWrite ? '' : ', read-only'}`}
+      {...props}
+    >
+      <Avatar url={connection.avatarUrl} name={connection.name} />
+      <span>{connection.username}</span>
+      {connection.isAdmin ? <span className="badge badge--admin">Admin</span> : null}
+      {!connection.canWrite ? <span className="badge">Read-only</span> : null}
+    </button>
+  );
+}
+
+export function SwitcherTrigger(props: TriggerProps) {
+  return (
+    <button type="button" className="button context-switcher__trigger" aria-haspopup="dialog" {...props}>
+      Switch group or project
+    </button>
+  );
+}
+
+/** Until clicked, the plain trigger; the click mounts the real menu, open. */
+function useOpenOnDemand(load: () => Promise<unknown>) {
+  const [wanted, setWanted] = useState(false);
+  const intent = { onPointerEnter: () => void load(), onFocus: () => void load(), onClick: () => setWanted(true) };
+  return { wanted, intent };
+}
+
+export function UserMenuOnDemand() {
+  const active = useActiveSession();
+  const { wanted, intent } = useOpenOnDemand(loadUserMenu);
+  if (!active) return null;
+  const plain = <AccountTrigger connection={active.connection} {...intent} />;
+  return wanted ? (
+    <Suspense fallback={plain}>
+      <UserMenu defaultOpen />
+    </Suspense>
+  ) : (
+    plain
+  );
+}
+
+export function ContextSwitcherOnDemand() {
+  const { wanted, intent } = useOpenOnDemand(loadContextSwitcher);
+  const plain = <SwitcherTrigger {...intent} />;
+  return wanted ? (
+    <Suspense fallback={plain}>
+      <ContextSwitcher defaultOpen />
+    </Suspense>
+  ) : (
+    plain
+  );
+}

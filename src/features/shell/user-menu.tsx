@@ -1,0 +1,64 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import { DropdownMenu } from 'radix-ui';
+import { useActiveSession, useSavedConnections, useSessionStore } from '../../api/react.ts';
+import { AccountTrigger } from './deferred-menus.tsx';
+
+/** The account menu: profile, other saved connections, add one, sign out. */
+export function UserMenu({ defaultOpen }: { defaultOpen: boolean }) {
+  const active = useActiveSession();
+  const saved = useSavedConnections();
+  const session = useSessionStore();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  if (!active) return null;
+  const { connection } = active;
+  const others = saved.filter((item) => item.id !== connection.id && session.hasToken(item.id));
+  return (
+    <DropdownMenu.Root defaultOpen={defaultOpen}>
+      <DropdownMenu.Trigger asChild>
+        <AccountTrigger connection={connection} />
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content className="menu" align="end" sideOffset={6}>
+          <DropdownMenu.Label className="menu__label">
+            {connection.name} on {connection.instanceUrl}
+            {connection.version ? ` (version ${connection.version})` : ''}
+          </DropdownMenu.Label>
+          <DropdownMenu.Item className="menu__item" onSelect={() => void navigate({ to: '/users/$userId', params: { userId: String(connection.userId) } })}>
+            Your profile
+          </DropdownMenu.Item>
+          {others.length ? <DropdownMenu.Separator className="menu__separator" /> : null}
+          {others.map((other) => (
+            <DropdownMenu.Item
+              key={other.id}
+              className="menu__item"
+              onSelect={() => {
+                queryClient.clear();
+                session.switchTo(other.id);
+                void navigate({ to: '/' });
+              }}
+            >
+              Switch to {other.username} on {other.instanceUrl}
+            </DropdownMenu.Item>
+          ))}
+          <DropdownMenu.Item className="menu__item" onSelect={() => void navigate({ to: '/connect' })}>
+            Add a connection
+          </DropdownMenu.Item>
+          <DropdownMenu.Separator className="menu__separator" />
+          <DropdownMenu.Item
+            className="menu__item"
+            onSelect={() => {
+              session.signOut();
+              // signing out is the one time every cached answer goes
+              queryClient.clear();
+              void navigate({ to: '/connect' });
+            }}
+          >
+            Sign out
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}
