@@ -147,6 +147,17 @@ test.describe('blame of the 50,000-line file', () => {
     await page.goto(link);
     await expect(blame.row(15)).toHaveAttribute('aria-current', 'true');
     await expect(blame.row(21)).not.toHaveAttribute('aria-current', 'true');
+
+    // the keyboard's way: a range typed into "Go to line"; nonsense is refused and kept
+    await blame.goToLine.fill('12 to 14');
+    await blame.goToLine.press('Enter');
+    await expect(page.getByRole('alert').filter({ hasText: 'A line number, or two joined by a dash' })).toBeVisible();
+    await expect(blame.goToLine).toHaveValue('12 to 14');
+    await blame.goToLine.fill('120-140');
+    await blame.goToLine.press('Enter');
+    await expect(page).toHaveURL(/#L120-140$/);
+    for (const line of [120, 140]) await expect(blame.row(line)).toHaveAttribute('aria-current', 'true');
+    await expect(blame.copyLink).toHaveAccessibleName('Copy link to lines 120–140');
   });
 
   test('a range that fails says so in place and loads on Retry', async ({ page }) => {

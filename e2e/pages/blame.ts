@@ -39,7 +39,7 @@ export class BlamePage {
   }
 
   get goToLine(): Locator {
-    return this.page.getByRole('spinbutton', { name: 'Go to line' });
+    return this.page.getByRole('textbox', { name: 'Go to line' });
   }
 
   get copyLink(): Locator {

@@ -118,10 +118,9 @@ export function BlameView({ projectId, filePath, gitRef }: BlameViewProps) {
           {ready ? `${exact ? '' : 'About '}${formatLine(count)} lines` : `Loading ${rangeLabel(firstIndex, Number.POSITIVE_INFINITY)}…`}
         </p>
         <GoToLine
-          lineCount={exact ? count : null}
-          onGo={(line) => {
+          onGo={(picked) => {
             setJumps((value) => value + 1);
-            select({ first: line, last: line });
+            select(picked);
           }}
         />
         {selection ? (
@@ -349,21 +348,39 @@ function CommitSummary({ commit, projectId }: { commit: BlameCommit; projectId: 
   );
 }
 
-function GoToLine({ lineCount, onGo }: { lineCount: number | null; onGo: (line: number) => void }) {
+/** A line (`40000`) or a range (`120-140`): the keyboard's way to what a click and a shift-click pick. */
+function GoToLine({ onGo }: { onGo: (selection: LineSelection) => void }) {
   const [value, setValue] = useState('');
+  const [invalid, setInvalid] = useState(false);
   return (
     <form
       className="blame__goto"
+      noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        const line = Number(value);
-        if (Number.isInteger(line) && line >= 1) onGo(line);
+        const selection = parseLineHash(`L${value.trim().replace(/\s*[-–]\s*/, '-')}`);
+        setInvalid(selection === null);
+        if (selection) onGo(selection);
       }}
     >
       <label>
         Go to line{' '}
-        <input className="input input--narrow" type="number" inputMode="numeric" min={1} max={lineCount ?? undefined} step={1} required value={value} onChange={(event) => setValue(event.target.value)} />
+        <input
+          className="input input--narrow"
+          inputMode="numeric"
+          placeholder="120 or 120-140"
+          required
+          aria-invalid={invalid}
+          aria-describedby={invalid ? 'blame-goto-error' : undefined}
+          value={value}
+          onChange={(event) => setValue(event.target.value)}
+        />
       </label>
+      {invalid ? (
+        <span id="blame-goto-error" className="field__error" role="alert">
+          A line number, or two joined by a dash
+        </span>
+      ) : null}
       <button type="submit" className="button">
         Go
       </button>
