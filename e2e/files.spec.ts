@@ -35,6 +35,9 @@ test.describe('browsing files', () => {
     await expect(files.heading('src')).toBeVisible();
     await files.entry('components').click();
     await expect(files.heading('components')).toBeVisible();
+    // each entry shows the last commit that touched it, linked to that commit
+    await expect(files.entryRow('Order Summary.tsx').getByRole('link', { name: 'Refine order summary (8/8)' })).toBeVisible();
+    await expect(files.entryRow('Checkout.tsx').getByRole('link', { name: 'Show payment errors' })).toBeVisible();
     await files.entry('Order Summary.tsx').click();
     await expect(files.heading('Order Summary.tsx')).toBeVisible();
     expect(new URL(page.url()).pathname).toBe(`/projects/${projectId}/blob/src/components/Order%20Summary.tsx`);

@@ -51,6 +51,11 @@ export class FilesPage {
     return this.entries.getByRole('link', { name, exact: true });
   }
 
+  /** The entry's row: its name, type, last commit (a link) and last update. */
+  entryRow(name: string): Locator {
+    return this.entries.getByRole('row').filter({ has: this.page.getByRole('link', { name, exact: true }) });
+  }
+
   // -- ref switcher: a button named "Switch branch or tag (current: <ref>)" opening a dialog-like popover
 
   refButton(current?: string): Locator {

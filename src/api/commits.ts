@@ -4,6 +4,7 @@ import { ApiError } from './errors.ts';
 import { request, requestPage, type Connection } from './http.ts';
 import { apiPath, withoutEmpty } from './params.ts';
 import { flag, loose } from './schema.ts';
+import { mapWithConcurrency } from '../lib/concurrency.ts';
 
 // -- schemas (spec 3, 2.1)
 
@@ -107,6 +108,7 @@ const commitPath = (projectId: number, sha: string) => apiPath`/projects/${proje
 
 export const REFS_PER_PAGE = 100;
 export const DIFFS_PER_PAGE = 100;
+const LAST_COMMITS_IN_FLIGHT = 4;
 
 export const commitsQueries = {
   all: () => ['commits'] as const,
@@ -115,6 +117,27 @@ export const commitsQueries = {
     queryOptions({
       queryKey: [...commitsQueries.project(projectId), 'list', params] as const,
       queryFn: ({ signal }) => requestPage(connection, commitsPath(projectId), commitSchema, { query: commitListQuery(params), signal }),
+    }),
+  /**
+   * The last commit touching each path at `ref` (null: none; undefined: its request failed), one
+   * history of one commit per path with at most 4 in flight, as a directory listing shows them.
+   */
+  lastOfPaths: (connection: Connection, projectId: number, ref: string, paths: readonly string[]) =>
+    queryOptions({
+      queryKey: [...commitsQueries.project(projectId), 'last-of-paths', { ref, paths }] as const,
+      queryFn: async ({ signal }) => {
+        const results = await mapWithConcurrency(
+          paths,
+          LAST_COMMITS_IN_FLIGHT,
+          (path) => requestPage(connection, commitsPath(projectId), commitSchema, { query: { ref_name: ref, path, per_page: 1 }, signal }),
+          signal,
+        );
+        return new Map(paths.map((path, index) => {
+          const result = results[index];
+          return [path, result.ok ? (result.value.items[0] ?? null) : undefined] as const;
+        }));
+      },
+      staleTime: 60_000,
     }),
   commit: (projectId: number, sha: string) => [...commitsQueries.project(projectId), { sha }] as const,
   detail: (connection: Connection, projectId: number, sha: string) =>

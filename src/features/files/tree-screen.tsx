@@ -1,10 +1,12 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import { commitsQueries } from '../../api/commits.ts';
 import { useConnection } from '../../api/react.ts';
 import { normalizePath, repositoryQueries, type TreeEntry } from '../../api/repository.ts';
 import { ErrorPanel } from '../../components/error-panel.tsx';
 import { LoadMore } from '../../components/load-more.tsx';
 import { EmptyState } from '../../components/states.tsx';
+import { formatDate, formatRelative } from '../../lib/time.ts';
 import { FilesToolbar } from './files-toolbar.tsx';
 import { useFilesContext, type FilesContext } from './use-files-context.ts';
 
@@ -84,16 +86,13 @@ function DirectoryEntries({ projectId, path, gitRef, urlRef }: { projectId: numb
           <tr>
             <th scope="col">Name</th>
             <th scope="col">Type</th>
+            <th scope="col">Last commit</th>
+            <th scope="col">Last update</th>
           </tr>
         </thead>
         <tbody>
-          {entries.map((entry) => (
-            <tr key={entry.path}>
-              <td>
-                <EntryLink projectId={projectId} entry={entry} urlRef={urlRef} />
-              </td>
-              <td className="muted">{TYPE_LABELS[entry.type] ?? entry.type}</td>
-            </tr>
+          {tree.data.pages.map((page, index) => (
+            <EntryRows key={index} projectId={projectId} entries={page.items} gitRef={gitRef} urlRef={urlRef} />
           ))}
         </tbody>
       </table>
@@ -103,6 +102,39 @@ function DirectoryEntries({ projectId, path, gitRef, urlRef }: { projectId: numb
       {tree.isFetchNextPageError ? <ErrorPanel error={tree.error} onRetry={() => void tree.fetchNextPage()} /> : null}
     </>
   );
+}
+
+/** One page of entries; their last commits load beside them, a page at a time. */
+function EntryRows({ projectId, entries, gitRef, urlRef }: { projectId: number; entries: readonly TreeEntry[]; gitRef: string; urlRef: string }) {
+  const connection = useConnection();
+  const last = useQuery(commitsQueries.lastOfPaths(connection, projectId, gitRef, entries.map((entry) => entry.path)));
+  return entries.map((entry) => {
+    const commit = last.data?.get(entry.path);
+    return (
+      <tr key={entry.path}>
+        <td>
+          <EntryLink projectId={projectId} entry={entry} urlRef={urlRef} />
+        </td>
+        <td className="muted">{TYPE_LABELS[entry.type] ?? entry.type}</td>
+        <td className="file-tree__commit">
+          {commit ? (
+            <Link to="/projects/$projectId/commit/$sha" params={{ projectId: String(projectId), sha: commit.id }} title={commit.title}>
+              {commit.title}
+            </Link>
+          ) : last.isPending ? (
+            <span className="muted">Loading…</span>
+          ) : null}
+        </td>
+        <td className="muted nowrap">
+          {commit ? (
+            <time dateTime={commit.committed_date ?? undefined} title={formatDate(commit.committed_date)}>
+              {formatRelative(commit.committed_date)}
+            </time>
+          ) : null}
+        </td>
+      </tr>
+    );
+  });
 }
 
 function EntryLink({ projectId, entry, urlRef }: { projectId: number; entry: TreeEntry; urlRef: string }) {
