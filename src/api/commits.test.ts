@@ -50,6 +50,21 @@ afterEach(() => {
 
 const run = <T>(options: { queryFn?: unknown }) => (options.queryFn as (context: { signal: AbortSignal }) => Promise<T>)({ signal: new AbortController().signal });
 
+describe('the last commits of a directory\'s entries', () => {
+  it('asks one commit per path at the ref, and tells a path without history from a failed request', async () => {
+    const calls = stubFetch({ body: [recordedDetail] }, { body: [] }, { status: 500, body: { message: '500 Internal Server Error' } });
+    const last = await run<Map<string, unknown>>(commitsQueries.lastOfPaths(connection, 7, 'feature/x', ['src/a b.ts', 'docs', 'broken']));
+    expect(calls.map((call) => call.url)).toEqual([
+      'https://code.example.com/api/v4/projects/7/repository/commits?ref_name=feature%2Fx&path=src%2Fa%20b.ts&per_page=1',
+      'https://code.example.com/api/v4/projects/7/repository/commits?ref_name=feature%2Fx&path=docs&per_page=1',
+      'https://code.example.com/api/v4/projects/7/repository/commits?ref_name=feature%2Fx&path=broken&per_page=1',
+    ]);
+    expect(last.get('src/a b.ts')).toMatchObject({ title: 'Refine order summary (8/8)' });
+    expect(last.get('docs')).toBeNull();
+    expect(last.has('broken') && last.get('broken') === undefined).toBe(true);
+  });
+});
+
 describe('the commit list query (spec 3, 4.1)', () => {
   it('turns days into inclusive ISO 8601 bounds', () => {
     expect(sinceOf('2026-03-01')).toBe('2026-03-01T00:00:00Z');
