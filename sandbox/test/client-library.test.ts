@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Gitlab } from '@gitbeaker/rest';
+import { generateKeyPairSync } from 'node:crypto';
+import { startSandbox, type RunningSandbox } from '../server.ts';
+import { DEMO_PATHS } from '../seed/demo.ts';
+
+/**
+ * A client library written for the real platform (gitbeaker, the most used one for JavaScript),
+ * unchanged, against the sandbox over HTTP: what it sends and how it reads pages, errors and
+ * bodies must just work.
+ */
+let sandbox: RunningSandbox;
+let api: InstanceType<typeof Gitlab>;
+const WEB_APP = 'acme-engineering/frontend/web-app';
+
+/** An OpenSSH public key line, from a key made for the test. */
+function sshPublicKey(): string {
+  const { publicKey } = generateKeyPairSync('ed25519');
+  const raw = publicKey.export({ format: 'der', type: 'spki' }).subarray(-32);
+  const part = (buffer: Buffer) => Buffer.concat([Buffer.from([0, 0, 0, buffer.length]), buffer]);
+  return `ssh-ed25519 ${Buffer.concat([part(Buffer.from('ssh-ed25519')), part(raw)]).toString('base64')} gitbeaker@test`;
+}
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, seed: 'demo' });
+  api = new Gitlab({ host: sandbox.url, token: sandbox.adminToken });
+}, 60_000);
+afterAll(() => sandbox.close());
+
+describe('gitbeaker against the sandbox', () => {
+  it('reads the current user, a project and a group by path', async () => {
+    const me = await api.Users.showCurrentUser();
+    expect(me).toMatchObject({ id: 1, username: 'root', is_admin: true });
+    const project = await api.Projects.show(WEB_APP);
+    expect(project.path_with_namespace).toBe(WEB_APP);
+    const group = await api.Groups.show(DEMO_PATHS.bigGroup);
+    expect(group.full_path).toBe(DEMO_PATHS.bigGroup);
+  });
+
+  it('follows offset pages to the end and reads their pagination', async () => {
+    const group = await api.Groups.show(DEMO_PATHS.bigGroup);
+    const { data, paginationInfo } = await api.GroupMembers.all(group.id, { perPage: 20, maxPages: 1, showExpanded: true });
+    expect(data).toHaveLength(20);
+    expect(paginationInfo).toMatchObject({ current: 1, perPage: 20, next: 2 });
+    const everyone = await api.GroupMembers.all(group.id, { perPage: 20 });
+    expect(everyone.length).toBe(paginationInfo.total);
+  });
+
+  it('lists commits on a branch, commits through actions, edits a file and cherry-picks with a dry run', async () => {
+    const project = await api.Projects.show(WEB_APP);
+    const history = await api.Commits.all(project.id, { refName: 'main', perPage: 5, maxPages: 2 });
+    expect(history).toHaveLength(10);
+    await api.Branches.create(project.id, 'gitbeaker/work', 'main');
+    const commit = await api.Commits.create(project.id, 'gitbeaker/work', 'Add notes from gitbeaker', [{ action: 'create', filePath: 'notes/from gitbeaker.md', content: '# Notes\n' }]);
+    expect(commit.title).toBe('Add notes from gitbeaker');
+    const file = await api.RepositoryFiles.show(project.id, 'notes/from gitbeaker.md', 'gitbeaker/work');
+    expect(Buffer.from(file.content, 'base64').toString('utf8')).toBe('# Notes\n');
+    await api.RepositoryFiles.edit(project.id, 'notes/from gitbeaker.md', 'gitbeaker/work', '# Notes\n\nMore.\n', 'Edit notes', { lastCommitId: String(file.last_commit_id) });
+    const raw = await api.RepositoryFiles.showRaw(project.id, 'notes/from gitbeaker.md', 'gitbeaker/work');
+    expect(typeof raw === 'string' ? raw : await (raw as Blob).text()).toBe('# Notes\n\nMore.\n');
+    const blame = await api.RepositoryFiles.allFileBlames(project.id, 'notes/from gitbeaker.md', 'gitbeaker/work');
+    expect(blame.flatMap((range) => range.lines as string[])).toEqual(['# Notes', '', 'More.']);
+    await expect(api.Commits.cherryPick(project.id, commit.id, 'main', { dryRun: true })).resolves.toMatchObject({ dry_run: 'success' });
+    const branches = await api.Branches.all(project.id, { search: '^gitbeaker' });
+    expect(branches.map((branch) => branch.name)).toEqual(['gitbeaker/work']);
+    await api.Branches.remove(project.id, 'gitbeaker/work');
+  });
+
+  it('turns the platform\'s error bodies into its errors', async () => {
+    const project = await api.Projects.show(WEB_APP);
+    type LibraryError = Error & { cause?: { description?: string; response?: Response } };
+    const refused = (await api.Branches.create(project.id, 'main', 'main').catch((error: unknown) => error)) as LibraryError;
+    expect(refused).toBeInstanceOf(Error);
+    expect(refused.cause?.response?.status).toBe(400);
+    expect(refused.cause?.description).toBe('Branch already exists');
+    const missing = (await api.Projects.show('no/such/project').catch((error: unknown) => error)) as LibraryError;
+    expect(missing.cause?.description).toBe('404 Project Not Found');
+  });
+
+  it('protects a branch, adds a deploy key, and opens and merges a merge request', async () => {
+    const project = await api.Projects.show(WEB_APP);
+    await api.Branches.create(project.id, 'gitbeaker/feature', 'main');
+    await api.Commits.create(project.id, 'gitbeaker/feature', 'Feature work', [{ action: 'create', filePath: 'feature.txt', content: 'feature\n' }]);
+    const protection = await api.ProtectedBranches.create(project.id, 'gitbeaker/*', { pushAccessLevel: 40, mergeAccessLevel: 30 });
+    expect(protection.push_access_levels).toEqual([expect.objectContaining({ access_level: 40 })]);
+    await api.ProtectedBranches.remove(project.id, 'gitbeaker/*');
+
+    const key = await api.DeployKeys.create(project.id, 'gitbeaker key', sshPublicKey(), { canPush: false });
+    expect(key.fingerprint_sha256).toMatch(/^SHA256:/);
+    await api.DeployKeys.remove(project.id, key.id);
+
+    const request = await api.MergeRequests.create(project.id, 'gitbeaker/feature', 'main', 'Feature from gitbeaker', { removeSourceBranch: true });
+    expect(request).toMatchObject({ state: 'opened', source_branch: 'gitbeaker/feature', target_branch: 'main' });
+    const merged = await api.MergeRequests.accept(project.id, request.iid);
+    expect(merged.state).toBe('merged');
+    const head = await api.Branches.show(project.id, 'main');
+    expect(head.commit.id).toBe(merged.merge_commit_sha);
+  });
+
+  it('adds, tests and removes a system hook', async () => {
+    const hook = await api.SystemHooks.add('http://127.0.0.1:9/hook', { pushEvents: true, mergeRequestsEvents: true });
+    expect(hook).toMatchObject({ url: 'http://127.0.0.1:9/hook', push_events: true, merge_requests_events: true });
+    expect((await api.SystemHooks.all()).map((each) => each.id)).toContain(hook.id);
+    await api.SystemHooks.remove(hook.id);
+  });
+});
