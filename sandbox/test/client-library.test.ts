@@ -97,6 +97,28 @@ describe('gitbeaker against the sandbox', () => {
     expect(head.commit.id).toBe(merged.merge_commit_sha);
   });
 
+  it('follows keyset pages of projects, and filters the runner fleet', async () => {
+    const keyset = await api.Projects.all({ pagination: 'keyset', orderBy: 'id', sort: 'asc', perPage: 5, maxPages: 3 });
+    expect(keyset).toHaveLength(15);
+    const ids = keyset.map((project) => project.id);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(new Set(ids).size).toBe(15);
+    const { data, paginationInfo } = await api.Runners.all({ type: 'instance_type', status: 'online', perPage: 10, maxPages: 1, showExpanded: true });
+    expect(data.every((runner) => runner.runner_type === 'instance_type' && runner.status === 'online')).toBe(true);
+    expect(paginationInfo.total).toBeGreaterThan(10);
+  });
+
+  it('creates, rotates and revokes a group access token', async () => {
+    const group = await api.Groups.show(DEMO_PATHS.bigGroup);
+    const expiresAt = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    const token = await api.GroupAccessTokens.create(group.id, 'gitbeaker token', ['read_api'], expiresAt, { accessLevel: 30 });
+    expect(token.token).toMatch(/^glpat-/);
+    const rotated = await api.GroupAccessTokens.rotate(group.id, token.id);
+    expect(rotated.token).not.toBe(token.token);
+    await api.GroupAccessTokens.revoke(group.id, rotated.id);
+    expect((await api.GroupAccessTokens.show(group.id, rotated.id)).revoked).toBe(true);
+  });
+
   it('adds, tests and removes a system hook', async () => {
     const hook = await api.SystemHooks.add('http://127.0.0.1:9/hook', { pushEvents: true, mergeRequestsEvents: true });
     expect(hook).toMatchObject({ url: 'http://127.0.0.1:9/hook', push_events: true, merge_requests_events: true });
