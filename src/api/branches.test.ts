@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { ApiError } from './errors.ts';
 import { request, send, type Connection } from './http.ts';
@@ -6,7 +6,7 @@ import { loose } from './schema.ts';
 import {
   branchSchema, branchesQueries, createBranch, deleteBranch, deleteMergedBranches, mergedBranchesToDelete, protectBranch, unprotectBranch,
 } from './branches.ts';
-import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
+import { clientTestSandbox } from './test-sandbox.ts';
 
 describe('branchSchema', () => {
   it('reads a null boolean as false and keeps unknown fields', () => {
@@ -19,7 +19,7 @@ describe('branchSchema', () => {
 });
 
 describe('branches against the sandbox', () => {
-  let sandbox: RunningSandbox;
+  const sandbox = clientTestSandbox();
   let connection: Connection;
   let projectId: number;
   const list = (params: Parameters<typeof branchesQueries.list>[2]) => {
@@ -30,8 +30,7 @@ describe('branches against the sandbox', () => {
     send(connection, `/projects/${projectId}/repository/commits`, { method: 'POST', body: { branch, commit_message: `Add ${file}`, actions: [{ action: 'create', file_path: file, content: file }] } });
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, seed: 'empty' });
-    connection = { instanceUrl: sandbox.url, token: sandbox.adminToken };
+    connection = sandbox.connection();
     projectId = (await request(connection, '/projects', loose({ id: z.number() }), { method: 'POST', body: { name: 'branches-client' } })).id;
     // the first branch of an empty repository brings the default branch along
     await createBranch(connection, { projectId, branch: 'old/one', ref: 'main' });
@@ -40,7 +39,6 @@ describe('branches against the sandbox', () => {
     await commit('main', 'a.txt');
     await commit('Feature/Cart', 'b.txt');
   });
-  afterAll(() => sandbox.close());
 
   it('lists with search anchors and with a regex, sending only one of them', async () => {
     expect((await list({ search: '^old/' })).items.map((branch) => branch.name)).toEqual(['old/one', 'old/two']);

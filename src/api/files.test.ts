@@ -1,11 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiError } from './errors.ts';
 import type { Connection } from './http.ts';
 import {
   PREVIEW_LIMIT_BYTES, bytesToText, createFile, decodeBase64, deleteFile, encodeBase64, fetchRawFile, fileMetaFromHeaders, getFile, getFileMeta, getFileView,
   isStaleEditError, updateFile,
 } from './files.ts';
-import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
+import { clientTestSandbox } from './test-sandbox.ts';
 
 const offline: Connection = { instanceUrl: 'https://code.example.com/', token: 'glpat-secret' };
 
@@ -124,21 +124,14 @@ describe('the files client', () => {
 });
 
 describe('the files client against the sandbox', () => {
-  let sandbox: RunningSandbox;
+  const sandbox = clientTestSandbox();
   let connection: Connection;
   let projectId: number;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, seed: 'empty' });
-    connection = { instanceUrl: sandbox.url, token: sandbox.adminToken };
-    const response = await fetch(`${sandbox.url}/api/v4/projects`, {
-      method: 'POST',
-      headers: { 'PRIVATE-TOKEN': sandbox.adminToken, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: 'files-client' }),
-    });
-    projectId = ((await response.json()) as { id: number }).id;
+    connection = sandbox.connection();
+    projectId = (await sandbox.post('/projects', { name: 'files-client' })).id;
   });
-  afterAll(() => sandbox.close());
 
   it('round-trips a path with /, a space and %, refuses a stale edit, and deletes', async () => {
     const path = 'docs/odd dir/100% done.md';

@@ -1,9 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
 import { ApiError } from './errors.ts';
 import type { Connection } from './http.ts';
 import { fetchTreePage, normalizePath, parentDirectory, pathCrumbs, repositoryQueries } from './repository.ts';
-import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
+import { clientTestSandbox } from './test-sandbox.ts';
 
 const offline: Connection = { instanceUrl: 'https://code.example.com', token: 't' };
 
@@ -52,21 +52,18 @@ describe('the tree client', () => {
 });
 
 describe('the tree client against the sandbox', () => {
-  let sandbox: RunningSandbox;
+  const sandbox = clientTestSandbox();
   let connection: Connection;
   let projectId: number;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, seed: 'empty' });
-    connection = { instanceUrl: sandbox.url, token: sandbox.adminToken };
-    const post = (path: string, body: unknown) =>
-      fetch(`${sandbox.url}/api/v4${path}`, { method: 'POST', headers: { 'PRIVATE-TOKEN': sandbox.adminToken, 'Content-Type': 'application/json' }, body: JSON.stringify(body) }).then((response) => response.json());
-    projectId = ((await post('/projects', { name: 'tree-client' })) as { id: number }).id;
+    connection = sandbox.connection();
+    const post = sandbox.post;
+    projectId = (await post('/projects', { name: 'tree-client' })).id;
     const actions = Array.from({ length: 130 }, (_, index) => ({ action: 'create', file_path: `many/f${String(index).padStart(3, '0')}.txt`, content: `${index}` }));
     await post(`/projects/${projectId}/repository/commits`, { branch: 'main', commit_message: 'Many files', actions: [...actions, { action: 'create', file_path: 'many/sub dir/x.txt', content: 'x' }] });
     await post(`/projects/${projectId}/repository/tags`, { tag_name: 'v1.0.0', ref: 'main' });
   });
-  afterAll(() => sandbox.close());
 
   it('follows keyset pages through a large directory, trees first', async () => {
     const client = new QueryClient();
