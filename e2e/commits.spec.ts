@@ -211,6 +211,17 @@ test.describe('a commit', () => {
     await expect(commitPage.checkResult).toHaveText(/^Conflict on feature\/checkout: Sorry, we cannot cherry-pick this commit automatically/);
     await expect(commitPage.confirm('Cherry-pick', 'feature/checkout')).toHaveCount(0);
     expect(await head(api, projectId, 'feature/checkout')).toBe(checkoutBefore);
+
+    // (8/8) is already on renovate/react-19, which branched after it: nothing to apply
+    const last = await byTitle(api, projectId, 'Refine order summary (8/8)');
+    const renovateBefore = await head(api, projectId, 'renovate/react-19');
+    await commitPage.goto(projectId, last.id);
+    await commitPage.cherryPickButton.click();
+    await commitPage.targetBranch.fill('renovate/react-19');
+    await commitPage.check.click();
+    await expect(commitPage.checkResult).toHaveText(/^Nothing to apply on renovate\/react-19: Sorry, we cannot cherry-pick this commit automatically/);
+    await expect(commitPage.confirm('Cherry-pick', 'renovate/react-19')).toHaveCount(0);
+    expect(await head(api, projectId, 'renovate/react-19')).toBe(renovateBefore);
   });
 
   test('cherry-picks onto a branch of its own after the dry run, and links to the new commit', async ({ page, api }) => {
