@@ -269,22 +269,29 @@ test.describe('changing files', () => {
     await stage.getByRole('combobox', { name: 'Change' }).selectOption('delete');
     await stage.getByRole('textbox', { name: 'File path' }).fill('public/_headers');
     await stage.getByRole('button', { name: 'Stage change' }).click();
+    await expect(files.stagedList.getByRole('listitem')).toHaveCount(4);
+
+    await stage.getByRole('combobox', { name: 'Change' }).selectOption('chmod');
+    await stage.getByRole('textbox', { name: 'File path' }).fill('CHANGELOG.md');
+    await expect(stage.getByRole('checkbox', { name: 'Executable' })).toBeChecked();
+    await stage.getByRole('button', { name: 'Stage change' }).click();
 
     await expect(files.stagedList.getByRole('listitem')).toHaveText([
-      /Create docs\/e2e\.md/, /Update src\/App\.tsx/, /Move src\/lib\/format\.ts → src\/lib\/formatting\.ts/, /Delete public\/_headers/,
+      /Create docs\/e2e\.md/, /Update src\/App\.tsx/, /Move src\/lib\/format\.ts → src\/lib\/formatting\.ts/, /Delete public\/_headers/, /Make CHANGELOG\.md executable/,
     ]);
     await files.stagedList.getByRole('button', { name: 'Unstage Create docs/e2e.md' }).click();
-    await expect(files.stagedList.getByRole('listitem')).toHaveCount(3);
+    await expect(files.stagedList.getByRole('listitem')).toHaveCount(4);
 
     await files.commitMessage.fill('Several changes from the console');
     await expect(files.targetBranch).toHaveValue(branch);
-    await files.submit('Commit 3 changes').click();
+    await files.submit('Commit 4 changes').click();
     await expect(files.heading('Files of Web App')).toBeVisible();
 
     const [head] = await api.get<Array<{ id: string; title: string; parent_ids: string[] }>>(`/projects/${projectId}/repository/commits?ref_name=${branch}&per_page=1`);
     expect(head.title).toBe('Several changes from the console');
-    const diff = await api.get<Array<{ new_path: string; old_path: string; new_file: boolean; renamed_file: boolean; deleted_file: boolean }>>(`/projects/${projectId}/repository/commits/${head.id}/diff`);
-    expect(diff.map((change) => [change.old_path, change.new_path, change.renamed_file, change.deleted_file]).sort()).toEqual([
+    const diff = await api.get<Array<{ new_path: string; old_path: string; new_file: boolean; renamed_file: boolean; deleted_file: boolean; b_mode: string }>>(`/projects/${projectId}/repository/commits/${head.id}/diff`);
+    expect(diff.find((change) => change.new_path === 'CHANGELOG.md')?.b_mode).toBe('100755');
+    expect(diff.filter((change) => change.new_path !== 'CHANGELOG.md').map((change) => [change.old_path, change.new_path, change.renamed_file, change.deleted_file]).sort()).toEqual([
       ['public/_headers', 'public/_headers', false, true],
       ['src/App.tsx', 'src/App.tsx', false, false],
       ['src/lib/format.ts', 'src/lib/formatting.ts', true, false],

@@ -26,6 +26,7 @@ const ACTIONS = [
   { value: 'update', label: 'Replace a file’s content' },
   { value: 'move', label: 'Move or rename a file' },
   { value: 'delete', label: 'Delete a file' },
+  { value: 'chmod', label: 'Change whether a file is executable' },
 ] as const;
 type StagedKind = (typeof ACTIONS)[number]['value'];
 
@@ -35,13 +36,16 @@ export interface StagedChange {
   previous_path?: string;
   content?: string;
   last_commit_id?: string;
+  execute_filemode?: boolean;
 }
 
-const VERBS: Record<StagedKind, string> = { create: 'Create', update: 'Update', move: 'Move', delete: 'Delete' };
+const VERBS: Record<StagedKind, string> = { create: 'Create', update: 'Update', move: 'Move', delete: 'Delete', chmod: 'Change mode of' };
 
 /** One line per change, as the staged list reads it: "Move a.txt → b.txt". */
 export function describeChange(change: StagedChange): string {
-  return change.action === 'move' ? `Move ${change.previous_path} → ${change.file_path}` : `${VERBS[change.action]} ${change.file_path}`;
+  if (change.action === 'move') return `Move ${change.previous_path} → ${change.file_path}`;
+  if (change.action === 'chmod') return `Make ${change.file_path} ${change.execute_filemode ? 'executable' : 'not executable'}`;
+  return `${VERBS[change.action]} ${change.file_path}`;
 }
 
 /** The commit's actions: text content, and the last commit seen for updates whose content was loaded. */
@@ -52,6 +56,7 @@ export function commitActions(changes: readonly StagedChange[]): CommitAction[] 
     ...(change.previous_path ? { previous_path: change.previous_path } : {}),
     ...(change.content !== undefined ? { content: change.content, encoding: 'text' as const } : {}),
     ...(change.last_commit_id ? { last_commit_id: change.last_commit_id } : {}),
+    ...(change.action === 'chmod' ? { execute_filemode: Boolean(change.execute_filemode) } : {}),
   }));
 }
 
@@ -59,11 +64,12 @@ const validPath = (path: string) => path !== '' && !path.split('/').includes('..
 
 const stageSchema = z
   .object({
-    action: z.enum(['create', 'update', 'move', 'delete']),
+    action: z.enum(['create', 'update', 'move', 'delete', 'chmod']),
     file_path: z.string().check(z.trim(), z.refine((path) => validPath(normalizePath(path)), 'A file path, e.g. docs/notes.md; no “..”')),
     previous_path: z.string().check(z.trim()),
     content: z.string(),
     keep_content: z.boolean(),
+    executable: z.boolean(),
   })
   .check(
     z.refine((values) => values.action !== 'move' || validPath(normalizePath(values.previous_path)), { message: 'Name the file to move', path: ['previous_path'] }),
@@ -129,7 +135,7 @@ function StageForm({ projectId, gitRef, directory, staged, onStage }: { projectI
   const prefix = directory ? `${directory}/` : '';
   const form = useForm<StageValues>({
     resolver: zodResolver(stageSchema) as unknown as Resolver<StageValues>,
-    defaultValues: { action: 'create', file_path: prefix, previous_path: '', content: '', keep_content: true },
+    defaultValues: { action: 'create', file_path: prefix, previous_path: '', content: '', keep_content: true, executable: true },
   });
   const { errors } = form.formState;
   const action = form.watch('action');
@@ -182,9 +188,10 @@ function StageForm({ projectId, gitRef, directory, staged, onStage }: { projectI
       ...(values.action === 'move' ? { previous_path: previousPath } : {}),
       ...(withContent ? { content: values.content } : {}),
       ...(values.action !== 'create' && lastCommitId ? { last_commit_id: lastCommitId } : {}),
+      ...(values.action === 'chmod' ? { execute_filemode: values.executable } : {}),
     });
     setLoaded(null);
-    form.reset({ action: values.action, file_path: prefix, previous_path: '', content: '', keep_content: true });
+    form.reset({ action: values.action, file_path: prefix, previous_path: '', content: '', keep_content: true, executable: true });
   });
 
   return (
@@ -217,6 +224,11 @@ function StageForm({ projectId, gitRef, directory, staged, onStage }: { projectI
       {action === 'move' ? (
         <label className="checkbox">
           <input type="checkbox" {...form.register('keep_content')} /> Keep the content as it is
+        </label>
+      ) : null}
+      {action === 'chmod' ? (
+        <label className="checkbox">
+          <input type="checkbox" {...form.register('executable')} /> Executable
         </label>
       ) : null}
       {action === 'create' || action === 'update' || (action === 'move' && !keepContent) ? (

@@ -28,13 +28,17 @@ describe('the multi-file commit', () => {
       { action: 'update' as const, file_path: 'src/App.tsx', content: 'x', last_commit_id: 'abc' },
       { action: 'move' as const, file_path: 'b.ts', previous_path: 'a.ts' },
       { action: 'delete' as const, file_path: 'old.txt' },
+      { action: 'chmod' as const, file_path: 'run.sh', execute_filemode: true },
+      { action: 'chmod' as const, file_path: 'data.csv', execute_filemode: false },
     ];
-    expect(staged.map(describeChange)).toEqual(['Create docs/a.md', 'Update src/App.tsx', 'Move a.ts → b.ts', 'Delete old.txt']);
+    expect(staged.map(describeChange)).toEqual(['Create docs/a.md', 'Update src/App.tsx', 'Move a.ts → b.ts', 'Delete old.txt', 'Make run.sh executable', 'Make data.csv not executable']);
     expect(commitActions(staged)).toEqual([
       { action: 'create', file_path: 'docs/a.md', content: '', encoding: 'text' },
       { action: 'update', file_path: 'src/App.tsx', content: 'x', encoding: 'text', last_commit_id: 'abc' },
       { action: 'move', file_path: 'b.ts', previous_path: 'a.ts' },
       { action: 'delete', file_path: 'old.txt' },
+      { action: 'chmod', file_path: 'run.sh', execute_filemode: true },
+      { action: 'chmod', file_path: 'data.csv', execute_filemode: false },
     ]);
   });
 });
