@@ -5,12 +5,12 @@ import { branchesQueries, type Branch, type ProtectedBranch } from '../../api/br
 import { membersQueries } from '../../api/members.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import { DataTable } from '../../components/data-table.tsx';
-import { ErrorPanel } from '../../components/error-panel.tsx';
 import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { PerPageSelect, SearchInput } from '../../components/list-controls.tsx';
 import { Paginator } from '../../components/paginator.tsx';
+import { QueryStates } from '../../components/query-states.tsx';
 import { SearchLink } from '../../components/search-link.tsx';
-import { EmptyState, RoutePending } from '../../components/states.tsx';
+import { EmptyState } from '../../components/states.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { formatDate, formatRelative } from '../../lib/time.ts';
 import { deleteRefusal, protectRefusal, pushRefusal, type BranchCaller } from './permissions.ts';
@@ -220,28 +220,26 @@ function BranchList({ projectId, search, caller }: { projectId: number; search: 
         RE2 cannot use this regular expression: {regexProblem}
       </div>
     );
-  } else if (list.isPending) {
-    body = <RoutePending />;
-  } else if (list.isError && !list.data) {
-    body = <ErrorPanel error={list.error} onRetry={() => void list.refetch()} />;
-  } else if (list.data) {
-    const page = list.data;
+  } else {
     body = (
-      <>
-        {list.isError ? <ErrorPanel error={list.error} onRetry={() => void list.refetch()} /> : null}
-        {page.items.length === 0 ? (
-          <EmptyState title={isFiltered(search) ? 'No branch matches this filter.' : 'This repository has no branches yet.'}>
-            {isFiltered(search) ? (
-              <SearchLink search={() => ({})} className="button">
-                Clear the filter
-              </SearchLink>
-            ) : null}
-          </EmptyState>
-        ) : (
-          <DataTable caption="Branches" columns={columns} data={page.items} getRowId={(branch) => branch.name} stale={list.isPlaceholderData} />
+      <QueryStates query={list}>
+        {(page) => (
+          <>
+            {page.items.length === 0 ? (
+              <EmptyState title={isFiltered(search) ? 'No branch matches this filter.' : 'This repository has no branches yet.'}>
+                {isFiltered(search) ? (
+                  <SearchLink search={() => ({})} className="button">
+                    Clear the filter
+                  </SearchLink>
+                ) : null}
+              </EmptyState>
+            ) : (
+              <DataTable caption="Branches" columns={columns} data={page.items} getRowId={(branch) => branch.name} stale={list.isPlaceholderData} />
+            )}
+            <Paginator page={page} label="Branches pages" />
+          </>
         )}
-        <Paginator page={page} label="Branches pages" />
-      </>
+      </QueryStates>
     );
   }
 

@@ -5,11 +5,11 @@ import { deployKeysQueries, type ProjectDeployKey } from '../../api/deploy-keys.
 import { membersQueries } from '../../api/members.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import { DataTable } from '../../components/data-table.tsx';
-import { ErrorPanel } from '../../components/error-panel.tsx';
 import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { PerPageSelect } from '../../components/list-controls.tsx';
 import { Paginator } from '../../components/paginator.tsx';
-import { EmptyState, RoutePending } from '../../components/states.tsx';
+import { QueryStates } from '../../components/query-states.tsx';
+import { EmptyState } from '../../components/states.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { formatDate } from '../../lib/time.ts';
 import { Expiry, Fingerprints } from './key-cells.tsx';
@@ -94,24 +94,22 @@ function KeyList({ projectId, projectName, search, caller }: { projectId: number
     },
   ];
 
-  let body;
-  if (list.isPending) body = <RoutePending />;
-  else if (list.isError && !list.data) body = <ErrorPanel error={list.error} onRetry={() => void list.refetch()} />;
-  else if (list.data) {
-    body = (
-      <>
-        {list.isError ? <ErrorPanel error={list.error} onRetry={() => void list.refetch()} /> : null}
-        {list.data.items.length === 0 ? (
-          <EmptyState title="This project has no deploy keys.">
-            <p>Add one, or enable a key another project already uses.</p>
-          </EmptyState>
-        ) : (
-          <DataTable caption="Deploy keys" columns={columns} data={list.data.items} getRowId={(key) => String(key.id)} stale={list.isPlaceholderData} />
-        )}
-        <Paginator page={list.data} label="Deploy keys pages" />
-      </>
-    );
-  }
+  const body = (
+    <QueryStates query={list}>
+      {(page) => (
+        <>
+          {page.items.length === 0 ? (
+            <EmptyState title="This project has no deploy keys.">
+              <p>Add one, or enable a key another project already uses.</p>
+            </EmptyState>
+          ) : (
+            <DataTable caption="Deploy keys" columns={columns} data={page.items} getRowId={(key) => String(key.id)} stale={list.isPlaceholderData} />
+          )}
+          <Paginator page={page} label="Deploy keys pages" />
+        </>
+      )}
+    </QueryStates>
+  );
 
   return (
     <>
