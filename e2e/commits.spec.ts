@@ -162,7 +162,7 @@ test.describe('a commit', () => {
     await expect(commitPage.message).toContainText(`Signed-off-by: ${commit.trailers['Signed-off-by']}`);
     const { additions, deletions } = commit.stats!;
     await expect(commitPage.stats(`${additions} line${additions === 1 ? '' : 's'} added, ${deletions} removed`)).toBeVisible();
-    await expect(commitPage.trailer('Signed-off-by')).toHaveText(commit.trailers['Signed-off-by']);
+    await expect(await commitPage.trailer('Signed-off-by')).toHaveText(commit.trailers['Signed-off-by']);
     await expect(commitPage.ref('Branches', 'main')).toBeVisible();
     await expect(commitPage.ref('Branches', 'renovate/react-19')).toBeVisible();
     await expect(commitPage.ref('Tags', 'v1.2.0')).toBeVisible();

@@ -119,9 +119,13 @@ export class CommitPage {
     return this.section('About this commit').getByText(/commits lead here/);
   }
 
-  /** A trailer's value: the `<dd>` after its `<dt>` (a definition). */
-  trailer(key: string): Locator {
-    return this.section('Trailers').getByRole('term').filter({ hasText: key }).locator('xpath=following-sibling::dd[1]');
+  /** A trailer's value: the definition in the place of its term (each term has one definition). */
+  async trailer(key: string): Promise<Locator> {
+    const section = this.section('Trailers');
+    await section.getByRole('term').first().waitFor();
+    const terms = await section.getByRole('term').allTextContents();
+    if (!terms.includes(key)) throw new Error(`no trailer ${key} among ${terms.join(', ')}`);
+    return section.getByRole('definition').nth(terms.indexOf(key));
   }
 
   /** `<ul aria-label="Branches">` / `"Tags"` of links to the history of each. */
