@@ -29,7 +29,7 @@ export function ContextSwitcher({ defaultOpen }: { defaultOpen: boolean }) {
           <SearchInput label="Search groups and projects" value={search} onSearch={setSearch} placeholder="Search your groups and projects" delayMs={200} />
           <div className="context-switcher__lists">
             <section aria-labelledby="switcher-groups">
-              <h3 id="switcher-groups">Groups</h3>
+              <h2 id="switcher-groups">Groups</h2>
               {groups.error ? <p role="alert">{errorText(groups.error)}</p> : null}
               {groups.data && groups.data.items.length === 0 ? <p className="muted">No groups match.</p> : null}
               <ul>
@@ -43,7 +43,7 @@ export function ContextSwitcher({ defaultOpen }: { defaultOpen: boolean }) {
               </ul>
             </section>
             <section aria-labelledby="switcher-projects">
-              <h3 id="switcher-projects">Projects</h3>
+              <h2 id="switcher-projects">Projects</h2>
               {projects.error ? <p role="alert">{errorText(projects.error)}</p> : null}
               {projects.data && projects.data.items.length === 0 ? <p className="muted">No projects match.</p> : null}
               <ul>

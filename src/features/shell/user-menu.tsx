@@ -15,50 +15,49 @@ export function UserMenu({ defaultOpen }: { defaultOpen: boolean }) {
   const { connection } = active;
   const others = saved.filter((item) => item.id !== connection.id && session.hasToken(item.id));
   return (
-    <DropdownMenu.Root defaultOpen={defaultOpen}>
+    // not modal and not portalled: the page stays in the accessibility tree and the menu stays in the banner landmark
+    <DropdownMenu.Root defaultOpen={defaultOpen} modal={false}>
       <DropdownMenu.Trigger asChild>
         <AccountTrigger connection={connection} />
       </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content className="menu" align="end" sideOffset={6}>
-          <DropdownMenu.Label className="menu__label">
-            {connection.name} on {connection.instanceUrl}
-            {connection.version ? ` (version ${connection.version})` : ''}
-          </DropdownMenu.Label>
-          <DropdownMenu.Item className="menu__item" onSelect={() => void navigate({ to: '/users/$userId', params: { userId: String(connection.userId) } })}>
-            Your profile
-          </DropdownMenu.Item>
-          {others.length ? <DropdownMenu.Separator className="menu__separator" /> : null}
-          {others.map((other) => (
-            <DropdownMenu.Item
-              key={other.id}
-              className="menu__item"
-              onSelect={() => {
-                queryClient.clear();
-                session.switchTo(other.id);
-                void navigate({ to: '/' });
-              }}
-            >
-              Switch to {other.username} on {other.instanceUrl}
-            </DropdownMenu.Item>
-          ))}
-          <DropdownMenu.Item className="menu__item" onSelect={() => void navigate({ to: '/connect' })}>
-            Add a connection
-          </DropdownMenu.Item>
-          <DropdownMenu.Separator className="menu__separator" />
+      <DropdownMenu.Content className="menu" align="end" sideOffset={6}>
+        <DropdownMenu.Label className="menu__label">
+          {connection.name} on {connection.instanceUrl}
+          {connection.version ? ` (version ${connection.version})` : ''}
+        </DropdownMenu.Label>
+        <DropdownMenu.Item className="menu__item" onSelect={() => void navigate({ to: '/users/$userId', params: { userId: String(connection.userId) } })}>
+          Your profile
+        </DropdownMenu.Item>
+        {others.length ? <DropdownMenu.Separator className="menu__separator" /> : null}
+        {others.map((other) => (
           <DropdownMenu.Item
+            key={other.id}
             className="menu__item"
             onSelect={() => {
-              session.signOut();
-              // signing out is the one time every cached answer goes
               queryClient.clear();
-              void navigate({ to: '/connect' });
+              session.switchTo(other.id);
+              void navigate({ to: '/' });
             }}
           >
-            Sign out
+            Switch to {other.username} on {other.instanceUrl}
           </DropdownMenu.Item>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
+        ))}
+        <DropdownMenu.Item className="menu__item" onSelect={() => void navigate({ to: '/connect' })}>
+          Add a connection
+        </DropdownMenu.Item>
+        <DropdownMenu.Separator className="menu__separator" />
+        <DropdownMenu.Item
+          className="menu__item"
+          onSelect={() => {
+            session.signOut();
+            // signing out is the one time every cached answer goes
+            queryClient.clear();
+            void navigate({ to: '/connect' });
+          }}
+        >
+          Sign out
+        </DropdownMenu.Item>
+      </DropdownMenu.Content>
     </DropdownMenu.Root>
   );
 }

@@ -1,0 +1,68 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { test, expect } from './fixtures.ts';
+
+/**
+ * axe-core (the reference engine for automated WCAG checks) over each area's main screen, a
+ * dialog and a menu, as the administrator on the demo seed: no violation of any impact.
+ */
+const WEB_APP = 'acme-engineering/frontend/web-app';
+const LUMEN = 'lumen/core/lumen';
+
+/** Every axe violation on the page as it stands, whatever its impact: there are none to tolerate. */
+async function violations(page: Page, screen: string): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations.map((violation) => `${screen}: ${violation.id} (${violation.impact}) ${violation.help}: ${violation.nodes.map((node) => node.target.join(' ')).slice(0, 3).join(' | ')}`);
+}
+
+test.describe('accessibility', () => {
+  test.beforeEach(async ({ page, connectAs, consoleServer }) => {
+    await connectAs(page, consoleServer.adminToken);
+  });
+
+  test('the main screens, a dialog and a menu have no axe violations', async ({ page, api }) => {
+    test.setTimeout(120_000);
+    const webApp = await api.projectId(WEB_APP);
+    const lumen = await api.projectId(LUMEN);
+    const group = await api.groupId('acme-engineering');
+    const [head] = await api.get<Array<{ id: string }>>(`/projects/${webApp}/repository/commits?per_page=1`);
+    const screens: Array<[string, string]> = [
+      ['home', '/'],
+      ['group members', `/groups/${group}/members`],
+      ['group access tokens', `/groups/${group}/access-tokens`],
+      ['people', '/users'],
+      ['runner fleet', '/admin/runners'],
+      ['system hooks', '/admin/hooks'],
+      ['storage moves', '/admin/storage-moves'],
+      ['file tree', `/projects/${webApp}/tree/src`],
+      ['file', `/projects/${webApp}/blob/src/components/Order%20Summary.tsx`],
+      ['blame', `/projects/${lumen}/blame/src/lib.rs`],
+      ['commit history', `/projects/${webApp}/commits`],
+      ['commit', `/projects/${webApp}/commit/${head.id}`],
+      ['branches', `/projects/${webApp}/branches`],
+      ['deploy keys', `/projects/${webApp}/deploy-keys`],
+      ['multi-file commit', `/projects/${webApp}/changes`],
+    ];
+    const found: string[] = [];
+    for (const [name, path] of screens) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await page.waitForLoadState('networkidle');
+      found.push(...(await violations(page, name)));
+    }
+    // open dialogs and menus too: they are where focus and labels most often go wrong
+    await page.goto(`/projects/${webApp}/branches`);
+    await page.getByRole('button', { name: 'New branch' }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    found.push(...(await violations(page, 'new branch dialog')));
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: /^Account:/ }).click();
+    await expect(page.getByRole('menu')).toBeVisible();
+    found.push(...(await violations(page, 'account menu')));
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Switch group or project' }).click();
+    await expect(page.getByRole('dialog', { name: 'Switch group or project' })).toBeVisible();
+    found.push(...(await violations(page, 'context switcher')));
+    expect(found).toEqual([]);
+  });
+});
