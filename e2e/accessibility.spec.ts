@@ -56,6 +56,16 @@ test.describe('accessibility', () => {
     await expect(page.getByRole('dialog')).toBeVisible();
     found.push(...(await violations(page, 'new branch dialog')));
     await page.keyboard.press('Escape');
+    await page.goto(`/projects/${webApp}/deploy-keys`);
+    await page.getByRole('button', { name: 'Add deploy key', exact: true }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    found.push(...(await violations(page, 'add deploy key dialog')));
+    await page.keyboard.press('Escape');
+    await page.goto(`/projects/${webApp}/commit/${head.id}`);
+    await page.getByRole('button', { name: 'Cherry-pick', exact: true }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    found.push(...(await violations(page, 'cherry-pick dialog')));
+    await page.keyboard.press('Escape');
     await page.getByRole('button', { name: /^Account:/ }).click();
     await expect(page.getByRole('menu')).toBeVisible();
     found.push(...(await violations(page, 'account menu')));
