@@ -1,10 +1,12 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures.ts';
+import { ConnectPage } from './pages/connect.ts';
 
 /**
  * axe-core (the reference engine for automated WCAG checks) over each area's main screen, a
- * dialog and a menu, as the administrator on the demo seed: no violation of any impact.
+ * few dialogs and the menus (as the administrator on the demo seed), and the connect screen with
+ * its errors: no violation of any impact.
  */
 const WEB_APP = 'acme-engineering/frontend/web-app';
 const LUMEN = 'lumen/core/lumen';
@@ -14,6 +16,18 @@ async function violations(page: Page, screen: string): Promise<string[]> {
   const result = await new AxeBuilder({ page }).analyze();
   return result.violations.map((violation) => `${screen}: ${violation.id} (${violation.impact}) ${violation.help}: ${violation.nodes.map((node) => node.target.join(' ')).slice(0, 3).join(' | ')}`);
 }
+
+test('the connect screen, and its errors, have no axe violations', async ({ page }) => {
+  await page.goto('/connect');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  const found = await violations(page, 'connect');
+  // a refused connection puts its errors on the page: they must be as accessible as the form
+  const connect = new ConnectPage(page);
+  await connect.submit.click();
+  await expect(connect.accessToken).toHaveAttribute('aria-invalid', 'true');
+  found.push(...(await violations(page, 'connect with errors')));
+  expect(found).toEqual([]);
+});
 
 test.describe('accessibility', () => {
   test.beforeEach(async ({ page, connectAs, consoleServer }) => {
@@ -42,6 +56,7 @@ test.describe('accessibility', () => {
       ['branches', `/projects/${webApp}/branches`],
       ['deploy keys', `/projects/${webApp}/deploy-keys`],
       ['multi-file commit', `/projects/${webApp}/changes`],
+      ['file editor', `/projects/${webApp}/edit/README.md`],
     ];
     const found: string[] = [];
     for (const [name, path] of screens) {
