@@ -13,8 +13,9 @@ import { commitDetailEntity, commitEntity, commitTitle, recordPush } from '../gi
 import { announceRefChanges } from '../git/push-events.ts';
 import { GitError, git, type Identity } from '../git/exec.ts';
 import {
-  EMPTY_TREE, ZERO_SHA, branchHead, commitStats, isSafeRevision, isValidBranchName, listBranches, readCommit, readCommits, resolveCommit,
+  ZERO_SHA, branchHead, commitStats, isSafeRevision, isValidBranchName, listBranches, readCommit, readCommits, resolveCommit,
 } from '../git/repository.ts';
+import { commitDiffs } from '../git/diff.ts';
 import { CommitFailure, commitTree, threeWayTree, treeWithActions, type ActionKind, type CommitAction } from '../git/write.ts';
 
 const ACTIONS: readonly ActionKind[] = ['create', 'update', 'move', 'delete', 'chmod'];
@@ -112,49 +113,6 @@ export async function planCommit(
     throw new CommitFailure(`Something went wrong when we tried to create '${input.branch}' for you: Branch name is invalid`);
   }
   return { parent: differentBranch || input.force ? start : head, expectedHead: head, firstBranch: empty };
-}
-
-// Gitaly prunes one file's patch past this size: the entry says too_large and carries no text
-const MAX_PATCH_BYTES = 200 * 1024;
-
-/**
- * The platform's Diff entities of a commit against its first parent (the empty tree for a root
- * commit): renames detected, each patch without its `diff --git` header unless `unidiff`.
- */
-export async function commitDiffs(repo: string, sha: string, parent: string | null, unidiff: boolean) {
-  const base = parent ?? EMPTY_TREE;
-  const raw = (await git(repo, ['diff-tree', '-r', '-M', '-z', '--no-commit-id', '--raw', base, sha])).stdout.toString('utf8').split('\0');
-  const patchText = (await git(repo, ['diff-tree', '-r', '-M', '--no-commit-id', '--no-color', '--no-ext-diff', '-p', '--full-index', base, sha])).stdout.toString('utf8');
-  // the patch lists the files in the raw listing's order, one `diff --git` section each
-  const sections = patchText.split(/^(?=diff --git )/m).filter((section) => section.startsWith('diff --git '));
-  const entries: Array<Record<string, unknown>> = [];
-  for (let index = 0; index < raw.length - 1;) {
-    const meta = /^:(\d{6}) (\d{6}) [0-9a-f]+ [0-9a-f]+ ([A-Z])\d*$/.exec(raw[index]);
-    if (!meta) break;
-    const [, aMode, bMode, status] = meta;
-    const twoPaths = status === 'R' || status === 'C';
-    const oldPath = raw[index + 1];
-    const newPath = twoPaths ? raw[index + 2] : oldPath;
-    index += twoPaths ? 3 : 2;
-    const section = sections[entries.length] ?? '';
-    // unidiff keeps the `---`/`+++` file lines, as `git diff` prints them
-    const body = section.replace(unidiff ? /^(?:(?!--- |@@ |Binary files ).*\n)*/ : /^(?:(?!@@ |Binary files ).*\n)*/, '');
-    const tooLarge = Buffer.byteLength(body) > MAX_PATCH_BYTES;
-    entries.push({
-      diff: tooLarge ? '' : body,
-      collapsed: false,
-      too_large: tooLarge,
-      new_path: newPath,
-      old_path: oldPath,
-      a_mode: aMode,
-      b_mode: bMode,
-      new_file: status === 'A',
-      renamed_file: status === 'R',
-      deleted_file: status === 'D',
-      generated_file: false,
-    });
-  }
-  return entries;
 }
 
 function shaParam(c: Context<AppEnv>): string {

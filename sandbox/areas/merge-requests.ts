@@ -17,6 +17,7 @@ import {
 import { commitFailed, repositoryFor, writableRepository } from '../git/access.ts';
 import { commitEntity, recordPush } from '../git/entities.ts';
 import { git, gitText, identityEnv, type Identity } from '../git/exec.ts';
+import { commitDiffs } from '../git/diff.ts';
 import { announceRefChanges, type RefChange } from '../git/push-events.ts';
 import { ZERO_SHA, isValidBranchName, readCommits } from '../git/repository.ts';
 import { CommitFailure, moveBranch } from '../git/write.ts';
@@ -421,6 +422,31 @@ export function registerMergeRequests(routes: Router): void {
     }
     const commits = repo && range ? await readCommits(repo, range).catch(() => []) : [];
     return c.json(pageOfArray(c, call.params, commits).map((commit) => commitEntity(call.sandbox, project, commit)));
+  });
+
+  // the changes a request brings: its source head against the merge base with its target
+  routes.get('/projects/:id/merge_requests/:merge_request_iid/diffs', { auth: 'public', async: true }, async (c, call) => {
+    const iid = iidParam(c);
+    const project = mergeRequestProject(c, call);
+    const row = requestOf(call, project, iid);
+    const unidiff = call.params.bool('unidiff') ?? false;
+    const repo = repositoryFor(call, project);
+    let source: string | null | undefined = row.head_sha;
+    let target: string | null | undefined = null;
+    if (row.state === 'merged' && row.merge_commit_sha) {
+      target = `${row.merge_commit_sha}^1`;
+    } else if (repo) {
+      const heads = await branchHeads(repo);
+      source = heads.get(row.source_branch) ?? row.head_sha;
+      target = heads.get(row.target_branch);
+    }
+    let diffs: Array<Record<string, unknown>> = [];
+    if (repo && source) {
+      const base = target ? await git(repo, ['merge-base', '--end-of-options', target, source], { okCodes: [1] }) : null;
+      const mergeBase = base?.code === 0 ? base.stdout.toString('utf8').trim() : null;
+      diffs = await commitDiffs(repo, source, mergeBase, unidiff).catch(() => []);
+    }
+    return c.json(pageOfArray(c, call.params, diffs));
   });
 
   routes.post('/projects/:id/merge_requests', { async: true }, async (c, call) => {

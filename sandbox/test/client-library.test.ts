@@ -91,6 +91,9 @@ describe('gitbeaker against the sandbox', () => {
 
     const request = await api.MergeRequests.create(project.id, 'gitbeaker/feature', 'main', 'Feature from gitbeaker', { removeSourceBranch: true });
     expect(request).toMatchObject({ state: 'opened', source_branch: 'gitbeaker/feature', target_branch: 'main' });
+    const diffs = await api.MergeRequests.allDiffs(project.id, request.iid);
+    expect(diffs.map((diff) => [diff.new_path, diff.new_file])).toEqual([['feature.txt', true]]);
+    expect((await api.MergeRequests.allCommits(project.id, request.iid)).map((commit) => commit.title)).toEqual(['Feature work']);
     const merged = await api.MergeRequests.accept(project.id, request.iid);
     expect(merged.state).toBe('merged');
     const head = await api.Branches.show(project.id, 'main');

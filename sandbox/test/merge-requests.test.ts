@@ -392,6 +392,24 @@ describe('deleted users', () => {
   });
 });
 
+describe('GET /projects/:id/merge_requests/:iid/diffs', () => {
+  it('lists what the source brings against the merge base, before and after the merge', async () => {
+    const request = await openRequest('diffed');
+    // the target moving on does not add its changes to the request's diff
+    await commit('main', [{ action: 'create', file_path: 'unrelated.txt', content: 'x\n' }], 'Unrelated');
+    const before = await h.get(`/projects/${projectId}/merge_requests/${request.iid}/diffs?unidiff=true`);
+    expect(before.status, before.text).toBe(200);
+    expect(before.body).toEqual([expect.objectContaining({ new_path: 'diffed.txt', old_path: 'diffed.txt', new_file: true, deleted_file: false, diff: expect.stringContaining('+diffed') })]);
+    expect(before.body[0].diff).toMatch(/^--- \/dev\/null\n\+\+\+ b\/diffed\.txt\n@@ /);
+    expect(before.headers.get('x-total')).toBe('1');
+    const merged = await h.put(`/projects/${projectId}/merge_requests/${request.iid}/merge`, {});
+    expect(merged.status, merged.text).toBe(200);
+    const after = await h.get(`/projects/${projectId}/merge_requests/${request.iid}/diffs`);
+    expect(after.body.map((diff: { new_path: string }) => diff.new_path)).toEqual(['diffed.txt']);
+    expect((await h.get(`/projects/${projectId}/merge_requests/99999/diffs`)).status).toBe(404);
+  });
+});
+
 describe('system hook merge request events', () => {
   beforeEach(async () => {
     await queue.idle();
