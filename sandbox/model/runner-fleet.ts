@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Sandbox } from '../context.ts';
 import { ONLINE_CONTACT_TIMEOUT_MS, STALE_TIMEOUT_MS, type RunnerType } from './runners.ts';
+import { generator } from '../seed/random.ts';
 
 /** How many runners of each type the demo fleet has (2,600 in all). */
 export const DEMO_FLEET = { instance_type: 260, group_type: 940, project_type: 1400 } as const satisfies Record<RunnerType, number>;
@@ -8,32 +9,6 @@ export const DEMO_FLEET = { instance_type: 260, group_type: 940, project_type: 1
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
-
-/** mulberry32, seeded apart from the rest of the demo so the fleet never shifts other demo data. */
-function generator(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-  const between = (min: number, max: number) => min + next() * (max - min);
-  const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)];
-  const weighted = <T>(items: ReadonlyArray<readonly [T, number]>): T => {
-    const total = items.reduce((sum, [, weight]) => sum + weight, 0);
-    let roll = next() * total;
-    for (const [item, weight] of items) {
-      roll -= weight;
-      if (roll < 0) return item;
-    }
-    return items[items.length - 1][0];
-  };
-  const hex = (length: number) => Array.from({ length }, () => '0123456789abcdef'[Math.floor(next() * 16)]).join('');
-  return { next, between, int, pick, weighted, hex };
-}
 
 // newest first; old runners (stale ones) lean towards the old releases
 const VERSIONS: ReadonlyArray<readonly [string, number]> = [
@@ -86,6 +61,7 @@ interface Place {
 export function seedRunners(sandbox: Sandbox): void {
   const { db } = sandbox;
   const now = sandbox.now().getTime();
+  // a seed of its own, so the fleet never shifts the rest of the demo data
   const random = generator(0x7a11_2026);
   const at = (ms: number) => new Date(ms).toISOString();
 

@@ -5,6 +5,7 @@ import { addDays, timestamp } from '../model/time.ts';
 import { createUser, insertToken } from '../model/users.ts';
 import { seedDemoRepositories } from './repositories.ts';
 import { seedRunners } from '../areas/runners.ts';
+import { generator } from './random.ts';
 
 /**
  * The demo instance: a fictional company (Acme Corp) with an engineering, a design and a platform
@@ -64,31 +65,6 @@ export const DEMO_PATHS = {
 export const DEMO_SAML_PROVIDER_ID = 7;
 
 const DAY_MS = 86_400_000;
-
-/** mulberry32: tiny, fast and good enough to make data look random while staying reproducible. */
-function generator(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-  const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)];
-  const chance = (probability: number) => next() < probability;
-  const shuffle = <T>(items: readonly T[]): T[] => {
-    const copy = [...items];
-    for (let i = copy.length - 1; i > 0; i--) {
-      const j = Math.floor(next() * (i + 1));
-      [copy[i], copy[j]] = [copy[j], copy[i]];
-    }
-    return copy;
-  };
-  const hex = (length: number) => Array.from({ length }, () => '0123456789abcdef'[Math.floor(next() * 16)]).join('');
-  return { next, int, pick, chance, shuffle, hex };
-}
 
 const FIRST_NAMES = [
   'Aaliyah', 'Adebayo', 'Aiko', 'Aisha', 'Alejandro', 'Aleksander', 'Amara', 'Ananya', 'Andrea', 'Anja', 'Arjun', 'Astrid',

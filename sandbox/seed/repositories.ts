@@ -5,6 +5,7 @@ import { insertProtection, protectDefaultBranch } from '../model/protected-branc
 import { gitSync } from '../git/exec.ts';
 import { ensureRepository } from '../git/repository.ts';
 import { blameFile } from '../git/blame.ts';
+import { generator } from './random.ts';
 
 /**
  * Real git histories for the demo projects, written with `git fast-import` so the whole seed
@@ -97,19 +98,6 @@ class History {
   write(repo: string): void {
     gitSync(repo, ['fast-import', '--quiet', '--done'], { input: Buffer.concat([...this.chunks, Buffer.from('done\n')]) });
   }
-}
-
-/** mulberry32, as the rest of the demo seed: reproducible data that looks random. */
-function generator(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-  return { next, int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)), pick: <T>(items: readonly T[]) => items[Math.floor(next() * items.length)] };
 }
 
 function people(sandbox: Sandbox, usernames: readonly string[]): Person[] {
