@@ -11,7 +11,7 @@ import { usePrefetch } from '../../components/list-hooks.ts';
 import { useNotify } from '../../components/toast.tsx';
 import { errorText } from '../../components/error-panel.tsx';
 import { formatDate } from '../../lib/time.ts';
-import { MovesRefused } from './admin-only.tsx';
+import { RefusedScreen } from '../../components/refused-screen.tsx';
 import { moveSubject } from './move-title.ts';
 import { useScheduleMove } from './mutations.ts';
 import { storageMovesAccess } from './permissions.ts';
@@ -28,7 +28,7 @@ const TITLE = 'Repository storage moves';
 /** Moves of repositories between the instance's storages (administrators): follow, schedule, reschedule. */
 export function MovesScreen({ search }: { search: MovesSearch }) {
   const access = storageMovesAccess(useActiveSession()?.connection);
-  if (!access.canView) return <MovesRefused title={TITLE} reason={access.reason ?? ''} />;
+  if (!access.canView) return <RefusedScreen title={TITLE} reason={access.reason ?? ''} />;
   return (
     <section className="screen" aria-labelledby="storage-moves-heading">
       <header className="screen__header">

@@ -13,7 +13,7 @@ import { Field } from '../../components/field.tsx';
 import { EmptyState } from '../../components/states.tsx';
 import { useNotify } from '../../components/toast.tsx';
 import { formatDate } from '../../lib/time.ts';
-import { HooksRefused } from './admin-only.tsx';
+import { RefusedScreen } from '../../components/refused-screen.tsx';
 import { HookForm } from './hook-form.tsx';
 import { hookTitle } from './hook-title.ts';
 import { useDeleteUrlVariable, useSetUrlVariable, useTestHook, useUpdateHook } from './mutations.ts';
@@ -27,7 +27,7 @@ const DeleteHookDialog = lazy(() => import('./hook-dialogs.tsx').then((module) =
 /** One system hook: its settings, URL variables, a test call, the recent deliveries, deletion. */
 export function HookScreen({ hookId }: { hookId: number }) {
   const access = systemHooksAccess(useActiveSession()?.connection);
-  if (!access.canView) return <HooksRefused title="System hook" reason={access.reason ?? ''} />;
+  if (!access.canView) return <RefusedScreen title="System hook" reason={access.reason ?? ''} />;
   return <HookDetail hookId={hookId} canManage={access.canManage} reason={access.reason} />;
 }
 

@@ -10,7 +10,7 @@ import { EmptyState } from '../../components/states.tsx';
 import { usePrefetch } from '../../components/list-hooks.ts';
 import { useNotify } from '../../components/toast.tsx';
 import { formatDate } from '../../lib/time.ts';
-import { HooksRefused } from './admin-only.tsx';
+import { RefusedScreen } from '../../components/refused-screen.tsx';
 import { hookEventsText, hookTitle } from './hook-title.ts';
 import { systemHooksAccess } from './permissions.ts';
 import type { HooksSearch } from './search.ts';
@@ -24,7 +24,7 @@ const TITLE = 'System hooks';
 /** The instance's system hooks (administrators): list, add, edit, delete. */
 export function HooksScreen({ search }: { search: HooksSearch }) {
   const access = systemHooksAccess(useActiveSession()?.connection);
-  if (!access.canView) return <HooksRefused title={TITLE} reason={access.reason ?? ''} />;
+  if (!access.canView) return <RefusedScreen title={TITLE} reason={access.reason ?? ''} />;
   return <HooksList search={search} canManage={access.canManage} reason={access.reason} />;
 }
 

@@ -2,7 +2,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { EMPTY_HOOK_FORM } from '../../api/system-hooks.ts';
 import { useActiveSession } from '../../api/react.ts';
 import { useNotify } from '../../components/toast.tsx';
-import { HooksRefused } from './admin-only.tsx';
+import { RefusedScreen } from '../../components/refused-screen.tsx';
 import { HookForm } from './hook-form.tsx';
 import { hookTitle } from './hook-title.ts';
 import { useCreateHook } from './mutations.ts';
@@ -15,7 +15,7 @@ export function NewHookScreen() {
   const navigate = useNavigate();
   const notify = useNotify();
   const create = useCreateHook();
-  if (!access.canManage) return <HooksRefused title={TITLE} reason={access.reason ?? ''} />;
+  if (!access.canManage) return <RefusedScreen title={TITLE} reason={access.reason ?? ''} />;
   return (
     <section className="screen" aria-labelledby="system-hooks-heading">
       <header className="screen__header">
