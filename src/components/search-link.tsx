@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from '@tanstack/react-router';
+import { EmptyState } from './states.tsx';
 
 type SearchUpdate = (previous: Record<string, unknown>) => Record<string, unknown>;
 
@@ -31,5 +32,23 @@ export function SearchLink({ search, current, className, children, ...rest }: Se
     >
       {children}
     </Link>
+  );
+}
+
+/**
+ * An empty list. When filters hid everything it says so and links to the list without them
+ * (`clear` keeps what is not a filter, e.g. the tab); otherwise it says what is empty.
+ */
+export function FilteredEmptyState({
+  filtered, filteredTitle, emptyTitle, clear = () => ({}), clearLabel = 'Clear the filters',
+}: { filtered: boolean; filteredTitle: string; emptyTitle: string; clear?: SearchUpdate; clearLabel?: string }) {
+  return (
+    <EmptyState title={filtered ? filteredTitle : emptyTitle}>
+      {filtered ? (
+        <SearchLink search={clear} className="button">
+          {clearLabel}
+        </SearchLink>
+      ) : null}
+    </EmptyState>
   );
 }

@@ -8,8 +8,7 @@ import { useActiveSession, useConnection } from '../../api/react.ts';
 import { DataTable } from '../../components/data-table.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { TokenFilters } from '../../components/token-filters.tsx';
-import { EmptyState } from '../../components/states.tsx';
-import { SearchLink } from '../../components/search-link.tsx';
+import { FilteredEmptyState } from '../../components/search-link.tsx';
 import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { SecretOnce } from '../../components/secret-once.tsx';
@@ -104,13 +103,7 @@ export function TokensScreen({ groupId, groupName, search }: TokensScreenProps) 
         </div>
       </details>
       {page.items.length === 0 ? (
-        <EmptyState title={filtered ? 'No token matches these filters.' : `${name} has no access tokens.`}>
-          {filtered ? (
-            <SearchLink search={() => ({})} className="button">
-              Clear the filters
-            </SearchLink>
-          ) : null}
-        </EmptyState>
+        <FilteredEmptyState filtered={filtered} filteredTitle="No token matches these filters." emptyTitle={`${name} has no access tokens.`} />
       ) : (
         <DataTable caption="Access tokens" columns={columns} data={page.items} getRowId={(token) => String(token.id)} stale={loading} />
       )}

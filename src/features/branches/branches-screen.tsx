@@ -9,8 +9,7 @@ import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { PerPageSelect, SearchInput } from '../../components/list-controls.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { QueryStates } from '../../components/query-states.tsx';
-import { SearchLink } from '../../components/search-link.tsx';
-import { EmptyState } from '../../components/states.tsx';
+import { FilteredEmptyState } from '../../components/search-link.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { formatDate, formatRelative } from '../../lib/time.ts';
 import { deleteRefusal, protectRefusal, pushRefusal, type BranchCaller } from './permissions.ts';
@@ -226,13 +225,7 @@ function BranchList({ projectId, search, caller }: { projectId: number; search: 
         {(page) => (
           <>
             {page.items.length === 0 ? (
-              <EmptyState title={isFiltered(search) ? 'No branch matches this filter.' : 'This repository has no branches yet.'}>
-                {isFiltered(search) ? (
-                  <SearchLink search={() => ({})} className="button">
-                    Clear the filter
-                  </SearchLink>
-                ) : null}
-              </EmptyState>
+              <FilteredEmptyState filtered={isFiltered(search)} filteredTitle="No branch matches this filter." emptyTitle="This repository has no branches yet." clearLabel="Clear the filter" />
             ) : (
               <DataTable caption="Branches" columns={columns} data={page.items} getRowId={(branch) => branch.name} stale={list.isPlaceholderData} />
             )}

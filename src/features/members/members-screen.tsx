@@ -7,11 +7,10 @@ import type { Scope, SourceKind } from '../../api/keys.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import { DataTable } from '../../components/data-table.tsx';
 import { Paginator } from '../../components/paginator.tsx';
-import { SearchLink } from '../../components/search-link.tsx';
+import { FilteredEmptyState, SearchLink } from '../../components/search-link.tsx';
 import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { PerPageSelect, SearchInput } from '../../components/list-controls.tsx';
-import { EmptyState } from '../../components/states.tsx';
 import { errorText } from '../../components/error-panel.tsx';
 import { PersonCell } from '../../components/person-cell.tsx';
 import { formatDate } from '../../lib/time.ts';
@@ -236,13 +235,12 @@ export function MembersScreen({ kind, scope, sourceName: loadedName, topLevelGro
         <PerPageSelect value={wanted.per_page} onChange={(perPage) => setSearch({ per_page: perPage as MembersSearch['per_page'] })} />
       </div>
       {page.items.length === 0 ? (
-        <EmptyState title={filtered ? 'No member matches these filters.' : tab === 'direct' ? `${sourceName} has no direct members.` : `${sourceName} has no members.`}>
-          {filtered ? (
-            <SearchLink search={(previous) => ({ tab: previous.tab })} className="button">
-              Clear the filters
-            </SearchLink>
-          ) : null}
-        </EmptyState>
+        <FilteredEmptyState
+          filtered={filtered}
+          filteredTitle="No member matches these filters."
+          emptyTitle={tab === 'direct' ? `${sourceName} has no direct members.` : `${sourceName} has no members.`}
+          clear={(previous) => ({ tab: previous.tab })}
+        />
       ) : (
         <DataTable caption={listName} columns={columns} data={page.items} getRowId={(member) => String(member.id)} stale={loading} />
       )}

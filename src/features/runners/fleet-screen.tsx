@@ -14,8 +14,7 @@ import { errorText } from '../../components/error-panel.tsx';
 import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { PerPageSelect, SearchInput } from '../../components/list-controls.tsx';
 import { Paginator } from '../../components/paginator.tsx';
-import { SearchLink } from '../../components/search-link.tsx';
-import { EmptyState } from '../../components/states.tsx';
+import { FilteredEmptyState, SearchLink } from '../../components/search-link.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { toCsv } from '../../lib/csv.ts';
 import { useSetRunnersPaused } from './mutations.ts';
@@ -333,13 +332,7 @@ function FleetList({ scope, search, caller, instanceVersion }: FleetListProps) {
         </div>
       ) : null}
       {page.items.length === 0 ? (
-        <EmptyState title={filtered ? 'No runner matches these filters.' : 'There are no runners here.'}>
-          {filtered ? (
-            <SearchLink search={() => ({})} className="button">
-              Clear the filters
-            </SearchLink>
-          ) : null}
-        </EmptyState>
+        <FilteredEmptyState filtered={filtered} filteredTitle="No runner matches these filters." emptyTitle="There are no runners here." />
       ) : (
         <DataTable caption="Runners" columns={columns} data={page.items} getRowId={(runner) => String(runner.id)} stale={loading} />
       )}

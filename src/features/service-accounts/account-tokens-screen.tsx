@@ -8,8 +8,8 @@ import { usersQueries } from '../../api/users.ts';
 import { DataTable } from '../../components/data-table.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { TokenFilters } from '../../components/token-filters.tsx';
-import { EmptyState, RoutePending } from '../../components/states.tsx';
-import { SearchLink } from '../../components/search-link.tsx';
+import { RoutePending } from '../../components/states.tsx';
+import { FilteredEmptyState } from '../../components/search-link.tsx';
 import { SecretOnce } from '../../components/secret-once.tsx';
 import { tokenColumns } from '../../components/token-status.tsx';
 import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
@@ -109,13 +109,7 @@ function TokensList({ scope, userId, accountName, username, search, canManage }:
       {username ? <p className="muted">@{username}: personal access tokens of a service account, the only way it signs in.</p> : null}
       <TokenFilters search={search} wanted={wanted} setSearch={setSearch} />
       {page.items.length === 0 ? (
-        <EmptyState title={filtered ? 'No token matches these filters.' : `${accountName} has no tokens.`}>
-          {filtered ? (
-            <SearchLink search={() => ({})} className="button">
-              Clear the filters
-            </SearchLink>
-          ) : null}
-        </EmptyState>
+        <FilteredEmptyState filtered={filtered} filteredTitle="No token matches these filters." emptyTitle={`${accountName} has no tokens.`} />
       ) : (
         <DataTable caption="Tokens" columns={columns} data={page.items} getRowId={(token) => String(token.id)} stale={loading} />
       )}
