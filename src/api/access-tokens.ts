@@ -27,18 +27,32 @@ export type AccessToken = z.infer<typeof accessTokenSchema>;
 export const newAccessTokenSchema = z.extend(accessTokenSchema, { token: z.string().check(z.minLength(1)) });
 export type NewAccessToken = z.infer<typeof newAccessTokenSchema>;
 
-/** Scopes a group access token may carry, with what each allows. */
-export const GROUP_TOKEN_SCOPES = [
-  { value: 'api', label: 'api', help: 'Read and write the whole API' },
-  { value: 'read_api', label: 'read_api', help: 'Read the API' },
-  { value: 'read_repository', label: 'read_repository', help: 'Clone and read repositories' },
-  { value: 'write_repository', label: 'write_repository', help: 'Push to repositories' },
-  { value: 'read_registry', label: 'read_registry', help: 'Pull container images' },
-  { value: 'write_registry', label: 'write_registry', help: 'Push container images' },
-  { value: 'create_runner', label: 'create_runner', help: 'Create runners' },
-  { value: 'manage_runner', label: 'manage_runner', help: 'Manage runners' },
-  { value: 'self_rotate', label: 'self_rotate', help: 'Rotate this token with itself' },
-] as const;
+/** What each token scope allows, in the words the token forms show. */
+const SCOPE_HELP = {
+  api: 'Read and write the whole API',
+  read_api: 'Read the API',
+  read_user: 'Read the account’s own profile',
+  read_repository: 'Clone and read repositories',
+  write_repository: 'Push to repositories',
+  read_registry: 'Pull container images',
+  write_registry: 'Push container images',
+  create_runner: 'Create runners',
+  manage_runner: 'Manage runners',
+  self_rotate: 'Rotate this token with itself',
+  k8s_proxy: 'Use the Kubernetes agent proxy',
+  ai_features: 'Use AI features',
+  read_service_ping: 'Read Service Ping data',
+  sudo: 'Act as other users (needs an administrator)',
+  admin_mode: 'Use Admin Mode (needs an administrator)',
+} as const;
+
+/** These scopes as checkbox options, in this order. */
+export const tokenScopeOptions = (names: ReadonlyArray<keyof typeof SCOPE_HELP>) => names.map((value) => ({ value, label: value, help: SCOPE_HELP[value] }));
+
+/** Scopes a group access token may carry. */
+export const GROUP_TOKEN_SCOPES = tokenScopeOptions([
+  'api', 'read_api', 'read_repository', 'write_repository', 'read_registry', 'write_registry', 'create_runner', 'manage_runner', 'self_rotate',
+]);
 
 export const TOKEN_ROLES = [10, 15, 20, 30, 40, 50] as const;
 

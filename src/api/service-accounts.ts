@@ -4,7 +4,7 @@ import { request, requestPage, send, type Connection } from './http.ts';
 import { apiPath, withoutEmpty } from './params.ts';
 import { loose } from './schema.ts';
 import {
-  accessTokenSchema, createTokenSchema, newAccessTokenSchema,
+  accessTokenSchema, createTokenSchema, newAccessTokenSchema, tokenScopeOptions,
   type NewAccessToken, type TokenListParams,
 } from './access-tokens.ts';
 import { ACCOUNT_SORTS } from './vocabulary.ts';
@@ -37,23 +37,10 @@ export type AccountTokenListParams = Pick<TokenListParams, 'page' | 'per_page' |
  * Scopes a service account's personal access token may carry (spec 1, 4.5), with what each allows.
  * The group endpoint accepts every personal scope; the list is the platform's.
  */
-export const SERVICE_ACCOUNT_TOKEN_SCOPES = [
-  { value: 'api', label: 'api', help: 'Read and write the whole API' },
-  { value: 'read_api', label: 'read_api', help: 'Read the API' },
-  { value: 'read_user', label: 'read_user', help: 'Read the account’s own profile' },
-  { value: 'read_repository', label: 'read_repository', help: 'Clone and read repositories' },
-  { value: 'write_repository', label: 'write_repository', help: 'Push to repositories' },
-  { value: 'read_registry', label: 'read_registry', help: 'Pull container images' },
-  { value: 'write_registry', label: 'write_registry', help: 'Push container images' },
-  { value: 'create_runner', label: 'create_runner', help: 'Create runners' },
-  { value: 'manage_runner', label: 'manage_runner', help: 'Manage runners' },
-  { value: 'self_rotate', label: 'self_rotate', help: 'Rotate this token with itself' },
-  { value: 'k8s_proxy', label: 'k8s_proxy', help: 'Use the Kubernetes agent proxy' },
-  { value: 'ai_features', label: 'ai_features', help: 'Use AI features' },
-  { value: 'read_service_ping', label: 'read_service_ping', help: 'Read Service Ping data' },
-  { value: 'sudo', label: 'sudo', help: 'Act as other users (needs an administrator)' },
-  { value: 'admin_mode', label: 'admin_mode', help: 'Use Admin Mode (needs an administrator)' },
-] as const;
+export const SERVICE_ACCOUNT_TOKEN_SCOPES = tokenScopeOptions([
+  'api', 'read_api', 'read_user', 'read_repository', 'write_repository', 'read_registry', 'write_registry', 'create_runner', 'manage_runner',
+  'self_rotate', 'k8s_proxy', 'ai_features', 'read_service_ping', 'sudo', 'admin_mode',
+]);
 
 const accountsPath = (scope: ServiceAccountScope) => (scope === 'instance' ? '/service_accounts' : apiPath`/groups/${scope.group}/service_accounts`);
 
