@@ -8,7 +8,7 @@ import {
 import { Field } from '../../components/field.tsx';
 import { errorText } from '../../components/error-panel.tsx';
 import { applyServerErrors } from '../../components/form-errors.ts';
-import { FormError } from '../../components/form-footer.tsx';
+import { FormActions, FormError } from '../../components/form-footer.tsx';
 
 interface HookFormProps {
   /** The hook being edited; absent when adding one. */
@@ -137,14 +137,7 @@ export function HookForm({ hook, defaultValues, submitLabel, pendingLabel, pendi
       </fieldset>
 
       <FormError message={formError} />
-      <div className="dialog__actions">
-        <button type="button" className="button" onClick={onCancel} disabled={pending}>
-          Cancel
-        </button>
-        <button type="submit" className="button button--primary" disabled={pending} aria-busy={pending || undefined}>
-          {pending ? pendingLabel : submitLabel}
-        </button>
-      </div>
+      <FormActions pending={pending} onCancel={onCancel} submitLabel={submitLabel} pendingLabel={pendingLabel} />
     </form>
   );
 }
