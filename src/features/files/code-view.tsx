@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { HLJSApi } from 'highlight.js';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { highlightLines, languageFor, loadHighlighter } from './highlight.ts';
+import { highlightedLineNodes, highlightLines, languageFor, loadHighlighter, type HighlightNode } from './highlight.ts';
 
 const LINE_HEIGHT = 20;
 // highlighted together: strings and comments spanning lines stay right within a chunk
@@ -39,7 +39,7 @@ function useLocationHash(): string {
 /** Highlights only the chunks of lines that are on screen, once each, after the grammar has loaded. */
 function useHighlightedChunks(lines: readonly string[], language: string | null, firstLine: number, lastLine: number) {
   const [hljs, setHljs] = useState<HLJSApi | null>(null);
-  const [chunks, setChunks] = useState<ReadonlyMap<number, string[]>>(new Map());
+  const [chunks, setChunks] = useState<ReadonlyMap<number, HighlightNode[][]>>(new Map());
   useEffect(() => {
     setChunks(new Map());
     if (!language) return;
@@ -60,10 +60,10 @@ function useHighlightedChunks(lines: readonly string[], language: string | null,
     for (let chunk = Math.floor(firstLine / CHUNK_LINES); chunk <= Math.floor(lastLine / CHUNK_LINES); chunk++) if (!chunks.has(chunk)) wanted.push(chunk);
     if (!wanted.length) return;
     const next = new Map(chunks);
-    for (const chunk of wanted) next.set(chunk, highlightLines(hljs, language, lines.slice(chunk * CHUNK_LINES, (chunk + 1) * CHUNK_LINES)));
+    for (const chunk of wanted) next.set(chunk, highlightLines(hljs, language, lines.slice(chunk * CHUNK_LINES, (chunk + 1) * CHUNK_LINES)).map(highlightedLineNodes));
     setChunks(next);
   }, [hljs, language, lines, firstLine, lastLine, chunks]);
-  return (line: number): string | undefined => chunks.get(Math.floor(line / CHUNK_LINES))?.[line % CHUNK_LINES];
+  return (line: number): HighlightNode[] | undefined => chunks.get(Math.floor(line / CHUNK_LINES))?.[line % CHUNK_LINES];
 }
 
 /**
@@ -101,7 +101,7 @@ export function CodeView({ text, fileName }: { text: string; fileName: string })
           ) : null}
           {rows.map((row) => {
             const number = row.index + 1;
-            const html = highlighted(row.index);
+            const nodes = highlighted(row.index);
             return (
               <tr key={row.index} id={`L${number}`} className={number === selected ? 'code-view__selected' : undefined}>
                 <td className="code-view__number">
@@ -109,8 +109,7 @@ export function CodeView({ text, fileName }: { text: string; fileName: string })
                     {number}
                   </a>
                 </td>
-                {/* highlight.js output: its own escaped HTML over the file's text (the one exception to text-only rendering) */}
-                {html !== undefined ? <td dangerouslySetInnerHTML={{ __html: html || ' ' }} /> : <td>{lines[row.index] || ' '}</td>}
+                <td>{nodes?.length ? <Highlighted nodes={nodes} /> : lines[row.index] || ' '}</td>
               </tr>
             );
           })}
@@ -122,5 +121,18 @@ export function CodeView({ text, fileName }: { text: string; fileName: string })
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** Highlighted text as React elements: spans with highlight.js's classes, the file's text as text. */
+function Highlighted({ nodes }: { nodes: readonly HighlightNode[] }) {
+  return nodes.map((node, index) =>
+    typeof node === 'string' ? (
+      node
+    ) : (
+      <span key={index} className={node.className}>
+        <Highlighted nodes={node.children} />
+      </span>
+    ),
   );
 }

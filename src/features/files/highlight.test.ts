@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { highlightLines, languageFor, loadHighlighter, splitHighlightedLines } from './highlight.ts';
+import { highlightedLineNodes, highlightLines, languageFor, loadHighlighter, splitHighlightedLines } from './highlight.ts';
 
 describe('languageFor', () => {
   it('knows languages by extension and by well-known names', () => {
@@ -30,5 +30,17 @@ describe('highlightLines', () => {
     expect(html[0]).not.toContain('<img');
     expect(html[0]).toContain('&lt;img');
     expect(html[2]).toMatch(/^<span class="hljs-comment">two \*\/<\/span>$/);
+  });
+});
+
+describe('highlightedLineNodes', () => {
+  it('turns a highlighted line into nested spans and the file\'s own text, never markup', async () => {
+    const hljs = (await loadHighlighter('typescript'))!;
+    const [line] = highlightLines(hljs, 'typescript', ['const a = "<img src=x onerror=alert(1)>" && b;']);
+    const nodes = highlightedLineNodes(line);
+    const text = (list: ReturnType<typeof highlightedLineNodes>): string => list.map((node) => (typeof node === 'string' ? node : text(node.children))).join('');
+    expect(text(nodes)).toBe('const a = "<img src=x onerror=alert(1)>" && b;');
+    expect(nodes).toContainEqual({ className: 'hljs-string', children: ['"<img src=x onerror=alert(1)>"'] });
+    expect(highlightedLineNodes('<span class="a">x<span class="b">y</span></span>z')).toEqual([{ className: 'a', children: ['x', { className: 'b', children: ['y'] }] }, 'z']);
   });
 });

@@ -102,3 +102,31 @@ export function highlightLines(hljs: HLJSApi, language: string, lines: readonly 
   const html = hljs.highlight(lines.join('\n'), { language, ignoreIllegals: true }).value;
   return splitHighlightedLines(html);
 }
+
+/** A highlighted line as data: text, or a span with highlight.js's classes around more of the same. */
+export type HighlightNode = string | { className: string; children: HighlightNode[] };
+
+const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#x27;': "'", '&#39;': "'" };
+
+/**
+ * One line of highlight.js HTML (from splitHighlightedLines) as nodes: its spans keep their
+ * classes and nesting, its text is decoded back to the file's characters, so the view renders
+ * it as React text and never as HTML.
+ */
+export function highlightedLineNodes(html: string): HighlightNode[] {
+  const root: HighlightNode[] = [];
+  const open: HighlightNode[][] = [root];
+  for (const [token] of html.matchAll(TOKEN)) {
+    const children = open[open.length - 1];
+    if (token.startsWith('<span')) {
+      const span = { className: /class="([^"]*)"/.exec(token)?.[1] ?? '', children: [] as HighlightNode[] };
+      children.push(span);
+      open.push(span.children);
+    } else if (token === '</span>') {
+      if (open.length > 1) open.pop();
+    } else {
+      children.push(token.replace(/&(?:amp|lt|gt|quot|#x27|#39);/g, (entity) => ENTITIES[entity]));
+    }
+  }
+  return root;
+}
