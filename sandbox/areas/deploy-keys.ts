@@ -9,6 +9,7 @@ import { AccessLevel, authorizationsOf, findReadableProject, type ProjectRow } f
 import { parseSshKey } from '../model/ssh-key.ts';
 import { timestamp } from '../model/time.ts';
 import { requireMaintainer } from '../git/access.ts';
+import { projectIdentity } from '../model/entities.ts';
 
 interface DeployKeyRow {
   id: number;
@@ -52,26 +53,6 @@ function keyProjectEntity(db: Db, link: KeyProjectRow) {
 }
 
 /** ProjectIdentity, as the instance-wide list names the projects a key is enabled in. */
-function projectIdentity(db: Db, project: ProjectRow) {
-  const chain = db
-    .prepare(
-      `WITH RECURSIVE chain(id, name, parent_id, depth) AS (
-         SELECT id, name, parent_id, 0 FROM namespaces WHERE id = ?
-         UNION ALL SELECT n.id, n.name, n.parent_id, depth + 1 FROM namespaces n JOIN chain ON n.id = chain.parent_id
-       ) SELECT name FROM chain ORDER BY depth DESC`,
-    )
-    .all(project.namespace_id) as Array<{ name: string }>;
-  return {
-    id: project.id,
-    description: project.description,
-    name: project.name,
-    name_with_namespace: [...chain.map((row) => row.name), project.name].join(' / '),
-    path: project.path,
-    path_with_namespace: project.path_with_namespace,
-    created_at: project.created_at,
-  };
-}
-
 function readKeyParams(call: Call, options: { canPush: boolean }) {
   const { params } = call;
   let key = '';
@@ -167,8 +148,8 @@ export function registerDeployKeys(routes: Router): void {
       .all(JSON.stringify(page.map((key) => key.id))) as Array<ProjectRow & { deploy_key_id: number; can_push: number }>;
     return c.json(page.map((key) => ({
       ...deployKeyEntity(key),
-      projects_with_write_access: links.filter((link) => link.deploy_key_id === key.id && link.can_push).map((link) => projectIdentity(db, link)),
-      projects_with_readonly_access: links.filter((link) => link.deploy_key_id === key.id && !link.can_push).map((link) => projectIdentity(db, link)),
+      projects_with_write_access: links.filter((link) => link.deploy_key_id === key.id && link.can_push).map((link) => projectIdentity(call.sandbox, link)),
+      projects_with_readonly_access: links.filter((link) => link.deploy_key_id === key.id && !link.can_push).map((link) => projectIdentity(call.sandbox, link)),
     })));
   });
 

@@ -5,8 +5,8 @@ import { pathParam, type Call, type Router } from '../http/route.ts';
 import { badRequest, forbidden, notFound, paramError, validationError } from '../http/errors.ts';
 import { collectParamErrors, type ParamReader } from '../http/params.ts';
 import { pageOfQuery } from '../http/pagination.ts';
-import { AccessLevel, authorizationsOf, effectiveRole, findReadableGroup, findReadableProject, type NamespaceRow, type ProjectRow } from '../model/access.ts';
-import { groupEntity, userBasic } from '../model/entities.ts';
+import { AccessLevel, authorizationsOf, effectiveRole, findReadableGroup, findReadableProject, type ProjectRow } from '../model/access.ts';
+import { projectIdentity, userBasic } from '../model/entities.ts';
 import { fullMessages, toSentence } from '../model/members.ts';
 import { PERSONAL_TOKEN_SCOPES } from '../model/users.ts';
 import { RESOURCE_TOKEN_SCOPES } from '../model/tokens.ts';
@@ -136,8 +136,6 @@ const seconds = (from: string | null, to: string | null) => (from && to ? (Date.
 function jobEntity(sandbox: Sandbox, job: JobRow, now: Date) {
   const { db, config } = sandbox;
   const project = db.prepare('SELECT * FROM projects WHERE id = ?').get(job.project_id) as ProjectRow;
-  const namespace = db.prepare('SELECT * FROM namespaces WHERE id = ?').get(project.namespace_id) as NamespaceRow;
-  const namespaceName = namespace.kind === 'group' ? groupEntity(sandbox, namespace).full_name : namespace.name;
   const user = job.user_id === null ? undefined : (db.prepare('SELECT * FROM users WHERE id = ?').get(job.user_id) as UserRow | undefined);
   const projectUrl = `${config.externalUrl}/${project.path_with_namespace}`;
   const running = job.status === 'running' || job.status === 'canceling';
@@ -188,15 +186,7 @@ function jobEntity(sandbox: Sandbox, job: JobRow, now: Date) {
     },
     failure_reason: job.failure_reason,
     web_url: `${projectUrl}/-/jobs/${job.id}`,
-    project: {
-      id: project.id,
-      description: project.description,
-      name: project.name,
-      name_with_namespace: `${namespaceName} / ${project.name}`,
-      path: project.path,
-      path_with_namespace: project.path_with_namespace,
-      created_at: project.created_at,
-    },
+    project: projectIdentity(sandbox, project),
   };
 }
 

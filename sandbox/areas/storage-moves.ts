@@ -8,7 +8,7 @@ import { collectParamErrors } from '../http/params.ts';
 import { pageOfQuery } from '../http/pagination.ts';
 import { pathParam, type Call, type Router } from '../http/route.ts';
 import { findReadableGroup, findReadableProject, type NamespaceRow, type ProjectRow } from '../model/access.ts';
-import { groupEntity } from '../model/entities.ts';
+import { projectIdentity } from '../model/entities.ts';
 import { git } from '../git/exec.ts';
 import { existingRepository, repositoryPath } from '../git/repository.ts';
 import { buildPendingRepository } from '../seed/repositories.ts';
@@ -84,20 +84,6 @@ function basicMoveEntity(move: StorageMoveRow) {
     state: humanState(move.state),
     source_storage_name: move.source_storage_name,
     destination_storage_name: move.destination_storage_name,
-  };
-}
-
-function projectIdentity(sandbox: Sandbox, project: ProjectRow) {
-  const namespace = sandbox.db.prepare('SELECT * FROM namespaces WHERE id = ?').get(project.namespace_id) as NamespaceRow;
-  const owner = namespace.kind === 'group' ? groupEntity(sandbox, namespace).full_name : namespace.name;
-  return {
-    id: project.id,
-    description: project.description,
-    name: project.name,
-    name_with_namespace: `${owner} / ${project.name}`,
-    path: project.path,
-    path_with_namespace: project.path_with_namespace,
-    created_at: project.created_at,
   };
 }
 

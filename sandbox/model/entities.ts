@@ -243,6 +243,25 @@ export function projectSettings(project: ProjectRow): ProjectSettings {
   return { ...PROJECT_SETTING_DEFAULTS, ...(JSON.parse(project.settings) as Partial<ProjectSettings>) };
 }
 
+/** "Acme Engineering / Frontend / Web App": the owning group's full name (or the user's name), then the project's. */
+function projectNameWithNamespace(sandbox: Sandbox, project: ProjectRow, namespace: NamespaceRow): string {
+  return `${namespace.kind === 'group' ? groupEntity(sandbox, namespace).full_name : namespace.name} / ${project.name}`;
+}
+
+/** ProjectIdentity: the short project the platform nests in storage moves, runners, jobs and deploy keys. */
+export function projectIdentity(sandbox: Sandbox, project: ProjectRow) {
+  const namespace = sandbox.db.prepare('SELECT * FROM namespaces WHERE id = ?').get(project.namespace_id) as NamespaceRow;
+  return {
+    id: project.id,
+    description: project.description,
+    name: project.name,
+    name_with_namespace: projectNameWithNamespace(sandbox, project, namespace),
+    path: project.path,
+    path_with_namespace: project.path_with_namespace,
+    created_at: project.created_at,
+  };
+}
+
 export function projectEntity(sandbox: Sandbox, project: ProjectRow, actor: Actor, now: Date) {
   const { db, config } = sandbox;
   const namespace = db.prepare('SELECT * FROM namespaces WHERE id = ?').get(project.namespace_id) as NamespaceRow;
@@ -251,9 +270,7 @@ export function projectEntity(sandbox: Sandbox, project: ProjectRow, actor: Acto
   const api = `${config.externalUrl}/api/v4/projects/${project.id}`;
   const host = new URL(config.externalUrl).host;
   const featureOn = (level: string) => level !== 'disabled';
-  const nameWithNamespace = namespace.kind === 'group'
-    ? `${(groupEntity(sandbox, namespace).full_name)} / ${project.name}`
-    : `${namespace.name} / ${project.name}`;
+  const nameWithNamespace = projectNameWithNamespace(sandbox, project, namespace);
   const owner = namespace.kind === 'user' && namespace.owner_id ? userBasicById(sandbox, namespace.owner_id) : undefined;
   const permissions = actor.user
     ? {

@@ -4,7 +4,7 @@ import { newSecret, tokenDigest } from '../http/auth.ts';
 import { HttpError, paramError } from '../http/errors.ts';
 import { collectParamErrors, type ParamReader } from '../http/params.ts';
 import { AccessLevel, authorizationsOf, groupChain, type Authorizations, type NamespaceRow, type ProjectRow } from './access.ts';
-import { groupEntity, projectSettings, userBasic } from './entities.ts';
+import { projectIdentity, projectSettings, userBasic } from './entities.ts';
 
 export const RUNNER_TYPES = ['instance_type', 'group_type', 'project_type'] as const;
 export type RunnerType = (typeof RUNNER_TYPES)[number];
@@ -324,20 +324,7 @@ export function runnerDetailEntity(sandbox: Sandbox, actor: Actor, runner: Runne
   const user = actor.user!;
   const auth = user.is_admin ? null : authorizationsOf(db, user.id, now);
   const visibleProjects = owners.projectIds.filter((id) => !auth || auth.projects.has(id));
-  const projects = visibleProjects.map((id) => {
-    const project = db.prepare('SELECT * FROM projects WHERE id = ?').get(id) as ProjectRow;
-    const namespace = db.prepare('SELECT * FROM namespaces WHERE id = ?').get(project.namespace_id) as NamespaceRow;
-    const namespaceName = namespace.kind === 'group' ? groupEntity(sandbox, namespace).full_name : namespace.name;
-    return {
-      id: project.id,
-      description: project.description,
-      name: project.name,
-      name_with_namespace: `${namespaceName} / ${project.name}`,
-      path: project.path,
-      path_with_namespace: project.path_with_namespace,
-      created_at: project.created_at,
-    };
-  });
+  const projects = visibleProjects.map((id) => projectIdentity(sandbox, db.prepare('SELECT * FROM projects WHERE id = ?').get(id) as ProjectRow));
   const groups = owners.groupId !== null && (!auth || auth.groups.has(owners.groupId))
     ? [db.prepare('SELECT * FROM namespaces WHERE id = ?').get(owners.groupId) as NamespaceRow].map((group) => ({
         id: group.id,
