@@ -8,8 +8,9 @@ import { chromiumLaunchOptions } from '../e2e/browser.ts';
 import { startConsoleServer } from '../e2e/console-server.ts';
 import { RunnerFleetPage } from '../e2e/pages/runners.ts';
 import { Shell } from '../e2e/pages/shell.ts';
+import { keepAliveClient, type KeepAliveClient } from './http-client.ts';
 import { connectedPage, settledAfterClick } from './page-clock.ts';
-import { emit, log, median, round } from './report.ts';
+import { emit, log, median, percentile, round } from './report.ts';
 import { startSandboxProcess } from './sandbox-child.ts';
 
 /**
@@ -109,35 +110,7 @@ const RECEIVER_DELAY_MS = 200;
 const REQUEST_TIMEOUT_MS = 10_000;
 const DELIVERIES_TIMEOUT_MS = 60_000;
 
-/** Nearest-rank median of already sorted values, as bench/run.ts computes its p50. */
-const p50 = (sorted: readonly number[]) => sorted[Math.max(0, Math.ceil(0.5 * sorted.length) - 1)];
-
-/** A keep-alive JSON client: plain node:http, so client overhead stays small. */
-function jsonClient(apiUrl: string, token: string) {
-  const base = new URL(apiUrl);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const call = (method: string, path: string, body?: unknown): Promise<{ status: number; body: string }> =>
-    new Promise((resolve, reject) => {
-      const payload = body === undefined ? undefined : JSON.stringify(body);
-      const headers: Record<string, string | number> = { 'PRIVATE-TOKEN': token, Accept: 'application/json' };
-      if (payload !== undefined) Object.assign(headers, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) });
-      const request = http.request({ method, host: base.hostname, port: base.port, path: `${base.pathname}${path}`, agent, headers, timeout: REQUEST_TIMEOUT_MS }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-        response.on('error', reject);
-      });
-      request.on('timeout', () => request.destroy(new Error(`timed out after ${REQUEST_TIMEOUT_MS} ms`)));
-      request.on('error', reject);
-      request.end(payload);
-    });
-  const expectOk = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const answer = await call(method, path, body);
-    if (answer.status < 200 || answer.status > 299) throw new Error(`${method} ${path} answered ${answer.status}: ${answer.body.slice(0, 200)}`);
-    return (answer.body ? JSON.parse(answer.body) : null) as T;
-  };
-  return { call, expectOk, close: () => agent.destroy() };
-}
+const p50 = (sorted: readonly number[]) => percentile(sorted, 0.5);
 
 /** Records the `ref` of every push it receives, answering each after RECEIVER_DELAY_MS. */
 async function startSlowReceiver(): Promise<{ url: string; pushRefs: string[]; close: () => Promise<void> }> {
@@ -167,7 +140,7 @@ async function startSlowReceiver(): Promise<{ url: string; pushRefs: string[]; c
   };
 }
 
-type Api = ReturnType<typeof jsonClient>;
+type Api = KeepAliveClient;
 
 /** Warm-ups then timed commits, each updating one small file on a branch made for this round. */
 async function commitRound(api: Api, projectId: number, defaultBranch: string, branch: string): Promise<number[]> {
@@ -186,7 +159,7 @@ async function commitRound(api: Api, projectId: number, defaultBranch: string, b
 
 export async function commitHookFigures(): Promise<void> {
   const sandbox = await startSandboxProcess();
-  const api = jsonClient(sandbox.apiUrl, sandbox.adminToken);
+  const api = keepAliveClient(sandbox.apiUrl, sandbox.adminToken, { maxSockets: 1, timeoutMs: REQUEST_TIMEOUT_MS });
   const receiver = await startSlowReceiver();
   try {
     const project = await api.expectOk<{ id: number; default_branch: string }>('GET', `/projects/${encodeURIComponent(DEMO_PATHS.inheritedProject)}`);

@@ -1,7 +1,7 @@
-import http from 'node:http';
 import { DEMO_PATHS } from '../sandbox/seed/demo.ts';
-import { emit, log, round } from './report.ts';
+import { emit, log, percentile, round } from './report.ts';
 import { consoleFigures } from './ui.ts';
+import { keepAliveClient, type KeepAliveClient } from './http-client.ts';
 import { startSandboxProcess } from './sandbox-child.ts';
 
 /**
@@ -24,39 +24,7 @@ const CONCURRENT_MAX_REQUESTS = 5_000;
 const OVERALL_TIMEOUT_MS = 300_000;
 const REQUEST_TIMEOUT_MS = 10_000;
 
-/** Nearest-rank percentile of already sorted values. */
-function percentile(sorted: readonly number[], fraction: number): number {
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1));
-  return sorted[index];
-}
-
-interface Answer {
-  status: number;
-  body: string;
-}
-
-/** A keep-alive client for one origin: plain node:http, so client overhead stays small. */
-function client(apiUrl: string, token: string) {
-  const base = new URL(apiUrl);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENT_CLIENTS });
-  const get = (path: string): Promise<Answer> =>
-    new Promise((resolve, reject) => {
-      const request = http.get(
-        { host: base.hostname, port: base.port, path: `${base.pathname}${path}`, agent, headers: { 'PRIVATE-TOKEN': token }, timeout: REQUEST_TIMEOUT_MS },
-        (response) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-          response.on('error', reject);
-        },
-      );
-      request.on('timeout', () => request.destroy(new Error(`timed out after ${REQUEST_TIMEOUT_MS} ms`)));
-      request.on('error', reject);
-    });
-  return { get, close: () => agent.destroy() };
-}
-
-type Client = ReturnType<typeof client>;
+type Client = KeepAliveClient;
 
 let failures = 0;
 // each kind of failure is logged once, however often it happens
@@ -121,7 +89,7 @@ async function main(): Promise<number> {
   const stopServer = ready.stop;
   log(`sandbox at ${ready.apiUrl}`);
   emit({ name: 'sandbox.start_with_demo_seed', value: round(ready.startMs, 1), unit: 'ms' });
-  const api = client(ready.apiUrl, ready.adminToken);
+  const api = keepAliveClient(ready.apiUrl, ready.adminToken, { maxSockets: CONCURRENT_CLIENTS, timeoutMs: REQUEST_TIMEOUT_MS });
   try {
     const project = await api.get(`/projects/${encodeURIComponent(DEMO_PATHS.inheritedProject)}`);
     if (project.status !== 200) throw new Error(`project ${DEMO_PATHS.inheritedProject} answered ${project.status}`);
