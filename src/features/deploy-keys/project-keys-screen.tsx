@@ -7,6 +7,7 @@ import { useActiveSession, useConnection } from '../../api/react.ts';
 import { DataTable } from '../../components/data-table.tsx';
 import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { PerPageSelect } from '../../components/list-controls.tsx';
+import { Note } from '../../components/note.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { QueryStates } from '../../components/query-states.tsx';
 import { EmptyState } from '../../components/states.tsx';
@@ -113,11 +114,7 @@ function KeyList({ projectId, projectName, search, caller }: { projectId: number
 
   return (
     <>
-      {readOnly ? (
-        <p className="notice" role="note">
-          {readOnly}
-        </p>
-      ) : null}
+      <Note>{readOnly}</Note>
       <div className="filter-bar" role="toolbar" aria-label="Deploy key actions">
         <button type="button" className="button button--primary" disabled={readOnly !== null} title={readOnly ?? undefined} onClick={() => setAdding(true)}>
           Add deploy key

@@ -12,6 +12,7 @@ import { useNotify } from '../../components/toast.tsx';
 import { formatDate, formatRelative } from '../../lib/time.ts';
 import { CodeView, splitLines } from './code-view.tsx';
 import { saveBlob } from '../../components/download.ts';
+import { Note } from '../../components/note.tsx';
 import { formatBytes, imageTypeFor } from './file-kind.ts';
 import { FilesToolbar } from './files-toolbar.tsx';
 import { useFilesContext, type FilesContext } from './use-files-context.ts';
@@ -33,11 +34,7 @@ export function BlobScreen({ projectId, path: rawPath, urlRef }: { projectId: nu
         {file.data ? <FileActions projectId={projectId} file={file.data} path={path} urlRef={urlRef} context={context} /> : null}
       </header>
       <FilesToolbar projectId={projectId} projectName={project.path} gitRef={gitRef} urlRef={urlRef} path={path} />
-      {context.access.reason ? (
-        <p className="notice" role="note">
-          {context.access.reason}
-        </p>
-      ) : null}
+      <Note>{context.access.reason}</Note>
       {file.isPending ? (
         <p className="state" role="status">
           <span className="spinner" aria-hidden="true" /> Loading {name}…

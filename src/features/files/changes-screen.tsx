@@ -12,6 +12,7 @@ import { normalizePath } from '../../api/repository.ts';
 import { errorText } from '../../components/error-panel.tsx';
 import { Field } from '../../components/field.tsx';
 import { FormError } from '../../components/form-footer.tsx';
+import { Note } from '../../components/note.tsx';
 import { useNotify } from '../../components/toast.tsx';
 import { CommitFields, commitFieldsSchema, defaultTargetBranch } from './commit-fields.tsx';
 import { fileErrorField } from './file-errors.ts';
@@ -98,11 +99,7 @@ export function ChangesScreen({ projectId, urlRef, directory }: { projectId: num
     <section aria-labelledby="changes-heading" className="file-editor">
       <h1 id="changes-heading">Commit several changes</h1>
       <FilesToolbar projectId={projectId} projectName={context.project.path} gitRef={context.gitRef} urlRef={urlRef} path={normalizePath(directory)} />
-      {context.access.reason ? (
-        <p className="notice" role="note">
-          {context.access.reason}
-        </p>
-      ) : null}
+      <Note>{context.access.reason}</Note>
       <StageForm projectId={projectId} gitRef={context.gitRef} directory={normalizePath(directory)} staged={staged} onStage={(change) => setStaged((current) => [...current, change])} />
       <section aria-labelledby="staged-heading">
         <h2 id="staged-heading">Staged changes</h2>

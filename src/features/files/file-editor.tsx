@@ -11,6 +11,7 @@ import { normalizePath } from '../../api/repository.ts';
 import { ErrorPanel, errorText } from '../../components/error-panel.tsx';
 import { Field } from '../../components/field.tsx';
 import { FormError } from '../../components/form-footer.tsx';
+import { Note } from '../../components/note.tsx';
 import { useNotify } from '../../components/toast.tsx';
 import { CommitFields, commitFieldsSchema, defaultTargetBranch } from './commit-fields.tsx';
 import { fileErrorField, isStaleEditError, staleEditMessage } from './file-errors.ts';
@@ -116,11 +117,7 @@ function EditFileForm({ projectId, file, text, urlRef, context }: { projectId: n
     <section aria-labelledby="file-editor-heading" className="file-editor">
       <h1 id="file-editor-heading">Edit {file.file_name}</h1>
       <FilesToolbar projectId={projectId} projectName={context.project.path} gitRef={context.gitRef} urlRef={urlRef} path={file.file_path} />
-      {context.access.reason ? (
-        <p className="notice" role="note">
-          {context.access.reason}
-        </p>
-      ) : null}
+      <Note>{context.access.reason}</Note>
       <form className="form" noValidate onSubmit={submit} aria-label={`Edit ${file.file_path}`}>
         <Field label="File content" error={errors.content?.message}>
           <textarea className="input file-editor__content" spellCheck={false} wrap="off" disabled={save.isPending} {...form.register('content')} />
@@ -197,11 +194,7 @@ function NewFileForm({ projectId, directory, urlRef, context }: { projectId: num
     <section aria-labelledby="file-editor-heading" className="file-editor">
       <h1 id="file-editor-heading">New file{directory ? ` in ${directory}` : ''}</h1>
       <FilesToolbar projectId={projectId} projectName={context.project.path} gitRef={context.gitRef} urlRef={urlRef} path={directory} />
-      {context.access.reason ? (
-        <p className="notice" role="note">
-          {context.access.reason}
-        </p>
-      ) : null}
+      <Note>{context.access.reason}</Note>
       <form className="form" noValidate onSubmit={submit} aria-label="New file">
         <Field label="File name" error={errors.file_path?.message} hint={directory ? `Created in ${directory}/; add directories with “/”.` : 'Add directories with “/”, e.g. docs/notes.md.'}>
           <input className="input" spellCheck={false} autoComplete="off" disabled={save.isPending} {...form.register('file_path')} />

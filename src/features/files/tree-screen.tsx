@@ -5,6 +5,7 @@ import { useConnection } from '../../api/react.ts';
 import { normalizePath, repositoryQueries, type TreeEntry } from '../../api/repository.ts';
 import { ErrorPanel } from '../../components/error-panel.tsx';
 import { LoadMore } from '../../components/load-more.tsx';
+import { Note } from '../../components/note.tsx';
 import { EmptyState } from '../../components/states.tsx';
 import { formatDate, formatRelative } from '../../lib/time.ts';
 import { FilesToolbar } from './files-toolbar.tsx';
@@ -23,11 +24,7 @@ export function TreeScreen({ projectId, path: rawPath, urlRef }: { projectId: nu
         <TreeActions projectId={projectId} path={path} urlRef={urlRef} context={context} />
       </header>
       <FilesToolbar projectId={projectId} projectName={project.path} gitRef={gitRef} urlRef={urlRef} path={path} />
-      {context.access.reason ? (
-        <p className="notice" role="note">
-          {context.access.reason}
-        </p>
-      ) : null}
+      <Note>{context.access.reason}</Note>
       {empty ? (
         <EmptyState title="This repository is empty">
           {context.access.canEdit ? (

@@ -10,6 +10,7 @@ import { DataTable } from '../../components/data-table.tsx';
 import { ErrorPanel, errorText } from '../../components/error-panel.tsx';
 import { useSetSearch } from '../../components/list-hooks.ts';
 import { PerPageSelect } from '../../components/list-controls.tsx';
+import { Note } from '../../components/note.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { SecretOnce } from '../../components/secret-once.tsx';
 import { EmptyState } from '../../components/states.tsx';
@@ -101,11 +102,7 @@ export function RunnerScreen({ runnerId, fromAdmin, search }: RunnerScreenProps)
           </div>
         ) : null}
       </header>
-      {refusal ? (
-        <p className="notice" role="note">
-          {refusal}
-        </p>
-      ) : null}
+      <Note>{refusal}</Note>
       {update.error ? (
         <div className="form-error" role="alert">
           {errorText(update.error)}

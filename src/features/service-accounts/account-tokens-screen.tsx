@@ -13,6 +13,7 @@ import { FilteredEmptyState } from '../../components/search-link.tsx';
 import { SecretOnce } from '../../components/secret-once.tsx';
 import { tokenColumns } from '../../components/token-status.tsx';
 import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
+import { Note } from '../../components/note.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { useNotify } from '../../components/toast.tsx';
 import { AccountsLink } from './links.tsx';
@@ -50,11 +51,7 @@ export function AccountTokensScreen({ scope, userId, search }: AccountTokensScre
           <h1 id="account-tokens-heading">Tokens of {accountName}</h1>
         </header>
       )}
-      {access.reason ? (
-        <p className="notice" role="note">
-          {access.reason}
-        </p>
-      ) : null}
+      <Note>{access.reason}</Note>
     </section>
   );
 }

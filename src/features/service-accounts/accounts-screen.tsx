@@ -9,6 +9,7 @@ import { Paginator } from '../../components/paginator.tsx';
 import { PerPageSelect } from '../../components/list-controls.tsx';
 import { EmptyState, RoutePending } from '../../components/states.tsx';
 import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
+import { Note } from '../../components/note.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { useNotify } from '../../components/toast.tsx';
 import { AccountTokensLink } from './links.tsx';
@@ -40,11 +41,7 @@ export function ServiceAccountsScreen({ scope, search }: ServiceAccountsScreenPr
           <h1 id="service-accounts-heading">{title}</h1>
         </header>
       )}
-      {access.reason ? (
-        <p className="notice" role="note">
-          {access.reason}
-        </p>
-      ) : null}
+      <Note>{access.reason}</Note>
     </section>
   );
 }

@@ -17,6 +17,7 @@ import { useScheduleMove } from './mutations.ts';
 import { storageMovesAccess } from './permissions.ts';
 import type { MovesSearch } from './search.ts';
 import { FormError } from '../../components/form-footer.tsx';
+import { Note } from '../../components/note.tsx';
 
 // the forms load after the list, not before its first row
 const loadForms = () => import('./move-forms.tsx');
@@ -34,11 +35,7 @@ export function MovesScreen({ search }: { search: MovesSearch }) {
       <header className="screen__header">
         <h1 id="storage-moves-heading">{TITLE}</h1>
       </header>
-      {access.reason ? (
-        <p className="notice" role="note">
-          {access.reason}
-        </p>
-      ) : null}
+      <Note>{access.reason}</Note>
       {access.canManage ? (
         <Suspense fallback={null}>
           <ScheduleMoveForm />

@@ -19,6 +19,7 @@ import { hookTitle } from './hook-title.ts';
 import { useDeleteUrlVariable, useSetUrlVariable, useTestHook, useUpdateHook } from './mutations.ts';
 import { systemHooksAccess } from './permissions.ts';
 import { FormError } from '../../components/form-footer.tsx';
+import { Note } from '../../components/note.tsx';
 
 // the delivery log sits below the form and brings the table machinery: it loads after
 const RecentDeliveries = lazy(() => import('./recent-deliveries.tsx').then((module) => ({ default: module.RecentDeliveries })));
@@ -51,11 +52,7 @@ function HookDetail({ hookId, canManage, reason }: { hookId: number; canManage: 
           </button>
         ) : null}
       </header>
-      {reason ? (
-        <p className="notice" role="note">
-          {reason}
-        </p>
-      ) : null}
+      <Note>{reason}</Note>
       <dl className="details">
         <dt>Created</dt>
         <dd>

@@ -8,6 +8,7 @@ import { DataTable } from '../../components/data-table.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { EmptyState } from '../../components/states.tsx';
 import { usePrefetch } from '../../components/list-hooks.ts';
+import { Note } from '../../components/note.tsx';
 import { useNotify } from '../../components/toast.tsx';
 import { formatDate } from '../../lib/time.ts';
 import { RefusedScreen } from '../../components/refused-screen.tsx';
@@ -83,11 +84,7 @@ function HooksList({ search, canManage, reason }: { search: HooksSearch; canMana
           </Link>
         ) : null}
       </header>
-      {reason ? (
-        <p className="notice" role="note">
-          {reason}
-        </p>
-      ) : null}
+      <Note>{reason}</Note>
       {page.items.length === 0 ? (
         <EmptyState title={search.page > 1 ? 'This page is past the last system hook.' : 'This instance has no system hooks.'} />
       ) : (
