@@ -282,6 +282,18 @@ test.describe('managing group members', () => {
     expect(stored).toMatchObject({ access_level: 40, expires_at: isoDay(30) });
   });
 
+  test('with emails and SSO identities shown, each row’s Edit and Remove stay wholly in view', async ({ page }) => {
+    const members = new MembersPage(page);
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await members.gotoGroup(groupId, '?tab=all');
+    await expect(members.columnHeader('Email', 'All members')).toBeVisible();
+    await expect(members.columnHeader('SSO identity', 'All members')).toBeVisible();
+    // long addresses wrap at their joints instead of pushing the actions out of the table's view
+    const first = members.rows('All members').first();
+    await expect(first.getByRole('button', { name: /^Edit / })).toBeInViewport({ ratio: 1 });
+    await expect(first.getByRole('button', { name: /^Remove / })).toBeInViewport({ ratio: 1 });
+  });
+
   test('the add dialog refuses to submit without a user', async ({ page }) => {
     const members = new MembersPage(page);
     await members.gotoGroup(groupId);

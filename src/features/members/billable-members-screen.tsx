@@ -17,6 +17,7 @@ import { EmptyState, RoutePending } from '../../components/states.tsx';
 import { formatDate, formatRelative } from '../../lib/time.ts';
 import { Expiry, RoleBadge } from './badges.tsx';
 import { billableSearchSchema, type BillableSearch } from './search.ts';
+import { BreakableText } from '../../components/breakable-text.tsx';
 
 const MEMBERSHIP_TYPES: Record<string, string> = {
   group_member: 'Group member',
@@ -78,7 +79,7 @@ export function BillableMembersScreen({ groupId, groupName, search }: { groupId:
         ),
       },
       { id: 'type', header: 'Membership', cell: ({ row }) => MEMBERSHIP_TYPES[row.original.membership_type ?? ''] ?? row.original.membership_type ?? '' },
-      { id: 'email', header: 'Email', cell: ({ row }) => row.original.email ?? <span className="muted">Not public</span> },
+      { id: 'email', header: 'Email', cell: ({ row }) => (row.original.email ? <BreakableText text={row.original.email} /> : <span className="muted">Not public</span>) },
       { id: 'activity', header: 'Last activity', cell: ({ row }) => formatRelative(row.original.last_activity_on) },
       { id: 'login', header: 'Last sign-in', cell: ({ row }) => formatRelative(row.original.last_login_at) },
       {

@@ -16,6 +16,7 @@ import { PersonCell } from '../../components/person-cell.tsx';
 import { formatDate } from '../../lib/time.ts';
 import { Expiry, RoleBadge } from './badges.tsx';
 import { membersListParams, membersSearchSchema, type MembersSearch } from './search.ts';
+import { BreakableText } from '../../components/breakable-text.tsx';
 
 // the forms (react-hook-form and the resolver) load after the list, not before its first row
 const loadDialogs = () => import('./member-dialogs.tsx');
@@ -154,8 +155,8 @@ export function MembersScreen({ kind, scope, sourceName: loadedName, topLevelGro
         ),
       },
     ];
-    if (showEmail) base.push({ id: 'email', header: 'Email', cell: ({ row }) => row.original.email ?? '' });
-    if (showSaml) base.push({ id: 'saml', header: 'SSO identity', cell: ({ row }) => row.original.group_saml_identity?.extern_uid ?? <span className="muted">None</span> });
+    if (showEmail) base.push({ id: 'email', header: 'Email', cell: ({ row }) => <BreakableText text={row.original.email ?? ''} /> });
+    if (showSaml) base.push({ id: 'saml', header: 'SSO identity', cell: ({ row }) => (row.original.group_saml_identity ? <BreakableText text={row.original.group_saml_identity.extern_uid} /> : <span className="muted">None</span>) });
     if (search.show_seat_info) base.push({ id: 'seat', header: 'Seat', cell: ({ row }) => (row.original.is_using_seat ? 'Uses a seat' : 'No seat') });
     if (canManage) {
       base.push({

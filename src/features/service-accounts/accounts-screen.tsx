@@ -15,6 +15,7 @@ import { useNotify } from '../../components/toast.tsx';
 import { AccountTokensLink } from './links.tsx';
 import { accountListParams, accountSortOf, accountSortParams, accountsSearchSchema, type AccountSort, type AccountsSearch } from './search.ts';
 import { useServiceAccountAccess } from './use-service-account-access.ts';
+import { BreakableText } from '../../components/breakable-text.tsx';
 
 // the forms load after the list, not before its first row
 const loadDialogs = () => import('./account-dialogs.tsx');
@@ -87,7 +88,7 @@ function AccountsList({ scope, search, title, canManage, groupName }: AccountsLi
           </div>
         ),
       },
-      { id: 'email', header: 'Email', cell: ({ row }) => row.original.email ?? <span className="muted">Not shown</span> },
+      { id: 'email', header: 'Email', cell: ({ row }) => (row.original.email ? <BreakableText text={row.original.email} /> : <span className="muted">Not shown</span>) },
       {
         id: 'tokens',
         header: 'Tokens',

@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { BreakableText } from './breakable-text.tsx';
+
+describe('BreakableText', () => {
+  it('offers a line break after each joint of an address', () => {
+    expect(renderToStaticMarkup(<BreakableText text="maya.chen@acme.example" />)).toBe(
+      '<span class="breakable">maya.<wbr/>chen@<wbr/>acme.<wbr/>example</span>',
+    );
+  });
+
+  it('leaves text without joints whole, and escapes what it renders', () => {
+    expect(renderToStaticMarkup(<BreakableText text="plain" />)).toBe('<span class="breakable">plain</span>');
+    expect(renderToStaticMarkup(<BreakableText text="<b>x</b>" />)).toBe('<span class="breakable">&lt;b&gt;x&lt;/<wbr/>b&gt;</span>');
+  });
+});
