@@ -32,7 +32,7 @@ export function SearchInput({ label, value, onSearch, placeholder, delayMs = 300
   return (
     <input
       type="search"
-      className="input"
+      className="input input--search"
       aria-label={label}
       placeholder={placeholder}
       value={draft}
