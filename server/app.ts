@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { serveStatic } from '@hono/node-server/serve-static';
 
 // headers that describe one hop and must not be forwarded by a proxy
@@ -43,6 +43,14 @@ async function proxy(request: Request, target: string): Promise<Response> {
   }
 }
 
+/** Cache-Control on a file the next handler served; set on its answer (serveStatic's onFound comes too late for app.request). */
+function cacheWhenFound(value: string): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    if (c.res.status === 200) c.res.headers.set('Cache-Control', value);
+  };
+}
+
 /** The product's single server: the console's files plus the API (sandbox or proxied instance). */
 export function createServerApp(options: ServerOptions) {
   const app = new Hono();
@@ -58,7 +66,11 @@ export function createServerApp(options: ServerOptions) {
   const distDir = options.distDir;
   if (distDir && fs.existsSync(path.join(distDir, 'index.html'))) {
     const root = path.relative(process.cwd(), distDir) || '.';
-    app.use('/assets/*', serveStatic({ root, onFound: (_path, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable') }));
+    app.use('/assets/*', cacheWhenFound('public, max-age=31536000, immutable'), serveStatic({ root }));
+    // an asset that is not there (an old build's chunk) is a 404, not the page in its place
+    app.get('/assets/*', (c) => c.json({ error: '404 Not Found' }, 404));
+    // the browser asks for the icon again at each in-app navigation: answer from its cache
+    app.use('/favicon.png', cacheWhenFound('public, max-age=86400'), serveStatic({ root }));
     app.use('*', serveStatic({ root }));
     // every console route is the single page
     const index = fs.readFileSync(path.join(distDir, 'index.html'), 'utf8');
