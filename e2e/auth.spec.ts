@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { DEMO_DEAD_TOKENS, DEMO_PATHS, DEMO_TOKENS, expect, test } from './fixtures.ts';
+import { startProxyConsole } from './console-server.ts';
 import { ConnectPage } from './pages/connect.ts';
 import { Shell } from './pages/shell.ts';
 
@@ -79,6 +80,42 @@ test.describe('connecting', () => {
     // the badge is part of what assistive technology announces, not only drawn
     await expect(account).toHaveAccessibleName(/read-only/i);
     await expect(account).not.toHaveAccessibleName(/administrator/i);
+  });
+});
+
+test.describe('a console started with --target', () => {
+  // starting a second server takes a few seconds
+  test.slow();
+
+  test('talks to that instance through its own origin: connect, then people across keyset pages', async ({ page, consoleServer }) => {
+    // the worker's console server stands in for the remote instance
+    const proxy = await startProxyConsole(consoleServer.baseURL);
+    try {
+      const apiOrigins = new Set<string>();
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (url.pathname.startsWith('/api/v4/')) apiOrigins.add(url.origin);
+      });
+      const connect = new ConnectPage(page);
+      await page.goto(`${proxy.baseURL}/connect`);
+      // its own origin is the default, with no CORS to set up
+      await expect(connect.instanceUrl).toHaveValue(proxy.baseURL);
+      await connect.accessToken.fill(consoleServer.adminToken);
+      await connect.submit.click();
+      await expect(new Shell(page).areas).toBeVisible();
+
+      await page.goto(`${proxy.baseURL}/users`);
+      const people = page.getByRole('table', { name: 'People', exact: true });
+      const rows = people.getByRole('row').filter({ has: page.getByRole('cell') });
+      await expect(rows).toHaveCount(50);
+      // the next page comes from the instance's Link header, followed through the proxy; the list
+      // is virtualized from then on, so its status tells how many are loaded
+      await page.getByRole('button', { name: 'Load more', exact: true }).click();
+      await expect(page.getByRole('status', { name: /^Shown: 100 people/ })).toBeVisible();
+      expect([...apiOrigins]).toEqual([proxy.baseURL]);
+    } finally {
+      await proxy.stop();
+    }
   });
 });
 

@@ -24,9 +24,21 @@ export interface ConsoleServer {
 export async function startConsoleServer(): Promise<ConsoleServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-e2e-'));
   const adminToken = `glpat-${randomBytes(15).toString('base64url')}`;
+  const args = ['--data', dataDir, '--seed', 'demo', '--admin-token', adminToken];
+  const running = await runServer(args, adminToken, () => fs.rmSync(dataDir, { recursive: true, force: true }));
+  return { ...running, adminToken };
+}
+
+/** `npm start -- --target <instance>`: the console with /api/v4 proxied to that instance. */
+export function startProxyConsole(target: string): Promise<{ baseURL: string; stop(): Promise<void> }> {
+  return runServer(['--target', target], undefined, () => undefined);
+}
+
+/** Spawns the server with `args`, waits for its URL; `secret` is kept out of any error it throws. */
+async function runServer(args: string[], secret: string | undefined, cleanUp: () => void): Promise<{ baseURL: string; stop(): Promise<void> }> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'server/main.ts', '--port', '0', '--host', '127.0.0.1', '--data', dataDir, '--seed', 'demo', '--admin-token', adminToken],
+    ['--import', 'tsx', 'server/main.ts', '--port', '0', '--host', '127.0.0.1', ...args],
     // server/main.ts serves dist/ relative to the working directory
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
@@ -39,7 +51,6 @@ export async function startConsoleServer(): Promise<ConsoleServer> {
     stderr = (stderr + chunk).slice(-20_000);
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const removeData = () => fs.rmSync(dataDir, { recursive: true, force: true });
 
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -48,7 +59,7 @@ export async function startConsoleServer(): Promise<ConsoleServer> {
       await exited;
       clearTimeout(timer);
     }
-    removeData();
+    cleanUp();
   };
 
   try {
@@ -75,11 +86,11 @@ export async function startConsoleServer(): Promise<ConsoleServer> {
         reject(new Error(`exited (${signal ?? `code ${code}`}) before it was ready`));
       });
     });
-    return { baseURL, adminToken, stop };
+    return { baseURL, stop };
   } catch (error) {
     await stop();
     // its banner prints the admin token, which stays out of test logs
-    const output = (text: string) => text.replaceAll(adminToken, '<admin token>') || '(empty)';
+    const output = (text: string) => (secret ? text.replaceAll(secret, '<admin token>') : text) || '(empty)';
     throw new Error(`The console server (node --import tsx server/main.ts) ${(error as Error).message}.\n--- its stderr ---\n${output(stderr)}\n--- its stdout ---\n${output(stdout)}`);
   }
 }

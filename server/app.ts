@@ -34,6 +34,12 @@ async function proxy(request: Request, target: string): Promise<Response> {
     });
     const answer = new Headers(upstream.headers);
     for (const name of HOP_BY_HOP) answer.delete(name);
+    // the instance's own absolute links (next pages, redirects) come back through this server
+    const upstreamBase = `${upstreamUrl.origin}${upstreamUrl.pathname.replace(/\/$/, '')}/api/v4`;
+    for (const name of ['link', 'location']) {
+      const value = answer.get(name);
+      if (value) answer.set(name, value.replaceAll(upstreamBase, `${incoming.origin}/api/v4`));
+    }
     // fetch already decoded the body
     answer.delete('content-encoding');
     return new Response(upstream.body, { status: upstream.status, headers: answer });

@@ -1,0 +1,76 @@
+import type { AddressInfo } from 'node:net';
+import { Hono } from 'hono';
+import { serve, type ServerType } from '@hono/node-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServerApp } from './app.ts';
+
+// an instance behind its own URL prefix that, like one reached over the internet, ignores the
+// proxy's X-Forwarded-Host and writes its own origin into absolute links
+let upstream: ServerType;
+let upstreamOrigin = '';
+const seen: Array<{ url: string; token: string | undefined; forwardedHost: string | undefined; body: string }> = [];
+
+beforeAll(async () => {
+  const instance = new Hono();
+  instance.all('/gitlab/api/v4/*', async (c) => {
+    seen.push({ url: c.req.url.slice(upstreamOrigin.length), token: c.req.header('private-token'), forwardedHost: c.req.header('x-forwarded-host'), body: await c.req.text() });
+    if (c.req.path === '/gitlab/api/v4/projects/old-path') {
+      return c.body(null, 301, { Location: `${upstreamOrigin}/gitlab/api/v4/projects/5` });
+    }
+    c.header('Link', `<${upstreamOrigin}/gitlab/api/v4/users?cursor=abc&pagination=keyset>; rel="next", <https://elsewhere.example/api/v4/x>; rel="help"`);
+    c.header('X-Total', '42');
+    return c.json([{ id: 1 }], c.req.method === 'POST' ? 201 : 200);
+  });
+  await new Promise<void>((resolve) => {
+    upstream = serve({ fetch: instance.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => {
+      upstreamOrigin = `http://127.0.0.1:${info.port}`;
+      resolve();
+    });
+  });
+});
+afterAll(() => new Promise<void>((resolve) => upstream.close(() => resolve())));
+
+const proxied = () => createServerApp({ target: `${upstreamOrigin}/gitlab/` });
+
+describe('npm start -- --target: /api/v4 goes to the instance', () => {
+  it('forwards the raw path (%2F stays encoded), the token and the caller host', async () => {
+    const answer = await proxied().request('http://console.test:8080/api/v4/projects/group%2Fproject/repository/files/src%2Fa.ts?ref=main', {
+      headers: { 'PRIVATE-TOKEN': 'glpat-secret' },
+    });
+    expect(answer.status).toBe(200);
+    expect(seen.at(-1)).toMatchObject({
+      url: '/gitlab/api/v4/projects/group%2Fproject/repository/files/src%2Fa.ts?ref=main',
+      token: 'glpat-secret',
+      forwardedHost: 'console.test:8080',
+    });
+    expect(answer.headers.get('x-total')).toBe('42');
+  });
+
+  it("rewrites the instance's own next-page links to come back through the console server, and only those", async () => {
+    const answer = await proxied().request('http://console.test:8080/api/v4/users?pagination=keyset');
+    expect(answer.headers.get('link')).toBe('<http://console.test:8080/api/v4/users?cursor=abc&pagination=keyset>; rel="next", <https://elsewhere.example/api/v4/x>; rel="help"');
+  });
+
+  it('rewrites a redirect of a renamed path the same way', async () => {
+    const answer = await proxied().request('http://console.test:8080/api/v4/projects/old-path');
+    expect(answer.status).toBe(301);
+    expect(answer.headers.get('location')).toBe('http://console.test:8080/api/v4/projects/5');
+  });
+
+  it('forwards a JSON body and the status', async () => {
+    const answer = await proxied().request('http://console.test:8080/api/v4/groups/3/members', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ user_id: 7, access_level: 30 }),
+    });
+    expect(answer.status).toBe(201);
+    expect(JSON.parse(seen.at(-1)!.body)).toEqual({ user_id: 7, access_level: 30 });
+  });
+
+  it('answers 502 with a message naming the instance when it does not answer', async () => {
+    const app = createServerApp({ target: 'http://127.0.0.1:9' });
+    const answer = await app.request('http://console.test:8080/api/v4/version');
+    expect(answer.status).toBe(502);
+    expect((await answer.json()) as { message: string }).toMatchObject({ message: expect.stringMatching(/^502 Bad Gateway - http:\/\/127\.0\.0\.1:9 did not answer/) });
+  });
+});
