@@ -73,6 +73,21 @@ test.describe('connecting', () => {
     await expect(connect.instanceUrl).toHaveValue(address);
   });
 
+  test('an address that is not a full http(s) URL is refused on its field, and both fields keep what was typed', async ({ page }) => {
+    const connect = new ConnectPage(page);
+    await connect.goto();
+    for (const address of ['gitlab.example.com', 'ftp://gitlab.example.com']) {
+      await connect.instanceUrl.fill(address);
+      await connect.accessToken.fill(DEMO_TOKENS.maintainer.secret);
+      await connect.submit.click();
+      await expect(connect.instanceUrl).toHaveAttribute('aria-invalid', 'true');
+      await expect(connect.instanceUrl).toHaveAccessibleDescription(/Enter a full http:\/\/ or https:\/\/ address/);
+      await expect(connect.instanceUrl).toHaveValue(address);
+      await expect(connect.accessToken).toHaveValue(DEMO_TOKENS.maintainer.secret);
+      expect(new URL(page.url()).pathname).toBe('/connect');
+    }
+  });
+
   test('a read_api token connects read-only', async ({ page, connectAs }) => {
     await connectAs(page, DEMO_TOKENS.readonly.secret);
     const account = new Shell(page).account;
@@ -157,6 +172,59 @@ test.describe('coming back after connecting', () => {
     await connectAs(page, DEMO_TOKENS.maintainer.secret);
     await expect(page).toHaveURL((url) => pathOf(url.href) === `${target}?page=2`);
     await expect(page.getByRole('table', { name: /members$/i })).toBeVisible();
+  });
+});
+
+test.describe('saved connections', () => {
+  test('a second connection is added from the account menu, and the menu switches between the two', async ({ page, api, connectAs, consoleServer }) => {
+    const maya = await api.get<Array<{ name: string }>>(`/users?username=${DEMO_TOKENS.maintainer.username}`);
+    const diego = await api.get<Array<{ name: string }>>(`/users?username=${DEMO_TOKENS.developer.username}`);
+    const welcome = (name: string) => page.getByRole('heading', { level: 1, name: `Welcome, ${name}` });
+    const shell = new Shell(page);
+    await connectAs(page, DEMO_TOKENS.maintainer.secret);
+    await expect(welcome(maya[0].name)).toBeVisible();
+
+    await shell.account.click();
+    await shell.menuItem('Add a connection').click();
+    const connect = new ConnectPage(page);
+    await expect(page.getByRole('heading', { level: 2, name: 'Saved connections' })).toBeVisible();
+    await expect(connect.form).toHaveAccessibleName('New connection');
+    await connect.accessToken.fill(DEMO_TOKENS.developer.secret);
+    await connect.submit.click();
+    await expect(welcome(diego[0].name)).toBeVisible();
+    await expect(shell.account).toHaveAccessibleName(new RegExp(diego[0].name));
+
+    await shell.account.click();
+    await shell.menuItem(`Switch to ${DEMO_TOKENS.maintainer.username} on ${consoleServer.baseURL}`).click();
+    await expect(welcome(maya[0].name)).toBeVisible();
+    await expect(shell.account).toHaveAccessibleName(new RegExp(maya[0].name));
+
+    await shell.account.click();
+    await shell.menuItem(`Switch to ${DEMO_TOKENS.developer.username} on ${consoleServer.baseURL}`).click();
+    await expect(welcome(diego[0].name)).toBeVisible();
+  });
+
+  test('the connect screen lists saved connections to use or forget', async ({ page, connectAs, consoleServer }) => {
+    const shell = new Shell(page);
+    await connectAs(page, DEMO_TOKENS.maintainer.secret);
+    await shell.account.click();
+    await shell.menuItem('Add a connection').click();
+    const connect = new ConnectPage(page);
+    const use = page.getByRole('button', { name: `Use ${DEMO_TOKENS.maintainer.username} on ${consoleServer.baseURL}`, exact: true });
+    const forget = page.getByRole('button', { name: `Forget ${DEMO_TOKENS.maintainer.username} on ${consoleServer.baseURL}`, exact: true });
+    await use.click();
+    await expect(shell.areas).toBeVisible();
+    expect(new URL(page.url()).pathname).toBe('/');
+
+    await shell.account.click();
+    await shell.menuItem('Add a connection').click();
+    await forget.click();
+    await expect(use).toHaveCount(0);
+    await expect(page.getByRole('heading', { level: 2, name: 'Saved connections' })).toHaveCount(0);
+    await expect(connect.form).toHaveAccessibleName('Connect');
+    // the connection in use is gone, so the console is signed out
+    await page.goto('/');
+    await expect(page).toHaveURL((url) => url.pathname === '/connect');
   });
 });
 

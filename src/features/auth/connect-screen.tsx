@@ -76,7 +76,16 @@ export function ConnectScreen({ redirect, expired }: { redirect?: string; expire
                     >
                       Use
                     </button>
-                    <button type="button" className="button" aria-label={`Forget ${connection.username} on ${connection.instanceUrl}`} onClick={() => session.remove(connection.id)}>
+                    <button
+                      type="button"
+                      className="button"
+                      aria-label={`Forget ${connection.username} on ${connection.instanceUrl}`}
+                      onClick={() => {
+                        // forgetting the connection in use signs out of it: its answers go too
+                        if (session.getActive()?.connection.id === connection.id) queryClient.clear();
+                        session.remove(connection.id);
+                      }}
+                    >
                       Forget
                     </button>
                   </span>
