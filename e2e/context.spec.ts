@@ -79,3 +79,36 @@ test.describe('switching context', () => {
     await expect(switcher.trigger).toBeFocused();
   });
 });
+
+test.describe('the shell', () => {
+  const instanceAreas = ['Runners', 'Service accounts', 'System hooks', 'Storage moves', 'Deploy keys'];
+
+  test('the instance areas are listed for an administrator', async ({ page, connectAs, consoleServer }) => {
+    await connectAs(page, consoleServer.adminToken);
+    const instance = new Shell(page).areas.getByRole('group', { name: 'Instance' });
+    await expect(instance).toBeVisible();
+    for (const name of instanceAreas) await expect(instance.getByRole('link', { name, exact: true })).toBeVisible();
+  });
+
+  test('and for nobody else', async ({ page, connectAs }) => {
+    await connectAs(page, DEMO_TOKENS.maintainer.secret);
+    const areas = new Shell(page).areas;
+    await expect(areas.getByRole('link', { name: 'People', exact: true })).toBeVisible();
+    await expect(areas.getByRole('group', { name: 'Instance' })).toHaveCount(0);
+    for (const name of instanceAreas) await expect(areas.getByRole('link', { name, exact: true })).toHaveCount(0);
+  });
+
+  test('light and dark follow the system setting', async ({ page, connectAs }) => {
+    await connectAs(page, DEMO_TOKENS.maintainer.secret);
+    /** The page's background as a 0 (black) to 255 (white) lightness. */
+    const lightness = () =>
+      page.getByRole('main').evaluate((main) => {
+        const [red, green, blue] = getComputedStyle(main.ownerDocument.body).backgroundColor.match(/\d+/g)!.map(Number);
+        return (red + green + blue) / 3;
+      });
+    await page.emulateMedia({ colorScheme: 'light' });
+    expect(await lightness()).toBeGreaterThan(200);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await lightness()).toBeLessThan(60);
+  });
+});
