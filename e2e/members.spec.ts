@@ -294,6 +294,29 @@ test.describe('managing group members', () => {
     await expect(first.getByRole('button', { name: /^Remove / })).toBeInViewport({ ratio: 1 });
   });
 
+  test('adding someone who is already a member keeps the dialog and its values, and says why', async ({ page, api }) => {
+    const maya = await userByUsername(api, 'maya.chen');
+    const before = await api.get<MemberAnswer>(`/groups/${groupId}/members/${maya.id}`);
+    const members = new MembersPage(page);
+    await members.gotoGroup(groupId);
+    await members.addMember.click();
+    const dialog = members.addDialog(BIG_GROUP_NAME);
+    await dialog.userSearch.fill('maya.chen');
+    await dialog.userOption('maya.chen').check();
+    await dialog.role.selectOption({ label: 'Maintainer' });
+    await dialog.expiresOn.fill(isoDay(30));
+    await dialog.submit(maya.name).click();
+
+    // the platform answers 409 "Member already exists"
+    await expect(dialog.formError).toContainText('Member already exists');
+    await expect(dialog.root).toBeVisible();
+    await expect(dialog.userOption('maya.chen')).toBeChecked();
+    await expect(dialog.role).toHaveValue('40');
+    await expect(dialog.expiresOn).toHaveValue(isoDay(30));
+    await expect(dialog.submit(maya.name)).toBeEnabled();
+    expect(await api.get<MemberAnswer>(`/groups/${groupId}/members/${maya.id}`)).toEqual(before);
+  });
+
   test('the add dialog refuses to submit without a user', async ({ page }) => {
     const members = new MembersPage(page);
     await members.gotoGroup(groupId);
