@@ -108,23 +108,12 @@ test.describe('commit history', () => {
   });
 });
 
-/** A sandbox fault rule (test control outside /api/v4), removed after the test. */
-async function injectFault(api: Api, baseURL: string, adminToken: string, rule: Record<string, unknown>): Promise<() => Promise<void>> {
-  const headers = { 'PRIVATE-TOKEN': adminToken, 'Content-Type': 'application/json' };
-  const answer = await fetch(`${baseURL}/-/sandbox/faults`, { method: 'POST', headers, body: JSON.stringify(rule) });
-  expect(answer.status).toBe(201);
-  const { id } = (await answer.json()) as { id: number };
-  const remove = async () => void (await fetch(`${baseURL}/-/sandbox/faults/${id}`, { method: 'DELETE', headers }));
-  api.cleanup(remove);
-  return remove;
-}
-
 test.describe('when the instance fails', () => {
   test('the history and a diff say so and retry', async ({ page, api, connectAs, consoleServer }) => {
     const projectId = await api.projectId(WEB_APP);
     await connectAs(page, consoleServer.adminToken);
     const history = new CommitHistoryPage(page);
-    let heal = await injectFault(api, consoleServer.baseURL, consoleServer.adminToken, { path: `/api/v4/projects/${projectId}/repository/commits`, methods: ['GET'], error_rate: 1, error_status: 503 });
+    let heal = await api.injectFault({ path: `/api/v4/projects/${projectId}/repository/commits`, methods: ['GET'], error_rate: 1, error_status: 503 });
     await history.goto(projectId);
     const failure = page.getByRole('alert').filter({ hasText: 'The instance had a problem' });
     // 5xx answers are retried with backoff before the screen gives up
@@ -134,7 +123,7 @@ test.describe('when the instance fails', () => {
     await expect(history.commitLinks()).toHaveCount(20);
 
     const [latest] = await list(api, projectId, 'per_page=1');
-    heal = await injectFault(api, consoleServer.baseURL, consoleServer.adminToken, { path: `/api/v4/projects/${projectId}/repository/commits/*/diff`, error_rate: 1, error_status: 500 });
+    heal = await api.injectFault({ path: `/api/v4/projects/${projectId}/repository/commits/*/diff`, error_rate: 1, error_status: 500 });
     const commitPage = new CommitPage(page);
     await commitPage.goto(projectId, latest.id);
     await expect(commitPage.heading(latest.title)).toBeVisible();

@@ -32,6 +32,8 @@ export interface Api {
   /** `GET /groups/:path` or `/projects/:path` id of a demo object, e.g. DEMO_PATHS.bigGroup. */
   groupId(fullPath: string): Promise<number>;
   projectId(fullPath: string): Promise<number>;
+  /** A sandbox fault rule (its test control outside /api/v4), removed after the test; resolves to its removal. */
+  injectFault(rule: Record<string, unknown>): Promise<() => Promise<void>>;
 }
 
 export type ConnectAs = (page: Page, token: string, options?: { remember?: boolean }) => Promise<void>;
@@ -96,6 +98,15 @@ function apiClient(baseURL: string, adminToken: string, knownSecrets: Set<string
       });
       knownSecrets.add(token.token);
       return { id: user.id, username, name, token: token.token };
+    },
+    async injectFault(rule) {
+      const headers = { 'PRIVATE-TOKEN': adminToken, 'Content-Type': 'application/json' };
+      const answer = await fetch(`${baseURL}/-/sandbox/faults`, { method: 'POST', headers, body: JSON.stringify(rule) });
+      if (answer.status !== 201) throw new Error(`POST /-/sandbox/faults answered ${answer.status}: ${await answer.text()}`);
+      const { id } = (await answer.json()) as { id: number };
+      const remove = async () => void (await fetch(`${baseURL}/-/sandbox/faults/${id}`, { method: 'DELETE', headers }));
+      cleanups.push(remove);
+      return remove;
     },
     groupId: (fullPath) => idOf('groups', fullPath),
     projectId: (fullPath) => idOf('projects', fullPath),

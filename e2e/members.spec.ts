@@ -248,6 +248,27 @@ test.describe('members paging', () => {
   });
 });
 
+test.describe('when the instance fails', () => {
+  test('the members list says so, keeps the filters in the URL, and Try again loads it', async ({ page, api, connectAs, consoleServer }) => {
+    const groupId = await api.groupId(DEMO_PATHS.bigGroup);
+    const expected = await api.get<MemberAnswer[]>(`/groups/${groupId}/members?query=maya`);
+    await connectAs(page, consoleServer.adminToken);
+    const heal = await api.injectFault({ path: `/api/v4/groups/${groupId}/members`, methods: ['GET'], error_rate: 1, error_status: 503 });
+    const members = new MembersPage(page);
+    await members.gotoGroup(groupId, '?query=maya');
+    const failure = page.getByRole('alert').filter({ hasText: 'The instance had a problem' });
+    // 5xx answers are retried with backoff before the screen gives up
+    await expect(failure).toBeVisible({ timeout: 20_000 });
+    expect(param(page, 'query')()).toBe('maya');
+
+    await heal();
+    await failure.getByRole('button', { name: 'Try again' }).click();
+    await expect(members.rows()).toHaveCount(expected.length);
+    await expect(members.row('Maya Chen')).toBeVisible();
+    await expect(failure).toHaveCount(0);
+  });
+});
+
 test.describe('managing group members', () => {
   let groupId: number;
   test.beforeEach(async ({ page, api, connectAs, consoleServer }) => {
