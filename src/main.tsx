@@ -3,21 +3,22 @@ import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { createQueryClient } from './api/query-client.ts';
-import { SessionStore, expiryWatcher, sessionConnection } from './api/session.ts';
+import { SessionStore, expiryWatcher, sessionConnection, whenConnectionChanges } from './api/session.ts';
 import { ServicesContext } from './api/react.ts';
 import { createAppRouter } from './router.tsx';
 import './styles.css';
 
 const queryClient = createQueryClient();
 const session = new SessionStore();
+// signing in, switching, signing out or expiring: no answer of one connection is shown to another
+whenConnectionChanges(session, () => queryClient.clear());
 const connection = sessionConnection(
   session,
   expiryWatcher(session, () => {
-    // the token no longer works: forget it, drop cached data, reconnect and come back here
+    // the token no longer works: forget it, reconnect and come back here
     if (router.state.location.pathname === '/connect') return;
     const here = router.state.location.href;
     session.expire(here);
-    queryClient.clear();
     void router.navigate({ to: '/connect', search: { redirect: here } });
   }),
 );

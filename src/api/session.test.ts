@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SessionStore, sessionConnection, type SavedConnection } from './session.ts';
+import { SessionStore, sessionConnection, whenConnectionChanges, type SavedConnection } from './session.ts';
 import { ApiError } from './errors.ts';
 import { retryDelay, shouldRetry } from './query-client.ts';
 
@@ -129,5 +129,32 @@ describe('a token that rotated itself', () => {
     expect(session.values()).toContain('glpat-after');
     expect(session.values()).not.toContain('glpat-before');
     expect(new SessionStore(new MemoryStorage(), session).getActive()?.token).toBe('glpat-after');
+  });
+});
+
+describe('whenConnectionChanges', () => {
+  it('tells of each sign-in, switch, sign-out, removal and expiry, not of a rotated token or another connection forgotten', () => {
+    const store = new SessionStore(new MemoryStorage(), new MemoryStorage());
+    let changes = 0;
+    whenConnectionChanges(store, () => changes++);
+    const first = store.connect(checked(), 'glpat-one');
+    expect(changes).toBe(1);
+    const second = store.connect(checked({ userId: 1, username: 'root' }), 'glpat-two');
+    expect(changes).toBe(2);
+    store.replaceToken('glpat-two-rotated');
+    expect(changes).toBe(2);
+    store.switchTo(first.id);
+    expect(changes).toBe(3);
+    store.remove(second.id);
+    expect(changes).toBe(3);
+    store.connect(checked(), 'glpat-one-again');
+    expect(changes).toBe(4);
+    store.expire('/');
+    expect(changes).toBe(5);
+    store.connect(checked(), 'glpat-three');
+    store.remove(first.id);
+    expect(changes).toBe(7);
+    store.signOut();
+    expect(changes).toBe(7);
   });
 });

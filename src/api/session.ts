@@ -176,6 +176,21 @@ export class SessionStore {
   }
 }
 
+/**
+ * Calls `onChange` whenever the signed-in connection changes: another one, a fresh sign-in, or
+ * none. A rotated token keeps its connection. Cached answers belong to the connection that
+ * fetched them, so this is where a query cache is dropped.
+ */
+export function whenConnectionChanges(store: SessionStore, onChange: () => void): () => void {
+  let current = store.getActive()?.connection;
+  return store.subscribe(() => {
+    const next = store.getActive()?.connection;
+    if (next === current) return;
+    current = next;
+    onChange();
+  });
+}
+
 /** The Connection the client uses for the active session (a stable object reading the store). */
 export function sessionConnection(store: SessionStore, onUnauthorized: (error: ApiError) => void): Connection {
   return {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { checkConnection, connectFormSchema, type ConnectInput } from '../../api/auth.ts';
 import { ApiError } from '../../api/errors.ts';
@@ -18,7 +18,6 @@ function safeRedirect(target: string | undefined): string {
 export function ConnectScreen({ redirect, expired }: { redirect?: string; expired: boolean }) {
   const session = useSessionStore();
   const saved = useSavedConnections();
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [switchError, setSwitchError] = useState<string | null>(null);
   const form = useForm<ConnectInput>({
@@ -29,7 +28,6 @@ export function ConnectScreen({ redirect, expired }: { redirect?: string; expire
   const connect = useMutation({
     mutationFn: checkConnection,
     onSuccess: (checked, input) => {
-      queryClient.clear();
       session.connect(checked, input.token.trim());
       form.reset({ ...input, token: '' });
       enter();
@@ -69,23 +67,13 @@ export function ConnectScreen({ redirect, expired }: { redirect?: string; expire
                       aria-label={`Use ${connection.username} on ${connection.instanceUrl}`}
                       onClick={() => {
                         setSwitchError(null);
-                        queryClient.clear();
                         if (session.switchTo(connection.id)) enter();
                         else setSwitchError('That connection has no token stored any more. Enter it again below.');
                       }}
                     >
                       Use
                     </button>
-                    <button
-                      type="button"
-                      className="button"
-                      aria-label={`Forget ${connection.username} on ${connection.instanceUrl}`}
-                      onClick={() => {
-                        // forgetting the connection in use signs out of it: its answers go too
-                        if (session.getActive()?.connection.id === connection.id) queryClient.clear();
-                        session.remove(connection.id);
-                      }}
-                    >
+                    <button type="button" className="button" aria-label={`Forget ${connection.username} on ${connection.instanceUrl}`} onClick={() => session.remove(connection.id)}>
                       Forget
                     </button>
                   </span>

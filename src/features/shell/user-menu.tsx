@@ -1,4 +1,3 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { DropdownMenu } from 'radix-ui';
 import { useActiveSession, useSavedConnections, useSessionStore } from '../../api/react.ts';
@@ -9,7 +8,6 @@ export function UserMenu({ defaultOpen }: { defaultOpen: boolean }) {
   const active = useActiveSession();
   const saved = useSavedConnections();
   const session = useSessionStore();
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
   if (!active) return null;
   const { connection } = active;
@@ -34,7 +32,6 @@ export function UserMenu({ defaultOpen }: { defaultOpen: boolean }) {
             key={other.id}
             className="menu__item"
             onSelect={() => {
-              queryClient.clear();
               session.switchTo(other.id);
               void navigate({ to: '/' });
             }}
@@ -50,8 +47,6 @@ export function UserMenu({ defaultOpen }: { defaultOpen: boolean }) {
           className="menu__item"
           onSelect={() => {
             session.signOut();
-            // signing out is the one time every cached answer goes
-            queryClient.clear();
             void navigate({ to: '/connect' });
           }}
         >
