@@ -177,12 +177,12 @@ test.describe('coming back after connecting', () => {
 
 test.describe('saved connections', () => {
   test('a second connection is added from the account menu, and the menu switches between the two', async ({ page, api, connectAs, consoleServer }) => {
-    const maya = await api.get<Array<{ name: string }>>(`/users?username=${DEMO_TOKENS.maintainer.username}`);
-    const diego = await api.get<Array<{ name: string }>>(`/users?username=${DEMO_TOKENS.developer.username}`);
+    const maya = await api.userByUsername(DEMO_TOKENS.maintainer.username);
+    const diego = await api.userByUsername(DEMO_TOKENS.developer.username);
     const welcome = (name: string) => page.getByRole('heading', { level: 1, name: `Welcome, ${name}` });
     const shell = new Shell(page);
     await connectAs(page, DEMO_TOKENS.maintainer.secret);
-    await expect(welcome(maya[0].name)).toBeVisible();
+    await expect(welcome(maya.name)).toBeVisible();
 
     await shell.account.click();
     await shell.menuItem('Add a connection').click();
@@ -191,17 +191,17 @@ test.describe('saved connections', () => {
     await expect(connect.form).toHaveAccessibleName('New connection');
     await connect.accessToken.fill(DEMO_TOKENS.developer.secret);
     await connect.submit.click();
-    await expect(welcome(diego[0].name)).toBeVisible();
-    await expect(shell.account).toHaveAccessibleName(new RegExp(diego[0].name));
+    await expect(welcome(diego.name)).toBeVisible();
+    await expect(shell.account).toHaveAccessibleName(new RegExp(diego.name));
 
     await shell.account.click();
     await shell.menuItem(`Switch to ${DEMO_TOKENS.maintainer.username} on ${consoleServer.baseURL}`).click();
-    await expect(welcome(maya[0].name)).toBeVisible();
-    await expect(shell.account).toHaveAccessibleName(new RegExp(maya[0].name));
+    await expect(welcome(maya.name)).toBeVisible();
+    await expect(shell.account).toHaveAccessibleName(new RegExp(maya.name));
 
     await shell.account.click();
     await shell.menuItem(`Switch to ${DEMO_TOKENS.developer.username} on ${consoleServer.baseURL}`).click();
-    await expect(welcome(diego[0].name)).toBeVisible();
+    await expect(welcome(diego.name)).toBeVisible();
   });
 
   test('the connect screen lists saved connections to use or forget', async ({ page, connectAs, consoleServer }) => {

@@ -32,6 +32,8 @@ export interface Api {
   /** `GET /groups/:path` or `/projects/:path` id of a demo object, e.g. DEMO_PATHS.bigGroup. */
   groupId(fullPath: string): Promise<number>;
   projectId(fullPath: string): Promise<number>;
+  /** A user found by exact username (`GET /users?username=`); throws when there is none. */
+  userByUsername(username: string): Promise<{ id: number; name: string }>;
   /** A sandbox fault rule (its test control outside /api/v4), removed after the test; resolves to its removal. */
   injectFault(rule: Record<string, unknown>): Promise<() => Promise<void>>;
 }
@@ -107,6 +109,11 @@ function apiClient(baseURL: string, adminToken: string, knownSecrets: Set<string
       const remove = async () => void (await fetch(`${baseURL}/-/sandbox/faults/${id}`, { method: 'DELETE', headers }));
       cleanups.push(remove);
       return remove;
+    },
+    async userByUsername(username) {
+      const [user] = await expectOk<Array<{ id: number; name: string }>>('GET', `/users?username=${encodeURIComponent(username)}`);
+      if (!user) throw new Error(`no user ${username}`);
+      return user;
     },
     groupId: (fullPath) => idOf('groups', fullPath),
     projectId: (fullPath) => idOf('projects', fullPath),

@@ -19,12 +19,6 @@ const param = (page: Page, name: string) => () => new URL(page.url()).searchPara
 /** A `YYYY-MM-DD` date `days` from today (UTC, as the API reads dates). */
 const isoDay = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
-async function userByUsername(api: Api, username: string) {
-  const [user] = await api.get<Array<{ id: number; name: string }>>(`/users?username=${encodeURIComponent(username)}`);
-  if (!user) throw new Error(`no user ${username}`);
-  return user;
-}
-
 /** The list's total as the API counts it (x-total), so the checks hold on a re-run. */
 async function totalOf(api: Api, path: string): Promise<number> {
   const answer = await api.call('GET', `${path}${path.includes('?') ? '&' : '?'}per_page=1`);
@@ -316,7 +310,7 @@ test.describe('managing group members', () => {
   });
 
   test('adding someone who is already a member keeps the dialog and its values, and says why', async ({ page, api }) => {
-    const maya = await userByUsername(api, 'maya.chen');
+    const maya = await api.userByUsername('maya.chen');
     const before = await api.get<MemberAnswer>(`/groups/${groupId}/members/${maya.id}`);
     const members = new MembersPage(page);
     await members.gotoGroup(groupId);
@@ -475,7 +469,7 @@ test.describe('who may change members', () => {
 
   test('on the All members list, inherited members are managed where they were granted', async ({ page, api, connectAs, consoleServer }) => {
     const groupId = await api.groupId('acme-engineering/backend/payments');
-    const maya = await userByUsername(api, 'maya.chen');
+    const maya = await api.userByUsername('maya.chen');
     const members = new MembersPage(page);
     await connectAs(page, consoleServer.adminToken);
     await members.gotoGroup(groupId, `?tab=all&user_ids=${encodeURIComponent(JSON.stringify([maya.id]))}`);
@@ -519,7 +513,7 @@ test.describe('billable members', () => {
 
   test('a member’s memberships open in a panel addressed by member= in the URL', async ({ page, api }) => {
     const billable = new BillableMembersPage(page);
-    const maya = await userByUsername(api, 'maya.chen');
+    const maya = await api.userByUsername('maya.chen');
     const memberships = await api.get<Array<{ source_full_name: string }>>(`/groups/${groupId}/billable_members/${maya.id}/memberships`);
     expect(memberships.length).toBeGreaterThan(1);
     await billable.goto(groupId, '?search=maya');
@@ -542,7 +536,7 @@ test.describe('billable members', () => {
 
   test('member= opens the panel even when that member is not on the page in view', async ({ page, api }) => {
     const billable = new BillableMembersPage(page);
-    const maya = await userByUsername(api, 'maya.chen');
+    const maya = await api.userByUsername('maya.chen');
     // the screen's default order is by name: Maya is further on
     const firstPage = await api.get<MemberAnswer[]>(`/groups/${groupId}/billable_members?sort=name_asc&per_page=20`);
     expect(firstPage.map((member) => member.id)).not.toContain(maya.id);

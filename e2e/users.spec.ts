@@ -1,18 +1,12 @@
 import type { Page } from '@playwright/test';
-import { DEMO_TOKENS, expect, test, type Api } from './fixtures.ts';
+import { DEMO_TOKENS, expect, test } from './fixtures.ts';
 import { UserPage } from './pages/user.ts';
 
 const param = (page: Page, name: string) => () => new URL(page.url()).searchParams.get(name);
 
-async function userByUsername(api: Api, username: string) {
-  const [user] = await api.get<Array<{ id: number; name: string }>>(`/users?username=${encodeURIComponent(username)}`);
-  if (!user) throw new Error(`no user ${username}`);
-  return user;
-}
-
 test.describe('following people', () => {
   test('follow and unfollow: the button, the count and the followers list change together', async ({ page, api, connectAs }) => {
-    const sofia = await userByUsername(api, 'sofia.lindqvist');
+    const sofia = await api.userByUsername('sofia.lindqvist');
     const fan = await api.createUser();
     // an unfollow of someone not followed answers 304, which is fine after a passing run
     api.cleanup(() => api.post(`/users/${sofia.id}/unfollow`, undefined, { token: fan.token }));
@@ -45,7 +39,7 @@ test.describe('following people', () => {
   });
 
   test('whom someone follows is on their Following list, addressed by tab= in the URL', async ({ page, api, connectAs }) => {
-    const sofia = await userByUsername(api, 'sofia.lindqvist');
+    const sofia = await api.userByUsername('sofia.lindqvist');
     const fan = await api.createUser();
     await api.post(`/users/${sofia.id}/follow`, undefined, { token: fan.token });
     api.cleanup(() => api.post(`/users/${sofia.id}/unfollow`, undefined, { token: fan.token }));
@@ -76,7 +70,7 @@ test.describe('following people', () => {
   });
 
   test('a long followers list pages forward and back through the URL', async ({ page, api, connectAs }) => {
-    const sofia = await userByUsername(api, 'sofia.lindqvist');
+    const sofia = await api.userByUsername('sofia.lindqvist');
     const followers = `Followers of ${sofia.name}`;
     const [firstOfPage2] = await api.get<Array<{ name: string }>>(`/users/${sofia.id}/followers?page=2&per_page=20`);
     const profile = new UserPage(page);
@@ -96,7 +90,7 @@ test.describe('following people', () => {
   });
 
   test('a read-only token cannot follow: the button is disabled', async ({ page, api, connectAs }) => {
-    const sofia = await userByUsername(api, 'sofia.lindqvist');
+    const sofia = await api.userByUsername('sofia.lindqvist');
     const profile = new UserPage(page);
     await connectAs(page, DEMO_TOKENS.readonly.secret);
     await profile.goto(sofia.id);
