@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Dialog as RadixDialog, AlertDialog } from 'radix-ui';
+import { UncertainWrite, type UncertainSignal } from './uncertain-write.tsx';
 
 interface DialogProps {
   open: boolean;
@@ -33,6 +34,9 @@ interface ConfirmDialogProps {
   description: ReactNode;
   confirmLabel: string;
   onConfirm: () => void;
+  /** The write the confirmation sends: disabled while it runs, an uncertain outcome explained. */
+  write: UncertainSignal & { isPending: boolean };
+  /** Busy for more than the write (a secret being handed over). */
   pending?: boolean;
   error?: ReactNode;
   destructive?: boolean;
@@ -40,7 +44,8 @@ interface ConfirmDialogProps {
 }
 
 /** Confirms a destructive or irreversible action; the confirm button is disabled while it runs. */
-export function ConfirmDialog({ open, onOpenChange, title, description, confirmLabel, onConfirm, pending, error, destructive, children }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, onOpenChange, title, description, confirmLabel, onConfirm, write, pending: busy, error, destructive, children }: ConfirmDialogProps) {
+  const pending = write.isPending || busy;
   return (
     <AlertDialog.Root open={open} onOpenChange={(next) => (!pending ? onOpenChange(next) : undefined)}>
       <AlertDialog.Portal>
@@ -54,6 +59,7 @@ export function ConfirmDialog({ open, onOpenChange, title, description, confirmL
               {error}
             </div>
           ) : null}
+          <UncertainWrite write={write} />
           <div className="dialog__actions">
             <AlertDialog.Cancel className="button" disabled={pending}>
               Cancel

@@ -1,3 +1,5 @@
+import { UncertainWrite, type UncertainSignal } from './uncertain-write.tsx';
+
 /** An error that belongs to no single field, shown above the form's buttons. */
 export function FormError({ message }: { message: string | null | undefined }) {
   return message ? (
@@ -8,23 +10,28 @@ export function FormError({ message }: { message: string | null | undefined }) {
 }
 
 interface FormActionsProps {
-  pending: boolean;
+  /** The form's write: its buttons are disabled while it runs, and an uncertain outcome is explained here. */
+  write: UncertainSignal & { isPending: boolean };
   onCancel: () => void;
   submitLabel: string;
   /** What the submit button reads while the request runs, e.g. "Saving…". */
   pendingLabel: string;
 }
 
-/** Cancel and submit; both disabled while the request runs, so it is never sent twice. */
-export function FormActions({ pending, onCancel, submitLabel, pendingLabel }: FormActionsProps) {
+/** Cancel and submit; both disabled while the request runs (the write itself sends once per press). */
+export function FormActions({ write, onCancel, submitLabel, pendingLabel }: FormActionsProps) {
+  const pending = write.isPending;
   return (
-    <div className="dialog__actions">
-      <button type="button" className="button" onClick={onCancel} disabled={pending}>
-        Cancel
-      </button>
-      <button type="submit" className="button button--primary" disabled={pending} aria-busy={pending || undefined}>
-        {pending ? pendingLabel : submitLabel}
-      </button>
-    </div>
+    <>
+      <UncertainWrite write={write} />
+      <div className="dialog__actions">
+        <button type="button" className="button" onClick={onCancel} disabled={pending}>
+          Cancel
+        </button>
+        <button type="submit" className="button button--primary" disabled={pending} aria-busy={pending || undefined}>
+          {pending ? pendingLabel : submitLabel}
+        </button>
+      </div>
+    </>
   );
 }

@@ -1,18 +1,16 @@
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import type { UseMutationResult } from '@tanstack/react-query';
 import { ROTATE_DEFAULT_DAYS, earliestExpiry, latestExpiry, rotateTokenSchema, type AccessToken, type NewAccessToken, type RotateTokenInput } from '../api/access-tokens.ts';
-import { ApiError } from '../api/errors.ts';
 import { ConfirmDialog } from './dialog.tsx';
 import { Field } from './field.tsx';
 import { errorText } from './error-panel.tsx';
-import { useSendOnce } from './use-send-once.ts';
+import type { Write } from './use-write.ts';
 
 interface RotateTokenDialogProps<V> {
   token: AccessToken | null;
   /** The area's rotate mutation; it runs at most once per opening. */
-  mutation: UseMutationResult<NewAccessToken, Error, V>;
+  mutation: Write<NewAccessToken, V>;
   /** The mutation's variables for this token and the chosen expiry. */
   variables: (token: AccessToken, expiresAt: string | undefined) => V;
   onClose: () => void;
@@ -25,16 +23,15 @@ interface RotateTokenDialogProps<V> {
  * Confirms a rotation and sends it once: the confirmation says the old secret dies at once and
  * that a second rotate would revoke the whole token family (the platform's reuse detection).
  */
-export function RotateTokenDialog<V>({ token, mutation, variables, onClose, onRotated, self = false }: RotateTokenDialogProps<V>) {
-  const rotate = useSendOnce(mutation);
+export function RotateTokenDialog<V>({ token, mutation: rotate, variables, onClose, onRotated, self = false }: RotateTokenDialogProps<V>) {
   const form = useForm<RotateTokenInput>({ resolver: zodResolver(rotateTokenSchema), defaultValues: { expires_at: '' } });
   useEffect(() => {
-    rotate.arm();
+    rotate.reset();
     form.reset({ expires_at: '' });
   }, [token?.id]);
   if (!token) return null;
   const confirm = form.handleSubmit(({ expires_at: expiresAt }) =>
-    rotate.mutateOnce(variables(token, expiresAt || undefined), {
+    rotate.mutate(variables(token, expiresAt || undefined), {
       onSuccess: (rotated) => {
         onClose();
         onRotated(rotated);
@@ -43,7 +40,6 @@ export function RotateTokenDialog<V>({ token, mutation, variables, onClose, onRo
       },
     }),
   );
-  const uncertain = rotate.error instanceof ApiError && (rotate.error.kind !== 'http' || rotate.error.status >= 500);
   return (
     <ConfirmDialog
       open
@@ -57,8 +53,9 @@ export function RotateTokenDialog<V>({ token, mutation, variables, onClose, onRo
         </>
       }
       confirmLabel="Rotate token"
-      pending={rotate.isPending || rotate.isSuccess}
-      error={rotate.error ? `${errorText(rotate.error)}${uncertain ? ' The token may have been rotated: close this and check the list before trying again.' : ''}` : null}
+      write={rotate}
+      pending={rotate.isSuccess}
+      error={rotate.error ? errorText(rotate.error) : null}
       onConfirm={() => void confirm()}
     >
       <Field label="New expiry date" error={form.formState.errors.expires_at?.message} hint={`Optional. Without one the new token expires in ${ROTATE_DEFAULT_DAYS} days; at most one year ahead.`}>

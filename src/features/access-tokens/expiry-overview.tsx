@@ -1,5 +1,5 @@
 import { Suspense, lazy, useMemo, useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
 import { accessTokensQueries, expiryReasons, rotateGroupToken, type ExpiryOverview, type ExpiryReason, type NewAccessToken, type OverviewToken } from '../../api/access-tokens.ts';
@@ -12,6 +12,7 @@ import { EmptyState } from '../../components/states.tsx';
 import { SecretOnce } from '../../components/secret-once.tsx';
 import { formatRelative } from '../../lib/time.ts';
 import { TokenExpiry } from '../../components/token-status.tsx';
+import { useWrite } from '../../components/use-write.ts';
 
 // lazy keeps the form code out of the first paint; the cast keeps the dialog's generic type
 const RotateTokenDialog = lazy(() => import('../../components/rotate-token-dialog.tsx').then((module) => ({ default: module.RotateTokenDialog }))) as unknown as typeof import('../../components/rotate-token-dialog.tsx').RotateTokenDialog;
@@ -22,14 +23,12 @@ type OverviewRotation = { entry: OverviewToken; expiresAt?: string };
 function useRotateOverviewToken() {
   const connection = useConnection();
   const queryClient = useQueryClient();
-  return useMutation({
-    // the answer carries the new secret: forgotten as soon as nobody watches
-    gcTime: 0,
-    mutationFn: ({ entry, expiresAt }: OverviewRotation) =>
+  return useWrite({
+    send: ({ entry, expiresAt }: OverviewRotation) =>
       entry.kind === 'group' || !entry.account
         ? rotateGroupToken(connection, { groupId: entry.group.id, tokenId: entry.token.id, expiresAt })
         : rotateAccountToken(connection, { scope: { group: entry.group.id }, userId: entry.account.id, tokenId: entry.token.id, expiresAt }),
-    onSuccess: (_token, { entry }) => queryClient.invalidateQueries({ queryKey: accessTokensQueries.group(entry.group.id) }),
+    refresh: ({ entry }) => queryClient.invalidateQueries({ queryKey: accessTokensQueries.group(entry.group.id) }),
   });
 }
 

@@ -65,7 +65,7 @@ export function CreateTokenDialog({ open, onOpenChange, groupId, groupName, onCr
           </Field>
         </TokenFields>
         <FormError message={formError} />
-        <FormActions pending={create.isPending} onCancel={() => onOpenChange(false)} submitLabel="Create token" pendingLabel="Creating…" />
+        <FormActions write={create} onCancel={() => onOpenChange(false)} submitLabel="Create token" pendingLabel="Creating…" />
       </form>
     </Dialog>
   );
@@ -110,7 +110,7 @@ export function RevokeTokenDialog({ token, groupId, onClose, onRevoked }: { toke
       }
       confirmLabel="Revoke token"
       destructive
-      pending={revoke.isPending}
+      write={revoke}
       error={revoke.error ? errorText(revoke.error) : null}
       onConfirm={() =>
         revoke.mutate(

@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { checkConnection, connectFormSchema, type ConnectInput } from '../../api/auth.ts';
 import { ApiError } from '../../api/errors.ts';
 import { useSavedConnections, useSessionStore } from '../../api/react.ts';
 import { Field } from '../../components/field.tsx';
 import { errorText } from '../../components/error-panel.tsx';
+import { useWrite } from '../../components/use-write.ts';
 
 /** Only same-origin paths are followed after connecting, never a URL from elsewhere. */
 function safeRedirect(target: string | undefined): string {
@@ -25,18 +25,21 @@ export function ConnectScreen({ redirect, expired }: { redirect?: string; expire
     defaultValues: { instanceUrl: saved.at(-1)?.instanceUrl ?? window.location.origin, token: '', remember: false },
   });
   const enter = () => void navigate({ to: safeRedirect(redirect) });
-  const connect = useMutation({
-    mutationFn: checkConnection,
-    onSuccess: (checked, input) => {
-      session.connect(checked, input.token.trim());
-      form.reset({ ...input, token: '' });
-      enter();
-    },
-    onError: (error) => {
-      // the whole explanation goes on the field: what the instance said and what may be wrong
-      if (error instanceof ApiError && error.fieldErrors?.token) form.setError('token', { message: error.message });
-    },
-  });
+  // a read, not a write: it goes through the same one-request-per-press gate and refreshes nothing
+  const connect = useWrite({ send: checkConnection, refresh: () => Promise.resolve() });
+  const submit = form.handleSubmit((values) =>
+    connect.mutate(values, {
+      onSuccess: (checked, input) => {
+        session.connect(checked, input.token.trim());
+        form.reset({ ...input, token: '' });
+        enter();
+      },
+      onError: (error) => {
+        // the whole explanation goes on the field: what the instance said and what may be wrong
+        if (error instanceof ApiError && error.fieldErrors?.token) form.setError('token', { message: error.message });
+      },
+    }),
+  );
   const { errors } = form.formState;
   return (
     <main className="connect">
@@ -84,7 +87,7 @@ export function ConnectScreen({ redirect, expired }: { redirect?: string; expire
           {switchError ? <p className="form-error" role="alert">{switchError}</p> : null}
         </section>
       ) : null}
-      <form className="form" noValidate onSubmit={form.handleSubmit((values) => connect.mutate(values))} aria-labelledby="connect-heading">
+      <form className="form" noValidate onSubmit={submit} aria-labelledby="connect-heading">
         <h2 id="connect-heading">{saved.length ? 'New connection' : 'Connect'}</h2>
         <Field label="Instance URL" error={errors.instanceUrl?.message} hint="The address of your instance; this console's own address when it serves the API.">
           <input className="input" type="url" autoComplete="url" {...form.register('instanceUrl')} />

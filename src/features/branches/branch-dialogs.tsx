@@ -63,7 +63,7 @@ export function CreateBranchDialog({ open, onOpenChange, projectId, defaultRef }
           <input className="input" autoComplete="off" spellCheck={false} {...form.register('ref')} />
         </Field>
         <FormError message={formError} />
-        <FormActions pending={create.isPending} onCancel={() => onOpenChange(false)} submitLabel="Create branch" pendingLabel="Creating…" />
+        <FormActions write={create} onCancel={() => onOpenChange(false)} submitLabel="Create branch" pendingLabel="Creating…" />
       </form>
     </Dialog>
   );
@@ -88,7 +88,7 @@ export function DeleteBranchDialog({ branch, projectId, onClose }: { branch: Bra
       }
       confirmLabel="Delete branch"
       destructive
-      pending={remove.isPending}
+      write={remove}
       error={remove.error ? `The platform refused: ${errorText(remove.error)}` : null}
       onConfirm={() =>
         remove.mutate(
@@ -232,7 +232,7 @@ export function ProtectBranchDialog({ branch, projectId, onClose }: { branch: Br
           <input type="checkbox" {...form.register('allow_force_push')} /> Allow force push (for those allowed to push)
         </label>
         <FormError message={formError} />
-        <FormActions pending={protect.isPending} onCancel={onClose} submitLabel="Protect" pendingLabel="Protecting…" />
+        <FormActions write={protect} onCancel={onClose} submitLabel="Protect" pendingLabel="Protecting…" />
       </form>
     </Dialog>
   );
@@ -285,7 +285,7 @@ export function UnprotectBranchDialog({ branch, rules, projectId, onClose }: Unp
       }
       confirmLabel={rule && rule.name !== branch.name ? 'Remove rule' : 'Unprotect'}
       destructive
-      pending={unprotect.isPending}
+      write={unprotect}
       error={unprotect.error ? `The platform refused: ${errorText(unprotect.error)}` : null}
       onConfirm={() => {
         if (!rule) return onClose();

@@ -1,9 +1,10 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import {
   branchesQueries, createBranch, deleteBranch, deleteMergedBranches, protectBranch, unprotectBranch,
   type CreateBranchVariables, type ProjectRef, type ProtectBranchVariables,
 } from '../../api/branches.ts';
 import { useConnection } from '../../api/react.ts';
+import { useWrite } from '../../components/use-write.ts';
 
 function useInvalidateProject() {
   const queryClient = useQueryClient();
@@ -13,9 +14,9 @@ function useInvalidateProject() {
 export function useCreateBranch() {
   const connection = useConnection();
   const invalidate = useInvalidateProject();
-  return useMutation({
-    mutationFn: (variables: CreateBranchVariables) => createBranch(connection, variables),
-    onSuccess: (_branch, { projectId }) => invalidate(projectId),
+  return useWrite({
+    send: (variables: CreateBranchVariables) => createBranch(connection, variables),
+    refresh: ({ projectId }) => invalidate(projectId),
   });
 }
 
@@ -23,13 +24,11 @@ export function useDeleteBranch() {
   const connection = useConnection();
   const queryClient = useQueryClient();
   const invalidate = useInvalidateProject();
-  return useMutation({
-    mutationFn: (variables: { projectId: ProjectRef; name: string }) => deleteBranch(connection, variables),
-    onSuccess: (_data, { projectId, name }) => {
-      // the branch is gone: its detail would answer 404 on a refetch
-      queryClient.removeQueries({ queryKey: branchesQueries.detail(connection, projectId, name).queryKey });
-      return invalidate(projectId);
-    },
+  return useWrite({
+    send: (variables: { projectId: ProjectRef; name: string }) => deleteBranch(connection, variables),
+    // the branch is gone: its detail would answer 404 on a refetch
+    onDone: (_data, { projectId, name }) => queryClient.removeQueries({ queryKey: branchesQueries.detail(connection, projectId, name).queryKey }),
+    refresh: ({ projectId }) => invalidate(projectId),
   });
 }
 
@@ -37,29 +36,27 @@ export function useDeleteBranch() {
 export function useDeleteMergedBranches() {
   const connection = useConnection();
   const invalidate = useInvalidateProject();
-  return useMutation({
-    mutationFn: (variables: { projectId: ProjectRef }) => deleteMergedBranches(connection, variables),
-    onSuccess: (_data, { projectId }) => {
-      setTimeout(() => void invalidate(projectId), 2000);
-      return invalidate(projectId);
-    },
+  return useWrite({
+    send: (variables: { projectId: ProjectRef }) => deleteMergedBranches(connection, variables),
+    onDone: (_data, { projectId }) => void setTimeout(() => void invalidate(projectId), 2000),
+    refresh: ({ projectId }) => invalidate(projectId),
   });
 }
 
 export function useProtectBranch() {
   const connection = useConnection();
   const invalidate = useInvalidateProject();
-  return useMutation({
-    mutationFn: (variables: ProtectBranchVariables) => protectBranch(connection, variables),
-    onSuccess: (_data, { projectId }) => invalidate(projectId),
+  return useWrite({
+    send: (variables: ProtectBranchVariables) => protectBranch(connection, variables),
+    refresh: ({ projectId }) => invalidate(projectId),
   });
 }
 
 export function useUnprotectBranch() {
   const connection = useConnection();
   const invalidate = useInvalidateProject();
-  return useMutation({
-    mutationFn: (variables: { projectId: ProjectRef; name: string }) => unprotectBranch(connection, variables),
-    onSuccess: (_data, { projectId }) => invalidate(projectId),
+  return useWrite({
+    send: (variables: { projectId: ProjectRef; name: string }) => unprotectBranch(connection, variables),
+    refresh: ({ projectId }) => invalidate(projectId),
   });
 }

@@ -74,7 +74,7 @@ export function AddDeployKeyDialog({ open, onOpenChange, target }: AddKeyDialogP
           <input className="input" type="date" min={tomorrow()} {...form.register('expires_at')} />
         </Field>
         <FormError message={formError} />
-        <FormActions pending={add.isPending} onCancel={() => onOpenChange(false)} submitLabel="Add key" pendingLabel="Adding…" />
+        <FormActions write={add} onCancel={() => onOpenChange(false)} submitLabel="Add key" pendingLabel="Adding…" />
       </form>
     </Dialog>
   );
@@ -121,7 +121,7 @@ export function EditDeployKeyDialog({ projectId, deployKey, onClose }: { project
           <input type="checkbox" {...form.register('can_push')} /> Grant write permissions to this key (it can push)
         </label>
         <FormError message={formError} />
-        <FormActions pending={update.isPending} onCancel={onClose} submitLabel="Save" pendingLabel="Saving…" />
+        <FormActions write={update} onCancel={onClose} submitLabel="Save" pendingLabel="Saving…" />
       </form>
     </Dialog>
   );
@@ -145,7 +145,7 @@ export function DeleteDeployKeyDialog({ projectId, projectName, deployKey, onClo
       }
       confirmLabel="Remove key"
       destructive
-      pending={remove.isPending}
+      write={remove}
       error={remove.error ? errorText(remove.error) : null}
       onConfirm={() =>
         remove.mutate(

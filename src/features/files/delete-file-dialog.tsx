@@ -48,7 +48,7 @@ export function DeleteFileDialog({ projectId, file, context, onClose, onDeleted 
       description={`A commit removes ${file.file_path} from the branch you name below. Earlier commits keep it in the history.`}
       confirmLabel="Delete file"
       destructive
-      pending={remove.isPending}
+      write={remove}
       onConfirm={confirm}
       error={problem ?? (remove.error ? errorText(remove.error) : null)}
     >

@@ -1,10 +1,11 @@
-import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { branchesQueries } from '../../api/branches.ts';
 import { commitsQueries, createCommit, type CommitCreate } from '../../api/commits.ts';
 import { createFile, deleteFile, filesQueries, updateFile, type FileDeleteVariables, type FileSaveVariables } from '../../api/files.ts';
 import { projectsQueries } from '../../api/projects.ts';
 import { useConnection } from '../../api/react.ts';
 import { repositoryQueries } from '../../api/repository.ts';
+import { useWrite } from '../../components/use-write.ts';
 
 /** A commit changes files, trees, the branch (maybe a new one) and the history: all of the project's repository keys. */
 function invalidateRepository(queryClient: QueryClient, projectId: number, options: { refetchFiles: boolean } = { refetchFiles: true }) {
@@ -23,18 +24,19 @@ function invalidateRepository(queryClient: QueryClient, projectId: number, optio
 export function useSaveFile(isNew: boolean) {
   const connection = useConnection();
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (variables: FileSaveVariables) => (isNew ? createFile(connection, variables) : updateFile(connection, variables)),
-    onSuccess: (_answer, { projectId }) => invalidateRepository(queryClient, projectId),
+  return useWrite({
+    send: (variables: FileSaveVariables) => (isNew ? createFile(connection, variables) : updateFile(connection, variables)),
+    refresh: ({ projectId }) => invalidateRepository(queryClient, projectId),
   });
 }
 
 export function useDeleteFile() {
   const connection = useConnection();
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (variables: FileDeleteVariables) => deleteFile(connection, variables),
-    onSuccess: (_answer, { projectId }) => invalidateRepository(queryClient, projectId, { refetchFiles: false }),
+  return useWrite({
+    send: (variables: FileDeleteVariables) => deleteFile(connection, variables),
+    // after a network error the file is refetched: whether it is still there is the answer
+    refresh: ({ projectId }, done) => invalidateRepository(queryClient, projectId, { refetchFiles: !done }),
   });
 }
 
@@ -42,8 +44,8 @@ export function useDeleteFile() {
 export function useCommitChanges(projectId: number) {
   const connection = useConnection();
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: CommitCreate) => createCommit(connection, projectId, body),
-    onSuccess: () => invalidateRepository(queryClient, projectId),
+  return useWrite({
+    send: (body: CommitCreate) => createCommit(connection, projectId, body),
+    refresh: () => invalidateRepository(queryClient, projectId),
   });
 }

@@ -114,7 +114,7 @@ export function AddMemberDialog({ open, onOpenChange, scope, sourceName, roles }
           <input className="input" type="date" min={tomorrow()} {...form.register('expires_at')} />
         </Field>
         <FormError message={formError} />
-        <FormActions pending={add.isPending} onCancel={() => onOpenChange(false)} submitLabel={chosenName ? `Add ${chosenName}` : 'Add member'} pendingLabel="Adding…" />
+        <FormActions write={add} onCancel={() => onOpenChange(false)} submitLabel={chosenName ? `Add ${chosenName}` : 'Add member'} pendingLabel="Adding…" />
       </form>
     </Dialog>
   );
@@ -169,7 +169,7 @@ export function EditMemberDialog({ member, onClose, scope, roles }: EditMemberDi
           <input className="input" type="date" min={tomorrow()} {...form.register('expires_at')} />
         </Field>
         <FormError message={formError} />
-        <FormActions pending={update.isPending} onCancel={onClose} submitLabel="Save" pendingLabel="Saving…" />
+        <FormActions write={update} onCancel={onClose} submitLabel="Save" pendingLabel="Saving…" />
       </form>
     </Dialog>
   );
@@ -205,7 +205,7 @@ export function RemoveMemberDialog({ member, onClose, scope, sourceName, isGroup
       }
       confirmLabel="Remove member"
       destructive
-      pending={remove.isPending}
+      write={remove}
       error={remove.error ? errorText(remove.error) : null}
       onConfirm={() =>
         remove.mutate(

@@ -1,16 +1,17 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import {
   addMember, membersQueries, removeMember, updateMember,
   type AddMemberVariables, type RemoveMemberVariables, type UpdateMemberVariables,
 } from '../../api/members.ts';
 import { useConnection } from '../../api/react.ts';
+import { useWrite } from '../../components/use-write.ts';
 
 /** Each mutation stays pending until the scope's lists are fresh again (the invalidation is returned). */
 function useMembersMutation<V extends { scope: AddMemberVariables['scope'] }, R>(run: (variables: V) => Promise<R>) {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: run,
-    onSuccess: (_data, variables) => queryClient.invalidateQueries({ queryKey: membersQueries.scope(variables.scope) }),
+  return useWrite({
+    send: run,
+    refresh: (variables) => queryClient.invalidateQueries({ queryKey: membersQueries.scope(variables.scope) }),
   });
 }
 

@@ -1,16 +1,17 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import {
   deleteRunner, resetRunnerToken, runnersQueries, setRunnersPaused, updateRunner,
   type SetPausedVariables, type UpdateRunnerVariables,
 } from '../../api/runners.ts';
 import { useConnection } from '../../api/react.ts';
+import { useWrite } from '../../components/use-write.ts';
 
 export function useUpdateRunner() {
   const connection = useConnection();
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (variables: UpdateRunnerVariables) => updateRunner(connection, variables),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: runnersQueries.all() }),
+  return useWrite({
+    send: (variables: UpdateRunnerVariables) => updateRunner(connection, variables),
+    refresh: () => queryClient.invalidateQueries({ queryKey: runnersQueries.all() }),
   });
 }
 
@@ -18,32 +19,28 @@ export function useUpdateRunner() {
 export function useSetRunnersPaused() {
   const connection = useConnection();
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (variables: SetPausedVariables) => setRunnersPaused(connection, variables),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: runnersQueries.all() }),
+  return useWrite({
+    send: (variables: SetPausedVariables) => setRunnersPaused(connection, variables),
+    refresh: () => queryClient.invalidateQueries({ queryKey: runnersQueries.all() }),
   });
 }
 
 export function useDeleteRunner() {
   const connection = useConnection();
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (variables: { runnerId: number }) => deleteRunner(connection, variables),
-    onSuccess: (_data, { runnerId }) => {
-      // the page being left must not refetch a runner that is gone
-      queryClient.removeQueries({ queryKey: runnersQueries.runner(runnerId) });
-      return queryClient.invalidateQueries({ queryKey: runnersQueries.all() });
-    },
+  return useWrite({
+    send: (variables: { runnerId: number }) => deleteRunner(connection, variables),
+    // the page being left must not refetch a runner that is gone
+    onDone: (_data, { runnerId }) => queryClient.removeQueries({ queryKey: runnersQueries.runner(runnerId) }),
+    refresh: () => queryClient.invalidateQueries({ queryKey: runnersQueries.all() }),
   });
 }
 
 export function useResetRunnerToken() {
   const connection = useConnection();
   const queryClient = useQueryClient();
-  return useMutation({
-    // the answer carries the new secret: the mutation cache forgets it as soon as nobody watches
-    gcTime: 0,
-    mutationFn: (variables: { runnerId: number }) => resetRunnerToken(connection, variables),
-    onSuccess: (_data, { runnerId }) => queryClient.invalidateQueries({ queryKey: runnersQueries.runner(runnerId) }),
+  return useWrite({
+    send: (variables: { runnerId: number }) => resetRunnerToken(connection, variables),
+    refresh: ({ runnerId }) => queryClient.invalidateQueries({ queryKey: runnersQueries.runner(runnerId) }),
   });
 }

@@ -88,7 +88,7 @@ function EditRunnerForm({ runner, onClose, onSaved }: { runner: RunnerDetail; on
           <textarea className="input" rows={4} {...form.register('maintenance_note')} />
         </Field>
         <FormError message={formError} />
-        <FormActions pending={update.isPending} onCancel={onClose} submitLabel="Save changes" pendingLabel="Saving…" />
+        <FormActions write={update} onCancel={onClose} submitLabel="Save changes" pendingLabel="Saving…" />
       </form>
     </Dialog>
   );
@@ -110,7 +110,7 @@ export function DeleteRunnerDialog({ runner, onClose, onDeleted }: { runner: Run
       }
       confirmLabel="Delete runner"
       destructive
-      pending={remove.isPending}
+      write={remove}
       error={remove.error ? errorText(remove.error) : null}
       onConfirm={() =>
         remove.mutate(
@@ -139,7 +139,7 @@ export function ResetRunnerTokenDialog({ runner, onClose, onReset }: { runner: R
       description="The runner’s current authentication token stops working at once: the runner cannot pick jobs until its configuration has the new token, which is shown once."
       confirmLabel="Reset token"
       destructive
-      pending={reset.isPending}
+      write={reset}
       error={reset.error ? errorText(reset.error) : null}
       onConfirm={() =>
         reset.mutate(

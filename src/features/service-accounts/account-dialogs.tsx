@@ -78,7 +78,7 @@ export function CreateAccountDialog({ open, onOpenChange, scope, groupName, onCr
           <input className="input" type="email" autoComplete="off" spellCheck={false} {...form.register('email')} />
         </Field>
         <FormError text={formError} />
-        <FormActions pending={create.isPending} onCancel={() => onOpenChange(false)} submitLabel="Create service account" pendingLabel="Creating…" />
+        <FormActions write={create} onCancel={() => onOpenChange(false)} submitLabel="Create service account" pendingLabel="Creating…" />
       </form>
     </Dialog>
   );
@@ -141,7 +141,7 @@ export function EditAccountDialog({ account, scope, onClose, onSaved }: EditAcco
           </Field>
         ) : null}
         <FormError text={formError} />
-        <FormActions pending={update.isPending} onCancel={onClose} submitLabel="Save" pendingLabel="Saving…" />
+        <FormActions write={update} onCancel={onClose} submitLabel="Save" pendingLabel="Saving…" />
       </form>
     </Dialog>
   );
@@ -178,7 +178,7 @@ export function DeleteAccountDialog({ account, scope, onClose, onDeleted }: Dele
       }
       confirmLabel={hardDelete ? 'Hard delete service account' : 'Delete service account'}
       destructive
-      pending={remove.isPending}
+      write={remove}
       error={remove.error ? `${errorText(remove.error)}${soleOwner && !hardDelete ? ' Choose hard delete to delete it together with the groups it owns alone.' : ''}` : null}
       onConfirm={() =>
         remove.mutate(

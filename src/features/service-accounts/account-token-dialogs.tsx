@@ -56,7 +56,7 @@ export function CreateAccountTokenDialog({ open, onOpenChange, scope, userId, ac
       <form className="form" noValidate onSubmit={submit}>
         <TokenFields form={form} scopes={SERVICE_ACCOUNT_TOKEN_SCOPES} />
         <FormError message={formError} />
-        <FormActions pending={create.isPending} onCancel={() => onOpenChange(false)} submitLabel="Create token" pendingLabel="Creating…" />
+        <FormActions write={create} onCancel={() => onOpenChange(false)} submitLabel="Create token" pendingLabel="Creating…" />
       </form>
     </Dialog>
   );
@@ -98,7 +98,7 @@ export function RevokeAccountTokenDialog({ token, scope, userId, accountName, on
       }
       confirmLabel="Revoke token"
       destructive
-      pending={revoke.isPending}
+      write={revoke}
       error={revoke.error ? errorText(revoke.error) : null}
       onConfirm={() =>
         revoke.mutate(

@@ -1,14 +1,12 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import {
   createAccountToken, createServiceAccount, deleteServiceAccount, revokeAccountToken, rotateAccountToken, serviceAccountsQueries, updateServiceAccount,
   type CreateAccountTokenVariables, type CreateAccountVariables, type DeleteAccountVariables,
   type RevokeAccountTokenVariables, type RotateAccountTokenVariables, type UpdateAccountVariables,
 } from '../../api/service-accounts.ts';
 import { useConnection } from '../../api/react.ts';
+import { useWrite } from '../../components/use-write.ts';
 import { usersQueries } from '../../api/users.ts';
-
-// the answers carry secrets: the mutation cache forgets them as soon as nobody watches
-const FORGET_AT_ONCE = { gcTime: 0 } as const;
 
 /**
  * Account changes refresh every service-account list (the instance's lists a group's accounts
@@ -17,9 +15,9 @@ const FORGET_AT_ONCE = { gcTime: 0 } as const;
  */
 function useAccountMutation<V, R>(run: (variables: V) => Promise<R>) {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: run,
-    onSuccess: () =>
+  return useWrite({
+    send: run,
+    refresh: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: serviceAccountsQueries.all() }),
         queryClient.invalidateQueries({ queryKey: usersQueries.all() }),
@@ -45,29 +43,27 @@ export function useDeleteServiceAccount() {
 export function useCreateAccountToken() {
   const connection = useConnection();
   const queryClient = useQueryClient();
-  return useMutation({
-    ...FORGET_AT_ONCE,
-    mutationFn: (variables: CreateAccountTokenVariables) => createAccountToken(connection, variables),
-    onSuccess: (_token, { scope, userId }) => queryClient.invalidateQueries({ queryKey: serviceAccountsQueries.account(scope, userId) }),
+  return useWrite({
+    send: (variables: CreateAccountTokenVariables) => createAccountToken(connection, variables),
+    refresh: ({ scope, userId }) => queryClient.invalidateQueries({ queryKey: serviceAccountsQueries.account(scope, userId) }),
   });
 }
 
-/** Rotates a token; dialogs send it through useSendOnce (a repeated rotate revokes the family). */
+/** Rotates a token (sent once per press: a repeated rotate revokes the family). */
 export function useRotateAccountToken() {
   const connection = useConnection();
   const queryClient = useQueryClient();
-  return useMutation({
-    ...FORGET_AT_ONCE,
-    mutationFn: (variables: RotateAccountTokenVariables) => rotateAccountToken(connection, variables),
-    onSuccess: (_token, { scope, userId }) => queryClient.invalidateQueries({ queryKey: serviceAccountsQueries.account(scope, userId) }),
+  return useWrite({
+    send: (variables: RotateAccountTokenVariables) => rotateAccountToken(connection, variables),
+    refresh: ({ scope, userId }) => queryClient.invalidateQueries({ queryKey: serviceAccountsQueries.account(scope, userId) }),
   });
 }
 
 export function useRevokeAccountToken() {
   const connection = useConnection();
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (variables: RevokeAccountTokenVariables) => revokeAccountToken(connection, variables),
-    onSuccess: (_data, { scope, userId }) => queryClient.invalidateQueries({ queryKey: serviceAccountsQueries.account(scope, userId) }),
+  return useWrite({
+    send: (variables: RevokeAccountTokenVariables) => revokeAccountToken(connection, variables),
+    refresh: ({ scope, userId }) => queryClient.invalidateQueries({ queryKey: serviceAccountsQueries.account(scope, userId) }),
   });
 }

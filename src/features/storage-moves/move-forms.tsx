@@ -184,7 +184,7 @@ export function BulkMoveForm() {
           description={<>Every project on {confirming.source} moves to {confirming.destination}; repositories are read-only while they move.</>}
           confirmLabel="Schedule the moves"
           destructive
-          pending={bulk.isPending}
+          write={bulk}
           error={bulk.error ? errorText(bulk.error) : null}
           onConfirm={() =>
             bulk.mutate(confirming, {

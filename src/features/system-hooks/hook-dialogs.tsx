@@ -17,7 +17,7 @@ export function DeleteHookDialog({ hook, onClose, onDeleted }: { hook: SystemHoo
       description={<>The system hook posting to {hook.url} is removed for good, with its secret token and URL variables. Its receiver gets no more events from this instance.</>}
       confirmLabel="Delete hook"
       destructive
-      pending={remove.isPending}
+      write={remove}
       error={remove.error ? errorText(remove.error) : null}
       onConfirm={() =>
         remove.mutate(

@@ -9,6 +9,7 @@ import { Field } from '../../components/field.tsx';
 import { errorText } from '../../components/error-panel.tsx';
 import { applyServerErrors } from '../../components/form-errors.ts';
 import { FormActions, FormError } from '../../components/form-footer.tsx';
+import type { UncertainSignal } from '../../components/uncertain-write.tsx';
 
 interface HookFormProps {
   /** The hook being edited; absent when adding one. */
@@ -16,7 +17,8 @@ interface HookFormProps {
   defaultValues: CreateHookInput;
   submitLabel: string;
   pendingLabel: string;
-  pending: boolean;
+  /** The create or update write: sent once per press, its uncertain outcome explained. */
+  write: UncertainSignal & { isPending: boolean };
   /** Runs the mutation; `onError` puts the instance's refusal on the form. */
   onSubmit: (values: CreateHookValues, onError: (error: unknown) => void) => void;
   onCancel: () => void;
@@ -25,7 +27,7 @@ interface HookFormProps {
 const FIELDS = ['url', 'name', 'description', 'token', 'push_events_branch_filter', 'branch_filter_strategy', 'url_variables'] as const;
 
 /** Add or edit a system hook; what the user typed stays on any error. */
-export function HookForm({ hook, defaultValues, submitLabel, pendingLabel, pending, onSubmit, onCancel }: HookFormProps) {
+export function HookForm({ hook, defaultValues, submitLabel, pendingLabel, write, onSubmit, onCancel }: HookFormProps) {
   const [formError, setFormError] = useState<string | null>(null);
   const [schema] = useState(() => (hook ? updateHookSchema(hook) : createHookSchema));
   const form = useForm<CreateHookInput, unknown, CreateHookValues>({
@@ -137,7 +139,7 @@ export function HookForm({ hook, defaultValues, submitLabel, pendingLabel, pendi
       </fieldset>
 
       <FormError message={formError} />
-      <FormActions pending={pending} onCancel={onCancel} submitLabel={submitLabel} pendingLabel={pendingLabel} />
+      <FormActions write={write} onCancel={onCancel} submitLabel={submitLabel} pendingLabel={pendingLabel} />
     </form>
   );
 }

@@ -75,7 +75,7 @@ function HookDetail({ hookId, canManage, reason }: { hookId: number; canManage: 
             defaultValues={{ ...hookFormValues(hook), name: '', description: '' }}
             submitLabel="Save changes"
             pendingLabel="Saving…"
-            pending={update.isPending}
+            write={update}
             onCancel={() => void navigate({ to: '/admin/hooks' })}
             onSubmit={(values, onError) =>
               update.mutate(

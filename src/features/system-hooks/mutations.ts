@@ -1,62 +1,67 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import {
   createSystemHook, deleteSystemHook, deleteUrlVariable, setUrlVariable, systemHooksQueries, testSystemHook, updateSystemHook,
   type CreateHookVariables, type DeleteHookVariables, type DeleteUrlVariableVariables, type SetUrlVariableVariables, type TestHookVariables,
   type UpdateHookVariables,
 } from '../../api/system-hooks.ts';
 import { useConnection } from '../../api/react.ts';
+import { REPEAT_AFTER_MS, useWrite } from '../../components/use-write.ts';
 
 export function useCreateHook() {
   const connection = useConnection();
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (variables: CreateHookVariables) => createSystemHook(connection, variables),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: systemHooksQueries.lists() }),
+  return useWrite({
+    send: (variables: CreateHookVariables) => createSystemHook(connection, variables),
+    refresh: () => queryClient.invalidateQueries({ queryKey: systemHooksQueries.lists() }),
   });
 }
 
 export function useUpdateHook() {
   const connection = useConnection();
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (variables: UpdateHookVariables) => updateSystemHook(connection, variables),
-    onSuccess: (hook) => {
-      queryClient.setQueryData(systemHooksQueries.detail(connection, hook.id).queryKey, hook);
-      return queryClient.invalidateQueries({ queryKey: systemHooksQueries.lists() });
-    },
+  return useWrite({
+    send: (variables: UpdateHookVariables) => updateSystemHook(connection, variables),
+    onDone: (hook) => queryClient.setQueryData(systemHooksQueries.detail(connection, hook.id).queryKey, hook),
+    refresh: ({ hookId }, done) =>
+      Promise.all([
+        // after a success the answer is the detail; otherwise it is fetched to show what the server holds
+        done ? null : queryClient.invalidateQueries({ queryKey: systemHooksQueries.detail(connection, hookId).queryKey }),
+        queryClient.invalidateQueries({ queryKey: systemHooksQueries.lists() }),
+      ]),
   });
 }
 
 export function useDeleteHook() {
   const connection = useConnection();
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (variables: DeleteHookVariables) => deleteSystemHook(connection, variables),
-    onSuccess: (_data, { hookId }) => {
-      // the hook is gone: its detail and log must not be refetched (they would answer 404)
+  return useWrite({
+    send: (variables: DeleteHookVariables) => deleteSystemHook(connection, variables),
+    // the hook is gone: its detail and log must not be refetched (they would answer 404)
+    onDone: (_data, { hookId }) => {
       queryClient.removeQueries({ queryKey: systemHooksQueries.detail(connection, hookId).queryKey });
       queryClient.removeQueries({ queryKey: systemHooksQueries.deliveries(connection, hookId).queryKey });
-      return queryClient.invalidateQueries({ queryKey: systemHooksQueries.lists() });
     },
+    refresh: () => queryClient.invalidateQueries({ queryKey: systemHooksQueries.lists() }),
   });
 }
 
-/** Tests a hook; its delivery shows up in the log a moment later. */
+/** Tests a hook; its delivery shows up in the log a moment later. A later press tests again. */
 export function useTestHook() {
   const connection = useConnection();
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (variables: TestHookVariables) => testSystemHook(connection, variables),
-    onSuccess: (_answer, { hookId }) => queryClient.invalidateQueries({ queryKey: systemHooksQueries.deliveries(connection, hookId).queryKey }),
+  return useWrite({
+    send: (variables: TestHookVariables) => testSystemHook(connection, variables),
+    repeatAfterMs: REPEAT_AFTER_MS,
+    refresh: ({ hookId }) => queryClient.invalidateQueries({ queryKey: systemHooksQueries.deliveries(connection, hookId).queryKey }),
   });
 }
 
 export function useSetUrlVariable() {
   const connection = useConnection();
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (variables: SetUrlVariableVariables) => setUrlVariable(connection, variables),
-    onSuccess: (_data, { hookId }) =>
+  return useWrite({
+    send: (variables: SetUrlVariableVariables) => setUrlVariable(connection, variables),
+    refresh: ({ hookId }) =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: systemHooksQueries.detail(connection, hookId).queryKey }),
         queryClient.invalidateQueries({ queryKey: systemHooksQueries.lists() }),
@@ -67,9 +72,9 @@ export function useSetUrlVariable() {
 export function useDeleteUrlVariable() {
   const connection = useConnection();
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (variables: DeleteUrlVariableVariables) => deleteUrlVariable(connection, variables),
-    onSuccess: (_data, { hookId }) =>
+  return useWrite({
+    send: (variables: DeleteUrlVariableVariables) => deleteUrlVariable(connection, variables),
+    refresh: ({ hookId }) =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: systemHooksQueries.detail(connection, hookId).queryKey }),
         queryClient.invalidateQueries({ queryKey: systemHooksQueries.lists() }),

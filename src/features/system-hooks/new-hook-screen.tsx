@@ -25,7 +25,7 @@ export function NewHookScreen() {
         defaultValues={EMPTY_HOOK_FORM}
         submitLabel="Add system hook"
         pendingLabel="Adding…"
-        pending={create.isPending}
+        write={create}
         onCancel={() => void navigate({ to: '/admin/hooks' })}
         onSubmit={(values, onError) =>
           create.mutate(

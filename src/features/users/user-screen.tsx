@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useRouterState } from '@tanstack/react-router';
 import { setFollowing, usersQueries } from '../../api/users.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
@@ -10,16 +10,18 @@ import { SearchLink } from '../../components/search-link.tsx';
 import { EmptyState } from '../../components/states.tsx';
 import { errorText } from '../../components/error-panel.tsx';
 import { useNotify } from '../../components/toast.tsx';
+import { UncertainWrite } from '../../components/uncertain-write.tsx';
+import { useWrite } from '../../components/use-write.ts';
 import { formatDate } from '../../lib/time.ts';
 import type { UserSearch } from './search.ts';
 
 function useFollow(userId: number) {
   const connection = useConnection();
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (follow: boolean) => setFollowing(connection, { userId, follow }),
+  return useWrite({
+    send: (follow: boolean) => setFollowing(connection, { userId, follow }),
     // the profile's counts and both lists change, ours and theirs
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: usersQueries.all() }),
+    refresh: () => queryClient.invalidateQueries({ queryKey: usersQueries.all() }),
   });
 }
 
@@ -71,6 +73,7 @@ export function UserScreen({ userId, search }: { userId: number; search: UserSea
               {profile.is_followed ? 'Unfollow' : 'Follow'}
             </button>
             {follow.error ? <p role="alert" className="form-error">{errorText(follow.error)}</p> : null}
+            <UncertainWrite write={follow} />
           </div>
         ) : null}
       </header>

@@ -1,0 +1,31 @@
+import type { Write } from './use-write.ts';
+
+/** The part of a write the notice reads; any area's write fits. */
+export type UncertainSignal = Pick<Write<unknown, unknown>, 'isUncertain' | 'checking' | 'checkedAt' | 'tryAgain'>;
+
+/**
+ * After a network error or a 5xx the write may have happened: says so while what it touched is
+ * refetched, and offers to send it again only once the screen shows what the server holds.
+ */
+export function UncertainWrite({ write }: { write: UncertainSignal }) {
+  if (!write.isUncertain) return null;
+  if (write.checking) {
+    return (
+      <p className="notice" role="status">
+        The request may have gone through before it failed. Checking what the server now holds…
+      </p>
+    );
+  }
+  const checkedAt = write.checkedAt === null ? '' : new Date(write.checkedAt).toLocaleTimeString('en-GB');
+  return (
+    <div className="notice" role="status">
+      <p>
+        The request may have gone through before it failed: the screen now shows what the server holds (checked at {checkedAt}). Send it again only if your change is not
+        there.
+      </p>
+      <button type="button" className="button" onClick={() => void write.tryAgain()}>
+        Try again
+      </button>
+    </div>
+  );
+}
