@@ -1,12 +1,17 @@
 import { UncertainWrite, type UncertainSignal } from './uncertain-write.tsx';
 
-/** An error that belongs to no single field, shown above the form's buttons. */
-export function FormError({ message }: { message: string | null | undefined }) {
-  return message ? (
-    <div className="form-error" role="alert">
-      {message}
-    </div>
-  ) : null;
+/** An error that belongs to no single field, shown above the form's buttons; with the form's write, what an uncertain outcome means. */
+export function FormError({ message, write }: { message: string | null | undefined; write?: UncertainSignal }) {
+  return (
+    <>
+      {message ? (
+        <div className="form-error" role="alert">
+          {message}
+        </div>
+      ) : null}
+      {write ? <UncertainWrite write={write} /> : null}
+    </>
+  );
 }
 
 interface FormActionsProps {

@@ -10,6 +10,7 @@ import { ErrorPanel, errorText } from '../../components/error-panel.tsx';
 import { Field } from '../../components/field.tsx';
 import { FormActions, FormError } from '../../components/form-footer.tsx';
 import { useNotify } from '../../components/toast.tsx';
+import { UncertainWrite } from '../../components/uncertain-write.tsx';
 import { createBranchFieldError, createBranchFormSchema, type CreateBranchValues } from './branch-form.ts';
 import { useCreateBranch, useDeleteBranch, useDeleteMergedBranches, useProtectBranch, useUnprotectBranch } from './mutations.ts';
 
@@ -161,6 +162,7 @@ export function DeleteMergedDialog({ open, onOpenChange, projectId, defaultBranc
           The platform refused: {errorText(remove.error)}
         </div>
       ) : null}
+      <UncertainWrite write={remove} />
       <div className="dialog__actions">
         <button type="button" className="button" disabled={remove.isPending} onClick={() => onOpenChange(false)}>
           Cancel

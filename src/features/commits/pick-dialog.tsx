@@ -7,6 +7,7 @@ import { useConnection } from '../../api/react.ts';
 import { Dialog } from '../../components/dialog.tsx';
 import { errorText } from '../../components/error-panel.tsx';
 import { useNotify } from '../../components/toast.tsx';
+import { UncertainWrite } from '../../components/uncertain-write.tsx';
 import { checkText } from './commit-text.ts';
 import { useCheckPick, usePick } from './mutations.ts';
 
@@ -134,6 +135,7 @@ export function PickDialog({ open, onOpenChange, kind, projectId, commit }: Pick
               {words.verb} failed: {errorText(pick.error)}
             </p>
           ) : null}
+          <UncertainWrite write={pick} />
           <div className="dialog__actions">
             <button type="button" className="button" disabled={pick.isPending} onClick={() => onOpenChange(false)}>
               Cancel

@@ -10,6 +10,7 @@ import { Field } from '../../components/field.tsx';
 import { applyServerErrors } from '../../components/form-errors.ts';
 import { FormActions, FormError } from '../../components/form-footer.tsx';
 import { useNotify } from '../../components/toast.tsx';
+import { UncertainWrite } from '../../components/uncertain-write.tsx';
 import { EMPTY_DEPLOY_KEY_FORM, deployKeyFormSchema, editDeployKeyFormSchema, type DeployKeyFormValues, type EditDeployKeyFormValues } from './key-form.ts';
 import { useAddInstanceDeployKey, useAddProjectDeployKey, useDeleteDeployKey, useEnableDeployKey, useUpdateDeployKey } from './mutations.ts';
 
@@ -237,6 +238,7 @@ export function EnableDeployKeyDialog({ open, onOpenChange, projectId }: { open:
           {errorText(enable.error)}
         </div>
       ) : null}
+      <UncertainWrite write={enable} />
       <div className="dialog__actions">
         <button type="button" className="button" disabled={enable.isPending} onClick={() => onOpenChange(false)}>
           Close

@@ -286,7 +286,7 @@ function CommitForm({ projectId, context, urlRef, staged, onCommitted }: { proje
     <form className="form" noValidate onSubmit={submit} aria-label="Commit the staged changes">
       <h2>Commit</h2>
       <CommitFields register={form.register} errors={errors} gitRef={context.gitRef} access={context.access} disabled={commit.isPending} />
-      <FormError message={formError} />
+      <FormError message={formError} write={commit} />
       <div className="dialog__actions">
         <button type="submit" className="button button--primary" disabled={commit.isPending || staged.length === 0} aria-busy={commit.isPending || undefined}>
           {commit.isPending ? 'Committing…' : `Commit ${staged.length} ${staged.length === 1 ? 'change' : 'changes'}`}

@@ -123,7 +123,7 @@ function EditFileForm({ projectId, file, text, urlRef, context }: { projectId: n
           <textarea className="input file-editor__content" spellCheck={false} wrap="off" disabled={save.isPending} {...form.register('content')} />
         </Field>
         <CommitFields register={form.register} errors={errors} gitRef={context.gitRef} access={context.access} disabled={save.isPending} />
-        <FormError message={formError} />
+        <FormError message={formError} write={save} />
         <div className="dialog__actions">
           <Link className="button" to="/projects/$projectId/blob/$" params={{ projectId: project, _splat: file.file_path }} search={{ ref: urlRef }} disabled={save.isPending}>
             Cancel
@@ -206,7 +206,7 @@ function NewFileForm({ projectId, directory, urlRef, context }: { projectId: num
           <textarea className="input" rows={3} disabled={save.isPending} {...form.register('commit_message')} />
         </Field>
         <CommitFields register={form.register} errors={errors} gitRef={context.gitRef} access={context.access} disabled={save.isPending} only="branch" />
-        <FormError message={formError} />
+        <FormError message={formError} write={save} />
         <div className="dialog__actions">
           <Link className="button" to="/projects/$projectId/tree/$" params={{ projectId: project, _splat: directory }} search={{ ref: urlRef }} disabled={save.isPending}>
             Cancel

@@ -224,6 +224,8 @@ function FleetList({ scope, search, caller, instanceVersion }: FleetListProps) {
         onSuccess: (data) => {
           setOutcome({ paused, data });
           setSelected(new Set(data.failures.map((failure) => failure.runnerId)));
+          // the failed runners stay selected, and pausing is a set, not a toggle: a press may send them again
+          if (data.failures.length) setPaused.reset();
         },
       },
     );

@@ -16,6 +16,7 @@ import { SecretOnce } from '../../components/secret-once.tsx';
 import { EmptyState } from '../../components/states.tsx';
 import { useNotify } from '../../components/toast.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
+import { UncertainWrite } from '../../components/uncertain-write.tsx';
 import { formatDate, formatRelative } from '../../lib/time.ts';
 import { useUpdateRunner } from './mutations.ts';
 import { runnerDetailRefusal } from './permissions.ts';
@@ -108,6 +109,7 @@ export function RunnerScreen({ runnerId, fromAdmin, search }: RunnerScreenProps)
           {errorText(update.error)}
         </div>
       ) : null}
+      <UncertainWrite write={update} />
       <div className="home__columns">
         <section aria-labelledby="runner-status-heading">
           <h2 id="runner-status-heading">Status</h2>

@@ -140,7 +140,7 @@ export function ScheduleMoveForm() {
       <Field label="Destination storage" error={errors.destination?.message} hint={READ_ONLY_NOTE}>
         <StorageSelect {...form.register('destination')} />
       </Field>
-      <FormError message={formError} />
+      <FormError message={formError} write={schedule} />
       <div className="dialog__actions">
         <button type="submit" className="button button--primary" disabled={schedule.isPending} aria-busy={schedule.isPending || undefined}>
           {schedule.isPending ? 'Scheduling…' : 'Schedule move'}

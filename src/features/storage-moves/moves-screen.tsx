@@ -102,7 +102,7 @@ function MovesList({ search, canManage }: { search: MovesSearch; canManage: bool
 
   return (
     <>
-      <FormError message={rescheduleError} />
+      <FormError message={rescheduleError} write={reschedule} />
       {page.items.length === 0 ? (
         <EmptyState title={search.page > 1 ? 'This page is past the last move.' : 'No project repository has been moved on this instance.'} />
       ) : (

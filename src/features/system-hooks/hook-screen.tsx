@@ -20,6 +20,7 @@ import { useDeleteUrlVariable, useSetUrlVariable, useTestHook, useUpdateHook } f
 import { systemHooksAccess } from './permissions.ts';
 import { FormError } from '../../components/form-footer.tsx';
 import { Note } from '../../components/note.tsx';
+import { UncertainWrite } from '../../components/uncertain-write.tsx';
 
 // the delivery log sits below the form and brings the table machinery: it loads after
 const RecentDeliveries = lazy(() => import('./recent-deliveries.tsx').then((module) => ({ default: module.RecentDeliveries })));
@@ -169,7 +170,7 @@ function UrlVariables({ hook, canManage }: { hook: SystemHook; canManage: boolea
           ))}
         </ul>
       )}
-      <FormError message={removeError} />
+      <FormError message={removeError} write={removeVariable} />
       {canManage ? (
         <form className="form" noValidate onSubmit={submit} aria-label="Set a URL variable">
           <div className="filter-bar">
@@ -183,7 +184,7 @@ function UrlVariables({ hook, canManage }: { hook: SystemHook; canManage: boolea
               {setVariable.isPending ? 'Saving…' : 'Save variable'}
             </button>
           </div>
-          <FormError message={formError} />
+          <FormError message={formError} write={setVariable} />
         </form>
       ) : null}
     </section>
@@ -205,6 +206,7 @@ function TestHook({ hookId }: { hookId: number }) {
           {errorText(test.error)}
         </div>
       ) : null}
+      <UncertainWrite write={test} />
       {test.isSuccess ? (
         <figure>
           <figcaption>The instance answered with the data it sent:</figcaption>
