@@ -36,6 +36,19 @@ export interface Api {
   userByUsername(username: string): Promise<{ id: number; name: string }>;
   /** A sandbox fault rule (its test control outside /api/v4), removed after the test; resolves to its removal. */
   injectFault(rule: Record<string, unknown>): Promise<() => Promise<void>>;
+  /** The sandbox's request log (its test control): the id of the newest API request, to count from. */
+  requestMark(): Promise<number>;
+  /** API requests that arrived after `mark`, by method and path glob (`*` any run, e.g. `/api/v4/hooks/*`). */
+  requestsSince(mark: number, filter: { method: string; path: string }): Promise<LoggedRequest[]>;
+}
+
+/** One entry of the sandbox's request log; it never holds headers or bodies. */
+export interface LoggedRequest {
+  id: number;
+  method: string;
+  path: string;
+  status: number | null;
+  time: string;
 }
 
 export type ConnectAs = (page: Page, token: string, options?: { remember?: boolean }) => Promise<void>;
@@ -76,6 +89,11 @@ function apiClient(baseURL: string, adminToken: string, knownSecrets: Set<string
     }
     return answer.body;
   };
+  const requestLog = async (query = new URLSearchParams()) => {
+    const answer = await fetch(`${baseURL}/-/sandbox/requests?${query}`, { headers: { 'PRIVATE-TOKEN': adminToken } });
+    if (answer.status !== 200) throw new Error(`GET /-/sandbox/requests answered ${answer.status}: ${await answer.text()}`);
+    return (await answer.json()) as { last: number; requests: LoggedRequest[] };
+  };
   const idOf = async (kind: 'groups' | 'projects', fullPath: string) => (await expectOk<{ id: number }>('GET', `/${kind}/${encodeURIComponent(fullPath)}`)).id;
   const api: Api = {
     call,
@@ -110,6 +128,8 @@ function apiClient(baseURL: string, adminToken: string, knownSecrets: Set<string
       cleanups.push(remove);
       return remove;
     },
+    requestMark: async () => (await requestLog()).last,
+    requestsSince: async (mark, { method, path }) => (await requestLog(new URLSearchParams({ after: String(mark), method, path }))).requests,
     async userByUsername(username) {
       const [user] = await expectOk<Array<{ id: number; name: string }>>('GET', `/users?username=${encodeURIComponent(username)}`);
       if (!user) throw new Error(`no user ${username}`);

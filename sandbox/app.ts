@@ -7,6 +7,7 @@ import { ParamReader, parseParams, type Params } from './http/params.ts';
 import { resolveActor } from './http/auth.ts';
 import { router } from './http/route.ts';
 import { Faults, faultRuleSchema } from './http/faults.ts';
+import { RequestLog } from './http/request-log.ts';
 import { ProjectMoved } from './model/access.ts';
 import { registerAvatars } from './avatars.ts';
 import { registerAuth } from './areas/auth.ts';
@@ -96,11 +97,13 @@ function projectMovedResponse(c: Context<AppEnv>, moved: ProjectMoved): Response
 
 export interface AppOptions {
   faults?: Faults;
+  requests?: RequestLog;
 }
 
 /** The sandbox's HTTP application: `/api/v4` endpoints plus the admin-only test controls. */
 export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
   const faults = options.faults ?? new Faults();
+  const requests = options.requests ?? new RequestLog();
   const app = new Hono<AppEnv>();
 
   app.use('*', async (c, next) => {
@@ -118,6 +121,9 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
       maxAge: 7200,
     }),
   );
+
+  // after CORS: a preflight is the browser's, not a request the client sent
+  app.use(`${API_PREFIX}/*`, requests.middleware());
 
   app.use(`${API_PREFIX}/*`, async (c, next) => {
     const url = c.req.url;
@@ -161,15 +167,16 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
   registerAvatars(app);
   registerSystemHookDeliveries(app);
 
-  // Test controls outside /api/v4: fault injection, administrators only.
-  const control = new Hono<AppEnv>();
-  control.use('*', async (c, next) => {
+  // Test controls outside /api/v4: fault injection and the request log, administrators only.
+  const adminsOnly = async (c: Context<AppEnv>, next: () => Promise<void>) => {
     c.set('params', new ParamReader({}));
     const actor = resolveActor(c, sandbox);
     if (!actor.user) throw unauthorized();
     if (!actor.user.is_admin) throw forbidden();
     await next();
-  });
+  };
+  const control = new Hono<AppEnv>();
+  control.use('*', adminsOnly);
   control.get('/', (c) => c.json(faults.list()));
   control.post('/', async (c) => {
     const parsed = faultRuleSchema.safeParse(await c.req.json().catch(() => null));
@@ -187,6 +194,19 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
     return c.body(null, 204);
   });
   app.route('/-/sandbox/faults', control);
+
+  const log = new Hono<AppEnv>();
+  log.use('*', adminsOnly);
+  log.get('/', (c) => {
+    const after = c.req.query('after');
+    if (after !== undefined && !/^\d+$/.test(after)) return c.json({ message: 'after must be a request id' }, 400);
+    return c.json({ last: requests.last(), requests: requests.list({ method: c.req.query('method'), path: c.req.query('path'), after: after === undefined ? undefined : Number(after) }) });
+  });
+  log.delete('/', (c) => {
+    requests.clear();
+    return c.body(null, 204);
+  });
+  app.route('/-/sandbox/requests', log);
 
   app.notFound((c) => c.json({ error: '404 Not Found' }, 404));
   app.onError((error, c) => {

@@ -27,7 +27,7 @@ export const faultRuleSchema = z
 
 export type FaultRule = z.infer<typeof faultRuleSchema> & { id: number; matched: number };
 
-function globToRegExp(glob: string): RegExp {
+export function globToRegExp(glob: string): RegExp {
   const escaped = glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*');
   return new RegExp(`^${escaped}$`);
 }
