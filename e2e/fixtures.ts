@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { test as base, expect, type Page } from '@playwright/test';
 import { DEMO_DEAD_TOKENS, DEMO_PATHS, DEMO_TOKENS } from '../sandbox/seed/demo.ts';
+import type { LoggedRequest } from '../sandbox/http/request-log.ts';
 import { startConsoleServer } from './console-server.ts';
 import { ConnectPage } from './pages/connect.ts';
 import { Shell } from './pages/shell.ts';
@@ -40,15 +41,6 @@ export interface Api {
   requestMark(): Promise<number>;
   /** API requests that arrived after `mark`, by method and path glob (`*` any run, e.g. `/api/v4/hooks/*`). */
   requestsSince(mark: number, filter: { method: string; path: string }): Promise<LoggedRequest[]>;
-}
-
-/** One entry of the sandbox's request log; it never holds headers or bodies. */
-export interface LoggedRequest {
-  id: number;
-  method: string;
-  path: string;
-  status: number | null;
-  time: string;
 }
 
 export type ConnectAs = (page: Page, token: string, options?: { remember?: boolean }) => Promise<void>;
