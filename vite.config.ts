@@ -1,6 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
+import { servedConsole } from './server/build-plugin.ts';
 
 // `npm run dev` proxies the API to the sandbox that scripts/dev.ts starts beside Vite
 const apiTarget = process.env.SANDBOX_URL ?? 'http://127.0.0.1:3000';
@@ -17,6 +18,7 @@ export default defineConfig({
       generatedRouteTree: 'src/routeTree.gen.ts',
     }),
     react(),
+    servedConsole(),
   ],
   build: {
     manifest: true,

@@ -8,6 +8,8 @@ import { resolveActor } from './http/auth.ts';
 import { router } from './http/route.ts';
 import { Faults, faultRuleSchema } from './http/faults.ts';
 import { RequestLog } from './http/request-log.ts';
+import { compressJson } from './http/compress.ts';
+import { RateLimiter } from './http/rate-limit.ts';
 import { ProjectMoved } from './model/access.ts';
 import { registerAvatars } from './avatars.ts';
 import { registerAuth } from './areas/auth.ts';
@@ -37,6 +39,8 @@ export const EXPOSED_HEADERS = [
   'X-Service-Blob-Id', 'X-Service-Commit-Id', 'X-Service-Content-Sha256', 'X-Service-Encoding', 'X-Service-File-Name',
   'X-Service-File-Path', 'X-Service-Last-Commit-Id', 'X-Service-Ref', 'X-Service-Size', 'X-Service-Execute-Filemode',
   'Content-Disposition',
+  // the authenticated API throttle (sandbox/http/rate-limit.ts)
+  'RateLimit-Name', 'RateLimit-Limit', 'RateLimit-Observed', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-ResetTime',
 ];
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -124,6 +128,7 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
 
   // after CORS: a preflight is the browser's, not a request the client sent
   app.use(`${API_PREFIX}/*`, requests.middleware());
+  app.use(`${API_PREFIX}/*`, compressJson());
 
   app.use(`${API_PREFIX}/*`, async (c, next) => {
     const url = c.req.url;
@@ -143,6 +148,9 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
     c.set('actor', resolveActor(c, sandbox));
     await next();
   });
+
+  const rateLimiter = new RateLimiter(() => sandbox.config.rateLimitPerMinute, sandbox.now);
+  app.use(`${API_PREFIX}/*`, rateLimiter.middleware());
 
   const api = new Hono<AppEnv>();
   const routes = router(api);

@@ -49,6 +49,8 @@ export interface SandboxConfig {
   maxTokenLifetimeDays: number;
   /** Request lines longer than this answer 414 (the platform's front proxy limit). */
   maxRequestLineBytes: number;
+  /** Authenticated API requests per user and minute before 429 (the platform's throttle); 0 is none. */
+  rateLimitPerMinute: number;
 }
 
 /** What every endpoint receives besides Hono's context. */

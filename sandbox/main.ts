@@ -1,9 +1,11 @@
 import { parseArgs } from 'node:util';
 import { startSandbox } from './server.ts';
 import { SEED_KINDS, type SeedKind } from './seed/index.ts';
+import { parseRateLimit } from './http/rate-limit.ts';
 
-const usage = `Usage: npm run sandbox -- [--port 3000] [--host 127.0.0.1] [--data DIR] [--seed demo|empty] [--admin-token T]
-Environment fallbacks: SANDBOX_PORT, SANDBOX_HOST, SANDBOX_DATA, SANDBOX_SEED, SANDBOX_ADMIN_TOKEN.
+const usage = `Usage: npm run sandbox -- [--port 3000] [--host 127.0.0.1] [--data DIR] [--seed demo|empty] [--admin-token T] [--rate-limit 2000]
+Environment fallbacks: SANDBOX_PORT, SANDBOX_HOST, SANDBOX_DATA, SANDBOX_SEED, SANDBOX_ADMIN_TOKEN, SANDBOX_RATE_LIMIT.
+--rate-limit: authenticated API requests per user and minute before 429 (0: no limit).
 Without --data the sandbox keeps its state in a fresh temporary directory.`;
 
 function fail(message: string): never {
@@ -20,6 +22,7 @@ const { values } = (() => {
         data: { type: 'string' },
         seed: { type: 'string' },
         'admin-token': { type: 'string' },
+        'rate-limit': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -37,6 +40,7 @@ const port = Number(portText);
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a number from 0 to 65535, not ${JSON.stringify(portText)}`);
 const seed = values.seed ?? env.SANDBOX_SEED ?? 'demo';
 if (!(SEED_KINDS as readonly string[]).includes(seed)) fail(`--seed must be one of ${SEED_KINDS.join(', ')}`);
+const rateLimitPerMinute = parseRateLimit(values['rate-limit'] ?? env.SANDBOX_RATE_LIMIT, fail);
 
 const running = await startSandbox({
   port,
@@ -45,6 +49,7 @@ const running = await startSandbox({
   seed: seed as SeedKind,
   // an empty value means none: the data directory's token, or a new one
   adminToken: values['admin-token'] || env.SANDBOX_ADMIN_TOKEN || undefined,
+  config: rateLimitPerMinute === undefined ? undefined : { rateLimitPerMinute },
 });
 console.log(`Sandbox API: ${running.apiUrl}`);
 console.log(`Data:        ${running.dataDir}`);

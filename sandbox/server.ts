@@ -36,6 +36,8 @@ export const DEFAULT_CONFIG: SandboxConfig = {
   externalUrl: 'http://localhost',
   maxTokenLifetimeDays: 365,
   maxRequestLineBytes: 8192,
+  // the platform's authenticated API limit on its own service
+  rateLimitPerMinute: 2000,
 };
 
 /** Opens the store, seeds it when new, and returns the sandbox with its admin token. */

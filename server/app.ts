@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { serveStatic } from '@hono/node-server/serve-static';
+import { acceptsEncoding, compressJson } from '../sandbox/http/compress.ts';
+import { SECURITY_HEADERS } from './security.ts';
 
 // headers that describe one hop and must not be forwarded by a proxy
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length'];
@@ -23,6 +25,8 @@ async function proxy(request: Request, target: string): Promise<Response> {
   const destination = `${upstreamUrl.origin}${upstreamUrl.pathname.replace(/\/$/, '')}${rawPath}`;
   const headers = new Headers(request.headers);
   for (const name of HOP_BY_HOP) headers.delete(name);
+  // fetch asks for the encodings it can decode; the browser's list may hold one it cannot (zstd)
+  headers.delete('accept-encoding');
   headers.set('x-forwarded-host', incoming.host);
   headers.set('x-forwarded-proto', incoming.protocol.replace(':', ''));
   try {
@@ -57,12 +61,28 @@ function cacheWhenFound(value: string): MiddlewareHandler {
   };
 }
 
+/** The security headers on every answer of the console itself (its page and files). */
+const secured: MiddlewareHandler = async (c, next) => {
+  await next();
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.res.headers.set(name, value);
+};
+
+/** index.html and its precompressed copies (written by server/build-plugin.ts), kept in memory. */
+function readPage(distDir: string): Array<{ encoding: string | null; body: Buffer }> {
+  const file = path.join(distDir, 'index.html');
+  const variants = [
+    { encoding: 'br', file: `${file}.br` },
+    { encoding: 'gzip', file: `${file}.gz` },
+  ].filter((variant) => fs.existsSync(variant.file));
+  return [...variants.map(({ encoding, file: name }) => ({ encoding, body: fs.readFileSync(name) })), { encoding: null, body: fs.readFileSync(file) }];
+}
+
 /** The product's single server: the console's files plus the API (sandbox or proxied instance). */
 export function createServerApp(options: ServerOptions) {
   const app = new Hono();
   if (options.target) {
     const target = options.target;
-    app.all('/api/v4/*', (c) => proxy(c.req.raw, target));
+    app.all('/api/v4/*', compressJson(), (c) => proxy(c.req.raw, target));
   } else if (options.sandboxFetch) {
     const sandboxFetch = options.sandboxFetch;
     // the Node bindings pass through so the sandbox's dropped-connection fault can reach the socket
@@ -72,15 +92,23 @@ export function createServerApp(options: ServerOptions) {
   const distDir = options.distDir;
   if (distDir && fs.existsSync(path.join(distDir, 'index.html'))) {
     const root = path.relative(process.cwd(), distDir) || '.';
-    app.use('/assets/*', cacheWhenFound('public, max-age=31536000, immutable'), serveStatic({ root }));
+    app.use('*', secured);
+    // hashed files never change: kept for a year, in the best encoding the browser takes
+    app.use('/assets/*', cacheWhenFound('public, max-age=31536000, immutable'), serveStatic({ root, precompressed: true }));
     // an asset that is not there (an old build's chunk) is a 404, not the page in its place
     app.get('/assets/*', (c) => c.json({ error: '404 Not Found' }, 404));
     // the browser asks for the icon again at each in-app navigation: answer from its cache
     app.use('/favicon.png', cacheWhenFound('public, max-age=86400'), serveStatic({ root }));
-    app.use('*', serveStatic({ root }));
+    app.use('*', serveStatic({ root, precompressed: true }));
     // every console route is the single page
-    const index = fs.readFileSync(path.join(distDir, 'index.html'), 'utf8');
-    app.get('*', (c) => c.html(index));
+    const page = readPage(distDir);
+    app.get('*', (c) => {
+      const accepted = c.req.header('accept-encoding');
+      const variant = page.find(({ encoding }) => encoding === null || acceptsEncoding(accepted, encoding))!;
+      c.header('Vary', 'Accept-Encoding');
+      if (variant.encoding) c.header('Content-Encoding', variant.encoding);
+      return c.body(new Uint8Array(variant.body), 200, { 'Content-Type': 'text/html; charset=UTF-8' });
+    });
   }
   app.notFound((c) => c.json({ error: '404 Not Found' }, 404));
   return app;

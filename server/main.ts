@@ -6,10 +6,12 @@ import { createServerApp } from './app.ts';
 import { prepareSandbox } from '../sandbox/server.ts';
 import { createApp } from '../sandbox/app.ts';
 import { SEED_KINDS, type SeedKind } from '../sandbox/seed/index.ts';
+import { parseRateLimit } from '../sandbox/http/rate-limit.ts';
 
 const usage = `Usage: npm start -- [--port 8080] [--host 127.0.0.1] [--target https://instance.example]
-                 [--data .sandbox-data] [--seed demo|empty] [--admin-token T]
-Without --target the bundled sandbox answers /api/v4 (demo seed, data kept in .sandbox-data/).
+                 [--data .sandbox-data] [--seed demo|empty] [--admin-token T] [--rate-limit 2000]
+Without --target the bundled sandbox answers /api/v4 (demo seed, data kept in .sandbox-data/),
+allowing --rate-limit authenticated requests per user and minute (env SANDBOX_RATE_LIMIT; 0: no limit).
 With --target the console talks to that instance through this server (no CORS setup needed).`;
 
 function fail(message: string): never {
@@ -27,6 +29,7 @@ try {
       data: { type: 'string' },
       seed: { type: 'string' },
       'admin-token': { type: 'string' },
+      'rate-limit': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   }));
@@ -52,11 +55,12 @@ let sandboxConfig: { externalUrl: string } | undefined;
 if (!target) {
   const seed = (values.seed as string | undefined) ?? process.env.SANDBOX_SEED ?? 'demo';
   if (!(SEED_KINDS as readonly string[]).includes(seed)) fail(`--seed must be one of ${SEED_KINDS.join(', ')}`);
+  const rateLimitPerMinute = parseRateLimit((values['rate-limit'] as string | undefined) ?? process.env.SANDBOX_RATE_LIMIT, fail);
   const prepared = prepareSandbox({
     dataDir: path.resolve((values.data as string | undefined) ?? process.env.SANDBOX_DATA ?? path.join(root, '.sandbox-data')),
     seed: seed as SeedKind,
     adminToken: (values['admin-token'] as string | undefined) ?? process.env.SANDBOX_ADMIN_TOKEN,
-    config: { externalUrl: `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}` },
+    config: { externalUrl: `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`, ...(rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute }) },
   });
   const sandboxApp = createApp(prepared.sandbox);
   sandboxFetch = (request, env) => sandboxApp.fetch(request, env as never);

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import zlib from 'node:zlib';
 import { Hono } from 'hono';
 import { serve, type ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +20,9 @@ beforeAll(async () => {
     }
     c.header('Link', `<${upstreamOrigin}/gitlab/api/v4/users?cursor=abc&pagination=keyset>; rel="next", <https://elsewhere.example/api/v4/x>; rel="help"`);
     c.header('X-Total', '42');
+    const many = Array.from({ length: 100 }, (_, index) => ({ id: index + 1, name: `project ${index + 1}` }));
+    if (c.req.path === '/gitlab/api/v4/projects') return c.json(many);
+    if (c.req.path === '/gitlab/api/v4/projects/5/repository/files/big.txt/raw') return c.text(JSON.stringify(many));
     return c.json([{ id: 1 }], c.req.method === 'POST' ? 201 : 200);
   });
   await new Promise<void>((resolve) => {
@@ -65,6 +69,23 @@ describe('npm start -- --target: /api/v4 goes to the instance', () => {
     });
     expect(answer.status).toBe(201);
     expect(JSON.parse(seen.at(-1)!.body)).toEqual({ user_id: 7, access_level: 30 });
+  });
+
+  it('gzips JSON answers for a client that accepts gzip, and leaves raw files and other clients alone', async () => {
+    const list = await proxied().request('http://console.test:8080/api/v4/projects', { headers: { 'Accept-Encoding': 'gzip, deflate, br' } });
+    expect(list.headers.get('content-encoding')).toBe('gzip');
+    expect(list.headers.get('vary')).toContain('Accept-Encoding');
+    expect(list.headers.get('x-total')).toBe('42');
+    const items = JSON.parse(zlib.gunzipSync(Buffer.from(await list.arrayBuffer())).toString()) as unknown[];
+    expect(items).toHaveLength(100);
+
+    const plain = await proxied().request('http://console.test:8080/api/v4/projects');
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect((await plain.json()) as unknown[]).toHaveLength(100);
+
+    const raw = await proxied().request('http://console.test:8080/api/v4/projects/5/repository/files/big.txt/raw', { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(raw.headers.get('content-encoding')).toBeNull();
+    expect(JSON.parse(await raw.text()) as unknown[]).toHaveLength(100);
   });
 
   it('answers 502 with a message naming the instance when it does not answer', async () => {

@@ -27,9 +27,11 @@ export interface Answer<T = any> {
 }
 
 /** An in-process sandbox on a fresh data directory, driven over HTTP with `app.request()`. */
-export function createHarness(options: { seed?: SeedKind; now?: () => Date } = {}) {
+export function createHarness(options: { seed?: SeedKind; now?: () => Date; rateLimitPerMinute?: number } = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-test-'));
-  const { sandbox, adminToken } = prepareSandbox({ dataDir, seed: options.seed ?? 'empty', now: options.now });
+  // no throttle unless a test asks: under a frozen clock every request falls in one minute
+  const config = { rateLimitPerMinute: options.rateLimitPerMinute ?? 0 };
+  const { sandbox, adminToken } = prepareSandbox({ dataDir, seed: options.seed ?? 'empty', now: options.now, config });
   const faults = new Faults();
   const app = createApp(sandbox, { faults });
 

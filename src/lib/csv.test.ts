@@ -25,6 +25,23 @@ describe('csvField (RFC 4180)', () => {
   });
 });
 
+describe('csvField (OWASP CSV injection)', () => {
+  it('neutralises text a spreadsheet would run as a formula: a leading quote, the whole cell quoted', () => {
+    expect(csvField('=HYPERLINK("http://evil.example","x")')).toBe('"\'=HYPERLINK(""http://evil.example"",""x"")"');
+    expect(csvField('+1+cmd|/C calc!A0')).toBe('"\'+1+cmd|/C calc!A0"');
+    expect(csvField('-2+3')).toBe('"\'-2+3"');
+    expect(csvField('@SUM(A1:A9)')).toBe('"\'@SUM(A1:A9)"');
+    expect(csvField('\t=1+1')).toBe('"\'\t=1+1"');
+    expect(csvField('\r=1+1')).toBe('"\'\r=1+1"');
+  });
+
+  it('leaves those characters alone elsewhere in the text, and numbers alone', () => {
+    expect(csvField('a=b')).toBe('a=b');
+    expect(csvField('runner-1@host')).toBe('runner-1@host');
+    expect(csvField(-3)).toBe('-3');
+  });
+});
+
 describe('toCsv', () => {
   it('ends every record, the last too, with CRLF', () => {
     expect(toCsv(['id', 'name'], [[1, 'a'], [2, 'b, c']])).toBe('id,name\r\n1,a\r\n2,"b, c"\r\n');
@@ -35,9 +52,9 @@ describe('toCsv', () => {
   });
 
   it('round-trips through a strict parser', () => {
-    const rows = [[7, 'quote " comma , newline \n end', null]];
-    const text = toCsv(['id', 'text', 'empty'], rows);
-    expect(parse(text)).toEqual([['id', 'text', 'empty'], ['7', 'quote " comma , newline \n end', '']]);
+    const rows = [[7, 'quote " comma , newline \n end', null, '=1+1']];
+    const text = toCsv(['id', 'text', 'empty', 'formula'], rows);
+    expect(parse(text)).toEqual([['id', 'text', 'empty', 'formula'], ['7', 'quote " comma , newline \n end', '', "'=1+1"]]);
   });
 });
 

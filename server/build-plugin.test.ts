@@ -1,0 +1,28 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { servedConsole } from './build-plugin.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+describe('the built index.html', () => {
+  const transform = servedConsole().transformIndexHtml as (html: string) => string;
+  const html = transform(fs.readFileSync(path.join(ROOT, 'index.html'), 'utf8'));
+  const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]*)" \/>/.exec(html)?.[1] ?? '';
+
+  it('carries the policy a static host can carry, before anything it governs', () => {
+    expect(html.indexOf('http-equiv="Content-Security-Policy"')).toBeGreaterThan(html.indexOf('<meta charset'));
+    expect(html.indexOf('http-equiv="Content-Security-Policy"')).toBeLessThan(html.indexOf('<script'));
+    expect(policy).toContain("script-src 'self';");
+    expect(policy).toContain("object-src 'none';");
+    expect(policy).toContain("base-uri 'none';");
+    expect(policy).toContain("require-trusted-types-for 'script'");
+  });
+
+  it('lets the direct mode reach another instance over https, and leaves framing to a header', () => {
+    expect(policy).toContain("connect-src 'self' https:;");
+    // a meta policy ignores frame-ancestors (CSP 3, 6.4.2), so it is not there to mislead
+    expect(policy).not.toContain('frame-ancestors');
+  });
+});

@@ -1,0 +1,58 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import type { Plugin } from 'vite';
+import { contentSecurityPolicy } from './security.ts';
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+// text a browser downloads; below 1 KB compression saves less than a packet
+const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|txt|map)$/;
+const MIN_BYTES = 1024;
+
+/**
+ * Writes `file.br` and `file.gz` beside each compressible file. Brotli at 10, not 11: on this
+ * console's chunks 11 takes 2.6 times as long for 1.8 % less.
+ */
+export async function precompress(files: readonly string[]): Promise<void> {
+  await Promise.all(
+    files.map(async (file) => {
+      if (!COMPRESSIBLE.test(file)) return;
+      const content = await fs.readFile(file);
+      if (content.length < MIN_BYTES) return;
+      const [br, gz] = await Promise.all([
+        brotli(content, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 10, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: content.length } }),
+        gzip(content, { level: zlib.constants.Z_BEST_COMPRESSION }),
+      ]);
+      await Promise.all([fs.writeFile(`${file}.br`, br), fs.writeFile(`${file}.gz`, gz)]);
+    }),
+  );
+}
+
+/**
+ * The built console as it is served: index.html carries the Content-Security-Policy a static
+ * host can carry (a meta tag: the direct mode's https: connections, no frame-ancestors, which
+ * only a header can set), and every text file gets its brotli and gzip copies for server/app.ts.
+ * Build only: the dev server's hot reload runs an inline script that the policy forbids.
+ */
+export function servedConsole(): Plugin {
+  return {
+    name: 'platform-console:served',
+    apply: 'build',
+    // right after the charset, before any script or style it governs
+    transformIndexHtml(html) {
+      const charset = /<meta charset="[^"]*" \/>/i;
+      if (!charset.test(html)) throw new Error('index.html needs <meta charset="UTF-8" /> for the policy to follow');
+      return html.replace(
+        charset,
+        `$&\n    <!-- frame-ancestors is ignored in a meta tag: only the served header (server/security.ts) forbids framing -->\n    <meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy('direct')}" />`,
+      );
+    },
+    async writeBundle(options, bundle) {
+      const dir = options.dir ?? 'dist';
+      await precompress(Object.keys(bundle).map((name) => path.join(dir, name)));
+    },
+  };
+}

@@ -1,0 +1,34 @@
+/**
+ * The console's Content-Security-Policy. `npm start` serves it same-origin with the API (the
+ * sandbox or the --target proxy), so it connects only to itself; served from a static host, the
+ * console talks to the instance typed on the connect screen ("direct mode"), so any https origin.
+ */
+export function contentSecurityPolicy(mode: 'same-origin' | 'direct'): string {
+  const directives = [
+    "default-src 'self'",
+    "script-src 'self'",
+    // Radix's dialogs add a <style> element (react-remove-scroll), and React sets style props
+    "style-src 'self' 'unsafe-inline'",
+    // avatars come from the instance or gravatar; image previews and downloads are blob: URLs
+    "img-src 'self' data: blob: https:",
+    "font-src 'self'",
+    mode === 'direct' ? "connect-src 'self' https:" : "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    // a meta tag cannot carry frame-ancestors: only the served header forbids framing
+    ...(mode === 'same-origin' ? ["frame-ancestors 'none'"] : []),
+    // no string reaches an HTML or script sink, and no code may make a policy to let one through
+    "require-trusted-types-for 'script'",
+    "trusted-types 'none'",
+  ];
+  return directives.join('; ');
+}
+
+/** Headers of every answer of the served console (its page and its files, not the API's answers). */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': contentSecurityPolicy('same-origin'),
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+};
