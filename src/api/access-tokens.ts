@@ -150,6 +150,18 @@ export const latestExpiry = () => isoDay(MAX_TOKEN_DAYS);
 export const earliestExpiry = () => isoDay(1);
 /** The platform's default expiry of a rotated token when none is given. */
 export const ROTATE_DEFAULT_DAYS = 7;
+/** What the platform gives a token rotated without an expiry date. */
+export const rotateDefaultExpiry = () => isoDay(ROTATE_DEFAULT_DAYS);
+
+/** A token's lifetime in days, from its creation to its expiry (capped to what a new token may get); null when it never expires. */
+export function tokenLifetimeDays(token: Pick<AccessToken, 'created_at' | 'expires_at'>): number | null {
+  if (!token.expires_at) return null;
+  const days = Math.round((Date.parse(`${token.expires_at}T00:00:00Z`) - Date.parse(`${token.created_at.slice(0, 10)}T00:00:00Z`)) / DAY_MS);
+  return Math.min(Math.max(days, 1), MAX_TOKEN_DAYS);
+}
+
+/** The expiry a rotation keeps the token's lifetime with: as many days from today, or the longest allowed for a token that never expired. */
+export const sameLifetimeExpiry = (token: Pick<AccessToken, 'created_at' | 'expires_at'>) => isoDay(tokenLifetimeDays(token) ?? MAX_TOKEN_DAYS);
 
 export const createTokenSchema = z.object({
   name: z.string().check(z.trim(), z.minLength(1, 'Give the token a name'), z.maxLength(255, 'At most 255 characters')),
