@@ -240,6 +240,27 @@ test.describe('a group owner manages its access tokens', () => {
     expect(await selfStatus(api, original.token)).toBe(401);
   });
 
+  test('rotate offers the token\'s current lifetime and says, where the date is chosen, that no date means 7 days', async ({ page, api, knownSecrets }) => {
+    const tokens = new AccessTokensPage(page);
+    const original = await groupToken(api, group.id, { name: 'monthly bot', expires_at: isoDay(30) });
+    knownSecrets.add(original.token);
+    await tokens.goto(group.id);
+    await tokens.rotateButton('monthly bot').click();
+    const confirm = tokens.rotateDialog('monthly bot');
+    await expect(confirm.newExpiry).toHaveValue(isoDay(30));
+    await expect(confirm.newExpiry).toHaveAccessibleDescription(/current lifetime of 30 days.*Without a date the platform gives the new token only 7 days/);
+    await confirm.newExpiry.fill('');
+    await confirm.root.getByRole('button', { name: /^Keep the current lifetime/ }).click();
+    await expect(confirm.newExpiry).toHaveValue(isoDay(30));
+    await confirm.confirm.click();
+
+    const shown = tokens.secretDialog('The rotated access token');
+    await expect(shown.token).toHaveValue(/^glpat-/);
+    knownSecrets.add(await shown.token.inputValue());
+    await shown.done.click();
+    await expect(tokens.row('monthly bot', 'Active').getByRole('cell', { name: /\(expires in 30 days\)$/ })).toBeVisible();
+  });
+
   test('a double click on "Rotate token" sends one rotate request', async ({ page, api, knownSecrets }) => {
     const tokens = new AccessTokensPage(page);
     const original = await groupToken(api, group.id, { name: 'deploy bot' });
@@ -327,9 +348,9 @@ test.describe('a group owner manages its access tokens', () => {
     const rotated = await shown.token.inputValue();
     knownSecrets.add(rotated);
     await shown.done.click();
-    // the successor expires in a week (the rotate default) and was never used: it takes the row
+    // the successor keeps the 3-day lifetime (the dialog's default) and was never used: it takes the row
     await expect(overview.row('expiring soon', group.name)).toHaveCount(1);
-    await expect(overview.row('expiring soon', group.name)).toContainText('(expires in 7 days)');
+    await expect(overview.row('expiring soon', group.name)).toContainText('(expires in 3 days)');
     expect(await selfStatus(api, rotated)).toBe(200);
     expect(await selfStatus(api, soon.token)).toBe(401);
   });

@@ -34,6 +34,21 @@ test.describe('connected with a group access token', () => {
     await expect(page).not.toHaveURL(/\/connect/);
   });
 
+  test('a token of a group with subgroups finds its own group, not a subgroup it reaches', async ({ page, api, connectAs, knownSecrets }) => {
+    const stamp = Date.now();
+    // the subgroup sorts first by name and by nothing else
+    const parent = await api.post<{ id: number; full_name: string }>('/groups', { name: `Zulu parent ${stamp}`, path: `zulu-${stamp}`, visibility: 'private' });
+    await api.post('/groups', { name: 'Alpha child', path: `alpha-${stamp}`, parent_id: parent.id, visibility: 'private' });
+    const created = await api.post<{ id: number; token: string }>(`/groups/${parent.id}/access_tokens`, { name: 'parent bot', scopes: ['read_api'], access_level: 30 });
+    knownSecrets.add(created.token);
+    api.cleanup(() => api.call('DELETE', `/groups/${parent.id}/access_tokens/${created.id}`));
+
+    await connectAs(page, created.token);
+    await page.goto('/access-tokens/self');
+    await expect(page.getByRole('definition').first()).toHaveText('parent bot');
+    await expect(page.getByRole('definition').nth(1)).toHaveText(parent.full_name);
+  });
+
   test('a personal access token is told what the view is for', async ({ page, connectAs, consoleServer }) => {
     await connectAs(page, consoleServer.adminToken);
     await page.goto('/access-tokens/self');

@@ -86,6 +86,7 @@ test.describe('system hooks', () => {
 
     await hooks.testHook.click();
     await expect(hooks.testAnswer).toContainText('"event_name": "project_create"');
+    await expect(page.getByRole('region', { name: 'Test' }).getByRole('status')).toHaveText('Delivered: the receiver answered 200.');
     await expect.poll(() => receiver.received.length).toBeGreaterThan(0);
     const [delivery] = receiver.received;
     expect(delivery.url).toBe(`/${pathValue}/events`);
@@ -204,6 +205,30 @@ test.describe('system hooks', () => {
     await expect(page.getByRole('main').getByRole('alert')).toHaveCount(0);
     await hooks.testHook.click();
     await expect(hooks.testAnswer).toContainText('"owner_email": "example@gitlabhq.com"');
+    await expect(page.getByRole('main').getByRole('status').filter({ hasText: 'does not report whether the receiver accepted it' })).toBeVisible();
+  });
+
+  test('a test whose delivery is refused says it failed beside the button, not only in the log', async ({ page, api, connectAs, consoleServer }) => {
+    // a port that was free a moment ago: nothing listens there
+    const closed = await startReceiver();
+    await closed.close();
+    const name = `Refused ${randomBytes(4).toString('hex')}`;
+    const hook = await api.post<{ id: number }>('/hooks', { url: `http://127.0.0.1:${closed.port}/in`, name, description: 'Audit trail' });
+    api.deleteAfter(`/hooks/${hook.id}`);
+    const hooks = new SystemHooksPage(page);
+    await connectAs(page, consoleServer.adminToken);
+    await page.goto(`/admin/hooks/${hook.id}`);
+    await hooks.testHook.click();
+    const test = page.getByRole('region', { name: 'Test' });
+    await expect(test.getByRole('alert')).toContainText(/The delivery failed: .*ECONNREFUSED/);
+    await expect(test.getByRole('status')).toHaveCount(0);
+
+    // the edit form shows the name and description the add form set, and why they stay
+    const edit = hooks.form('edit');
+    await expect(edit.name).toHaveValue(name);
+    await expect(edit.name).not.toBeEditable();
+    await expect(edit.root.getByLabel('Description', { exact: true })).toHaveValue('Audit trail');
+    await expect(edit.root.getByLabel('Description', { exact: true })).toHaveAccessibleDescription(/the platform’s update does not change them/);
   });
 
   test('a non-administrator is told system hooks are for administrators', async ({ page, api, connectAs }) => {

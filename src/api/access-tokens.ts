@@ -1,9 +1,11 @@
 import { queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { request, requestPage, send, type Connection } from './http.ts';
+import { ApiError } from './errors.ts';
 import { apiPath, withoutEmpty } from './params.ts';
 import { flag, isoDate, loose } from './schema.ts';
 import { mapWithConcurrency } from '../lib/concurrency.ts';
+import { groupSchema, type Group } from './groups.ts';
 import { TOKEN_SORTS, TOKEN_SORT_VALUES, type TokenSort } from './vocabulary.ts';
 export { TOKEN_SORTS, TOKEN_SORT_VALUES, type TokenSort };
 
@@ -88,6 +90,13 @@ export const accessTokensQueries = {
       queryFn: ({ signal }) => scanTokenExpiry(connection, { everywhere, onProgress, signal }),
       staleTime: 60_000,
     }),
+  /** The group of the group access token the console is connected with (its bot user `botUserId`); null when none is visible. */
+  ownGroup: (connection: Connection, botUserId: number) =>
+    queryOptions({
+      queryKey: [...accessTokensQueries.all(), 'own-group', { user: botUserId }] as const,
+      queryFn: ({ signal }) => findTokenGroup(connection, botUserId, signal),
+      staleTime: 5 * 60_000,
+    }),
   /** The token the console is connected with, when it is this group's token. */
   self: (connection: Connection, groupId: number) =>
     queryOptions({
@@ -95,6 +104,31 @@ export const accessTokensQueries = {
       queryFn: ({ signal }) => request(connection, apiPath`/groups/${groupId}/access_tokens/self`, accessTokenSchema, { signal }),
     }),
 };
+
+/**
+ * A group token's bot is a direct member of its own group only; the groups it reaches besides are
+ * that group's subgroups (inherited) and groups shared with it, so its group is the top of what it
+ * reaches, confirmed by direct membership when groups shared with it make several tops.
+ */
+async function findTokenGroup(connection: Connection, botUserId: number, signal?: AbortSignal): Promise<Group | null> {
+  // ordered by id, parents come before their subgroups
+  const reached = await requestPage(connection, '/groups', groupSchema, { query: { min_access_level: 10, all_available: false, order_by: 'id', per_page: 100 }, signal });
+  const ids = new Set(reached.items.map((group) => group.id));
+  const tops = reached.items.filter((group) => group.parent_id === null || !ids.has(group.parent_id));
+  if (tops.length <= 1) return tops[0] ?? null;
+  const direct = await Promise.all(
+    tops.map((group) =>
+      send(connection, apiPath`/groups/${group.id}/members/${botUserId}`, { signal }).then(
+        () => true,
+        (error: unknown) => {
+          if (error instanceof ApiError && error.status === 404) return false;
+          throw error;
+        },
+      ),
+    ),
+  );
+  return tops.find((_, index) => direct[index]) ?? null;
+}
 
 const DAY_MS = 86_400_000;
 const isoDay = (offsetDays: number, from = new Date()) => new Date(from.getTime() + offsetDays * DAY_MS).toISOString().slice(0, 10);
@@ -116,6 +150,18 @@ export const latestExpiry = () => isoDay(MAX_TOKEN_DAYS);
 export const earliestExpiry = () => isoDay(1);
 /** The platform's default expiry of a rotated token when none is given. */
 export const ROTATE_DEFAULT_DAYS = 7;
+/** What the platform gives a token rotated without an expiry date. */
+export const rotateDefaultExpiry = () => isoDay(ROTATE_DEFAULT_DAYS);
+
+/** A token's lifetime in days, from its creation to its expiry (capped to what a new token may get); null when it never expires. */
+export function tokenLifetimeDays(token: Pick<AccessToken, 'created_at' | 'expires_at'>): number | null {
+  if (!token.expires_at) return null;
+  const days = Math.round((Date.parse(`${token.expires_at}T00:00:00Z`) - Date.parse(`${token.created_at.slice(0, 10)}T00:00:00Z`)) / DAY_MS);
+  return Math.min(Math.max(days, 1), MAX_TOKEN_DAYS);
+}
+
+/** The expiry a rotation keeps the token's lifetime with: as many days from today, or the longest allowed for a token that never expired. */
+export const sameLifetimeExpiry = (token: Pick<AccessToken, 'created_at' | 'expires_at'>) => isoDay(tokenLifetimeDays(token) ?? MAX_TOKEN_DAYS);
 
 export const createTokenSchema = z.object({
   name: z.string().check(z.trim(), z.minLength(1, 'Give the token a name'), z.maxLength(255, 'At most 255 characters')),

@@ -1,7 +1,11 @@
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ROTATE_DEFAULT_DAYS, earliestExpiry, latestExpiry, rotateTokenSchema, type AccessToken, type NewAccessToken, type RotateTokenInput } from '../api/access-tokens.ts';
+import {
+  ROTATE_DEFAULT_DAYS, earliestExpiry, latestExpiry, rotateDefaultExpiry, rotateTokenSchema, sameLifetimeExpiry, tokenLifetimeDays,
+  type AccessToken, type NewAccessToken, type RotateTokenInput,
+} from '../api/access-tokens.ts';
+import { formatDate } from '../lib/time.ts';
 import { ConfirmDialog } from './dialog.tsx';
 import { Field } from './field.tsx';
 import { errorText } from './error-panel.tsx';
@@ -24,12 +28,16 @@ interface RotateTokenDialogProps<V> {
  * that a second rotate would revoke the whole token family (the platform's reuse detection).
  */
 export function RotateTokenDialog<V>({ token, mutation: rotate, variables, onClose, onRotated, self = false }: RotateTokenDialogProps<V>) {
-  const form = useForm<RotateTokenInput>({ resolver: zodResolver(rotateTokenSchema), defaultValues: { expires_at: '' } });
+  // the platform gives a rotated token without a date 7 days: the token's own lifetime is the default instead
+  const keepLifetime = token ? sameLifetimeExpiry(token) : '';
+  const form = useForm<RotateTokenInput>({ resolver: zodResolver(rotateTokenSchema), defaultValues: { expires_at: keepLifetime } });
   useEffect(() => {
     rotate.reset();
-    form.reset({ expires_at: '' });
+    form.reset({ expires_at: keepLifetime });
   }, [token?.id]);
   if (!token) return null;
+  const lifetime = tokenLifetimeDays(token);
+  const chosen = form.watch('expires_at');
   const confirm = form.handleSubmit(({ expires_at: expiresAt }) =>
     rotate.mutate(variables(token, expiresAt || undefined), {
       onSuccess: (rotated) => {
@@ -58,9 +66,25 @@ export function RotateTokenDialog<V>({ token, mutation: rotate, variables, onClo
       error={rotate.error ? errorText(rotate.error) : null}
       onConfirm={() => void confirm()}
     >
-      <Field label="New expiry date" error={form.formState.errors.expires_at?.message} hint={`Optional. Without one the new token expires in ${ROTATE_DEFAULT_DAYS} days; at most one year ahead.`}>
+      <Field
+        label="New expiry date"
+        error={form.formState.errors.expires_at?.message}
+        hint={
+          <>
+            {lifetime === null
+              ? 'This token never expires, but a rotated token always does: the date given is the longest the platform allows, one year.'
+              : `The date given keeps the token's current lifetime of ${lifetime} ${lifetime === 1 ? 'day' : 'days'}; at most one year ahead.`}{' '}
+            <strong>Without a date the platform gives the new token only {ROTATE_DEFAULT_DAYS} days, until {formatDate(rotateDefaultExpiry())}.</strong>
+          </>
+        }
+      >
         <input className="input" type="date" min={earliestExpiry()} max={latestExpiry()} {...form.register('expires_at')} />
       </Field>
+      {chosen !== keepLifetime ? (
+        <button type="button" className="button" onClick={() => form.setValue('expires_at', keepLifetime, { shouldValidate: true })}>
+          {lifetime === null ? 'Use the longest lifetime' : 'Keep the current lifetime'} ({formatDate(keepLifetime)})
+        </button>
+      ) : null}
     </ConfirmDialog>
   );
 }

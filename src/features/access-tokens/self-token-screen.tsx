@@ -1,7 +1,6 @@
 import { Suspense, lazy, useState } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { accessTokensQueries, type NewAccessToken } from '../../api/access-tokens.ts';
-import { groupsQueries } from '../../api/groups.ts';
 import { roleName } from '../../api/members.ts';
 import { useActiveSession, useConnection, useSessionStore } from '../../api/react.ts';
 import { ErrorPanel } from '../../components/error-panel.tsx';
@@ -81,12 +80,15 @@ function GroupTokenDetails({ groupId, groupName }: { groupId: number; groupName:
   );
 }
 
+function OwnGroupTokenDetails({ botUserId }: { botUserId: number }) {
+  const group = useSuspenseQuery(accessTokensQueries.ownGroup(useConnection(), botUserId)).data;
+  if (!group) return <EmptyState title="This token belongs to no group the console can see." />;
+  return <GroupTokenDetails groupId={group.id} groupName={group.full_name} />;
+}
+
 /** The token the console is connected with, when it is a group access token. */
 export function SelfTokenScreen() {
-  const connection = useConnection();
   const active = useActiveSession();
-  // a group token's bot is a member of its group alone
-  const groups = useSuspenseQuery(groupsQueries.search(connection, '')).data.items;
   return (
     <section className="screen" aria-labelledby="self-token-heading">
       <h1 id="self-token-heading">This token</h1>
@@ -94,10 +96,8 @@ export function SelfTokenScreen() {
         <EmptyState title="The console is connected with a personal access token.">
           <p>This view is for group access tokens: connect with one to see it and let it rotate itself.</p>
         </EmptyState>
-      ) : groups.length === 0 ? (
-        <EmptyState title="This token belongs to no group the console can see." />
       ) : (
-        <GroupTokenDetails groupId={groups[0].id} groupName={groups[0].full_name} />
+        <OwnGroupTokenDetails botUserId={active.connection.userId} />
       )}
     </section>
   );

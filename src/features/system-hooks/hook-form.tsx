@@ -65,16 +65,17 @@ export function HookForm({ hook, defaultValues, submitLabel, pendingLabel, write
       >
         <input className="input" type="url" autoComplete="off" spellCheck={false} {...form.register('url')} />
       </Field>
-      {hook ? null : (
-        <>
-          <Field label="Name" error={errors.name?.message}>
-            <input className="input" autoComplete="off" {...form.register('name')} />
-          </Field>
-          <Field label="Description" error={errors.description?.message}>
-            <textarea className="input" rows={2} {...form.register('description')} />
-          </Field>
-        </>
-      )}
+      {/* the platform's update takes no name or description (spec 1, 4.6): shown, and said so, rather than hidden */}
+      <Field label="Name" error={errors.name?.message} hint={hook ? undefined : 'Set once: the platform cannot rename a hook afterwards.'}>
+        <input className="input" autoComplete="off" readOnly={hook !== undefined} {...form.register('name')} />
+      </Field>
+      <Field
+        label="Description"
+        error={errors.description?.message}
+        hint={hook ? 'The name and description stay as they were set when the hook was added: the platform’s update does not change them. To change them, add a new hook and delete this one.' : undefined}
+      >
+        <textarea className="input" rows={2} readOnly={hook !== undefined} {...form.register('description')} />
+      </Field>
       <Field
         label="Secret token"
         error={errors.token?.message}

@@ -1,11 +1,11 @@
 import { Suspense, lazy, useState } from 'react';
-import { useSuspenseQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   hookFormValues, systemHooksQueries, urlPlaceholders, urlVariableSchema,
-  type SystemHook, type UrlVariableInput,
+  type HookDelivery, type SystemHook, type UrlVariableInput,
 } from '../../api/system-hooks.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import { errorText } from '../../components/error-panel.tsx';
@@ -73,7 +73,7 @@ function HookDetail({ hookId, canManage, reason }: { hookId: number; canManage: 
           <HookForm
             key={formVersion}
             hook={hook}
-            defaultValues={{ ...hookFormValues(hook), name: '', description: '' }}
+            defaultValues={{ ...hookFormValues(hook), name: hook.name ?? '', description: hook.description ?? '' }}
             submitLabel="Save changes"
             pendingLabel="Saving…"
             write={update}
@@ -191,14 +191,32 @@ function UrlVariables({ hook, canManage }: { hook: SystemHook; canManage: boolea
   );
 }
 
-/** The platform posts mock data to the receiver and answers with that data, shown as JSON text. */
+/** A delivery the receiver took: it answered 2xx and nothing failed on the way. */
+const delivered = (delivery: HookDelivery) => !delivery.internal_error_message && /^2\d\d$/.test(delivery.response_status);
+
+/**
+ * The platform posts a sample to the receiver and answers with that sample whatever the receiver
+ * did, so the outcome comes from the delivery log (where the instance keeps one), beside the button.
+ */
 function TestHook({ hookId }: { hookId: number }) {
+  const connection = useConnection();
+  const queryClient = useQueryClient();
   const test = useTestHook();
+  const deliveriesQuery = systemHooksQueries.deliveries(connection, hookId);
+  const log = useQuery(deliveriesQuery).data;
+  // the newest delivery before this test: the test's own comes after it
+  const [sinceId, setSinceId] = useState<number | null>(null);
+  const outcome = sinceId === null || !log?.available ? undefined : log.deliveries.find((delivery) => delivery.id > sinceId && delivery.trigger === 'system_hooks');
+  const run = async () => {
+    const known = await queryClient.ensureQueryData(deliveriesQuery).catch(() => null);
+    setSinceId(known?.available ? Math.max(0, ...known.deliveries.map((delivery) => delivery.id)) : null);
+    test.mutate({ hookId });
+  };
   return (
     <section aria-labelledby="test-hook-heading">
       <h2 id="test-hook-heading">Test</h2>
       <p className="field__hint">Sends a sample project_create event to the receiver now.</p>
-      <button type="button" className="button" disabled={test.isPending} aria-busy={test.isPending || undefined} onClick={() => test.mutate({ hookId })}>
+      <button type="button" className="button" disabled={test.isPending} aria-busy={test.isPending || undefined} onClick={() => void run()}>
         {test.isPending ? 'Testing…' : 'Test hook'}
       </button>
       {test.isError ? (
@@ -208,12 +226,24 @@ function TestHook({ hookId }: { hookId: number }) {
       ) : null}
       <UncertainWrite write={test} />
       {test.isSuccess ? (
-        <figure>
-          <figcaption>The instance answered with the data it sent:</figcaption>
-          <pre aria-label="Test answer">{typeof test.data === 'string' ? test.data : JSON.stringify(test.data, null, 2)}</pre>
-        </figure>
+        <>
+          {!log?.available ? (
+            <p role="status">Sent. The instance does not report whether the receiver accepted it: check on the receiver.</p>
+          ) : !outcome ? (
+            <p role="status">Sent. Waiting for the receiver’s answer…</p>
+          ) : delivered(outcome) ? (
+            <p role="status">Delivered: the receiver answered {outcome.response_status}.</p>
+          ) : (
+            <div className="form-error" role="alert">
+              The delivery failed: {outcome.internal_error_message ?? `the receiver answered ${outcome.response_status}`}.
+            </div>
+          )}
+          <figure>
+            <figcaption>The sample the instance sent:</figcaption>
+            <pre aria-label="Test answer">{typeof test.data === 'string' ? test.data : JSON.stringify(test.data, null, 2)}</pre>
+          </figure>
+        </>
       ) : null}
     </section>
   );
 }
-
