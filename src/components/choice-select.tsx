@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import type { Visibility } from '../api/groups.ts';
 import { ROLES } from '../api/members.ts';
 
@@ -8,17 +9,19 @@ interface Choice<T extends string> {
 
 /** A labelled select of fixed choices; the value '' stands for "not filtered". */
 export function ChoiceSelect<T extends string>({ label, value, options, onChange }: { label: string; value: T; options: readonly Choice<T>[]; onChange: (value: T) => void }) {
+  // a label beside the select, not around it: the select's name is the label alone, not the label and the chosen option
+  const id = useId();
   return (
-    <label className="inline-field">
-      <span>{label}</span>
-      <select className="input" value={value} onChange={(event) => onChange(event.target.value as T)}>
+    <span className="inline-field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} className="input" value={value} onChange={(event) => onChange(event.target.value as T)}>
         {options.map((option) => (
           <option key={option.value} value={option.value}>
             {option.label}
           </option>
         ))}
       </select>
-    </label>
+    </span>
   );
 }
 
