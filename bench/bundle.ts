@@ -18,7 +18,7 @@ const MANIFEST = path.join(DIST, '.vite', 'manifest.json');
 const BUILD_INPUTS = ['src', 'index.html', 'vite.config.ts', 'package-lock.json'];
 const APP_SHELL_SOURCE = 'src/features/shell/app-shell.tsx';
 // the shell's menus, which it loads once idle (deferred-menus.tsx): a later navigation finds them there
-const SHELL_IDLE_SOURCES = ['src/features/shell/user-menu.tsx', 'src/features/shell/context-switcher.tsx'];
+const SHELL_IDLE_SOURCES = ['src/features/shell/user-menu.tsx', 'src/features/shell/context-switcher.tsx', 'src/features/shell/command-palette.tsx'];
 
 interface ManifestChunk {
   file: string;

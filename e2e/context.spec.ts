@@ -85,7 +85,7 @@ test.describe('the shell', () => {
 
   test('the instance areas are listed for an administrator', async ({ page, connectAs, consoleServer }) => {
     await connectAs(page, consoleServer.adminToken);
-    const instance = new Shell(page).areas.getByRole('group', { name: 'Instance' });
+    const instance = new Shell(page).section('Admin');
     await expect(instance).toBeVisible();
     for (const name of instanceAreas) await expect(instance.getByRole('link', { name, exact: true })).toBeVisible();
   });
@@ -94,7 +94,7 @@ test.describe('the shell', () => {
     await connectAs(page, DEMO_TOKENS.maintainer.secret);
     const areas = new Shell(page).areas;
     await expect(areas.getByRole('link', { name: 'People', exact: true })).toBeVisible();
-    await expect(areas.getByRole('group', { name: 'Instance' })).toHaveCount(0);
+    await expect(new Shell(page).section('Admin')).toHaveCount(0);
     for (const name of instanceAreas) await expect(areas.getByRole('link', { name, exact: true })).toHaveCount(0);
   });
 

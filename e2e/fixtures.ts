@@ -185,7 +185,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       await connect.accessToken.fill(token);
       await connect.remember.setChecked(options.remember ?? false);
       await connect.submit.click();
-      await expect(new Shell(page).areas).toBeVisible();
+      await expect(new Shell(page).navigationToggle).toBeVisible();
     });
   },
 

@@ -420,6 +420,17 @@ export const migrations: ReadonlyArray<(db: Db) => void> = [
       last_iid INTEGER NOT NULL
     );
   `),
+  // stars: who starred which project, for `starred=true` (star_count stays the projects' own column)
+  (db) =>
+    db.exec(`
+    CREATE TABLE project_stars (
+      user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+      project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+      created_at TEXT NOT NULL,
+      PRIMARY KEY (user_id, project_id)
+    );
+    CREATE INDEX project_stars_project ON project_stars(project_id);
+  `),
 ];
 
 /** Opens (creating if needed) the store in `dir` and brings its schema up to date. */

@@ -16,6 +16,8 @@ import { Route as AccessTokensSelfRouteImport } from './routes/access-tokens/sel
 import { Route as AdminDeployKeysRouteImport } from './routes/admin/deploy-keys'
 import { Route as AdminRunnersRouteImport } from './routes/admin/runners'
 import { Route as AdminServiceAccountsRouteImport } from './routes/admin/service-accounts'
+import { Route as GroupsIndexRouteImport } from './routes/groups/index'
+import { Route as ProjectsIndexRouteImport } from './routes/projects/index'
 import { Route as RunnersRunnerIdRouteImport } from './routes/runners/$runnerId'
 import { Route as UsersIndexRouteImport } from './routes/users/index'
 import { Route as UsersUserIdRouteImport } from './routes/users/$userId'
@@ -77,6 +79,16 @@ const AdminRunnersRoute = AdminRunnersRouteImport.update({
 const AdminServiceAccountsRoute = AdminServiceAccountsRouteImport.update({
   id: '/admin/service-accounts',
   path: '/admin/service-accounts',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const GroupsIndexRoute = GroupsIndexRouteImport.update({
+  id: '/groups/',
+  path: '/groups/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ProjectsIndexRoute = ProjectsIndexRouteImport.update({
+  id: '/projects/',
+  path: '/projects/',
   getParentRoute: () => rootRouteImport,
 } as any)
 const RunnersRunnerIdRoute = RunnersRunnerIdRouteImport.update({
@@ -242,6 +254,8 @@ export interface FileRoutesByFullPath {
   '/admin/service-accounts': typeof AdminServiceAccountsRoute
   '/runners/$runnerId': typeof RunnersRunnerIdRoute
   '/users/$userId': typeof UsersUserIdRoute
+  '/groups/': typeof GroupsIndexRoute
+  '/projects/': typeof ProjectsIndexRoute
   '/users/': typeof UsersIndexRoute
   '/admin/hooks/$hookId': typeof AdminHooksHookIdRoute
   '/admin/hooks/new': typeof AdminHooksNewRoute
@@ -278,6 +292,8 @@ export interface FileRoutesByTo {
   '/admin/service-accounts': typeof AdminServiceAccountsRoute
   '/runners/$runnerId': typeof RunnersRunnerIdRoute
   '/users/$userId': typeof UsersUserIdRoute
+  '/groups': typeof GroupsIndexRoute
+  '/projects': typeof ProjectsIndexRoute
   '/users': typeof UsersIndexRoute
   '/admin/hooks/$hookId': typeof AdminHooksHookIdRoute
   '/admin/hooks/new': typeof AdminHooksNewRoute
@@ -315,6 +331,8 @@ export interface FileRoutesById {
   '/admin/service-accounts': typeof AdminServiceAccountsRoute
   '/runners/$runnerId': typeof RunnersRunnerIdRoute
   '/users/$userId': typeof UsersUserIdRoute
+  '/groups/': typeof GroupsIndexRoute
+  '/projects/': typeof ProjectsIndexRoute
   '/users/': typeof UsersIndexRoute
   '/admin/hooks/$hookId': typeof AdminHooksHookIdRoute
   '/admin/hooks/new': typeof AdminHooksNewRoute
@@ -353,6 +371,8 @@ export interface FileRouteTypes {
     | '/admin/service-accounts'
     | '/runners/$runnerId'
     | '/users/$userId'
+    | '/groups/'
+    | '/projects/'
     | '/users/'
     | '/admin/hooks/$hookId'
     | '/admin/hooks/new'
@@ -389,6 +409,8 @@ export interface FileRouteTypes {
     | '/admin/service-accounts'
     | '/runners/$runnerId'
     | '/users/$userId'
+    | '/groups'
+    | '/projects'
     | '/users'
     | '/admin/hooks/$hookId'
     | '/admin/hooks/new'
@@ -425,6 +447,8 @@ export interface FileRouteTypes {
     | '/admin/service-accounts'
     | '/runners/$runnerId'
     | '/users/$userId'
+    | '/groups/'
+    | '/projects/'
     | '/users/'
     | '/admin/hooks/$hookId'
     | '/admin/hooks/new'
@@ -462,6 +486,8 @@ export interface RootRouteChildren {
   AdminServiceAccountsRoute: typeof AdminServiceAccountsRoute
   RunnersRunnerIdRoute: typeof RunnersRunnerIdRoute
   UsersUserIdRoute: typeof UsersUserIdRoute
+  GroupsIndexRoute: typeof GroupsIndexRoute
+  ProjectsIndexRoute: typeof ProjectsIndexRoute
   UsersIndexRoute: typeof UsersIndexRoute
   AdminHooksHookIdRoute: typeof AdminHooksHookIdRoute
   AdminHooksNewRoute: typeof AdminHooksNewRoute
@@ -538,6 +564,20 @@ declare module '@tanstack/react-router' {
       path: '/admin/service-accounts'
       fullPath: '/admin/service-accounts'
       preLoaderRoute: typeof AdminServiceAccountsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/groups/': {
+      id: '/groups/'
+      path: '/groups'
+      fullPath: '/groups/'
+      preLoaderRoute: typeof GroupsIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/projects/': {
+      id: '/projects/'
+      path: '/projects'
+      fullPath: '/projects/'
+      preLoaderRoute: typeof ProjectsIndexRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/runners/$runnerId': {
@@ -742,6 +782,8 @@ const rootRouteChildren: RootRouteChildren = {
   AdminServiceAccountsRoute: AdminServiceAccountsRoute,
   RunnersRunnerIdRoute: RunnersRunnerIdRoute,
   UsersUserIdRoute: UsersUserIdRoute,
+  GroupsIndexRoute: GroupsIndexRoute,
+  ProjectsIndexRoute: ProjectsIndexRoute,
   UsersIndexRoute: UsersIndexRoute,
   AdminHooksHookIdRoute: AdminHooksHookIdRoute,
   AdminHooksNewRoute: AdminHooksNewRoute,

@@ -207,6 +207,23 @@ export function registerProjects(routes: Router): void {
     return c.json(projectEntity(sandbox, refreshProject(db, project.id), actor, now));
   });
 
+  // the platform's star and unstar: 201 with the project, or 304 when nothing changes
+  routes.post('/projects/:id/star', {}, (c, { sandbox, actor, now }) => {
+    const project = findReadableProject(sandbox.db, actor, pathParam(c, 'id'), now);
+    const added = sandbox.db.prepare('INSERT OR IGNORE INTO project_stars (user_id, project_id, created_at) VALUES (?, ?, ?)').run(actor.user!.id, project.id, timestamp(now));
+    if (added.changes === 0) return c.body(null, 304);
+    sandbox.db.prepare('UPDATE projects SET star_count = star_count + 1 WHERE id = ?').run(project.id);
+    return c.json(projectEntity(sandbox, refreshProject(sandbox.db, project.id), actor, now), 201);
+  });
+
+  routes.post('/projects/:id/unstar', {}, (c, { sandbox, actor, now }) => {
+    const project = findReadableProject(sandbox.db, actor, pathParam(c, 'id'), now);
+    const removed = sandbox.db.prepare('DELETE FROM project_stars WHERE user_id = ? AND project_id = ?').run(actor.user!.id, project.id);
+    if (removed.changes === 0) return c.body(null, 304);
+    sandbox.db.prepare('UPDATE projects SET star_count = max(star_count - 1, 0) WHERE id = ?').run(project.id);
+    return c.json(projectEntity(sandbox, refreshProject(sandbox.db, project.id), actor, now), 201);
+  });
+
   routes.get('/groups/:id/projects', { auth: 'public' }, (c, call) => {
     const { sandbox, actor, params, now } = call;
     const group = findReadableGroup(sandbox.db, actor, pathParam(c, 'id'), now);

@@ -72,6 +72,10 @@ export function listProjects(c: Context<AppEnv>, call: Call, scope?: { namespace
     where.push("(namespace_id IN (SELECT id FROM namespaces WHERE kind = 'user' AND owner_id = ?) OR id IN (SELECT value FROM json_each(?)))");
     args.push(user?.id ?? -1, JSON.stringify(authorized.filter(([, access]) => access >= AccessLevel.OWNER).map(([id]) => id)));
   }
+  if (params.bool('starred')) {
+    where.push('id IN (SELECT project_id FROM project_stars WHERE user_id = ?)');
+    args.push(user?.id ?? -1);
+  }
   const minAccess = params.int('min_access_level');
   if (minAccess !== undefined && !(MEMBER_ACCESS_LEVELS as readonly number[]).includes(minAccess)) {
     throw new HttpError(400, { error: 'min_access_level does not have a valid value' });

@@ -108,6 +108,8 @@ describe('GET /groups', () => {
     expect(available).not.toContain(foreignPrivate.id);
     // administrators see every group by default
     expect(await list('', h.adminToken)).toEqual(expect.arrayContaining([foreignPrivate.id, alpha.id]));
+    // and only their own with all_available=false
+    expect(await list('all_available=false', h.adminToken)).not.toContain(foreignPrivate.id);
   });
 
   it('filters by search on name or path', async () => {
@@ -264,6 +266,27 @@ describe('GET /projects', () => {
     expect(publicOnes).not.toContain(personal.id);
     expect(await list('archived=true&membership=true')).toEqual([archived.id]);
     expect(await list('archived=false&membership=true')).not.toContain(archived.id);
+  });
+
+  it('stars and unstars (201 with the project, 304 when nothing changes) and filters starred projects', async () => {
+    const star = await h.post(`/projects/${otherPublic.id}/star`, {}, { token: me.token });
+    expect(star.status).toBe(201);
+    expect(star.body).toMatchObject({ id: otherPublic.id, star_count: 1 });
+    expect((await h.post(`/projects/${otherPublic.id}/star`, {}, { token: me.token })).status).toBe(304);
+    expect((await h.post(`/projects/${personal.id}/star`, {}, { token: me.token })).status).toBe(201);
+    expect((await list('starred=true')).sort()).toEqual([personal.id, otherPublic.id].sort());
+    // stars are the caller's own
+    expect(await list('starred=true', h.adminToken)).toEqual([]);
+    expect((await h.post(`/projects/${personal.id}/unstar`, {}, { token: me.token })).status).toBe(201);
+    expect((await h.post(`/projects/${personal.id}/unstar`, {}, { token: me.token })).status).toBe(304);
+    expect(await list('starred=true')).toEqual([otherPublic.id]);
+    // a project the caller may not read is not found, starred or not
+    expect((await h.post(`/projects/${otherPrivate.id}/star`, {}, { token: me.token })).status).toBe(404);
+  });
+
+  it('lists every project to an administrator, and narrows to memberships with membership=true', async () => {
+    expect(await list('', h.adminToken)).toEqual(expect.arrayContaining([otherPrivate.id, personal.id]));
+    expect(await list('membership=true', h.adminToken)).not.toContain(otherPrivate.id);
   });
 
   it('orders by created_at descending by default, and by order_by and sort', async () => {

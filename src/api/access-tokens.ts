@@ -97,6 +97,17 @@ export const accessTokensQueries = {
       queryFn: ({ signal }) => findTokenGroup(connection, botUserId, signal),
       staleTime: 5 * 60_000,
     }),
+  /** Active personal access tokens expiring before `before` (YYYY-MM-DD), soonest first: one user's, or (administrators) the instance's. */
+  personalExpiring: (connection: Connection, params: { userId?: number; before: string; per_page: number }) =>
+    queryOptions({
+      queryKey: [...accessTokensQueries.all(), 'personal', 'expiring', params] as const,
+      queryFn: ({ signal }) =>
+        requestPage(connection, '/personal_access_tokens', accessTokenSchema, {
+          query: withoutEmpty({ user_id: params.userId, state: 'active', expires_before: params.before, sort: 'expires_asc', per_page: params.per_page }),
+          signal,
+        }),
+      staleTime: 60_000,
+    }),
   /** The token the console is connected with, when it is this group's token. */
   self: (connection: Connection, groupId: number) =>
     queryOptions({

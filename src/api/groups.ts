@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { request, requestPage, type Connection } from './http.ts';
-import { apiPath } from './params.ts';
+import { apiPath, withoutEmpty } from './params.ts';
 import { loose } from './schema.ts';
 
 export const groupSchema = loose({
@@ -18,6 +18,29 @@ export const groupSchema = loose({
 });
 export type Group = z.infer<typeof groupSchema>;
 
+export type Visibility = 'private' | 'internal' | 'public';
+
+/** Which groups a list covers: those the user belongs to, those they own, or every group they can see (all, for administrators). */
+export type GroupScope = 'member' | 'owned' | 'all';
+
+export interface GroupListParams {
+  scope: GroupScope;
+  search: string;
+  order_by: 'name' | 'path' | 'id';
+  sort: 'asc' | 'desc';
+  visibility?: Visibility;
+  min_access_level?: number;
+  top_level_only: boolean;
+  page: number;
+  per_page: number;
+}
+
+/** The list's params as the platform's query (spec 1, GET /groups). */
+function groupListQuery({ scope, ...rest }: GroupListParams) {
+  // all_available=false narrows even an administrator to the groups they belong to
+  return { ...withoutEmpty(rest), all_available: scope === 'member' ? false : scope === 'all' ? true : undefined, owned: scope === 'owned' || undefined };
+}
+
 export const groupsQueries = {
   all: () => ['groups'] as const,
   detail: (connection: Connection, groupId: number) =>
@@ -25,6 +48,19 @@ export const groupsQueries = {
       queryKey: [...groupsQueries.all(), { group: groupId }, 'detail'] as const,
       queryFn: ({ signal }) => request(connection, apiPath`/groups/${groupId}`, groupSchema, { query: { with_projects: false }, signal }),
       staleTime: 5 * 60_000,
+    }),
+  lists: () => [...groupsQueries.all(), 'list'] as const,
+  list: (connection: Connection, params: GroupListParams) =>
+    queryOptions({
+      queryKey: [...groupsQueries.lists(), params] as const,
+      queryFn: ({ signal }) => requestPage(connection, '/groups', groupSchema, { query: groupListQuery(params), signal }),
+    }),
+  /** How many groups the caller can see: the `x-total` of a one-row page; null when the platform did not count. */
+  count: (connection: Connection) =>
+    queryOptions({
+      queryKey: [...groupsQueries.all(), 'count'] as const,
+      queryFn: async ({ signal }) => (await requestPage(connection, '/groups', groupSchema, { query: { all_available: true, per_page: 1 }, signal })).total ?? null,
+      staleTime: 30_000,
     }),
   /** Groups by name: those the user belongs to, or every group for an administrator (`everywhere`). */
   search: (connection: Connection, search: string, everywhere = false) =>

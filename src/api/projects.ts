@@ -1,7 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { request, requestPage, type Connection } from './http.ts';
-import { apiPath } from './params.ts';
+import { apiPath, withoutEmpty } from './params.ts';
+import type { Visibility } from './groups.ts';
 import { loose } from './schema.ts';
 
 const accessSchema = z.nullable(loose({ access_level: z.number() }));
@@ -21,6 +22,35 @@ export const projectSchema = loose({
 });
 export type Project = z.infer<typeof projectSchema>;
 
+/** A row of the projects list: the full entity, which says whether the project is archived. */
+export const projectRowSchema = z.extend(projectSchema, {
+  archived: z.optional(z.boolean()),
+  star_count: z.optional(z.number()),
+  last_activity_at: z.nullish(z.string()),
+});
+export type ProjectRow = z.infer<typeof projectRowSchema>;
+
+/** Which projects a list covers: the user's (any role), owned, starred, or every one they can see (all, for administrators). */
+export type ProjectScope = 'member' | 'owned' | 'starred' | 'all';
+
+export interface ProjectListParams {
+  scope: ProjectScope;
+  search: string;
+  order_by: 'name' | 'path' | 'created_at' | 'updated_at' | 'last_activity_at' | 'star_count' | 'id';
+  sort: 'asc' | 'desc';
+  visibility?: Visibility;
+  min_access_level?: number;
+  /** undefined lists both archived and active projects. */
+  archived?: boolean;
+  page: number;
+  per_page: number;
+}
+
+/** The list's params as the platform's query (spec 1, GET /projects); `archived=false` is a filter, so only undefined drops it. */
+function projectListQuery({ scope, archived, ...rest }: ProjectListParams) {
+  return { ...withoutEmpty(rest), archived, membership: scope === 'member' || undefined, owned: scope === 'owned' || undefined, starred: scope === 'starred' || undefined };
+}
+
 export const projectsQueries = {
   all: () => ['projects'] as const,
   detail: (connection: Connection, projectId: number) =>
@@ -28,6 +58,19 @@ export const projectsQueries = {
       queryKey: [...projectsQueries.all(), { project: projectId }, 'detail'] as const,
       queryFn: ({ signal }) => request(connection, apiPath`/projects/${projectId}`, projectSchema, { signal }),
       staleTime: 5 * 60_000,
+    }),
+  lists: () => [...projectsQueries.all(), 'list'] as const,
+  list: (connection: Connection, params: ProjectListParams) =>
+    queryOptions({
+      queryKey: [...projectsQueries.lists(), params] as const,
+      queryFn: ({ signal }) => requestPage(connection, '/projects', projectRowSchema, { query: projectListQuery(params), signal }),
+    }),
+  /** How many projects the caller can see: the `x-total` of a one-row page; null when the platform did not count. */
+  count: (connection: Connection) =>
+    queryOptions({
+      queryKey: [...projectsQueries.all(), 'count'] as const,
+      queryFn: async ({ signal }) => (await requestPage(connection, '/projects', projectSchema, { query: { simple: true, per_page: 1 }, signal })).total ?? null,
+      staleTime: 30_000,
     }),
   /** Projects by name: those the user is a member of, or every project for an administrator (`everywhere`). */
   search: (connection: Connection, search: string, everywhere = false) =>

@@ -62,6 +62,13 @@ export const usersQueries = {
       initialPageParam: null as string | null,
       getNextPageParam: (last) => last.nextUrl ?? null,
     }),
+  /** How many users the instance has: the `x-total` of a one-row page; null when the platform did not count. */
+  count: (connection: Connection) =>
+    queryOptions({
+      queryKey: [...usersQueries.all(), 'count'] as const,
+      queryFn: async ({ signal }) => (await requestPage(connection, '/users', userSummarySchema, { query: { per_page: 1 }, signal })).total ?? null,
+      staleTime: 30_000,
+    }),
   /** Users matching a search, for pickers (active humans first, as the platform orders them). */
   search: (connection: Connection, search: string) =>
     queryOptions({

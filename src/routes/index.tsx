@@ -1,10 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { groupsQueries } from '../api/groups.ts';
-import { projectsQueries } from '../api/projects.ts';
 import { HomeScreen } from '../features/shell/home-screen.tsx';
+import { homeQueries } from '../features/shell/home-queries.ts';
 
 export const Route = createFileRoute('/')({
-  loader: ({ context: { queryClient, api } }) =>
-    Promise.all([queryClient.ensureQueryData(groupsQueries.search(api, '')), queryClient.ensureQueryData(projectsQueries.search(api, ''))]),
+  loader: ({ context: { queryClient, api } }) => Promise.all([queryClient.ensureQueryData(homeQueries.groups(api)), queryClient.ensureQueryData(homeQueries.projects(api))]),
   component: HomeScreen,
 });

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useState, type ComponentProps } from 'react';
+import { Suspense, lazy, useEffect, useState, type ComponentProps } from 'react';
 import type { SavedConnection } from '../../api/session.ts';
 import { useActiveSession } from '../../api/react.ts';
 import { Avatar } from '../../components/avatar.tsx';
@@ -11,12 +11,15 @@ import { Avatar } from '../../components/avatar.tsx';
  */
 const loadUserMenu = () => import('./user-menu.tsx');
 const loadContextSwitcher = () => import('./context-switcher.tsx');
+const loadPalette = () => import('./command-palette.tsx');
 const UserMenu = lazy(() => loadUserMenu().then((module) => ({ default: module.UserMenu })));
 const ContextSwitcher = lazy(() => loadContextSwitcher().then((module) => ({ default: module.ContextSwitcher })));
+const CommandPalette = lazy(() => loadPalette().then((module) => ({ default: module.CommandPalette })));
 
 export function preloadMenus(): void {
   void loadUserMenu();
   void loadContextSwitcher();
+  void loadPalette();
 }
 
 type TriggerProps = ComponentProps<'button'>;
@@ -76,5 +79,53 @@ export function ContextSwitcherOnDemand() {
     </Suspense>
   ) : (
     plain
+  );
+}
+
+/** Ctrl+K, or Cmd+K on a Mac: the platform's own shortcut for "Search or go to". */
+const isPaletteShortcut = (event: KeyboardEvent) => (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey && event.key.toLowerCase() === 'k';
+
+/** The palette's trigger, and its shortcut anywhere in the console; the palette itself loads when first asked for. */
+export function CommandPaletteOnDemand() {
+  const [open, setOpen] = useState(false);
+  const [wanted, setWanted] = useState(false);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (!isPaletteShortcut(event)) return;
+      // the browser's own Ctrl+K goes to its address bar
+      event.preventDefault();
+      setWanted(true);
+      setOpen(true);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+  return (
+    <>
+      <button
+        type="button"
+        className="button palette__trigger"
+        aria-haspopup="dialog"
+        aria-keyshortcuts="Control+K Meta+K"
+        onPointerEnter={() => void loadPalette()}
+        onFocus={() => void loadPalette()}
+        onClick={() => {
+          setWanted(true);
+          setOpen(true);
+        }}
+      >
+        <svg aria-hidden="true" width="16" height="16" viewBox="0 0 16 16">
+          <circle cx="7" cy="7" r="5" fill="none" stroke="currentColor" strokeWidth="2" />
+          <path d="M11 11l4 4" stroke="currentColor" strokeWidth="2" />
+        </svg>
+        <span className="palette__label">Search or go to…</span>
+        <kbd aria-hidden="true">Ctrl K</kbd>
+      </button>
+      {wanted ? (
+        <Suspense fallback={null}>
+          <CommandPalette open={open} onOpenChange={setOpen} />
+        </Suspense>
+      ) : null}
+    </>
   );
 }

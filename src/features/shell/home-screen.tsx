@@ -1,48 +1,70 @@
+import { Suspense, lazy, type ReactNode } from 'react';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { groupsQueries } from '../../api/groups.ts';
-import { projectsQueries } from '../../api/projects.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
-import { EmptyState } from '../../components/states.tsx';
+import { EmptyState, RoutePending } from '../../components/states.tsx';
+import { homeQueries } from './home-queries.ts';
 
-/** Where the user lands: their groups and most recently active projects. */
+// the overview and the tokens each wait for their own requests: their code (runners, tokens) comes with them, after the lists
+const loadPanels = () => import('./home-panels.tsx');
+const InstanceOverview = lazy(() => loadPanels().then((module) => ({ default: module.InstanceOverview })));
+const NeedsYou = lazy(() => loadPanels().then((module) => ({ default: module.NeedsYou })));
+
+function LinkList({ id, title, all, empty, children }: { id: string; title: string; all: ReactNode; empty: string | null; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      {empty ? <EmptyState title={empty} /> : <ul className="link-list">{children}</ul>}
+      <p>{all}</p>
+    </section>
+  );
+}
+
+/** Where the user lands: the instance overview for administrators; everyone's groups, projects and what needs them. */
 export function HomeScreen() {
   const connection = useConnection();
-  const active = useActiveSession();
-  const groups = useSuspenseQuery(groupsQueries.search(connection, ''));
-  const projects = useSuspenseQuery(projectsQueries.search(connection, ''));
+  const me = useActiveSession()?.connection;
+  const groups = useSuspenseQuery(homeQueries.groups(connection)).data;
+  const projects = useSuspenseQuery(homeQueries.projects(connection)).data;
   return (
     <div className="home">
-      <h1>Welcome, {active?.connection.name}</h1>
+      <h1>Welcome, {me?.name}</h1>
+      {me?.isAdmin ? (
+        <Suspense fallback={<RoutePending />}>
+          <InstanceOverview />
+        </Suspense>
+      ) : null}
       <div className="home__columns">
-        <section aria-labelledby="home-groups">
-          <h2 id="home-groups">Your groups</h2>
-          {groups.data.items.length === 0 ? <EmptyState title="You are not a member of any group yet." /> : null}
-          <ul className="link-list">
-            {groups.data.items.map((group) => (
-              <li key={group.id}>
-                <Link to="/groups/$groupId/members" params={{ groupId: String(group.id) }}>
-                  {group.full_name}
-                </Link>
-                <span className="muted"> {group.visibility}</span>
-              </li>
-            ))}
-          </ul>
-        </section>
-        <section aria-labelledby="home-projects">
-          <h2 id="home-projects">Your projects</h2>
-          {projects.data.items.length === 0 ? <EmptyState title="You are not a member of any project yet." /> : null}
-          <ul className="link-list">
-            {projects.data.items.map((project) => (
-              <li key={project.id}>
-                <Link to="/projects/$projectId/members" params={{ projectId: String(project.id) }}>
-                  {project.name_with_namespace}
-                </Link>
-                <span className="muted"> {project.visibility}</span>
-              </li>
-            ))}
-          </ul>
-        </section>
+        <LinkList id="home-groups" title="Your groups" empty={groups.items.length === 0 ? 'You are not a member of any group yet.' : null} all={<Link to="/groups">{me?.isAdmin ? 'All groups' : 'All your groups'}</Link>}>
+          {groups.items.map((group) => (
+            <li key={group.id}>
+              <Link to="/groups/$groupId/members" params={{ groupId: String(group.id) }}>
+                {group.full_name}
+              </Link>
+              <span className="muted"> {group.visibility}</span>
+            </li>
+          ))}
+        </LinkList>
+        <LinkList
+          id="home-projects"
+          title="Your projects"
+          empty={projects.items.length === 0 ? 'You are not a member of any project yet.' : null}
+          all={<Link to="/projects">{me?.isAdmin ? 'All projects' : 'All your projects'}</Link>}
+        >
+          {projects.items.map((project) => (
+            <li key={project.id}>
+              <Link to="/projects/$projectId/members" params={{ projectId: String(project.id) }}>
+                {project.name_with_namespace}
+              </Link>
+              <span className="muted"> {project.visibility}</span>
+            </li>
+          ))}
+        </LinkList>
+        {me ? (
+          <Suspense fallback={<RoutePending />}>
+            <NeedsYou userId={me.userId} />
+          </Suspense>
+        ) : null}
       </div>
     </div>
   );

@@ -1,0 +1,101 @@
+/**
+ * The console's screens by context and section, named as the platform's own sidebar names them
+ * (Manage, Plan, Code, Build, Deploy, Monitor, Settings, and Admin for the instance). The sidebar
+ * and the command palette both read this list; a new area adds its screens to its section here.
+ */
+export const SECTIONS = ['Manage', 'Plan', 'Code', 'Build', 'Deploy', 'Monitor', 'Settings'] as const;
+export type SectionName = (typeof SECTIONS)[number];
+
+export interface NavItem {
+  label: string;
+  /** A route path of src/routes, with `params` for its `$` segments. */
+  to: string;
+  params?: Record<string, string>;
+  /** Current only on this very path (Home, and the lists whose children are other screens). */
+  exact?: boolean;
+  /** Also current on these paths (Files stays current on a file, its blame and its editor). */
+  alsoCurrent?: RegExp;
+}
+
+export interface NavSection {
+  /** The group's label: a section name, or "Your work" and "Admin". */
+  name: string;
+  items: NavItem[];
+}
+
+export interface NavContext {
+  isAdmin: boolean;
+  isBot: boolean;
+  group?: {
+    id: number;
+    /** Known once the group has loaded: billable members and service accounts belong to top-level groups. */
+    topLevel: boolean;
+    /** Owners (and administrators) see the group screens only Owners may open. */
+    owner: boolean;
+  };
+  projectId?: number;
+}
+
+/** What every signed-in person has, whatever the context. */
+export function yourWork({ isBot }: Pick<NavContext, 'isBot'>): NavSection {
+  return {
+    name: 'Your work',
+    items: [
+      { label: 'Home', to: '/', exact: true },
+      { label: 'Groups', to: '/groups', exact: true },
+      { label: 'Projects', to: '/projects', exact: true },
+      { label: 'People', to: '/users' },
+      { label: 'Token expiry', to: '/access-tokens/expiry' },
+      ...(isBot ? [{ label: 'This token', to: '/access-tokens/self' }] : []),
+    ],
+  };
+}
+
+/** The instance screens, for administrators only. */
+export const ADMIN_SECTION: NavSection = {
+  name: 'Admin',
+  items: [
+    { label: 'Runners', to: '/admin/runners' },
+    { label: 'Service accounts', to: '/admin/service-accounts' },
+    { label: 'System hooks', to: '/admin/hooks' },
+    { label: 'Storage moves', to: '/admin/storage-moves' },
+    { label: 'Deploy keys', to: '/admin/deploy-keys' },
+  ],
+};
+
+type Placed = NavItem & { section: SectionName };
+
+function groupItems(group: NonNullable<NavContext['group']>): Placed[] {
+  const params = { groupId: String(group.id) };
+  const owned = group.owner;
+  const topOwned = owned && group.topLevel;
+  return [
+    { section: 'Manage', label: 'Members', to: '/groups/$groupId/members', params },
+    ...(owned ? [{ section: 'Build' as const, label: 'Runners', to: '/groups/$groupId/runners', params }] : []),
+    ...(owned ? [{ section: 'Settings' as const, label: 'Access tokens', to: '/groups/$groupId/access-tokens', params }] : []),
+    ...(topOwned ? [{ section: 'Settings' as const, label: 'Service accounts', to: '/groups/$groupId/service-accounts', params }] : []),
+    // the platform shows seats under Settings, Usage quotas
+    ...(topOwned ? [{ section: 'Settings' as const, label: 'Billable members', to: '/groups/$groupId/billable-members', params }] : []),
+  ];
+}
+
+function projectItems(projectId: number): Placed[] {
+  const params = { projectId: String(projectId) };
+  return [
+    { section: 'Manage', label: 'Members', to: '/projects/$projectId/members', params },
+    { section: 'Code', label: 'Files', to: '/projects/$projectId/tree/$', params: { ...params, _splat: '' }, alsoCurrent: /^\/projects\/[^/]+\/(blob|blame|edit|new|changes)(\/|$)/ },
+    { section: 'Code', label: 'Commits', to: '/projects/$projectId/commits', params, alsoCurrent: /^\/projects\/[^/]+\/commit\// },
+    { section: 'Code', label: 'Branches', to: '/projects/$projectId/branches', params },
+    { section: 'Build', label: 'Runners', to: '/projects/$projectId/runners', params },
+    // the platform keeps deploy keys in Settings, Repository
+    { section: 'Settings', label: 'Deploy keys', to: '/projects/$projectId/deploy-keys', params },
+  ];
+}
+
+/** The sections of a group or project in the platform's order; sections with no screen yet are left out. */
+export function contextSections(context: NavContext): NavSection[] {
+  const placed = context.projectId !== undefined ? projectItems(context.projectId) : context.group ? groupItems(context.group) : [];
+  return SECTIONS.map((name) => ({ name, items: placed.filter((item) => item.section === name).map(({ section: _section, ...item }) => item) })).filter(
+    (section) => section.items.length > 0,
+  );
+}

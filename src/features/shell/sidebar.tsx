@@ -1,0 +1,154 @@
+import { useEffect, useId, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams, useRouterState } from '@tanstack/react-router';
+import { groupsQueries } from '../../api/groups.ts';
+import { membersQueries } from '../../api/members.ts';
+import { projectsQueries } from '../../api/projects.ts';
+import { useActiveSession, useConnection } from '../../api/react.ts';
+import { ADMIN_SECTION, contextSections, yourWork, type NavContext, type NavItem, type NavSection } from './nav-model.ts';
+
+/** Below this width the sidebar is a drawer over the page, closed until asked for. */
+const NARROW = '(max-width: 768px)';
+const COLLAPSED_KEY = 'console.sidebar-collapsed';
+
+function useMediaQuery(query: string): boolean {
+  return useSyncExternalStore(
+    (onChange) => {
+      const list = matchMedia(query);
+      list.addEventListener('change', onChange);
+      return () => list.removeEventListener('change', onChange);
+    },
+    () => matchMedia(query).matches,
+  );
+}
+
+/**
+ * Whether the sidebar shows. Wide screens show it unless the user collapsed it (remembered on
+ * this device); narrow ones keep it closed, and close it again after each navigation.
+ */
+export function useSidebarState() {
+  const narrow = useMediaQuery(NARROW);
+  const [collapsed, setCollapsed] = useState(() => localStorage.getItem(COLLAPSED_KEY) === 'true');
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const pathname = useRouterState({ select: (state) => state.location.pathname });
+  useEffect(() => setDrawerOpen(false), [pathname, narrow]);
+  const expanded = narrow ? drawerOpen : !collapsed;
+  const toggle = () => {
+    if (narrow) return setDrawerOpen(!drawerOpen);
+    localStorage.setItem(COLLAPSED_KEY, String(!collapsed));
+    setCollapsed(!collapsed);
+  };
+  return { narrow, expanded, toggle, close: () => setDrawerOpen(false) };
+}
+
+/** Where the current page is: the group or project in the URL, and what the user may open there. */
+export function useNavContext(): NavContext & { title?: { kind: string; name: string; path?: string } } {
+  const connection = useConnection();
+  const me = useActiveSession()?.connection;
+  const params = useParams({ strict: false }) as { groupId?: string; projectId?: string };
+  const groupId = params.groupId ? Number(params.groupId) : undefined;
+  const projectId = params.projectId ? Number(params.projectId) : undefined;
+  const isAdmin = Boolean(me?.isAdmin);
+  const group = useQuery({ ...groupsQueries.detail(connection, groupId ?? 0), enabled: groupId !== undefined });
+  // group areas that only Owners may open are listed for Owners (and administrators) only
+  const access = useQuery({ ...membersQueries.myAccess(connection, { group: groupId ?? 0 }, me?.userId ?? 0), enabled: groupId !== undefined && !isAdmin });
+  const project = useQuery({ ...projectsQueries.detail(connection, projectId ?? 0), enabled: projectId !== undefined });
+  const base = { isAdmin, isBot: Boolean(me?.isBot) };
+  if (projectId !== undefined) {
+    return { ...base, projectId, title: { kind: 'Project', name: project.data?.name_with_namespace ?? 'Project', path: project.data?.path_with_namespace } };
+  }
+  if (groupId !== undefined) {
+    const owner = isAdmin || (access.data ?? 0) >= 50;
+    return {
+      ...base,
+      group: { id: groupId, owner, topLevel: group.data?.parent_id === null },
+      title: { kind: 'Group', name: group.data?.full_name ?? 'Group', path: group.data?.full_path },
+    };
+  }
+  return base;
+}
+
+function NavLink({ item, pathname }: { item: NavItem; pathname: string }) {
+  const alsoCurrent = item.alsoCurrent?.test(pathname) ?? false;
+  return (
+    <Link
+      to={item.to as never}
+      params={item.params as never}
+      activeOptions={{ exact: item.exact ?? false, includeSearch: false }}
+      inactiveProps={{ 'aria-current': alsoCurrent ? 'page' : undefined } as never}
+      className="sidebar__link"
+    >
+      {item.label}
+    </Link>
+  );
+}
+
+function SectionGroup({ section, pathname }: { section: NavSection; pathname: string }) {
+  const id = useId();
+  return (
+    <div role="group" aria-labelledby={id} className="sidebar__section">
+      <span id={id} className="sidebar__heading">
+        {section.name}
+      </span>
+      <ul>
+        {section.items.map((item) => (
+          <li key={item.label}>
+            <NavLink item={item} pathname={pathname} />
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+interface SidebarProps {
+  id: string;
+  expanded: boolean;
+  narrow: boolean;
+  onClose: () => void;
+  /** The button that opens the drawer: focus goes back to it when the drawer closes by Escape. */
+  toggleRef: RefObject<HTMLButtonElement | null>;
+}
+
+/** The sidebar of the current context: the user's work, the group's or project's sections, and Admin for administrators. */
+export function Sidebar({ id, expanded, narrow, onClose, toggleRef }: SidebarProps) {
+  const context = useNavContext();
+  const pathname = useRouterState({ select: (state) => state.location.pathname });
+  const navRef = useRef<HTMLElement>(null);
+  const drawer = narrow && expanded;
+  useEffect(() => {
+    // an opened drawer takes focus, so the keyboard lands in it
+    if (drawer) navRef.current?.querySelector('a')?.focus();
+  }, [drawer]);
+  return (
+    <>
+      {drawer ? <div className="sidebar__backdrop" aria-hidden="true" onClick={onClose} /> : null}
+      <nav
+        id={id}
+        ref={navRef}
+        aria-label="Areas"
+        className={drawer ? 'sidebar sidebar--drawer' : 'sidebar'}
+        hidden={!expanded}
+        onKeyDown={(event) => {
+          if (drawer && event.key === 'Escape') {
+            onClose();
+            toggleRef.current?.focus();
+          }
+        }}
+      >
+        <div className="sidebar__inner">
+          <SectionGroup section={yourWork(context)} pathname={pathname} />
+          {context.title ? (
+            <p className="sidebar__context" title={context.title.path}>
+              <span className="sidebar__kind">{context.title.kind}</span> {context.title.name}
+            </p>
+          ) : null}
+          {contextSections(context).map((section) => (
+            <SectionGroup key={section.name} section={section} pathname={pathname} />
+          ))}
+          {context.isAdmin ? <SectionGroup section={ADMIN_SECTION} pathname={pathname} /> : null}
+        </div>
+      </nav>
+    </>
+  );
+}
