@@ -99,6 +99,14 @@ test.describe('a group owner manages its access tokens', () => {
     await expect(shown.copyStatus).toHaveText('Copied to the clipboard.');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
 
+    // Escape or a click outside asks first: the secret would be gone for good
+    await page.keyboard.press('Escape');
+    await expect(shown.root).toBeVisible();
+    await expect(shown.root.getByRole('alert')).toContainText('It cannot be shown again');
+    await shown.root.getByRole('button', { name: 'Keep it open', exact: true }).click();
+    await expect(shown.root.getByRole('alert')).toHaveCount(0);
+    await expect(shown.token).toHaveValue(secret);
+
     await shown.done.click();
     await expect(shown.root).toHaveCount(0);
     const row = tokens.row('release bot', 'Active');
@@ -223,7 +231,8 @@ test.describe('a group owner manages its access tokens', () => {
     const rotated = await shown.token.inputValue();
     knownSecrets.add(rotated);
     expect(rotated).not.toBe(original.token);
-    await shown.done.click();
+    await page.keyboard.press('Escape');
+    await shown.root.getByRole('button', { name: 'Close, the token is gone', exact: true }).click();
     await expect(shown.root).toHaveCount(0);
 
     await expect(tokens.rows).toHaveCount(2);
