@@ -15,12 +15,15 @@ interface SecretOnceProps {
  */
 export function SecretOnce({ secret, title, onDone }: SecretOnceProps) {
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
+  // Escape or a click outside may be a slip: the secret goes only once that is confirmed
+  const [leaving, setLeaving] = useState(false);
   const close = () => {
     setCopied(null);
+    setLeaving(false);
     onDone();
   };
   return (
-    <Dialog open={secret !== null} onOpenChange={(open) => (!open ? close() : undefined)} title={title}>
+    <Dialog open={secret !== null} onOpenChange={(open) => (!open ? setLeaving(true) : undefined)} title={title}>
       <p className="notice" role="note">
         Copy it now: this is the only time the token is shown. Once this dialog closes it cannot be shown again, only rotated.
       </p>
@@ -48,6 +51,19 @@ export function SecretOnce({ secret, title, onDone }: SecretOnceProps) {
           {copied === 'yes' ? 'Copied to the clipboard.' : copied === 'failed' ? 'The browser did not allow copying: select the token and copy it by hand.' : ''}
         </p>
       </div>
+      {leaving ? (
+        <div className="form-error" role="alert">
+          <p>Close without the token? It cannot be shown again: only a rotation gives a new one.</p>
+          <div className="dialog__actions">
+            <button type="button" className="button" autoFocus onClick={() => setLeaving(false)}>
+              Keep it open
+            </button>
+            <button type="button" className="button button--danger" onClick={close}>
+              Close, the token is gone
+            </button>
+          </div>
+        </div>
+      ) : null}
       <div className="dialog__actions">
         <button type="button" className="button button--primary" onClick={close}>
           I have stored the token

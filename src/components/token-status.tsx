@@ -3,9 +3,12 @@ import { tokenState, type AccessToken } from '../api/access-tokens.ts';
 import { roleName } from '../api/members.ts';
 import { daysUntil, formatDate, formatRelative } from '../lib/time.ts';
 
-/** "Expires in 5 days" on tokens a month or less from expiry, marked within a week; "Expired" after. */
-export function TokenExpiry({ date }: { date: string | null }) {
+/** "Expires in 5 days" on tokens a month or less from expiry, marked within a week; "Expired" after; a revoked token's date plainly. */
+export function TokenExpiry({ token }: { token: Pick<AccessToken, 'expires_at' | 'revoked'> }) {
+  const date = token.expires_at;
   if (!date) return <span className="muted">Never</span>;
+  // a revoked token expires for nobody: no countdown, no warning
+  if (token.revoked) return <span className="nowrap muted">{formatDate(date)}</span>;
   const days = daysUntil(date);
   if (days <= 0) return <span className="expiry expiry--soon">Expired {formatDate(date)}</span>;
   return (
@@ -46,7 +49,7 @@ export function tokenColumns(options: TokenColumnsOptions): ColumnDef<AccessToke
     { id: 'state', header: 'State', cell: ({ row }) => <TokenStateBadge token={row.original} /> },
     ...(options.role ? [{ id: 'role', header: 'Role', cell: ({ row }) => (row.original.access_level !== undefined ? roleName(row.original.access_level) : '') } satisfies ColumnDef<AccessToken>] : []),
     { id: 'scopes', header: 'Scopes', cell: ({ row }) => row.original.scopes.join(', ') },
-    { id: 'expires', header: 'Expires', cell: ({ row }) => <TokenExpiry date={row.original.expires_at} /> },
+    { id: 'expires', header: 'Expires', cell: ({ row }) => <TokenExpiry token={row.original} /> },
     { id: 'used', header: 'Last used', cell: ({ row }) => (row.original.last_used_at ? formatRelative(row.original.last_used_at) : <span className="muted">Never used</span>) },
     { id: 'created', header: 'Created', cell: ({ row }) => <span className="nowrap">{formatDate(row.original.created_at)}</span> },
     ...(actions

@@ -101,7 +101,7 @@ export function ExpiryOverviewScreen({ search }: { search: ExpirySearch }) {
         ),
       },
       { id: 'why', header: 'Needs attention', cell: ({ row }) => row.original.reasons.map((reason) => REASONS.find((item) => item.value === reason)?.label).join(', ') },
-      { id: 'expires', header: 'Expires', cell: ({ row }) => <TokenExpiry date={row.original.token.expires_at} /> },
+      { id: 'expires', header: 'Expires', cell: ({ row }) => <TokenExpiry token={row.original.token} /> },
       { id: 'used', header: 'Last used', cell: ({ row }) => (row.original.token.last_used_at ? formatRelative(row.original.token.last_used_at) : <span className="muted">Never used</span>) },
       { id: 'scopes', header: 'Scopes', cell: ({ row }) => row.original.token.scopes.join(', ') },
       {

@@ -42,7 +42,7 @@ function GroupTokenDetails({ groupId, groupName }: { groupId: number; groupName:
         <dd>{scopes.join(', ')}</dd>
         <dt>Expires</dt>
         <dd>
-          <TokenExpiry date={token.data.expires_at} />
+          <TokenExpiry token={token.data} />
         </dd>
         <dt>Last used</dt>
         <dd>{formatRelative(token.data.last_used_at)}</dd>

@@ -3,7 +3,11 @@ import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { useRouterState } from '@tanstack/react-router';
 import { accessTokensQueries, type AccessToken, type NewAccessToken } from '../../api/access-tokens.ts';
 import { tokenColumns } from '../../components/token-status.tsx';
-import { membersQueries } from '../../api/members.ts';
+import { membersQueries, roleName } from '../../api/members.ts';
+import { RefusedScreen } from '../../components/refused-screen.tsx';
+import { ErrorPanel } from '../../components/error-panel.tsx';
+import { RoutePending } from '../../components/states.tsx';
+import { TOKENS_ROLE } from './route-options.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import { DataTable } from '../../components/data-table.tsx';
 import { Paginator } from '../../components/paginator.tsx';
@@ -43,15 +47,28 @@ interface TokensScreenProps {
   search: TokensSearch;
 }
 
-/** A group's access tokens: every filter of the platform, create, rotate and revoke for Owners. */
-export function TokensScreen({ groupId, groupName, search }: TokensScreenProps) {
+/** A group's access tokens for its Owners; anyone else is told the role it takes and theirs. */
+export function TokensScreen(props: TokensScreenProps) {
+  const me = useActiveSession()?.connection;
+  // administrators see every group's tokens: their role is not asked for
+  const role = useQuery({ ...membersQueries.myAccess(useConnection(), { group: props.groupId }, me?.userId ?? 0), enabled: !me?.isAdmin });
+  if (!me?.isAdmin && role.isPending) return <RoutePending />;
+  if (!me?.isAdmin && role.isError) return <ErrorPanel error={role.error} onRetry={() => void role.refetch()} />;
+  if (!me?.isAdmin && (role.data ?? 0) < TOKENS_ROLE) {
+    const title = props.groupName ? `Access tokens of ${props.groupName}` : 'Access tokens';
+    const yours = role.data ? `Your role in this group is ${roleName(role.data)}.` : 'You are not a member of this group.';
+    return <RefusedScreen title={title} reason={`Only Owners of this group can see its access tokens. ${yours}`} />;
+  }
+  return <TokensList {...props} />;
+}
+
+/** Every filter of the platform, create, rotate and revoke for Owners. */
+function TokensList({ groupId, groupName, search }: TokensScreenProps) {
   const connection = useConnection();
-  const session = useActiveSession();
+  const me = useActiveSession()?.connection;
   const notify = useNotify();
   const params = tokenListParams(search);
   const page = useSuspenseQuery(accessTokensQueries.list(connection, groupId, params)).data;
-  const me = session?.connection;
-  const myAccess = useQuery(membersQueries.myAccess(connection, { group: groupId }, me?.userId ?? 0));
   const loading = useRouterState({ select: (state) => state.status === 'pending' });
   const [creating, setCreating] = useState(false);
   const [rotating, setRotating] = useState<AccessToken | null>(null);
@@ -59,8 +76,8 @@ export function TokensScreen({ groupId, groupName, search }: TokensScreenProps) 
   // the one copy of a new secret, until its dialog closes
   const [secret, setSecret] = useState<{ title: string; value: string } | null>(null);
   const name = groupName ?? 'this group';
-  const role = me?.isAdmin ? 60 : (myAccess.data ?? 0);
-  const canManage = Boolean(me?.canWrite) && role >= 50;
+  // only Owners and administrators get this far
+  const canManage = Boolean(me?.canWrite);
 
   // the next page is likely next: fetch it ahead
   usePrefetch(page.nextPage ? accessTokensQueries.list(connection, groupId, { ...params, page: page.nextPage }) : null);
@@ -90,8 +107,6 @@ export function TokensScreen({ groupId, groupName, search }: TokensScreenProps) 
       </header>
       {!me?.canWrite ? (
         <p className="notice" role="note">This token is read-only (it lacks the api scope): tokens can be viewed, not created, rotated or revoked.</p>
-      ) : myAccess.isSuccess && !canManage ? (
-        <p className="notice" role="note">Only Owners of this group can create, rotate or revoke its access tokens.</p>
       ) : null}
       <TokenFilters search={search} wanted={wanted} setSearch={setSearch} />
       <details className="filter-more" open={Boolean(search.created_after || search.created_before || search.expires_after || search.expires_before || search.last_used_after || search.last_used_before)}>

@@ -84,7 +84,7 @@ export function MembersScreen({ kind, scope, sourceName: loadedName, topLevelGro
   const list = useSuspenseQuery(membersQueries.list(connection, scope, tab, params));
   const me = session?.connection;
   // not awaited by the route: actions appear once the caller's role is known
-  const myAccess = useQuery(membersQueries.myAccess(connection, scope, me?.userId ?? 0));
+  const myAccess = useQuery({ ...membersQueries.myAccess(connection, scope, me?.userId ?? 0), enabled: !me?.isAdmin });
   const loading = useRouterState({ select: (state) => state.status === 'pending' });
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<Member | null>(null);

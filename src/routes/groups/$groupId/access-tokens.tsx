@@ -1,19 +1,15 @@
 import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { groupsQueries } from '../../../api/groups.ts';
-import { accessTokensQueries } from '../../../api/access-tokens.ts';
 import { TokensScreen } from '../../../features/access-tokens/tokens-screen.tsx';
-import { TOKENS_SEARCH_DEFAULTS, tokenListParams, tokensSearchSchema } from '../../../features/access-tokens/search.ts';
+import { TOKENS_SEARCH_DEFAULTS, tokensSearchSchema } from '../../../features/access-tokens/search.ts';
+import { loadGroupTokens } from '../../../features/access-tokens/route-options.ts';
 
 export const Route = createFileRoute('/groups/$groupId/access-tokens')({
   validateSearch: tokensSearchSchema,
   search: { middlewares: [stripSearchParams(TOKENS_SEARCH_DEFAULTS)] },
   loaderDeps: ({ search }) => search,
-  loader: ({ context: { queryClient, api }, params, deps }) => {
-    const list = queryClient.ensureQueryData(accessTokensQueries.list(api, Number(params.groupId), tokenListParams(deps)));
-    void queryClient.prefetchQuery(groupsQueries.detail(api, Number(params.groupId)));
-    return list;
-  },
+  loader: ({ context, params, deps }) => loadGroupTokens(context, Number(params.groupId), deps),
   component: GroupTokensRoute,
 });
 

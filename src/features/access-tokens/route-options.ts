@@ -1,0 +1,22 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { accessTokensQueries } from '../../api/access-tokens.ts';
+import { groupsQueries } from '../../api/groups.ts';
+import type { Connection } from '../../api/http.ts';
+import { membersQueries } from '../../api/members.ts';
+import type { SessionStore } from '../../api/session.ts';
+import { tokenListParams, type TokensSearch } from './search.ts';
+
+/** Only Owners (and administrators) may list a group's access tokens (spec 1, 4.2). */
+export const TOKENS_ROLE = 50;
+
+/**
+ * The list blocks the first paint, for those allowed to see it: anyone else's role is read first
+ * (the shell usually has it cached), so the screen says which role it needs instead of a 401.
+ */
+export async function loadGroupTokens(context: { queryClient: QueryClient; api: Connection; session: SessionStore }, groupId: number, search: TokensSearch) {
+  const { queryClient, api } = context;
+  const me = context.session.getActive()?.connection;
+  void queryClient.prefetchQuery(groupsQueries.detail(api, groupId));
+  if (!me?.isAdmin && (await queryClient.ensureQueryData(membersQueries.myAccess(api, { group: groupId }, me?.userId ?? 0))) < TOKENS_ROLE) return undefined;
+  return queryClient.ensureQueryData(accessTokensQueries.list(api, groupId, tokenListParams(search)));
+}
