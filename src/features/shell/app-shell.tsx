@@ -1,11 +1,12 @@
-import { useEffect, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useParams, useRouter } from '@tanstack/react-router';
+import { Link, useParams } from '@tanstack/react-router';
 import { groupsQueries } from '../../api/groups.ts';
 import { membersQueries } from '../../api/members.ts';
 import { projectsQueries } from '../../api/projects.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
-import { ContextSwitcherOnDemand, UserMenuOnDemand, preloadMenus } from './deferred-menus.tsx';
+import { ContextSwitcherOnDemand, UserMenuOnDemand } from './deferred-menus.tsx';
+import { usePreloadLikelyAreas } from './preload-likely-areas.ts';
 
 function AreaNav() {
   const connection = useConnection();
@@ -96,26 +97,6 @@ function AreaNav() {
   );
 }
 
-
-// the areas a session goes to next; their code is fetched while the browser is idle
-const LIKELY_ROUTES = ['/groups/$groupId/members', '/groups/$groupId/access-tokens', '/groups/$groupId/service-accounts', '/projects/$projectId/members', '/groups/$groupId/billable-members', '/users/', '/users/$userId'] as const;
-
-/** Loads the likely areas' code once the shell is idle, so a first visit waits only for data. */
-function usePreloadLikelyAreas() {
-  const router = useRouter();
-  useEffect(() => {
-    const load = () => {
-      preloadMenus();
-      for (const id of LIKELY_ROUTES) void router.loadRouteChunk(router.routesById[id]);
-    };
-    if (typeof requestIdleCallback === 'function') {
-      const handle = requestIdleCallback(load, { timeout: 2000 });
-      return () => cancelIdleCallback(handle);
-    }
-    const timer = setTimeout(load, 200);
-    return () => clearTimeout(timer);
-  }, [router]);
-}
 
 export function AppShell({ children }: { children: ReactNode }) {
   usePreloadLikelyAreas();
