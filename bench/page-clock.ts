@@ -32,7 +32,7 @@ function installPageClock(): void {
  * When each element reached its current state (the later of its subtree's insertion and its last
  * relabelling), and when the last click came.
  */
-export async function settledAt(elements: Locator): Promise<{ times: number[]; clickAt: number }> {
+async function settledAt(elements: Locator): Promise<{ times: number[]; clickAt: number }> {
   return elements.evaluateAll((nodes) => {
     const clock = (window as unknown as { benchClock: PageClock }).benchClock;
     const times = nodes.map((element) => {

@@ -3,10 +3,16 @@
 export interface Figure {
   name: string;
   value: number;
-  unit: 'ms' | 'req/s' | 'count' | 'KB' | 'ratio';
+  unit: 'ms' | 'req/s' | 'count' | 'KB' | 'ratio' | 'frames';
+  /** The issue's goal for this figure, beside it. */
+  goal?: number;
+  /** The lowest the figure can be on this machine (measured), where that is above the goal. */
+  floor?: number;
 }
 
 export function emit(figure: Figure): void {
+  if (figure.goal === undefined) delete figure.goal;
+  if (figure.floor === undefined) delete figure.floor;
   process.stdout.write(`${JSON.stringify(figure)}\n`);
 }
 

@@ -6,7 +6,7 @@ import { hasPendingRepository } from '../seed/repositories.ts';
 
 /** The user's picture: the sandbox draws one from the initials, so no outside host is needed. */
 export function avatarUrl(sandbox: Sandbox, user: Pick<UserRow, 'id' | 'avatar_url'>): string {
-  return user.avatar_url ?? `${sandbox.config.externalUrl}/-/sandbox/avatars/user/${user.id}.svg`;
+  return user.avatar_url ?? `${sandbox.config.externalUrl}/-/sandbox/avatars/user/${user.id}.png`;
 }
 
 /** User summary of spec 1, 2.6 (the platform's UserBasic). */

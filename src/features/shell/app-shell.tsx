@@ -1,27 +1,8 @@
-import { useEffect, useRef, type ReactNode } from 'react';
-import { Link, useRouter } from '@tanstack/react-router';
-import { CommandPaletteOnDemand, ContextSwitcherOnDemand, UserMenuOnDemand, preloadMenus } from './deferred-menus.tsx';
+import { useRef, type ReactNode } from 'react';
+import { Link } from '@tanstack/react-router';
+import { CommandPaletteOnDemand, ContextSwitcherOnDemand, UserMenuOnDemand } from './deferred-menus.tsx';
+import { usePreloadLikelyAreas } from './preload-likely-areas.ts';
 import { Sidebar, useSidebarState } from './sidebar.tsx';
-
-// the areas a session goes to next; their code is fetched while the browser is idle
-const LIKELY_ROUTES = ['/groups/', '/projects/', '/groups/$groupId/members', '/groups/$groupId/access-tokens', '/groups/$groupId/service-accounts', '/projects/$projectId/members', '/groups/$groupId/billable-members', '/users/', '/users/$userId'] as const;
-
-/** Loads the likely areas' code once the shell is idle, so a first visit waits only for data. */
-function usePreloadLikelyAreas() {
-  const router = useRouter();
-  useEffect(() => {
-    const load = () => {
-      preloadMenus();
-      for (const id of LIKELY_ROUTES) void router.loadRouteChunk(router.routesById[id]);
-    };
-    if (typeof requestIdleCallback === 'function') {
-      const handle = requestIdleCallback(load, { timeout: 2000 });
-      return () => cancelIdleCallback(handle);
-    }
-    const timer = setTimeout(load, 200);
-    return () => clearTimeout(timer);
-  }, [router]);
-}
 
 export function AppShell({ children }: { children: ReactNode }) {
   usePreloadLikelyAreas();

@@ -1,0 +1,237 @@
+import { chromium, type Browser, type Locator, type Page, type Request } from '@playwright/test';
+import { DEMO_PATHS, DEMO_TOKENS } from '../sandbox/seed/demo.ts';
+import { chromiumLaunchOptions } from '../e2e/browser.ts';
+import { startConsoleServer } from '../e2e/console-server.ts';
+import { Shell } from '../e2e/pages/shell.ts';
+import { addPaintClock, arm, painted, type Target } from './paint-clock.ts';
+import { signedInStorage, withSession } from './session.ts';
+import { emit, log, median, round } from './report.ts';
+
+/**
+ * Clicks on loopback, no throttling: a real pointer press (CDP Input: move, down, up) on the link
+ * to a list screen, timed from the `mousedown` event to the first frame in which the list's first
+ * data row is painted (Element Timing). Against it, the same request made raw from the same page:
+ * a button the bench adds, whose click fetches the console's own URL for that list and shows the
+ * first item's name in a table row, timed the same way. Each run starts from a fresh document
+ * (the route's code is in the HTTP cache, not yet running). Then the same with 50 ms added to every
+ * API answer (the sandbox's latency fault), and a screen already shown: away and back, its list in
+ * the query cache, in frames of 16.7 ms.
+ */
+
+const RUNS = 10;
+const CACHED_RUNS = 5;
+const STEP_TIMEOUT_MS = 20_000;
+const FRAME_MS = 1000 / 60;
+const NETWORK_LATENCY_MS = 50;
+const TOKENS_GROUP = 'platform-team';
+
+interface ClickScreen {
+  name: string;
+  token: string;
+  /** Where each run starts, and the link pressed there. */
+  start: string;
+  link: (page: Page) => Locator;
+  /** A link on the screen that leads away (to `start`), for the back-and-forth of a cached screen. */
+  away: (page: Page) => Locator;
+  /** The list's first data row, and its request (the first API request whose path matches). */
+  target: Target;
+  request: RegExp;
+}
+
+const areas = (page: Page) => new Shell(page).areas;
+
+/** A pointer press on the middle of `link`: move, down, up, as a user's mouse does. */
+async function press(page: Page, link: Locator): Promise<void> {
+  await link.scrollIntoViewIfNeeded();
+  const box = await link.boundingBox();
+  if (!box) throw new Error('the link has no box to press');
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.up();
+}
+
+/** A button (top left, over the page) that fetches `url` raw and shows the first item's name in a table row. */
+async function addRawButton(page: Page, url: string, token: string): Promise<Locator> {
+  await page.evaluate(
+    ({ url, token }) => {
+      document.getElementById('bench-raw')?.remove();
+      const box = document.createElement('div');
+      box.id = 'bench-raw';
+      box.style.cssText = 'position:fixed;top:0;left:0;z-index:2147483647;background:Canvas;color:CanvasText;padding:4px';
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.textContent = 'Raw fetch';
+      const table = document.createElement('table');
+      box.append(button, table);
+      button.addEventListener('click', async () => {
+        const started = performance.now();
+        const response = await fetch(url, { headers: { 'PRIVATE-TOKEN': token } });
+        const items = (await response.json()) as Array<{ name?: string; description?: string; id: number }>;
+        (window as unknown as { rawFetchMs: number }).rawFetchMs = performance.now() - started;
+        const first = items[0];
+        const tbody = document.createElement('tbody');
+        const row = document.createElement('tr');
+        const cell = document.createElement('td');
+        cell.textContent = first.name ?? first.description ?? String(first.id);
+        row.append(cell);
+        tbody.append(row);
+        table.replaceChildren(tbody);
+      });
+      document.body.append(box);
+    },
+    { url, token },
+  );
+  return page.getByRole('button', { name: 'Raw fetch', exact: true });
+}
+
+interface ClickRun {
+  /** Press to the first row painted, and (the older figure) click to the row in the document. */
+  painted: number;
+  inserted: number;
+  raw: number;
+  rawFetch: number;
+}
+
+/** Fresh document at `start`, settled; the link pressed; then the raw button pressed on the same page. */
+async function clickRun(page: Page, screen: ClickScreen, token: string, requestUrl: { value?: string }): Promise<ClickRun> {
+  await page.goto(screen.start);
+  const link = screen.link(page);
+  await link.waitFor();
+  // the start screen's own requests (and its idle preloads) are over before the clock starts
+  await page.waitForLoadState('networkidle');
+  const onRequest = (request: Request) => {
+    if (!requestUrl.value && screen.request.test(new URL(request.url()).pathname)) requestUrl.value = request.url();
+  };
+  page.on('request', onRequest);
+  await arm(page, screen.target);
+  await press(page, link);
+  const shown = await painted(page, STEP_TIMEOUT_MS);
+  page.off('request', onRequest);
+  if (!requestUrl.value) throw new Error(`${screen.name}: no request matched ${screen.request}`);
+  await page.waitForLoadState('networkidle');
+
+  const button = await addRawButton(page, requestUrl.value, token);
+  await arm(page, { selector: '#bench-raw tbody > tr' });
+  await press(page, button);
+  const raw = await painted(page, STEP_TIMEOUT_MS);
+  const rawFetch = await page.evaluate(() => (window as unknown as { rawFetchMs: number }).rawFetchMs);
+  return { painted: shown.at - shown.pressAt, inserted: shown.insertedAt - shown.clickAt, raw: raw.at - raw.pressAt, rawFetch };
+}
+
+/** The screen shown, then away and back: press to the first row painted, its list from the query cache. */
+async function cachedRun(page: Page, screen: ClickScreen): Promise<number> {
+  await screen.away(page).click();
+  await screen.link(page).waitFor();
+  await page.waitForLoadState('networkidle');
+  await arm(page, screen.target);
+  await press(page, screen.link(page));
+  const shown = await painted(page, STEP_TIMEOUT_MS);
+  await page.waitForLoadState('networkidle');
+  return shown.at - shown.pressAt;
+}
+
+const list = (values: number[]) => values.map((ms) => round(ms, 1)).join(', ');
+
+async function screenFigures(browser: Browser, baseURL: string, faults: (latency: number | null) => Promise<void>, screen: ClickScreen): Promise<void> {
+  const context = await browser.newContext({ baseURL });
+  try {
+    await withSession(context, await signedInStorage(browser, baseURL, screen.token, STEP_TIMEOUT_MS));
+    await addPaintClock(context);
+    const page = await context.newPage();
+    page.setDefaultTimeout(STEP_TIMEOUT_MS);
+    const requestUrl: { value?: string } = {};
+    // one run first, not counted: the browser fetches the route's chunks once
+    await clickRun(page, screen, screen.token, requestUrl);
+    const runs: ClickRun[] = [];
+    for (let run = 0; run < RUNS; run++) runs.push(await clickRun(page, screen, screen.token, requestUrl));
+    const cached: number[] = [];
+    for (let run = 0; run < CACHED_RUNS; run++) cached.push(await cachedRun(page, screen));
+    await faults(NETWORK_LATENCY_MS);
+    const slow: ClickRun[] = [];
+    try {
+      for (let run = 0; run < RUNS; run++) slow.push(await clickRun(page, screen, screen.token, requestUrl));
+    } finally {
+      await faults(null);
+    }
+
+    const path = new URL(requestUrl.value!).pathname;
+    log(`${screen.name}: press to first row painted ${list(runs.map((run) => run.painted))} ms; raw ${path} press to painted ${list(runs.map((run) => run.raw))} ms`);
+    log(`${screen.name}: click to first row in the document ${list(runs.map((run) => run.inserted))} ms; raw fetch alone ${list(runs.map((run) => run.rawFetch))} ms`);
+    log(`${screen.name}: cached (away and back) press to painted ${list(cached)} ms`);
+    log(`${screen.name} with ${NETWORK_LATENCY_MS} ms added to every API answer: press to painted ${list(slow.map((run) => run.painted))} ms; raw ${list(slow.map((run) => run.raw))} ms`);
+    const prefix = `console.click.${screen.name}`;
+    const overheads = runs.map((run) => run.painted - run.raw);
+    emit({ name: `${prefix}.first_row_painted_ms`, value: round(median(runs.map((run) => run.painted)), 1), unit: 'ms' });
+    emit({ name: `${prefix}.raw_painted_ms`, value: round(median(runs.map((run) => run.raw)), 1), unit: 'ms' });
+    // pairs from the same document: the median of the differences, less noisy than a difference of medians
+    emit({ name: `${prefix}.overhead_ms`, value: round(median(overheads), 1), unit: 'ms', goal: 33 });
+    const suffix = `latency_${NETWORK_LATENCY_MS}ms`;
+    emit({ name: `${prefix}.first_row_painted_ms.${suffix}`, value: round(median(slow.map((run) => run.painted)), 1), unit: 'ms' });
+    emit({ name: `${prefix}.raw_painted_ms.${suffix}`, value: round(median(slow.map((run) => run.raw)), 1), unit: 'ms' });
+    emit({ name: `${prefix}.ratio.${suffix}`, value: round(median(slow.map((run) => run.painted / run.raw)), 2), unit: 'ratio', goal: 1.4 });
+    emit({ name: `${prefix}.cached_frames`, value: round(median(cached) / FRAME_MS, 2), unit: 'frames', goal: 1.5 });
+
+    if (screen.name === 'members') {
+      // the figures of the first members bench (click to the row in the document, fetch alone), kept for comparison
+      const firstRow = median(runs.map((run) => run.inserted));
+      const rawFetch = median(runs.map((run) => run.rawFetch));
+      emit({ name: 'console.members_first_row_ms', value: round(firstRow, 1), unit: 'ms' });
+      emit({ name: 'console.members_raw_fetch_ms', value: round(rawFetch, 1), unit: 'ms' });
+      emit({ name: 'console.members_first_row_ratio', value: round(firstRow / rawFetch, 2), unit: 'ratio' });
+      emit({ name: 'console.members_first_row_from_cache_ms', value: round(median(cached), 1), unit: 'ms' });
+      emit({ name: 'console.members_first_row_ratio_floor', value: round(median(cached) / rawFetch, 2), unit: 'ratio' });
+      const slowFirstRow = median(slow.map((run) => run.inserted));
+      const slowFetch = median(slow.map((run) => run.rawFetch));
+      emit({ name: `console.members_first_row_ms.${suffix}`, value: round(slowFirstRow, 1), unit: 'ms' });
+      emit({ name: `console.members_raw_fetch_ms.${suffix}`, value: round(slowFetch, 1), unit: 'ms' });
+      emit({ name: `console.members_first_row_ratio.${suffix}`, value: round(slowFirstRow / slowFetch, 2), unit: 'ratio' });
+    }
+  } finally {
+    await context.close();
+  }
+}
+
+export async function clickFigures(): Promise<void> {
+  const server = await startConsoleServer();
+  const browser = await chromium.launch(chromiumLaunchOptions());
+  try {
+    const admin = { 'PRIVATE-TOKEN': server.adminToken, 'Content-Type': 'application/json' };
+    const groupAnswer = await fetch(`${server.baseURL}/api/v4/groups/${encodeURIComponent(DEMO_PATHS.bigGroup)}`, { headers: admin });
+    if (!groupAnswer.ok) throw new Error(`GET /groups/${DEMO_PATHS.bigGroup} answered ${groupAnswer.status}`);
+    const group = (await groupAnswer.json()) as { id: number; full_name: string };
+    // the demo's group with a group access token of its own
+    const tokensGroupAnswer = await fetch(`${server.baseURL}/api/v4/groups/${encodeURIComponent(TOKENS_GROUP)}`, { headers: admin });
+    if (!tokensGroupAnswer.ok) throw new Error(`GET /groups/${TOKENS_GROUP} answered ${tokensGroupAnswer.status}`);
+    const tokensGroup = (await tokensGroupAnswer.json()) as { id: number };
+    const faultsUrl = `${server.baseURL}/-/sandbox/faults`;
+    const faults = async (latency: number | null) => {
+      const answer = latency === null
+        ? await fetch(faultsUrl, { method: 'DELETE', headers: admin })
+        : await fetch(faultsUrl, { method: 'POST', headers: admin, body: JSON.stringify({ path: '/api/v4/*', latency_ms: latency }) });
+      if (!answer.ok) throw new Error(`${latency === null ? 'DELETE' : 'POST'} /-/sandbox/faults answered ${answer.status}`);
+    };
+    const home = (page: Page) => areas(page).getByRole('link', { name: 'Home', exact: true });
+    const screens: ClickScreen[] = [
+      {
+        // diego.ramirez is a direct member of the big group, so it is listed on his home screen
+        name: 'members', token: DEMO_TOKENS.developer.secret, start: '/',
+        link: (page) => page.getByRole('region', { name: 'Your groups' }).getByRole('link', { name: group.full_name, exact: true }),
+        away: home, target: { caption: 'members$' }, request: /^\/api\/v4\/groups\/\d+\/members$/,
+      },
+      {
+        name: 'runners', token: server.adminToken, start: '/',
+        link: (page) => areas(page).getByRole('link', { name: 'Runners', exact: true }),
+        away: home, target: { caption: '^Runners$' }, request: /^\/api\/v4\/runners\/all$/,
+      },
+      {
+        name: 'access_tokens', token: server.adminToken, start: `/groups/${tokensGroup.id}/members`,
+        link: (page) => areas(page).getByRole('link', { name: 'Access tokens', exact: true }),
+        away: (page) => areas(page).getByRole('link', { name: 'Members', exact: true }), target: { caption: '^Access tokens$' }, request: /^\/api\/v4\/groups\/\d+\/access_tokens$/,
+      },
+    ];
+    for (const screen of screens) await screenFigures(browser, server.baseURL, faults, screen);
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}

@@ -1,0 +1,119 @@
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { DEMO_PATHS } from '../sandbox/seed/demo.ts';
+import { chromiumLaunchOptions } from '../e2e/browser.ts';
+import { startConsoleServer } from '../e2e/console-server.ts';
+import { addPaintClock, painted, readClock, type Target } from './paint-clock.ts';
+import { signedInStorage, withSession } from './session.ts';
+import { emit, log, median, round } from './report.ts';
+
+/**
+ * Cold deep links as a user on a slow link meets them: each load in a new browser context (its cache
+ * empty), signed in (the tab's session storage is there before the first script, as after a
+ * reload), with 4x CPU slowdown and 150 ms RTT, 1.6 Mbps down, 750 kbps up (CDP emulation). For
+ * each screen: LCP, the first data row painted (Element Timing), total blocking time (long tasks
+ * after FCP, minus 50 ms each, until the page has been quiet) and the bytes transferred (CDP
+ * encodedDataLength: as compressed on the wire, headers included) until then.
+ */
+
+const RUNS = 3;
+const STEP_TIMEOUT_MS = 30_000;
+// once the network is idle, long tasks and late requests (idle prefetch) still count for this long
+const SETTLE_MS = 1_500;
+const CPU_SLOWDOWN = 4;
+const NETWORK = { offline: false, latency: 150, downloadThroughput: 1_600_000 / 8, uploadThroughput: 750_000 / 8 };
+
+const LUMEN = 'lumen/core/lumen';
+const BLAME_FILE = 'src/text/glyph_table.rs';
+const BLAME_LINE = 40_000;
+
+interface Screen {
+  name: string;
+  path: string;
+  target: Target;
+  goals: { lcp?: number; firstPaint: number; tbt: number; kb?: number };
+}
+
+interface ColdLoad {
+  lcp: number;
+  firstPaint: number;
+  tbt: number;
+  bytes: number;
+  requests: number;
+}
+
+/** One cold load of `screen`: a fresh context, throttled, until the page has been quiet for a while. */
+async function coldLoad(browser: Browser, baseURL: string, storage: Record<string, string>, screen: Screen): Promise<ColdLoad> {
+  const context = await browser.newContext({ baseURL, viewport: { width: 1400, height: 900 } });
+  try {
+    await withSession(context, storage);
+    await addPaintClock(context, screen.target);
+    const page = await context.newPage();
+    page.setDefaultTimeout(STEP_TIMEOUT_MS);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', NETWORK);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
+    let bytes = 0;
+    let requests = 0;
+    cdp.on('Network.loadingFinished', (event: { encodedDataLength: number }) => {
+      bytes += event.encodedDataLength;
+      requests++;
+    });
+    await page.goto(screen.path, { waitUntil: 'commit' });
+    const first = await painted(page, STEP_TIMEOUT_MS);
+    await page.waitForLoadState('networkidle');
+    await settle(page);
+    const clock = await readClock(page);
+    const fcp = clock.fcp >= 0 ? clock.fcp : first.at;
+    const tbt = clock.longTasks.filter((task) => task.start >= fcp).reduce((sum, task) => sum + Math.max(0, task.duration - 50), 0);
+    return { lcp: clock.lcp, firstPaint: first.at, tbt, bytes, requests };
+  } finally {
+    await context.close();
+  }
+}
+
+/** Waits SETTLE_MS more, then until the network is idle again (a late prefetch finishes). */
+async function settle(page: Page): Promise<void> {
+  await page.waitForTimeout(SETTLE_MS);
+  await page.waitForLoadState('networkidle');
+}
+
+export async function coldFigures(): Promise<void> {
+  const server = await startConsoleServer();
+  const browser = await chromium.launch(chromiumLaunchOptions());
+  try {
+    const headers = { 'PRIVATE-TOKEN': server.adminToken };
+    const idOf = async (kind: 'groups' | 'projects', path: string) => {
+      const answer = await fetch(`${server.baseURL}/api/v4/${kind}/${encodeURIComponent(path)}`, { headers });
+      if (!answer.ok) throw new Error(`GET /${kind}/${path} answered ${answer.status}`);
+      return ((await answer.json()) as { id: number }).id;
+    };
+    const group = await idOf('groups', DEMO_PATHS.bigGroup);
+    const lumen = await idOf('projects', LUMEN);
+    // the lumen repository is built on first use, and its blame computed once per commit: not timed
+    const warm = await fetch(`${server.baseURL}/api/v4/projects/${lumen}/repository/files/${encodeURIComponent(BLAME_FILE)}/blame?ref=main&range[start]=1&range[end]=1`, { headers });
+    if (!warm.ok) throw new Error(`warming the blame answered ${warm.status}`);
+
+    const screens: Screen[] = [
+      { name: 'members', path: `/groups/${group}/members`, target: { caption: 'members$' }, goals: { lcp: 1600, firstPaint: 1800, tbt: 200, kb: 250 } },
+      { name: 'files', path: `/projects/${lumen}/tree/`, target: { caption: '^Files' }, goals: { lcp: 1600, firstPaint: 1800, tbt: 200 } },
+      { name: 'runners', path: '/admin/runners', target: { caption: '^Runners$' }, goals: { lcp: 1600, firstPaint: 1800, tbt: 200 } },
+      { name: 'blame_line', path: `/projects/${lumen}/blame/${BLAME_FILE}?ref=main#L${BLAME_LINE}`, target: { selector: `a[aria-label="Line ${BLAME_LINE}"]`, byFrame: true }, goals: { firstPaint: 2200, tbt: 200 } },
+    ];
+    const storage = await signedInStorage(browser, server.baseURL, server.adminToken, STEP_TIMEOUT_MS);
+    const list = (values: number[]) => values.map((value) => round(value, 0)).join(', ');
+    for (const screen of screens) {
+      const loads: ColdLoad[] = [];
+      for (let run = 0; run < RUNS; run++) loads.push(await coldLoad(browser, server.baseURL, storage, screen));
+      log(`cold ${screen.path}: LCP ${list(loads.map((load) => load.lcp))} ms; first ${screen.target.caption ? 'row' : 'line'} painted ${list(loads.map((load) => load.firstPaint))} ms; TBT ${list(loads.map((load) => load.tbt))} ms; ${list(loads.map((load) => load.bytes / 1000))} KB in ${list(loads.map((load) => load.requests))} requests`);
+      const prefix = `console.cold.${screen.name}`;
+      emit({ name: `${prefix}.lcp_ms`, value: round(median(loads.map((load) => load.lcp)), 0), unit: 'ms', goal: screen.goals.lcp });
+      emit({ name: `${prefix}.${screen.target.caption ? 'first_row' : 'painted'}_ms`, value: round(median(loads.map((load) => load.firstPaint)), 0), unit: 'ms', goal: screen.goals.firstPaint });
+      emit({ name: `${prefix}.tbt_ms`, value: round(median(loads.map((load) => load.tbt)), 0), unit: 'ms', goal: screen.goals.tbt });
+      emit({ name: `${prefix}.transferred_kb`, value: round(median(loads.map((load) => load.bytes)) / 1000, 1), unit: 'KB', goal: screen.goals.kb });
+    }
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}

@@ -1,0 +1,134 @@
+import type { BrowserContext, Page } from '@playwright/test';
+
+/**
+ * The paint clock: when a target element was first painted, by the Element Timing API (the
+ * presentation time of the frame that showed its text), with the pointer press that led to it, and
+ * the page's LCP, FCP and long tasks. Installed before any script of every document.
+ * performance.now() and event.timeStamp count from the document's navigation start.
+ */
+export interface Target {
+  /** A table named by its caption (matched by this regular expression, case-insensitive): its first data row. */
+  caption?: string;
+  /** Or any element matching this CSS selector. */
+  selector?: string;
+  /**
+   * Time its paint by the first animation frame in which it is in the viewport, not by Element
+   * Timing: an element first painted outside the viewport of a scrolled box and then scrolled into
+   * it is never reported by Element Timing (the compositor moves it without painting it again).
+   */
+  byFrame?: boolean;
+}
+
+interface Readings {
+  /** The last `mousedown`'s timestamp (the press), and the last `click`'s. */
+  pressAt: number;
+  clickAt: number;
+  /** The armed target: when it entered the document, the first frame with it in view, its Element Timing paint. */
+  insertedAt: number;
+  frameAt: number;
+  paintedAt: number;
+  fcp: number;
+  lcp: number;
+  longTasks: Array<{ start: number; duration: number }>;
+}
+
+interface PaintClock extends Readings {
+  target: Target;
+  element: Element | null;
+  arm(target: Target): void;
+}
+
+/** The init script (it must stand alone): the page's clock, watching for `initial` from the first script on. */
+function installPaintClock(initial: Target): void {
+  // no named inner functions: the bundler of this file would wrap them in a helper the page lacks
+  const clock: PaintClock & { find(): Element | null; look(): void; frame(element: Element): void } = {
+    target: initial, pressAt: -1, clickAt: -1, element: null, insertedAt: -1, frameAt: -1, paintedAt: -1, fcp: -1, lcp: -1, longTasks: [],
+    arm(target) {
+      clock.target = target;
+      clock.element = null;
+      clock.insertedAt = clock.frameAt = clock.paintedAt = -1;
+      clock.look();
+    },
+    find() {
+      const { caption, selector } = clock.target;
+      if (selector) return document.querySelector(selector);
+      if (!caption) return null;
+      const named = new RegExp(caption, 'i');
+      for (const table of document.querySelectorAll('table')) {
+        if (!named.test(table.querySelector(':scope > caption')?.textContent ?? table.getAttribute('aria-label') ?? '')) continue;
+        const row = [...table.querySelectorAll(':scope > tbody > tr')].find((tr) => tr.querySelector(':scope > td') && !tr.hasAttribute('aria-hidden'));
+        if (row) return row;
+      }
+      return null;
+    },
+    // Element Timing reports text under the element that holds it: every element of the target is
+    // marked, in the same task that inserted it (a mutation callback runs before the next paint)
+    look() {
+      if (clock.element || (!clock.target.caption && !clock.target.selector)) return;
+      const element = clock.find();
+      if (!element) return;
+      clock.element = element;
+      clock.insertedAt = performance.now();
+      for (const node of [element, ...element.querySelectorAll('*')]) node.setAttribute('elementtiming', 'bench-target');
+      requestAnimationFrame(() => clock.frame(element));
+    },
+    // the first frame in which the element is in the viewport
+    frame(element) {
+      if (clock.element !== element) return;
+      const box = element.getBoundingClientRect();
+      if (box.width > 0 && box.bottom > 0 && box.top < innerHeight) clock.frameAt = performance.now();
+      else requestAnimationFrame(() => clock.frame(element));
+    },
+  };
+  (window as unknown as { paintClock: PaintClock }).paintClock = clock;
+  new MutationObserver(() => clock.look()).observe(document, { childList: true, subtree: true });
+  window.addEventListener('mousedown', (event) => (clock.pressAt = event.timeStamp), { capture: true });
+  window.addEventListener('click', (event) => (clock.clickAt = event.timeStamp), { capture: true });
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries() as Array<PerformanceEntry & { identifier: string; element: Element | null; renderTime: number; loadTime: number }>) {
+      if (entry.identifier !== 'bench-target' || !clock.element || !(entry.element === clock.element || clock.element.contains(entry.element))) continue;
+      const at = entry.renderTime || entry.loadTime;
+      if (clock.paintedAt < 0 || at < clock.paintedAt) clock.paintedAt = at;
+    }
+  }).observe({ type: 'element', buffered: true });
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) if (entry.name === 'first-contentful-paint') clock.fcp = entry.startTime;
+  }).observe({ type: 'paint', buffered: true });
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) clock.lcp = entry.startTime;
+  }).observe({ type: 'largest-contentful-paint', buffered: true });
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) clock.longTasks.push({ start: entry.startTime, duration: entry.duration });
+  }).observe({ type: 'longtask', buffered: true });
+}
+
+export async function addPaintClock(context: BrowserContext, initial: Target = {}): Promise<void> {
+  await context.addInitScript(installPaintClock, initial);
+}
+
+/** Watches for `target` from now on (a new screen's row is a new element). */
+export async function arm(page: Page, target: Target): Promise<void> {
+  await page.evaluate((target) => (window as unknown as { paintClock: PaintClock }).paintClock.arm(target), target);
+}
+
+export interface Painted extends Readings {
+  byFrame: boolean;
+}
+
+/** Waits until the armed target has been painted (and the frame after it has run), then reads the clock; `at` is its paint. */
+export async function painted(page: Page, timeoutMs: number): Promise<Painted & { at: number }> {
+  await page.waitForFunction(() => {
+    const clock = (window as unknown as { paintClock: PaintClock }).paintClock;
+    return clock.frameAt >= 0 && (clock.target.byFrame || clock.paintedAt >= 0);
+  }, undefined, { timeout: timeoutMs, polling: 50 });
+  const clock = await readClock(page);
+  return { ...clock, at: clock.byFrame ? clock.frameAt : clock.paintedAt };
+}
+
+/** Reads the clock as it is (LCP and long tasks keep coming in after the target's paint). */
+export async function readClock(page: Page): Promise<Painted> {
+  return page.evaluate(() => {
+    const { target, pressAt, clickAt, insertedAt, frameAt, paintedAt, fcp, lcp, longTasks } = (window as unknown as { paintClock: PaintClock }).paintClock;
+    return { byFrame: Boolean(target.byFrame), pressAt, clickAt, insertedAt, frameAt, paintedAt, fcp, lcp, longTasks };
+  });
+}
