@@ -8,13 +8,23 @@ import { test, expect, type Api } from './fixtures.ts';
  * the API shows that exactly one object was made or changed. New areas add their forms here.
  */
 
-type Press = 'double click' | 'Enter twice';
-const PRESSES: Press[] = ['double click', 'Enter twice'];
+/**
+ * A double click, Enter twice where a user would press it (a form field, or the focused button),
+ * and two clicks in one task: the second lands before the screen can re-render, as on a slow
+ * device or during a form's validation, so no disabled button can stop it.
+ */
+type Press = 'double click' | 'Enter twice' | 'two clicks before a render';
+const PRESSES: Press[] = ['double click', 'Enter twice', 'two clicks before a render'];
 
-/** A double click on the button, or Enter twice where a user would press it (a form field, or the focused button). */
 async function pressTwice(page: Page, press: Press, button: Locator, enterOn: Locator = button) {
   await expect(button).toBeEnabled();
   if (press === 'double click') return button.dblclick();
+  if (press === 'two clicks before a render') {
+    return button.evaluate((element: HTMLElement) => {
+      element.click();
+      element.click();
+    });
+  }
   await enterOn.focus();
   await page.keyboard.press('Enter');
   await page.keyboard.press('Enter');
@@ -173,4 +183,28 @@ test.describe('one press sends one write', () => {
       expect(await api.get<unknown[]>(`/users/${person.id}/followers`)).toHaveLength(1);
     });
   }
+
+  test('after a 5xx the hook may have been made: the console checks, then offers to send it again, and one hook is made', async ({ page, api }) => {
+    const url = `http://127.0.0.1:9/one-write-${unique()}`;
+    await page.goto('/admin/hooks');
+    await page.getByRole('main').getByRole('link', { name: 'Add system hook', exact: true }).click();
+    const form = page.getByRole('form', { name: 'New system hook' });
+    await form.getByLabel('URL', { exact: true }).fill(url);
+    await api.injectFault({ path: '/api/v4/hooks', methods: ['POST'], error_rate: 1, error_status: 503, times: 1 });
+    const mark = await api.requestMark();
+    await form.getByRole('button', { name: 'Add system hook', exact: true }).click();
+    const notice = page.getByRole('status').filter({ hasText: 'The request may have gone through' });
+    await expect(notice).toContainText('fetched again from the server');
+    const [failed] = await api.requestsSince(mark, { method: 'POST', path: '/api/v4/hooks' });
+    expect(failed?.status).toBe(503);
+    // the check: the hook list was fetched after the failed request, before any retry
+    expect(await api.requestsSince(failed!.id, { method: 'GET', path: '/api/v4/hooks' })).not.toEqual([]);
+    const retryMark = await api.requestMark();
+    await pressTwice(page, 'two clicks before a render', notice.getByRole('button', { name: 'Try again', exact: true }));
+    await expect(page).toHaveURL(/\/admin\/hooks\/\d+$/);
+    await expectOneRequest(api, retryMark, 'POST', '/api/v4/hooks');
+    const made = (await api.get<Array<{ id: number; url: string }>>('/hooks?per_page=100')).filter((hook) => hook.url === url);
+    for (const hook of made) api.deleteAfter(`/hooks/${hook.id}`);
+    expect(made).toHaveLength(1);
+  });
 });

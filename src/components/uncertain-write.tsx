@@ -20,7 +20,7 @@ export function UncertainWrite({ write }: { write: UncertainSignal }) {
   return (
     <div className="notice" role="status">
       <p>
-        The request may have gone through before it failed: the screen now shows what the server holds (checked at {checkedAt}). Send it again only if your change is not
+        The request may have gone through before it failed. What it changes was fetched again from the server at {checkedAt}: send it again only if your change is not
         there.
       </p>
       <button type="button" className="button" onClick={() => void write.tryAgain()}>

@@ -12,7 +12,8 @@ export function useCreateHook() {
   const queryClient = useQueryClient();
   return useWrite({
     send: (variables: CreateHookVariables) => createSystemHook(connection, variables),
-    refresh: () => queryClient.invalidateQueries({ queryKey: systemHooksQueries.lists() }),
+    // after an uncertain add the list is not on screen: it is fetched anyway, so it shows whether the hook was made
+    refresh: (_variables, done) => queryClient.invalidateQueries({ queryKey: systemHooksQueries.lists(), refetchType: done ? 'active' : 'all' }),
   });
 }
 
