@@ -78,21 +78,24 @@ function DirectoryEntries({ projectId, path, gitRef, urlRef }: { projectId: numb
   const label = path ? `Files in ${path}` : 'Files';
   return (
     <>
-      <table className="file-tree" aria-label={label}>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Type</th>
-            <th scope="col">Last commit</th>
-            <th scope="col">Last update</th>
-          </tr>
-        </thead>
-        <tbody>
-          {tree.data.pages.map((page, index) => (
-            <EntryRows key={index} projectId={projectId} entries={page.items} gitRef={gitRef} urlRef={urlRef} />
-          ))}
-        </tbody>
-      </table>
+      {/* on a narrow screen the table scrolls in its own box, not the page */}
+      <div className="table-scroll">
+        <table className="file-tree" aria-label={label}>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Type</th>
+              <th scope="col">Last commit</th>
+              <th scope="col">Last update</th>
+            </tr>
+          </thead>
+          <tbody>
+            {tree.data.pages.map((page, index) => (
+              <EntryRows key={index} projectId={projectId} entries={page.items} gitRef={gitRef} urlRef={urlRef} />
+            ))}
+          </tbody>
+        </table>
+      </div>
       {tree.hasNextPage || tree.data.pages.length > 1 ? (
         <LoadMore summary={`${entries.length} entries`} hasMore={tree.hasNextPage} loading={tree.isFetchingNextPage} onLoadMore={() => void tree.fetchNextPage()} />
       ) : null}

@@ -1,0 +1,125 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DEMO_PATHS, expect, test, type Api } from './fixtures.ts';
+
+/**
+ * No screen scrolls sideways on a phone (390 px): every route file in src/routes is visited with
+ * demo params, as the administrator (who may open them all). A new route fails this test until it
+ * has an address here.
+ */
+const ROUTES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'src', 'routes');
+const WEB_APP = 'acme-engineering/frontend/web-app';
+
+function routeFiles(dir: string, prefix = ''): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) return routeFiles(path.join(dir, entry.name), relative);
+    return /\.tsx?$/.test(entry.name) && !entry.name.startsWith('__') ? [relative] : [];
+  });
+}
+
+interface DemoIds {
+  group: number;
+  project: number;
+  user: number;
+  runner: number;
+  hook: number;
+  sha: string;
+  groupAccount: number;
+  instanceAccount: number;
+}
+
+async function demoIds(api: Api): Promise<DemoIds> {
+  const group = await api.groupId(DEMO_PATHS.bigGroup);
+  const project = await api.projectId(WEB_APP);
+  const first = async <T>(listPath: string) => {
+    const [item] = await api.get<T[]>(listPath);
+    expect(item, `the demo has something at ${listPath}`).toBeDefined();
+    return item;
+  };
+  // the demo has no system hook and no service account: one of each for their own screens
+  const hook = await api.post<{ id: number }>('/hooks', { url: 'http://127.0.0.1:9/narrow-screens' });
+  api.deleteAfter(`/hooks/${hook.id}`);
+  const tag = Date.now().toString(36);
+  const groupAccount = await api.post<{ id: number }>(`/groups/${group}/service_accounts`, { name: `Narrow bot ${tag}`, username: `narrow-${tag}` });
+  api.deleteAfter(`/groups/${group}/service_accounts/${groupAccount.id}?hard_delete=true`);
+  const instanceAccount = await api.post<{ id: number }>('/service_accounts', { name: `Narrow instance bot ${tag}`, username: `narrow-instance-${tag}` });
+  api.deleteAfter(`/users/${instanceAccount.id}?hard_delete=true`);
+  return {
+    group,
+    project,
+    user: (await api.userByUsername('maya.chen')).id,
+    runner: (await first<{ id: number }>('/runners/all?per_page=1')).id,
+    hook: hook.id,
+    sha: (await first<{ id: string }>(`/projects/${project}/repository/commits?per_page=1`)).id,
+    groupAccount: groupAccount.id,
+    instanceAccount: instanceAccount.id,
+  };
+}
+
+/** Each route file's address with demo params. */
+const ADDRESSES: Record<string, (ids: DemoIds) => string> = {
+  'index.tsx': () => '/',
+  'connect.tsx': () => '/connect',
+  'access-tokens/expiry.tsx': () => '/access-tokens/expiry',
+  'access-tokens/self.tsx': () => '/access-tokens/self',
+  'admin/deploy-keys.tsx': () => '/admin/deploy-keys',
+  'admin/hooks/index.tsx': () => '/admin/hooks',
+  'admin/hooks/new.tsx': () => '/admin/hooks/new',
+  'admin/hooks/$hookId.tsx': (ids) => `/admin/hooks/${ids.hook}`,
+  'admin/runners.tsx': () => '/admin/runners',
+  'admin/runners_.$runnerId.tsx': (ids) => `/admin/runners/${ids.runner}`,
+  'admin/service-accounts.tsx': () => '/admin/service-accounts',
+  'admin/service-accounts_.$userId.tokens.tsx': (ids) => `/admin/service-accounts/${ids.instanceAccount}/tokens`,
+  'admin/storage-moves/index.tsx': () => '/admin/storage-moves',
+  'groups/index.tsx': () => '/groups',
+  'groups/$groupId/access-tokens.tsx': (ids) => `/groups/${ids.group}/access-tokens`,
+  'groups/$groupId/billable-members.tsx': (ids) => `/groups/${ids.group}/billable-members`,
+  'groups/$groupId/members.tsx': (ids) => `/groups/${ids.group}/members?tab=all`,
+  'groups/$groupId/runners.tsx': (ids) => `/groups/${ids.group}/runners`,
+  'groups/$groupId/service-accounts.tsx': (ids) => `/groups/${ids.group}/service-accounts`,
+  'groups/$groupId/service-accounts_.$userId.tokens.tsx': (ids) => `/groups/${ids.group}/service-accounts/${ids.groupAccount}/tokens`,
+  'projects/index.tsx': () => '/projects',
+  'projects/$projectId/blame.$.tsx': (ids) => `/projects/${ids.project}/blame/README.md`,
+  'projects/$projectId/blob.$.tsx': (ids) => `/projects/${ids.project}/blob/src/components/Order%20Summary.tsx`,
+  'projects/$projectId/branches.tsx': (ids) => `/projects/${ids.project}/branches`,
+  'projects/$projectId/changes.tsx': (ids) => `/projects/${ids.project}/changes`,
+  'projects/$projectId/commit.$sha.tsx': (ids) => `/projects/${ids.project}/commit/${ids.sha}`,
+  'projects/$projectId/commits.tsx': (ids) => `/projects/${ids.project}/commits`,
+  'projects/$projectId/deploy-keys.tsx': (ids) => `/projects/${ids.project}/deploy-keys`,
+  'projects/$projectId/edit.$.tsx': (ids) => `/projects/${ids.project}/edit/README.md`,
+  'projects/$projectId/members.tsx': (ids) => `/projects/${ids.project}/members`,
+  'projects/$projectId/new.$.tsx': (ids) => `/projects/${ids.project}/new/src`,
+  'projects/$projectId/runners.tsx': (ids) => `/projects/${ids.project}/runners`,
+  'projects/$projectId/tree.$.tsx': (ids) => `/projects/${ids.project}/tree/src`,
+  'runners/$runnerId.tsx': (ids) => `/runners/${ids.runner}`,
+  'users/index.tsx': () => '/users',
+  'users/$userId.tsx': (ids) => `/users/${ids.user}`,
+};
+
+test.use({ viewport: { width: 390, height: 844 } });
+
+test('every route has an address here', () => {
+  expect(Object.keys(ADDRESSES).sort()).toEqual(routeFiles(ROUTES_DIR).sort());
+});
+
+test('no screen scrolls sideways at 390 px: wide content scrolls in its own box', async ({ page, api, connectAs, consoleServer }) => {
+  test.setTimeout(240_000);
+  const ids = await demoIds(api);
+  const wider: string[] = [];
+  const check = async (address: string) => {
+    await page.goto(address);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    // the screen's data, and whatever it widens, are in once the network is quiet
+    await page.waitForLoadState('networkidle');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    if (overflow > 0) wider.push(`${address}: ${overflow} px too wide`);
+  };
+  await check('/connect');
+  await connectAs(page, consoleServer.adminToken);
+  for (const [file, address] of Object.entries(ADDRESSES)) {
+    if (file !== 'connect.tsx') await check(address(ids));
+  }
+  expect(wider).toEqual([]);
+});
