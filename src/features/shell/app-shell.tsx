@@ -6,6 +6,7 @@ import { membersQueries } from '../../api/members.ts';
 import { projectsQueries } from '../../api/projects.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import { ContextSwitcherOnDemand, UserMenuOnDemand, preloadMenus } from './deferred-menus.tsx';
+import { RateLimitStatus } from '../../components/rate-limit-status.tsx';
 
 function AreaNav() {
   const connection = useConnection();
@@ -129,6 +130,7 @@ export function AppShell({ children }: { children: ReactNode }) {
           Platform Console
         </Link>
         <ContextSwitcherOnDemand />
+        <RateLimitStatus />
         <UserMenuOnDemand />
       </header>
       <AreaNav />
