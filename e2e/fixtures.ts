@@ -57,6 +57,8 @@ interface TestFixtures {
   connectAs: ConnectAs;
   /** Fails the test when a token shows up in a page URL, a request URL or a console message. */
   tokenLeakGuard: void;
+  /** Fails the test when the page breaks its Content-Security-Policy or Trusted Types. */
+  policyGuard: void;
 }
 
 function apiClient(baseURL: string, adminToken: string, knownSecrets: Set<string>) {
@@ -209,6 +211,25 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       context.on('console', (message) => check(`console.${message.type()}`, message.text()));
       await use();
       expect(leaks, 'a token must never appear in a URL or a log line').toEqual([]);
+    },
+    { auto: true },
+  ],
+
+  policyGuard: [
+    async ({ context }, use) => {
+      const violations: string[] = [];
+      await context.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (event) => {
+          console.error(`policy violation: ${event.violatedDirective} blocked ${event.blockedURI || '(inline)'} at ${event.sourceFile}:${event.lineNumber} ${event.sample}`);
+        });
+      });
+      context.on('console', (message) => {
+        const text = message.text();
+        // connect-src keeps other origins out on purpose (tests connect to unreachable ones): anything else is a defect
+        if (message.type() === 'error' && /^policy violation: |Content Security Policy|TrustedHTML|TrustedScript/.test(text) && !/connect-src|Refused to connect/.test(text)) violations.push(text);
+      });
+      await use();
+      expect(violations, 'the console keeps to its Content-Security-Policy and Trusted Types').toEqual([]);
     },
     { auto: true },
   ],

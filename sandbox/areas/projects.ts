@@ -1,5 +1,5 @@
 import type { Db } from '../db.ts';
-import { pathParam, type Router } from '../http/route.ts';
+import { pathParam, type Call, type Router } from '../http/route.ts';
 import type { Sandbox, UserRow } from '../context.ts';
 import { HttpError, forbidden, notFound, paramError, validationError } from '../http/errors.ts';
 import type { ParamReader } from '../http/params.ts';
@@ -11,6 +11,11 @@ import { PROJECT_SETTING_DEFAULTS, projectEntity } from '../model/entities.ts';
 import { listProjects } from '../model/project-list.ts';
 import { timestamp } from '../model/time.ts';
 import { removeGroupLink, shareWithGroup } from '../model/sharing.ts';
+import { writableRepository } from '../git/access.ts';
+import { recordPush } from '../git/entities.ts';
+import { isValidBranchName } from '../git/repository.ts';
+import { commitTree, treeWithActions } from '../git/write.ts';
+import { committerOf } from './commits.ts';
 
 const PATH = /^[a-zA-Z0-9_][a-zA-Z0-9_.-]*$/;
 const RESERVED_SUFFIX = /\.(git|atom)$/;
@@ -87,6 +92,58 @@ export function insertProject(
   return refreshProject(db, id);
 }
 
+/** The project row of POST /projects, with its settings and its creator's membership. */
+function createProject({ sandbox, actor, params, now }: Call, defaultBranch: string | undefined): ProjectRow {
+  const { db } = sandbox;
+  const user = actor.user!;
+  const name = params.string('name');
+  const path = params.string('path');
+  if (!name && !path) throw paramError('name, path are missing, at least one parameter must be provided');
+  const namespaceId = params.int('namespace_id');
+  let namespace: NamespaceRow | undefined;
+  if (namespaceId === undefined) {
+    namespace = db.prepare("SELECT * FROM namespaces WHERE kind = 'user' AND owner_id = ?").get(user.id) as NamespaceRow | undefined;
+    // bots and service accounts have no personal namespace to put a project in
+    if (!namespace) throw new HttpError(403, { message: ['Personal project creation is not allowed. Please contact your administrator with questions'] });
+  } else {
+    namespace = findNamespace(db, namespaceId);
+    if (!namespace) throw notFound('Namespace');
+  }
+  if (namespace.kind === 'group') {
+    findReadableGroup(db, actor, String(namespace.id), now);
+    const settings = JSON.parse(namespace.settings) as { project_creation_level?: string };
+    const needed = settings.project_creation_level === 'maintainer' ? AccessLevel.MAINTAINER : settings.project_creation_level === 'noone' ? AccessLevel.ADMIN : AccessLevel.DEVELOPER;
+    if (effectiveRole(db, actor, { type: 'Namespace', id: namespace.id }, now) < needed && !user.is_admin) throw forbidden();
+  } else if (namespace.owner_id !== user.id && !user.is_admin) {
+    throw forbidden();
+  } else {
+    const count = (db.prepare('SELECT count(*) AS n FROM projects WHERE namespace_id = ?').get(namespace.id) as { n: number }).n;
+    if (count >= user.projects_limit) {
+      throw new HttpError(403, { message: ['Personal project creation is not allowed. Please contact your administrator with questions'] });
+    }
+  }
+  const visibility = params.oneOf('visibility', VISIBILITIES) ?? 'private';
+  const project = insertProject(sandbox, {
+    name: name ?? path!,
+    path: path ?? pathFromName(name!),
+    namespace,
+    creator: user,
+    visibility,
+    description: params.string('description'),
+    defaultBranch,
+    topics: params.stringArray('topics') ?? params.stringArray('tag_list'),
+    createdAt: timestamp(now),
+  });
+  if (namespace.kind === 'group' && effectiveRole(db, actor, { type: 'Namespace', id: namespace.id }, now) < AccessLevel.MAINTAINER) {
+    db.prepare(
+      `INSERT INTO members (source_type, source_id, user_id, access_level, created_by_id, created_at, updated_at) VALUES ('Project', ?, ?, 40, ?, ?, ?)`,
+    ).run(project.id, user.id, user.id, project.created_at, project.created_at);
+  }
+  const settings = collectSettings(params);
+  if (Object.keys(settings).length) db.prepare('UPDATE projects SET settings = ? WHERE id = ?').run(JSON.stringify(settings), project.id);
+  return project;
+}
+
 export function registerProjects(routes: Router): void {
   routes.get('/projects', { auth: 'public' }, (c, call) => listProjects(c, call));
 
@@ -95,54 +152,22 @@ export function registerProjects(routes: Router): void {
     return c.json(projectEntity(sandbox, project, actor, now));
   });
 
-  routes.post('/projects', {}, (c, { sandbox, actor, params, now }) => {
+  // async: a README asked for with initialize_with_readme is a git commit after the row is in
+  routes.post('/projects', { async: true }, async (c, call) => {
+    const { sandbox, actor, params, now } = call;
     const { db } = sandbox;
-    const user = actor.user!;
-    const name = params.string('name');
-    const path = params.string('path');
-    if (!name && !path) throw paramError('name, path are missing, at least one parameter must be provided');
-    const namespaceId = params.int('namespace_id');
-    let namespace: NamespaceRow | undefined;
-    if (namespaceId === undefined) {
-      namespace = db.prepare("SELECT * FROM namespaces WHERE kind = 'user' AND owner_id = ?").get(user.id) as NamespaceRow | undefined;
-      // bots and service accounts have no personal namespace to put a project in
-      if (!namespace) throw new HttpError(403, { message: ['Personal project creation is not allowed. Please contact your administrator with questions'] });
-    } else {
-      namespace = findNamespace(db, namespaceId);
-      if (!namespace) throw notFound('Namespace');
+    const initializeWithReadme = params.bool('initialize_with_readme') ?? false;
+    const defaultBranch = params.string('default_branch');
+    if (defaultBranch !== undefined && !isValidBranchName(defaultBranch)) throw validationError({ default_branch: ['is invalid'] });
+    const project = db.transaction(() => createProject(call, defaultBranch))();
+    if (initializeWithReadme) {
+      // Projects::CreateService: the first commit, README.md, on the default branch
+      const repo = writableRepository(call, project);
+      const tree = await treeWithActions(repo, null, [{ action: 'create', filePath: 'README.md', content: Buffer.from(`# ${project.name}\n`) }]);
+      const committer = committerOf(call);
+      await commitTree(repo, tree, { branch: project.default_branch, parent: null, expectedHead: null, message: 'Initial commit', author: committer, committer, when: sandbox.now() });
+      recordPush(sandbox, project, project.default_branch, { firstBranch: true });
     }
-    if (namespace.kind === 'group') {
-      findReadableGroup(db, actor, String(namespace.id), now);
-      const settings = JSON.parse(namespace.settings) as { project_creation_level?: string };
-      const needed = settings.project_creation_level === 'maintainer' ? AccessLevel.MAINTAINER : settings.project_creation_level === 'noone' ? AccessLevel.ADMIN : AccessLevel.DEVELOPER;
-      if (effectiveRole(db, actor, { type: 'Namespace', id: namespace.id }, now) < needed && !user.is_admin) throw forbidden();
-    } else if (namespace.owner_id !== user.id && !user.is_admin) {
-      throw forbidden();
-    } else {
-      const count = (db.prepare('SELECT count(*) AS n FROM projects WHERE namespace_id = ?').get(namespace.id) as { n: number }).n;
-      if (count >= user.projects_limit) {
-        throw new HttpError(403, { message: ['Personal project creation is not allowed. Please contact your administrator with questions'] });
-      }
-    }
-    const visibility = params.oneOf('visibility', VISIBILITIES) ?? 'private';
-    const project = insertProject(sandbox, {
-      name: name ?? path!,
-      path: path ?? pathFromName(name!),
-      namespace,
-      creator: user,
-      visibility,
-      description: params.string('description'),
-      defaultBranch: params.string('default_branch'),
-      topics: params.stringArray('topics') ?? params.stringArray('tag_list'),
-      createdAt: timestamp(now),
-    });
-    if (namespace.kind === 'group' && effectiveRole(db, actor, { type: 'Namespace', id: namespace.id }, now) < AccessLevel.MAINTAINER) {
-      db.prepare(
-        `INSERT INTO members (source_type, source_id, user_id, access_level, created_by_id, created_at, updated_at) VALUES ('Project', ?, ?, 40, ?, ?, ?)`,
-      ).run(project.id, user.id, user.id, project.created_at, project.created_at);
-    }
-    const settings = collectSettings(params);
-    if (Object.keys(settings).length) db.prepare('UPDATE projects SET settings = ? WHERE id = ?').run(JSON.stringify(settings), project.id);
     return c.json(projectEntity(sandbox, refreshProject(db, project.id), actor, now), 201);
   });
 

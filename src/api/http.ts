@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { ApiError, describeErrorBody } from './errors.ts';
 import { encodeQuery, type QueryParams } from './params.ts';
 import { toKeysetPage, toPage, type KeysetPage, type Page } from './pagination.ts';
+import { rateLimitStore } from './rate-limit.ts';
 
 /** Where requests go and who makes them. The token lives here and nowhere else. */
 export interface Connection {
@@ -81,6 +82,7 @@ export async function send(connection: Connection, path: string, options: Reques
     if (timer) clearTimeout(timer);
     options.signal?.removeEventListener('abort', abortFromCaller);
   }
+  rateLimitStore.record(response.headers);
   let data: unknown;
   try {
     data = method === 'HEAD' ? null : await readBody(response);
@@ -89,9 +91,12 @@ export async function send(connection: Connection, path: string, options: Reques
     throw new ApiError(response.status, 'The connection broke while the answer was arriving.', 'network');
   }
   if (!response.ok) {
-    const { message, fieldErrors } = describeErrorBody(data, response.status);
-    const retryAfterHeader = Number(response.headers.get('retry-after'));
-    const error = new ApiError(response.status, message, 'http', fieldErrors, Number.isFinite(retryAfterHeader) && retryAfterHeader >= 0 ? retryAfterHeader : undefined, data);
+    const retryAfterHeader = Number(response.headers.get('retry-after') ?? NaN);
+    const retryAfter = Number.isFinite(retryAfterHeader) && retryAfterHeader >= 0 ? retryAfterHeader : undefined;
+    // the platform's throttle answers "Retry later" in plain text: say who refused and for how long
+    const { message, fieldErrors } =
+      response.status === 429 ? { message: `Rate limited by the instance: try again ${retryAfter === undefined ? 'shortly' : `in ${retryAfter} s`}.`, fieldErrors: undefined } : describeErrorBody(data, response.status);
+    const error = new ApiError(response.status, message, 'http', fieldErrors, retryAfter, data);
     if (response.status === 401) connection.onUnauthorized?.(error);
     throw error;
   }

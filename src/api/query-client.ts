@@ -1,5 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { ApiError } from './errors.ts';
+import { rateLimitStore } from './rate-limit.ts';
 
 const MAX_QUERY_RETRIES = 3;
 
@@ -8,10 +9,11 @@ export function shouldRetry(failureCount: number, error: unknown): boolean {
   return failureCount < MAX_QUERY_RETRIES && error instanceof ApiError && error.retryable;
 }
 
-/** Exponential backoff from 500 ms, or the server's Retry-After when it sent one. */
+/** Exponential backoff from 500 ms, or the server's Retry-After when it sent one; a throttled read says so on screen. */
 export function retryDelay(attempt: number, error: unknown): number {
-  if (error instanceof ApiError && error.retryAfter !== undefined) return Math.min(error.retryAfter, 60) * 1000;
-  return Math.min(500 * 2 ** attempt, 8000);
+  const delay = error instanceof ApiError && error.retryAfter !== undefined ? Math.min(error.retryAfter, 60) * 1000 : Math.min(500 * 2 ** attempt, 8000);
+  if (error instanceof ApiError && error.status === 429) rateLimitStore.retrying(Math.ceil(delay / 1000));
+  return delay;
 }
 
 export function createQueryClient(): QueryClient {

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { SessionStore, sessionConnection, whenConnectionChanges, type SavedConnection } from './session.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SessionStore, sessionConnection, usableStorage, whenConnectionChanges, type SavedConnection } from './session.ts';
 import { ApiError } from './errors.ts';
 import { retryDelay, shouldRetry } from './query-client.ts';
 
@@ -156,5 +156,47 @@ describe('whenConnectionChanges', () => {
     expect(changes).toBe(7);
     store.signOut();
     expect(changes).toBe(7);
+  });
+});
+
+describe('a browser that blocks site data', () => {
+  const blocked = () => {
+    throw new DOMException("Failed to read the 'localStorage' property from 'Window': Access is denied for this document.", 'SecurityError');
+  };
+  afterEach(() => {
+    delete (globalThis as { localStorage?: Storage }).localStorage;
+    delete (globalThis as { sessionStorage?: Storage }).sessionStorage;
+  });
+
+  it('still gets a session store, which keeps the token in memory and says so', () => {
+    // the browser throws at the mere access of window.localStorage and window.sessionStorage
+    Object.defineProperty(globalThis, 'localStorage', { get: blocked, configurable: true });
+    Object.defineProperty(globalThis, 'sessionStorage', { get: blocked, configurable: true });
+    const store = new SessionStore();
+    expect(store.memoryOnly).toBe(true);
+    store.connect(checked({ remember: true }), 'glpat-memory-only');
+    expect(store.getActive()?.token).toBe('glpat-memory-only');
+    expect(store.getSaved()).toHaveLength(1);
+    store.signOut();
+    expect(store.getActive()).toBeNull();
+  });
+
+  it('keeps working when a write is refused (a full quota)', () => {
+    const full = new MemoryStorage();
+    full.setItem = () => {
+      throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    };
+    const store = new SessionStore(usableStorage(() => full), usableStorage(() => new MemoryStorage()));
+    expect(store.memoryOnly).toBe(false);
+    expect(() => store.connect(checked({ remember: true }), 'glpat-full-quota')).not.toThrow();
+    expect(store.getActive()?.token).toBe('glpat-full-quota');
+  });
+
+  it('finds no storage where the getter throws, and uses the one that answers', () => {
+    expect(usableStorage(blocked)).toBeNull();
+    expect(usableStorage(() => undefined)).toBeNull();
+    const storage = new MemoryStorage();
+    usableStorage(() => storage)?.setItem('key', 'value');
+    expect(storage.getItem('key')).toBe('value');
   });
 });

@@ -1,5 +1,6 @@
 import { send, type Connection } from './http.ts';
 import { ApiError } from './errors.ts';
+import { rateLimitStore } from './rate-limit.ts';
 
 /** A connection the user made on this device; the token is kept apart from it. */
 export interface SavedConnection {
@@ -32,6 +33,39 @@ const tokenKey = (id: string) => `platform-console.token.${id}`;
 
 type Listener = () => void;
 
+/**
+ * The browser's storage, or null where it is missing or blocked: a browser that blocks site
+ * data throws at the mere access. Writes that fail (a full quota) are dropped, not thrown.
+ */
+export function usableStorage(get: () => Storage | undefined): Storage | null {
+  let storage: Storage | undefined;
+  try {
+    storage = get();
+    storage?.getItem(LIST_KEY);
+  } catch {
+    return null;
+  }
+  if (!storage) return null;
+  const found = storage;
+  const safely = (write: () => void) => {
+    try {
+      write();
+    } catch {
+      // the value stays in memory for this tab
+    }
+  };
+  return {
+    get length() {
+      return found.length;
+    },
+    key: (index) => found.key(index),
+    getItem: (key) => found.getItem(key),
+    setItem: (key, value) => safely(() => found.setItem(key, value)),
+    removeItem: (key) => safely(() => found.removeItem(key)),
+    clear: () => safely(() => found.clear()),
+  };
+}
+
 function readList(storage: Storage): SavedConnection[] {
   try {
     const parsed = JSON.parse(storage.getItem(LIST_KEY) ?? '[]') as unknown;
@@ -53,10 +87,15 @@ export class SessionStore {
   expiredFrom: string | null = null;
 
   constructor(
-    private readonly local: Storage | null = typeof localStorage === 'undefined' ? null : localStorage,
-    private readonly session: Storage | null = typeof sessionStorage === 'undefined' ? null : sessionStorage,
+    private readonly local: Storage | null = usableStorage(() => globalThis.localStorage),
+    private readonly session: Storage | null = usableStorage(() => globalThis.sessionStorage),
   ) {
     this.load();
+  }
+
+  /** The browser blocks site data: tokens live in this page's memory only, gone at a reload. */
+  get memoryOnly(): boolean {
+    return !this.local && !this.session;
   }
 
   private load(): void {
@@ -187,6 +226,8 @@ export function whenConnectionChanges(store: SessionStore, onChange: () => void)
     const next = store.getActive()?.connection;
     if (next === current) return;
     current = next;
+    // the request budget belongs to the connection too
+    rateLimitStore.clear();
     onChange();
   });
 }

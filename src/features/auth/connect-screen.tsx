@@ -45,6 +45,11 @@ export function ConnectScreen({ redirect, expired }: { redirect?: string; expire
     <main className="connect">
       <h1>Platform Console</h1>
       <p className="muted">Connect to your instance with an access token. The token stays in this browser tab{' '}unless you ask to be remembered on this device.</p>
+      {session.memoryOnly ? (
+        <div className="notice" role="status">
+          This browser blocks site data for this console, so the token is kept in this page&apos;s memory only: reloading or closing the tab signs you out.
+        </div>
+      ) : null}
       {expired ? (
         <div className="notice" role="status">
           Your session ended: the instance no longer accepts the token. Connect again to continue where you were.
@@ -95,9 +100,11 @@ export function ConnectScreen({ redirect, expired }: { redirect?: string; expire
         <Field label="Access token" error={errors.token?.message} hint="A personal, group or project access token. With only read_api the console is read-only.">
           <input className="input" type="password" autoComplete="off" spellCheck={false} {...form.register('token')} />
         </Field>
-        <label className="checkbox">
-          <input type="checkbox" {...form.register('remember')} /> Remember on this device
-        </label>
+        {session.memoryOnly ? null : (
+          <label className="checkbox">
+            <input type="checkbox" {...form.register('remember')} /> Remember on this device
+          </label>
+        )}
         {connect.error && !(connect.error instanceof ApiError && connect.error.fieldErrors?.token) ? (
           <div className="form-error" role="alert">
             {errorText(connect.error)}

@@ -3,6 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { CommandPaletteOnDemand, ContextSwitcherOnDemand, UserMenuOnDemand } from './deferred-menus.tsx';
 import { usePreloadLikelyAreas } from './preload-likely-areas.ts';
 import { Sidebar, useSidebarState } from './sidebar.tsx';
+import { RateLimitStatus } from '../../components/rate-limit-status.tsx';
 
 export function AppShell({ children }: { children: ReactNode }) {
   usePreloadLikelyAreas();
@@ -32,6 +33,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         </Link>
         <CommandPaletteOnDemand />
         <ContextSwitcherOnDemand />
+        <RateLimitStatus />
         <UserMenuOnDemand />
       </header>
       <div className="shell__body">
