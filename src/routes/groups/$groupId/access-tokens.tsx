@@ -6,6 +6,8 @@ import { TokensScreen } from '../../../features/access-tokens/tokens-screen.tsx'
 import { TOKENS_SEARCH_DEFAULTS, tokenListParams, tokensSearchSchema } from '../../../features/access-tokens/search.ts';
 
 export const Route = createFileRoute('/groups/$groupId/access-tokens')({
+  // a deep link's first request starts with the entry, without waiting for the route's chunk
+  codeSplitGroupings: [['component'], ['errorComponent'], ['notFoundComponent']],
   validateSearch: tokensSearchSchema,
   search: { middlewares: [stripSearchParams(TOKENS_SEARCH_DEFAULTS)] },
   loaderDeps: ({ search }) => search,
