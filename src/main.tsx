@@ -23,6 +23,13 @@ const connection = sessionConnection(
   }),
 );
 const router = createAppRouter({ queryClient, session, api: connection });
+// a deep link starts all it needs at once, before React's first render: the route's chunks, the
+// shell, and the requests of the loaders kept in the entry; the first load then finds them in flight
+if (session.getActive()) {
+  const { pathname, search, hash } = router.state.location;
+  // a failure here is the first load's to show (it runs the same loaders again)
+  router.preloadRoute({ to: pathname, search, hash } as Parameters<typeof router.preloadRoute>[0]).catch(() => undefined);
+}
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -21,6 +21,9 @@ export function createAppRouter(context: RouterContext) {
     defaultPreloadStaleTime: 0,
     defaultPendingComponent: RoutePending,
     defaultPendingMs: 400,
+    // once shown, the pending screen gives way as soon as the route is ready (the router's default
+    // holds it 500 ms, which on a slow link delays the first rows themselves)
+    defaultPendingMinMs: 0,
     defaultErrorComponent: RouteError,
     scrollRestoration: true,
   });
