@@ -75,6 +75,14 @@ test.describe('browsing files', () => {
     await expect(files.refButton('main')).toBeVisible();
   });
 
+  test('a ref that does not exist is said not to exist, not to be a tag or a commit', async ({ page, api }) => {
+    const files = new FilesPage(page);
+    const projectId = await api.projectId(WEB_APP);
+    await files.gotoBlob(projectId, ORDER_SUMMARY, { ref: 'no-such-ref' });
+    await expect(files.notice('“no-such-ref” is no branch, tag or commit of this project')).toBeVisible();
+    await expect(page.getByText('is a tag or a commit')).toHaveCount(0);
+  });
+
   test('switches to a branch and to a tag', async ({ page, api }) => {
     const files = new FilesPage(page);
     const webApp = await api.projectId(WEB_APP);

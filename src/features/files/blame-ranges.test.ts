@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../api/errors.ts';
 import type { BlameGroup, BlameRangeAnswer } from '../../api/blame.ts';
 import {
-  BlameRangeLoader, MAX_IN_FLIGHT, NO_FACTS, RANGE_LINES, estimateLineCount, factsWithPastEnd, factsWithRange, lineAt, planRanges, rangeIndexOf,
+  BlameRangeLoader, MAX_IN_FLIGHT, NO_FACTS, RANGE_LINES, estimateLineCount, factsWithPastEnd, factsWithRange, lineAt, lineLimitOf, planRanges, rangeIndexOf,
   startsGroup, toLoadedRange, type FetchRange,
 } from './blame-ranges.ts';
 
@@ -220,5 +220,17 @@ describe('the size, when the blame answers do not carry it', () => {
     await settled();
     expect(sizes).toEqual(['main']);
     expect(estimateLineCount(loader.facts)).toEqual({ count: 50_000, exact: false });
+  });
+});
+
+describe('a file that ends exactly at a range boundary', () => {
+  it('is known to end there once the loaded lines make its size, so the range after it is not asked for', () => {
+    const lines = Array.from({ length: RANGE_LINES }, (_, index) => `line ${index + 1}`);
+    const range = toLoadedRange(0, [{ commit: { id: 'a'.repeat(40), message: 'm', authored_date: null, author_name: null, author_email: null, committed_date: null }, lines }]);
+    const facts = factsWithRange(NO_FACTS, range, range.bytes);
+    expect(facts.exact).toBe(RANGE_LINES);
+    expect(planRanges({ firstLine: 1, lastLine: 60, lineLimit: lineLimitOf(facts) })).toEqual([0]);
+    // without the size, the next range is still worth asking for
+    expect(factsWithRange(NO_FACTS, range, null).exact).toBeNull();
   });
 });

@@ -109,6 +109,8 @@ export function factsWithRange(facts: LineCountFacts, range: LoadedRange, sizeBy
   // the platform cuts the end of a range to the file: a short range ends where the file does
   if (range.lines.length < RANGE_LINES) next.exact = lastLine;
   else if (facts.pastEndStart === lastLine + 1) next.exact = lastLine;
+  // every line from the first is loaded and their bytes make the whole file: a full last range ends it too
+  else if (next.sizeBytes !== null && next.loadedLines === next.atLeast && next.loadedBytes >= next.sizeBytes) next.exact = next.atLeast;
   return next;
 }
 

@@ -20,6 +20,10 @@ describe('who may change files', () => {
     expect(fileEditAccess({ ...developer, canWrite: false, isAdmin: true }, topic)).toMatchObject({ canEdit: false, reason: expect.stringContaining('read-only') });
     expect(fileEditAccess({ ...developer, isAdmin: true }, { kind: 'other', name: 'v1.0.0' })).toMatchObject({ canEdit: false, reason: expect.stringContaining('not a branch') });
   });
+  it('says a ref that does not exist does not, instead of calling it a tag or a commit', () => {
+    const access = fileEditAccess({ ...developer, isAdmin: true }, { kind: 'missing', name: 'no-such-ref' });
+    expect(access).toMatchObject({ canEdit: false, reason: '“no-such-ref” is no branch, tag or commit of this project: switch to one that exists.' });
+  });
   it('lets administrators change any branch whatever their role', () => {
     expect(fileEditAccess({ isAdmin: true, canWrite: true, role: 0 }, main)).toEqual({ canEdit: true, canPushToRef: true, reason: null });
   });

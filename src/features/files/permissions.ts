@@ -11,6 +11,8 @@ export interface FileEditCaller {
 export type RefTarget =
   | { kind: 'branch'; name: string; protected: boolean; /** The platform's own answer, when the branch entity carries it. */ canPush?: boolean }
   | { kind: 'other'; name: string }
+  /** No branch, tag or commit of the project has this name. */
+  | { kind: 'missing'; name: string }
   | { kind: 'unknown'; name: string };
 
 export const DEVELOPER = 30;
@@ -29,6 +31,7 @@ export interface FileEditAccess {
 export function fileEditAccess(caller: FileEditCaller, target: RefTarget): FileEditAccess {
   const none = (reason: string) => ({ canEdit: false, canPushToRef: false, reason });
   if (!caller.canWrite) return none('This token is read-only (it lacks the api scope): files can be viewed, not changed.');
+  if (target.kind === 'missing') return none(`“${target.name}” is no branch, tag or commit of this project: switch to one that exists.`);
   if (target.kind === 'other') return none(`“${target.name}” is a tag or a commit, not a branch: switch to a branch to change files.`);
   if (caller.isAdmin) return { canEdit: true, canPushToRef: true, reason: null };
   if (caller.role < DEVELOPER) return none('Only Developers, Maintainers and Owners of this project can change its files.');

@@ -1,5 +1,6 @@
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { branchesQueries } from '../../api/branches.ts';
+import { commitsQueries } from '../../api/commits.ts';
 import { ApiError } from '../../api/errors.ts';
 import { membersQueries } from '../../api/members.ts';
 import { projectsQueries, type Project } from '../../api/projects.ts';
@@ -32,14 +33,19 @@ export function useFilesContext(projectId: number, ref: string): FilesContext {
   const empty = Boolean((project as { empty_repo?: boolean }).empty_repo);
   // a ref that is no branch (a tag or a sha) answers 404 here, which is an answer, not a failure
   const branch = useQuery({ ...branchesQueries.detail(connection, projectId, gitRef), retry: false, staleTime: 30_000, enabled: !empty });
+  const notBranch = branch.error instanceof ApiError && branch.error.status === 404;
+  // no branch: a tag or a commit resolves to a commit, a ref that does not exist to a 404
+  const commit = useQuery({ ...commitsQueries.detail(connection, projectId, gitRef), retry: false, staleTime: 30_000, enabled: notBranch });
   // an empty repository's default branch does not exist yet: the first commit creates it
   const target: RefTarget = empty && gitRef === project.default_branch
     ? { kind: 'branch', name: gitRef, protected: false }
     : branch.data
     ? { kind: 'branch', name: gitRef, protected: branch.data.protected, canPush: branch.data.can_push }
-    : branch.error instanceof ApiError && branch.error.status === 404
+    : notBranch && commit.data
       ? { kind: 'other', name: gitRef }
-      : { kind: 'unknown', name: gitRef };
+      : notBranch && commit.error instanceof ApiError && commit.error.status === 404
+        ? { kind: 'missing', name: gitRef }
+        : { kind: 'unknown', name: gitRef };
   const isAdmin = Boolean(me?.isAdmin);
   // inherited roles count: /members/all answers with the highest, through every ancestor group
   const membership = useQuery({ ...membersQueries.myAccess(connection, { project: projectId }, me?.userId ?? 0), enabled: !isAdmin && Boolean(me) });
