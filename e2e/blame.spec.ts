@@ -30,7 +30,8 @@ test.describe('blame of the 50,000-line file', () => {
   let projectId: number;
 
   test.beforeAll(async ({ consoleServer }) => {
-    // the lumen repository is built on first use: build it before any test times anything
+    // the lumen repository is built on first use: build it before any test times anything (a busy machine takes a minute)
+    test.setTimeout(120_000);
     const headers = { 'PRIVATE-TOKEN': consoleServer.adminToken };
     const project = (await (await fetch(`${consoleServer.baseURL}/api/v4/projects/${encodeURIComponent(LUMEN)}`, { headers })).json()) as { id: number };
     projectId = project.id;

@@ -5,11 +5,14 @@ import { groupsQueries } from '../../api/groups.ts';
 import { membersQueries } from '../../api/members.ts';
 import { projectsQueries } from '../../api/projects.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
+import { usableStorage } from '../../api/session.ts';
 import { ADMIN_SECTION, contextSections, yourWork, type NavContext, type NavItem, type NavSection } from './nav-model.ts';
 
 /** Below this width the sidebar is a drawer over the page, closed until asked for. */
 const NARROW = '(max-width: 768px)';
 const COLLAPSED_KEY = 'console.sidebar-collapsed';
+// a browser that blocks site data keeps the choice for this page only
+const preferences = usableStorage(() => globalThis.localStorage);
 
 function useMediaQuery(query: string): boolean {
   return useSyncExternalStore(
@@ -28,14 +31,14 @@ function useMediaQuery(query: string): boolean {
  */
 export function useSidebarState() {
   const narrow = useMediaQuery(NARROW);
-  const [collapsed, setCollapsed] = useState(() => localStorage.getItem(COLLAPSED_KEY) === 'true');
+  const [collapsed, setCollapsed] = useState(() => preferences?.getItem(COLLAPSED_KEY) === 'true');
   const [drawerOpen, setDrawerOpen] = useState(false);
   const pathname = useRouterState({ select: (state) => state.location.pathname });
   useEffect(() => setDrawerOpen(false), [pathname, narrow]);
   const expanded = narrow ? drawerOpen : !collapsed;
   const toggle = () => {
     if (narrow) return setDrawerOpen(!drawerOpen);
-    localStorage.setItem(COLLAPSED_KEY, String(!collapsed));
+    preferences?.setItem(COLLAPSED_KEY, String(!collapsed));
     setCollapsed(!collapsed);
   };
   return { narrow, expanded, toggle, close: () => setDrawerOpen(false) };
