@@ -97,7 +97,7 @@ async function maxNodesWhileScrolling(page: Page): Promise<number> {
 }
 
 export async function blameFigures(): Promise<void> {
-  const server = await startConsoleServer();
+  const server = await startConsoleServer({ rateLimitPerMinute: 0 });
   const browser = await chromium.launch(chromiumLaunchOptions());
   try {
     const headers = { 'PRIVATE-TOKEN': server.adminToken };

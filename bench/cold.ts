@@ -79,7 +79,7 @@ async function settle(page: Page): Promise<void> {
 }
 
 export async function coldFigures(): Promise<void> {
-  const server = await startConsoleServer();
+  const server = await startConsoleServer({ rateLimitPerMinute: 0 });
   const browser = await chromium.launch(chromiumLaunchOptions());
   try {
     const headers = { 'PRIVATE-TOKEN': server.adminToken };

@@ -79,7 +79,7 @@ async function csvExportFigure(baseURL: string, adminToken: string): Promise<voi
 }
 
 export async function fleetFigures(): Promise<void> {
-  const server = await startConsoleServer();
+  const server = await startConsoleServer({ rateLimitPerMinute: 0 });
   const browser = await chromium.launch(chromiumLaunchOptions());
   try {
     await csvExportFigure(server.baseURL, server.adminToken);

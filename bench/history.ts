@@ -36,7 +36,7 @@ async function timeHistoryNavigation(page: Page, projectId: number, headSha: str
 }
 
 export async function historyFigures(): Promise<void> {
-  const server = await startConsoleServer();
+  const server = await startConsoleServer({ rateLimitPerMinute: 0 });
   const browser = await chromium.launch(chromiumLaunchOptions());
   try {
     const headers = { 'PRIVATE-TOKEN': server.adminToken, Accept: 'application/json' };

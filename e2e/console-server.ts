@@ -19,12 +19,14 @@ export interface ConsoleServer {
 /**
  * Starts `server/main.ts` in its own process on a free loopback port, with a fresh data directory
  * seeded with the demo data. Resolves once it prints its URL; rejects with its stderr if it exits
- * or stays silent for a minute. `stop()` ends it and removes the data directory.
+ * or stays silent for a minute. `stop()` ends it and removes the data directory. The bench turns
+ * the sandbox's rate limit off (`rateLimitPerMinute: 0`): a throttled read would wait out a minute.
  */
-export async function startConsoleServer(): Promise<ConsoleServer> {
+export async function startConsoleServer(options: { rateLimitPerMinute?: number } = {}): Promise<ConsoleServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-e2e-'));
   const adminToken = `glpat-${randomBytes(15).toString('base64url')}`;
   const args = ['--data', dataDir, '--seed', 'demo', '--admin-token', adminToken];
+  if (options.rateLimitPerMinute !== undefined) args.push('--rate-limit', String(options.rateLimitPerMinute));
   const running = await runServer(args, adminToken, () => fs.rmSync(dataDir, { recursive: true, force: true }));
   return { ...running, adminToken };
 }
