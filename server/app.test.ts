@@ -110,6 +110,13 @@ describe('security headers of the served console', () => {
     }
   });
 
+  it('behind --target lets the instance\'s own avatars in, whatever its scheme', async () => {
+    const proxied = createServerApp({ distDir, target: 'http://gitlab.internal:8929/gitlab/' });
+    const policy = (await proxied.request('http://localhost/')).headers.get('content-security-policy') ?? '';
+    expect(policy).toContain("img-src 'self' data: blob: https: http://gitlab.internal:8929;");
+    expect(policy).toContain("connect-src 'self';");
+  });
+
   it("leaves the API's answers to the API", async () => {
     const answer = await get('/api/v4/version');
     expect(await answer.json()).toEqual({ answered: 'by the API' });

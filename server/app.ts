@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { acceptsEncoding, compressJson } from '../sandbox/http/compress.ts';
-import { SECURITY_HEADERS } from './security.ts';
+import { securityHeaders } from './security.ts';
 
 // headers that describe one hop and must not be forwarded by a proxy
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length'];
@@ -62,10 +62,12 @@ function cacheWhenFound(value: string): MiddlewareHandler {
 }
 
 /** The security headers on every answer of the console itself (its page and files). */
-const secured: MiddlewareHandler = async (c, next) => {
-  await next();
-  for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.res.headers.set(name, value);
-};
+function secured(headers: Readonly<Record<string, string>>): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+  };
+}
 
 /** index.html and its precompressed copies (written by server/build-plugin.ts), kept in memory. */
 function readPage(distDir: string): Array<{ encoding: string | null; body: Buffer }> {
@@ -92,7 +94,7 @@ export function createServerApp(options: ServerOptions) {
   const distDir = options.distDir;
   if (distDir && fs.existsSync(path.join(distDir, 'index.html'))) {
     const root = path.relative(process.cwd(), distDir) || '.';
-    app.use('*', secured);
+    app.use('*', secured(securityHeaders(options.target ? new URL(options.target).origin : undefined)));
     // hashed files never change: kept for a year, in the best encoding the browser takes
     app.use('/assets/*', cacheWhenFound('public, max-age=31536000, immutable'), serveStatic({ root, precompressed: true }));
     // an asset that is not there (an old build's chunk) is a 404, not the page in its place
