@@ -8,8 +8,8 @@ import { precompress } from './build-plugin.ts';
 
 const distDir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-dist-'));
 fs.mkdirSync(path.join(distDir, 'assets'));
-// big enough (over 1 KB) to be precompressed, as the built page is
-fs.writeFileSync(path.join(distDir, 'index.html'), `<!doctype html><title>Platform Console</title>${'<!-- padding -->'.repeat(100)}`);
+// big enough (over 1 KB) to be precompressed, as the built page is, with the static hosts' policy
+fs.writeFileSync(path.join(distDir, 'index.html'), `<!doctype html><meta http-equiv="Content-Security-Policy" content="connect-src 'self' https:" /><title>Platform Console</title>${'<!-- padding -->'.repeat(100)}`);
 fs.writeFileSync(path.join(distDir, 'assets', 'index-AbC123.js'), 'export {};');
 fs.writeFileSync(path.join(distDir, 'favicon.png'), Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]));
 const bigChunk = `export const words = ${JSON.stringify(Array.from({ length: 400 }, (_, index) => `word-${index}`))};\n`;
@@ -107,6 +107,21 @@ describe('security headers of the served console', () => {
       expect(answer.headers.get('x-content-type-options'), pathname).toBe('nosniff');
       expect(answer.headers.get('referrer-policy'), pathname).toBe('no-referrer');
       expect(answer.headers.get('cross-origin-opener-policy'), pathname).toBe('same-origin');
+    }
+  });
+
+  it('behind --target lets the instance\'s own avatars in, whatever its scheme', async () => {
+    const proxied = createServerApp({ distDir, target: 'http://gitlab.internal:8929/gitlab/' });
+    const policy = (await proxied.request('http://localhost/')).headers.get('content-security-policy') ?? '';
+    expect(policy).toContain("img-src 'self' data: blob: https: http://gitlab.internal:8929;");
+    expect(policy).toContain("connect-src 'self';");
+  });
+
+  it('serves the page without the meta policy meant for static hosts: the header is the policy', async () => {
+    for (const pathname of ['/', '/index.html']) {
+      const html = await (await get(pathname)).text();
+      expect(html, pathname).toContain('Platform Console');
+      expect(html, pathname).not.toContain('http-equiv');
     }
   });
 

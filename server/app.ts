@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { acceptsEncoding, compressJson } from '../sandbox/http/compress.ts';
-import { SECURITY_HEADERS } from './security.ts';
+import { securityHeaders } from './security.ts';
 
 // headers that describe one hop and must not be forwarded by a proxy
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length'];
@@ -62,19 +63,25 @@ function cacheWhenFound(value: string): MiddlewareHandler {
 }
 
 /** The security headers on every answer of the console itself (its page and files). */
-const secured: MiddlewareHandler = async (c, next) => {
-  await next();
-  for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.res.headers.set(name, value);
-};
+function secured(headers: Readonly<Record<string, string>>): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+  };
+}
 
-/** index.html and its precompressed copies (written by server/build-plugin.ts), kept in memory. */
+/**
+ * index.html in memory, plain and compressed. The meta policy the build wrote is for static
+ * hosts: here the header is the policy, and two policies would both apply (the meta one
+ * refusing the --target instance's http images).
+ */
 function readPage(distDir: string): Array<{ encoding: string | null; body: Buffer }> {
-  const file = path.join(distDir, 'index.html');
-  const variants = [
-    { encoding: 'br', file: `${file}.br` },
-    { encoding: 'gzip', file: `${file}.gz` },
-  ].filter((variant) => fs.existsSync(variant.file));
-  return [...variants.map(({ encoding, file: name }) => ({ encoding, body: fs.readFileSync(name) })), { encoding: null, body: fs.readFileSync(file) }];
+  const html = Buffer.from(fs.readFileSync(path.join(distDir, 'index.html'), 'utf8').replace(/\s*<!--[^>]*-->\s*(?=<meta http-equiv="Content-Security-Policy")/, '\n    ').replace(/<meta http-equiv="Content-Security-Policy"[^>]*>\s*/, ''));
+  return [
+    { encoding: 'br', body: zlib.brotliCompressSync(html) },
+    { encoding: 'gzip', body: zlib.gzipSync(html, { level: zlib.constants.Z_BEST_COMPRESSION }) },
+    { encoding: null, body: html },
+  ];
 }
 
 /** The product's single server: the console's files plus the API (sandbox or proxied instance). */
@@ -92,14 +99,16 @@ export function createServerApp(options: ServerOptions) {
   const distDir = options.distDir;
   if (distDir && fs.existsSync(path.join(distDir, 'index.html'))) {
     const root = path.relative(process.cwd(), distDir) || '.';
-    app.use('*', secured);
+    app.use('*', secured(securityHeaders(options.target ? new URL(options.target).origin : undefined)));
     // hashed files never change: kept for a year, in the best encoding the browser takes
     app.use('/assets/*', cacheWhenFound('public, max-age=31536000, immutable'), serveStatic({ root, precompressed: true }));
     // an asset that is not there (an old build's chunk) is a 404, not the page in its place
     app.get('/assets/*', (c) => c.json({ error: '404 Not Found' }, 404));
     // the browser asks for the icon again at each in-app navigation: answer from its cache
     app.use('/favicon.png', cacheWhenFound('public, max-age=86400'), serveStatic({ root }));
-    app.use('*', serveStatic({ root, precompressed: true }));
+    // index.html too is the page below, never the file with its static-host policy
+    const files = serveStatic({ root, precompressed: true });
+    app.use('*', (c, next) => (c.req.path === '/' || c.req.path === '/index.html' ? next() : files(c, next)));
     // every console route is the single page
     const page = readPage(distDir);
     app.get('*', (c) => {

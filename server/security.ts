@@ -3,14 +3,15 @@
  * sandbox or the --target proxy), so it connects only to itself; served from a static host, the
  * console talks to the instance typed on the connect screen ("direct mode"), so any https origin.
  */
-export function contentSecurityPolicy(mode: 'same-origin' | 'direct'): string {
+export function contentSecurityPolicy(mode: 'same-origin' | 'direct', options: { instanceOrigin?: string } = {}): string {
   const directives = [
     "default-src 'self'",
     "script-src 'self'",
     // Radix's dialogs add a <style> element (react-remove-scroll), and React sets style props
     "style-src 'self' 'unsafe-inline'",
     // avatars come from the instance or gravatar; image previews and downloads are blob: URLs
-    "img-src 'self' data: blob: https:",
+    // (behind --target, the instance's own avatar URLs point at its origin, http or https)
+    `img-src 'self' data: blob: https:${options.instanceOrigin ? ` ${options.instanceOrigin}` : ''}`,
     "font-src 'self'",
     mode === 'direct' ? "connect-src 'self' https:" : "connect-src 'self'",
     "object-src 'none'",
@@ -26,9 +27,11 @@ export function contentSecurityPolicy(mode: 'same-origin' | 'direct'): string {
 }
 
 /** Headers of every answer of the served console (its page and its files, not the API's answers). */
-export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  'Content-Security-Policy': contentSecurityPolicy('same-origin'),
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
-  'Cross-Origin-Opener-Policy': 'same-origin',
-};
+export function securityHeaders(instanceOrigin?: string): Readonly<Record<string, string>> {
+  return {
+    'Content-Security-Policy': contentSecurityPolicy('same-origin', { instanceOrigin }),
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+  };
+}
