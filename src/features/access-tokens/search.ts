@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
+import { withDefault, pageParams } from '../../lib/search-params.ts';
 import type { TokenListParams } from '../../api/access-tokens.ts';
 import { TOKEN_SORT_VALUES } from '../../api/vocabulary.ts';
 
-const withDefault = <T extends z.ZodMiniType>(schema: T, fallback: z.output<T>) => z.catch(z._default(schema, fallback as never), fallback as never);
 const optionalDate = z.catch(z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))), undefined);
 
 /** A group's tokens view in the URL: every filter and sort of spec 1, 4.2. */
@@ -17,8 +17,7 @@ export const tokensSearchSchema = z.object({
   expires_before: optionalDate,
   last_used_after: optionalDate,
   last_used_before: optionalDate,
-  page: withDefault(z.number().check(z.int(), z.minimum(1)), 1),
-  per_page: withDefault(z.union([z.literal(20), z.literal(50), z.literal(100)]), 20),
+  ...pageParams,
 });
 export type TokensSearch = z.output<typeof tokensSearchSchema>;
 

@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
+import { withDefault, pageParams } from '../../lib/search-params.ts';
 import type { BranchListParams } from '../../api/branches.ts';
-
-const withDefault = <T extends z.ZodMiniType>(schema: T, fallback: z.output<T>) => z.catch(z._default(schema, fallback as never), fallback as never);
 
 /**
  * The branch list in the URL: `search` (with the platform's `^`/`$` anchors) or `regex` (RE2),
@@ -11,8 +10,7 @@ export const branchesSearchSchema = z.object({
   search: withDefault(z.string(), ''),
   regex: withDefault(z.string(), ''),
   sort: withDefault(z.enum(['name_asc', 'updated_desc', 'updated_asc']), 'name_asc'),
-  page: withDefault(z.number().check(z.int(), z.minimum(1)), 1),
-  per_page: withDefault(z.union([z.literal(20), z.literal(50), z.literal(100)]), 20),
+  ...pageParams,
 });
 export type BranchesSearch = z.output<typeof branchesSearchSchema>;
 

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
+import { withDefault, pageParams } from '../../lib/search-params.ts';
 
-const withDefault = <T extends z.ZodMiniType>(schema: T, fallback: z.output<T>) => z.catch(z._default(schema, fallback as never), fallback as never);
 const day = withDefault(z.union([z.literal(''), z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))]), '');
 
 /** A commit history in the URL (spec 3, 4.1): every filter falls back to its default when the URL is off. */
@@ -17,8 +17,7 @@ export const historySearchSchema = z.object({
   order: withDefault(z.enum(['default', 'topo']), 'default'),
   with_stats: withDefault(z.boolean(), false),
   trailers: withDefault(z.boolean(), false),
-  page: withDefault(z.number().check(z.int(), z.minimum(1)), 1),
-  per_page: withDefault(z.union([z.literal(20), z.literal(50), z.literal(100)]), 20),
+  ...pageParams,
 });
 export type HistorySearch = z.output<typeof historySearchSchema>;
 

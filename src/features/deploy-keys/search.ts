@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
+import { withDefault } from '../../lib/search-params.ts';
 
-const withDefault = <T extends z.ZodMiniType>(schema: T, fallback: z.output<T>) => z.catch(z._default(schema, fallback as never), fallback as never);
 const page = withDefault(z.number().check(z.int(), z.minimum(1)), 1);
 const perPage = withDefault(z.union([z.literal(20), z.literal(50), z.literal(100)]), 20);
 

@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
+import { withDefault, pageParams } from '../../lib/search-params.ts';
 import type { GroupListParams } from '../../api/groups.ts';
-
-const withDefault = <T extends z.ZodMiniType>(schema: T, fallback: z.output<T>) => z.catch(z._default(schema, fallback as never), fallback as never);
 
 export const GROUP_SORTS = [
   { value: 'name_asc', label: 'Name, A to Z', order_by: 'name', sort: 'asc' },
@@ -26,8 +25,7 @@ export const groupsSearchSchema = z.object({
   visibility: z.catch(z.optional(z.enum(['public', 'internal', 'private'])), undefined),
   min_access_level: z.catch(z.optional(z.number().check(z.int(), z.minimum(5), z.maximum(50))), undefined),
   top_level_only: withDefault(z.boolean(), false),
-  page: withDefault(z.number().check(z.int(), z.minimum(1)), 1),
-  per_page: withDefault(z.union([z.literal(20), z.literal(50), z.literal(100)]), 20),
+  ...pageParams,
 });
 export type GroupsSearch = z.output<typeof groupsSearchSchema>;
 export const GROUPS_SEARCH_DEFAULTS: Partial<GroupsSearch> = { search: '', sort: 'name_asc', top_level_only: false, page: 1, per_page: 20 };

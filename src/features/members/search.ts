@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
+import { withDefault } from '../../lib/search-params.ts';
 import { BILLABLE_SORT_VALUES } from '../../api/vocabulary.ts';
 
-const withDefault = <T extends z.ZodMiniType>(schema: T, fallback: z.output<T>) => z.catch(z._default(schema, fallback as never), fallback as never);
 const positiveIds = z.array(z.number().check(z.int(), z.positive()));
 const perPage = withDefault(z.union([z.literal(20), z.literal(50), z.literal(100)]), 20);
 const page = withDefault(z.number().check(z.int(), z.minimum(1)), 1);

@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
+import { withDefault, pageParams } from '../../lib/search-params.ts';
 import type { ProjectListParams } from '../../api/projects.ts';
-
-const withDefault = <T extends z.ZodMiniType>(schema: T, fallback: z.output<T>) => z.catch(z._default(schema, fallback as never), fallback as never);
 
 export const PROJECT_SORTS = [
   { value: 'activity_desc', label: 'Recently active', order_by: 'last_activity_at', sort: 'desc' },
@@ -35,8 +34,7 @@ export const projectsSearchSchema = z.object({
   visibility: z.catch(z.optional(z.enum(['public', 'internal', 'private'])), undefined),
   min_access_level: z.catch(z.optional(z.number().check(z.int(), z.minimum(5), z.maximum(50))), undefined),
   archived: withDefault(z.enum(['exclude', 'only', 'include']), 'exclude'),
-  page: withDefault(z.number().check(z.int(), z.minimum(1)), 1),
-  per_page: withDefault(z.union([z.literal(20), z.literal(50), z.literal(100)]), 20),
+  ...pageParams,
 });
 export type ProjectsSearch = z.output<typeof projectsSearchSchema>;
 export const PROJECTS_SEARCH_DEFAULTS: Partial<ProjectsSearch> = { search: '', sort: 'activity_desc', archived: 'exclude', page: 1, per_page: 20 };

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
+import { withDefault } from '../../lib/search-params.ts';
 import type { AccountListParams, AccountTokenListParams } from '../../api/service-accounts.ts';
 import { ACCOUNT_SORTS, TOKEN_SORT_VALUES } from '../../api/vocabulary.ts';
 
-const withDefault = <T extends z.ZodMiniType>(schema: T, fallback: z.output<T>) => z.catch(z._default(schema, fallback as never), fallback as never);
 const page = withDefault(z.number().check(z.int(), z.minimum(1)), 1);
 const perPage = withDefault(z.union([z.literal(20), z.literal(50), z.literal(100)]), 20);
 

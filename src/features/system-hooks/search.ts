@@ -1,11 +1,9 @@
 import * as z from 'zod/mini';
-
-const withDefault = <T extends z.ZodMiniType>(schema: T, fallback: z.output<T>) => z.catch(z._default(schema, fallback as never), fallback as never);
+import { pageParams } from '../../lib/search-params.ts';
 
 /** The hooks list in the URL: the platform offers pages only. */
 export const hooksSearchSchema = z.object({
-  page: withDefault(z.number().check(z.int(), z.minimum(1)), 1),
-  per_page: withDefault(z.union([z.literal(20), z.literal(50), z.literal(100)]), 20),
+  ...pageParams,
 });
 export type HooksSearch = z.output<typeof hooksSearchSchema>;
 
