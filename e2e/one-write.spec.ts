@@ -1,6 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
 import { test, expect, type Api } from './fixtures.ts';
+import { FilesPage } from './pages/files.ts';
 
 /**
  * One press, one write: every create and update form, and the one-click writes, pressed the way
@@ -75,6 +76,11 @@ function newSshKey() {
   const point = Buffer.from(generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x!, 'base64url');
   const wire = Buffer.concat([Buffer.from([0, 0, 0, 11]), Buffer.from('ssh-ed25519'), Buffer.from([0, 0, 0, 32]), point]);
   return `ssh-ed25519 ${wire.toString('base64')} one-write@console`;
+}
+
+/** The commits of main that touched a file: each write through the editor is one. */
+async function commitsTouching(api: Api, projectId: number, filePath: string) {
+  return api.get<unknown[]>(`/projects/${projectId}/repository/commits?ref_name=main&path=${encodeURIComponent(filePath)}`);
 }
 
 async function newHook(api: Api) {
@@ -490,6 +496,67 @@ test.describe('one press sends one write', () => {
       await expect(dialog).toHaveCount(0);
       await expectOneRequest(api, mark, 'DELETE', `/api/v4/projects/${project.id}/deploy_keys/${key.id}`);
       expect(await api.get<unknown[]>(`/projects/${project.id}/deploy_keys`)).toEqual([]);
+    });
+
+    test(`create a file (${press})`, async ({ page, api }) => {
+      const project = await newProject(api);
+      const files = new FilesPage(page);
+      const name = `note-${unique()}.md`;
+      await files.gotoTree(project.id, '', 'main');
+      await files.action('New file').click();
+      await files.fileName.fill(name);
+      await files.content.fill('created\n');
+      const mark = await api.requestMark();
+      await pressTwice(page, press, files.submit('Commit new file'), files.targetBranch);
+      await expect(files.heading(name)).toBeVisible();
+      await expectOneRequest(api, mark, 'POST', `/api/v4/projects/${project.id}/repository/files/${name}`);
+      expect(await commitsTouching(api, project.id, name)).toHaveLength(1);
+    });
+
+    test(`edit a file (${press})`, async ({ page, api }) => {
+      const project = await newProject(api);
+      const files = new FilesPage(page);
+      const name = `note-${unique()}.md`;
+      await commitFile(api, project.id, 'main', name);
+      await files.gotoEdit(project.id, name, 'main');
+      await files.content.fill('edited\n');
+      const mark = await api.requestMark();
+      await pressTwice(page, press, files.submit('Commit changes'), files.targetBranch);
+      await expect(files.code(name)).toContainText('edited');
+      await expectOneRequest(api, mark, 'PUT', `/api/v4/projects/${project.id}/repository/files/${name}`);
+      expect(await commitsTouching(api, project.id, name)).toHaveLength(2);
+    });
+
+    test(`delete a file (${press})`, async ({ page, api }) => {
+      const project = await newProject(api);
+      const files = new FilesPage(page);
+      const name = `note-${unique()}.md`;
+      await commitFile(api, project.id, 'main', name);
+      await files.gotoBlob(project.id, name, { ref: 'main' });
+      await files.action('Delete').click();
+      const mark = await api.requestMark();
+      await pressTwice(page, press, files.confirmDialog.getByRole('button', { name: 'Delete file', exact: true }));
+      await expect(files.confirmDialog).toHaveCount(0);
+      await expectOneRequest(api, mark, 'DELETE', `/api/v4/projects/${project.id}/repository/files/${name}`);
+      expect(await commitsTouching(api, project.id, name)).toHaveLength(2);
+    });
+
+    test(`commit several changes (${press})`, async ({ page, api }) => {
+      const project = await newProject(api);
+      const files = new FilesPage(page);
+      const name = `docs/${unique()}.md`;
+      await files.gotoTree(project.id, '', 'main');
+      await files.action('Commit several changes').click();
+      await files.stageForm.getByRole('textbox', { name: 'File path' }).fill(name);
+      await files.stageForm.getByRole('textbox', { name: 'Content' }).fill('created\n');
+      await files.stageForm.getByRole('button', { name: 'Stage change' }).click();
+      await expect(files.stagedList.getByRole('listitem')).toHaveCount(1);
+      await files.commitMessage.fill(`Add ${name}`);
+      const mark = await api.requestMark();
+      await pressTwice(page, press, files.submit('Commit 1 change'), files.targetBranch);
+      await expect(files.stagedList).toHaveCount(0);
+      await expectOneRequest(api, mark, 'POST', `/api/v4/projects/${project.id}/repository/commits`);
+      expect(await commitsTouching(api, project.id, name)).toHaveLength(1);
     });
   }
 
