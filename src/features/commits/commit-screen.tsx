@@ -7,7 +7,7 @@ import { projectsQueries } from '../../api/projects.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import { ErrorPanel, errorText } from '../../components/error-panel.tsx';
 import { safeHttpUrl } from '../../api/schema.ts';
-import { formatRelative } from '../../lib/time.ts';
+import { formatDateTime, formatRelative } from '../../lib/time.ts';
 import { StatsText, TrailerList } from './commit-parts.tsx';
 import { messageBody } from './commit-text.ts';
 import { DiffView } from './diff-view.tsx';
@@ -17,14 +17,11 @@ import { pickAccess, roleIn } from './permissions.ts';
 const loadPickDialog = () => import('./pick-dialog.tsx');
 const PickDialog = lazy(() => loadPickDialog().then((module) => ({ default: module.PickDialog })));
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
 function When({ value }: { value: string | null | undefined }) {
   if (!value) return <span className="muted">unknown</span>;
-  const time = Date.parse(value);
   return (
-    <time dateTime={value} title={value}>
-      {Number.isNaN(time) ? value : `${dateTime.format(time)} (${formatRelative(value)})`}
+    <time dateTime={value}>
+      {formatDateTime(value)} ({formatRelative(value)})
     </time>
   );
 }
