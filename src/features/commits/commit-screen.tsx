@@ -119,7 +119,8 @@ export function CommitScreen({ projectId, sha }: { projectId: number; sha: strin
 
   const body = messageBody(commit);
   const trailers = commit.extended_trailers;
-  const webUrl = safeHttpUrl(commit.web_url);
+  // the sandbox serves only the API: a link to its web page would say "There is no such page"
+  const webUrl = me?.apiOnly ? null : safeHttpUrl(commit.web_url);
   const sameCommitter = commit.committer_name === commit.author_name && commit.committer_email === commit.author_email && commit.committed_date === commit.authored_date;
   return (
     <article className="screen" aria-labelledby={headingId}>
