@@ -136,6 +136,9 @@ test.describe('a group owner manages its access tokens', () => {
     await expect(form.role).toHaveValue('40');
 
     await form.name.fill('nightly backup');
+    // what a scope allows is visible text, not only a description for screen readers
+    await expect(form.scope('api')).toHaveAccessibleDescription('Read and write the whole API');
+    await expect(form.scopes.getByText('Read and write the whole API', { exact: true })).toBeVisible();
     await form.scope('api').check();
     await form.expiresOn.fill(isoDay(400));
     await form.submit.click();

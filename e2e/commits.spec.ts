@@ -148,6 +148,9 @@ test.describe('a commit', () => {
     const sequence = await api.get<{ count: number }>(`/projects/${projectId}/repository/commits/${commit.id}/sequence`);
     await commitPage.goto(projectId, commit.id);
     await expect(commitPage.heading('Refine order summary (8/8)')).toBeVisible();
+    // the sandbox serves only the API: its commit page would not exist, so no link leads there
+    await expect(page.getByRole('link', { name: 'All commits', exact: true })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Open on the instance' })).toHaveCount(0);
     await expect(commitPage.message).toContainText(`Signed-off-by: ${commit.trailers['Signed-off-by']}`);
     const { additions, deletions } = commit.stats!;
     await expect(commitPage.stats(`${additions} line${additions === 1 ? '' : 's'} added, ${deletions} removed`)).toBeVisible();

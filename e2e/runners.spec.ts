@@ -75,6 +75,10 @@ test.describe('runner fleet (administrator)', () => {
     await expect.poll(param(page, 'type')).toBe('project_type');
     await fleet.status.selectOption({ label: 'Offline' });
     await expect.poll(param(page, 'status')).toBe('offline');
+    // the status and type counts are filter chips: the ones in force are marked, whatever else is filtered
+    await expect(fleet.count('Runners by status', 'Offline')).toHaveAttribute('aria-current', 'page');
+    await expect(fleet.count('Runners by type', 'Project')).toHaveAttribute('aria-current', 'page');
+    await expect(fleet.count('Runners by status', 'Online')).not.toHaveAttribute('aria-current');
     await fleet.paused.selectOption({ label: 'Not paused' });
     await expect.poll(param(page, 'paused')).toBe('false');
     await fleet.tags.fill('docker');

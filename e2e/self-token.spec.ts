@@ -47,6 +47,8 @@ test.describe('connected with a group access token', () => {
     await page.goto('/access-tokens/self');
     await expect(page.getByRole('definition').first()).toHaveText('parent bot');
     await expect(page.getByRole('definition').nth(1)).toHaveText(parent.full_name);
+    // the moment of creation says which zone its hour is in
+    await expect(page.getByRole('definition').last()).toHaveText(/\d{2}:\d{2}( [AP]M)? (UTC|GMT[+-]?[\d:]*|[A-Z]{2,5})$/);
   });
 
   test('a personal access token is told what the view is for', async ({ page, connectAs, consoleServer }) => {

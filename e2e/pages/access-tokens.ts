@@ -160,9 +160,9 @@ export class CreateTokenDialog {
     return this.root.getByRole('group', { name: 'Scopes', exact: true });
   }
 
-  /** Each checkbox is wrapped by its label "<scope>: <what it allows>" (the help is visually hidden, so the name reads "<scope> : …"). */
+  /** Each checkbox is labelled by its scope name; what the scope allows is visible beside it and its accessible description. */
   scope(value: string): Locator {
-    return this.scopes.getByRole('checkbox', { name: new RegExp(`^${escapeRegExp(value)} ?:`) });
+    return this.scopes.getByRole('checkbox', { name: value, exact: true });
   }
 
   /** Reads "Creating…" (disabled, aria-busy) while the request runs. */

@@ -263,12 +263,9 @@ export class CreateAccountTokenDialog {
     return this.root.getByLabel('Expires on', { exact: true });
   }
 
-  /**
-   * Each checkbox is wrapped by its label "<scope>: <what it allows>"; the help is visually hidden,
-   * and its absolute position makes Chromium name it "<scope> : <help>".
-   */
+  /** Each checkbox is labelled by its scope name; what the scope allows is its visible description. */
   scope(value: string): Locator {
-    return this.root.getByRole('group', { name: 'Scopes', exact: true }).getByRole('checkbox', { name: new RegExp(`^${escapeRegExp(value)}\\s*:`) });
+    return this.root.getByRole('group', { name: 'Scopes', exact: true }).getByRole('checkbox', { name: value, exact: true });
   }
 
   get submit(): Locator {

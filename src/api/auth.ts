@@ -87,6 +87,7 @@ export async function checkConnection(input: ConnectInput): Promise<Omit<SavedCo
     // a token whose scopes cannot be read is trusted until the instance says otherwise
     canWrite: token ? token.scopes.includes('api') : true,
     version: version?.version ?? null,
+    apiOnly: version?.revision === 'sandbox',
     remember: input.remember,
   };
 }

@@ -18,6 +18,8 @@ export interface SavedConnection {
   /** false when the token lacks `api`: the console is read-only. */
   canWrite: boolean;
   version: string | null;
+  /** The instance serves only the API (the sandbox, whose /version says revision "sandbox"): its web pages do not exist. */
+  apiOnly?: boolean;
   /** The token sits in localStorage only when the user asked to be remembered. */
   remember: boolean;
 }

@@ -29,21 +29,24 @@ export function SearchInput({ label, value, onSearch, placeholder, delayMs = 300
     }, delayMs);
     return () => clearTimeout(timer);
   }, [draft, delayMs, onSearch]);
+  // the label stays visible: a placeholder alone vanishes once typed over and is no label
   return (
-    <input
-      type="search"
-      className="input input--search"
-      aria-label={label}
-      placeholder={placeholder}
-      value={draft}
-      onChange={(event) => setDraft(event.target.value)}
-      onKeyDown={(event) => {
-        if (event.key === 'Enter') {
-          applied.current = draft;
-          onSearch(draft);
-        }
-      }}
-    />
+    <label className="inline-field">
+      <span>{label}</span>
+      <input
+        type="search"
+        className="input input--search"
+        placeholder={placeholder}
+        value={draft}
+        onChange={(event) => setDraft(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter') {
+            applied.current = draft;
+            onSearch(draft);
+          }
+        }}
+      />
+    </label>
   );
 }
 

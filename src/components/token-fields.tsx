@@ -15,6 +15,7 @@ interface TokenFieldsProps<T extends TokenForm> {
 /** The fields of a new token: name, description, expiry within one year, scopes as checkboxes. */
 export function TokenFields<T extends TokenForm>({ form, scopes, children }: TokenFieldsProps<T>) {
   const scopesErrorId = useId();
+  const scopesId = useId();
   const errors = form.formState.errors as FieldErrors<TokenForm>;
   const field = (name: keyof TokenForm) => name as unknown as Path<T>;
   return (
@@ -33,10 +34,14 @@ export function TokenFields<T extends TokenForm>({ form, scopes, children }: Tok
         <legend className="field__label">Scopes</legend>
         <div className="scope-list">
           {scopes.map((scope) => (
-            <label key={scope.value} className="checkbox" title={scope.help}>
-              <input type="checkbox" value={scope.value} aria-invalid={errors.scopes ? true : undefined} {...form.register(field('scopes'))} /> {scope.label}
-              <span className="sr-only">: {scope.help}</span>
-            </label>
+            <div key={scope.value} className="scope">
+              <label className="checkbox">
+                <input type="checkbox" value={scope.value} aria-describedby={`${scopesId}-${scope.value}`} aria-invalid={errors.scopes ? true : undefined} {...form.register(field('scopes'))} /> {scope.label}
+              </label>
+              <span className="field__hint" id={`${scopesId}-${scope.value}`}>
+                {scope.help}
+              </span>
+            </div>
           ))}
         </div>
         {errors.scopes ? (

@@ -1,7 +1,8 @@
 import type { ColumnDef } from '@tanstack/react-table';
 import { tokenState, type AccessToken } from '../api/access-tokens.ts';
 import { roleName } from '../api/members.ts';
-import { daysUntil, formatDate, formatRelative } from '../lib/time.ts';
+import { daysUntil, formatDate } from '../lib/time.ts';
+import { Time } from './time.tsx';
 
 /** "Expires in 5 days" on tokens a month or less from expiry, marked within a week; "Expired" after; a revoked token's date plainly. */
 export function TokenExpiry({ token }: { token: Pick<AccessToken, 'expires_at' | 'revoked'> }) {
@@ -50,8 +51,8 @@ export function tokenColumns(options: TokenColumnsOptions): ColumnDef<AccessToke
     ...(options.role ? [{ id: 'role', header: 'Role', cell: ({ row }) => (row.original.access_level !== undefined ? roleName(row.original.access_level) : '') } satisfies ColumnDef<AccessToken>] : []),
     { id: 'scopes', header: 'Scopes', cell: ({ row }) => row.original.scopes.join(', ') },
     { id: 'expires', header: 'Expires', cell: ({ row }) => <TokenExpiry token={row.original} /> },
-    { id: 'used', header: 'Last used', cell: ({ row }) => (row.original.last_used_at ? formatRelative(row.original.last_used_at) : <span className="muted">Never used</span>) },
-    { id: 'created', header: 'Created', cell: ({ row }) => <span className="nowrap">{formatDate(row.original.created_at)}</span> },
+    { id: 'used', header: 'Last used', cell: ({ row }) => <Time value={row.original.last_used_at} relative fallback="Never used" /> },
+    { id: 'created', header: 'Created', cell: ({ row }) => <span className="nowrap"><Time value={row.original.created_at} dateOnly /></span> },
     ...(actions
       ? [
           {

@@ -11,11 +11,24 @@ export function daysUntil(date: string, now: Date = new Date()): number {
 const localDate = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
 const utcDate = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
 const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+const dateTimeOptions: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' };
+const localDateTime = new Intl.DateTimeFormat(undefined, dateTimeOptions);
+
+const isDateOnly = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value);
+
+/** The exact moment with its zone, e.g. "25 Nov 2026, 09:14 UTC"; a date alone is a calendar day and has no zone. */
+export function formatDateTime(value: string | null | undefined, timeZone?: string): string {
+  if (!value) return '';
+  if (isDateOnly(value)) return formatDate(value);
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) return value;
+  return (timeZone ? new Intl.DateTimeFormat(undefined, { ...dateTimeOptions, timeZone }) : localDateTime).format(time);
+}
 
 /** A date or date-time as a short local date, e.g. "22 Nov 2026"; a date alone stays in UTC. */
 export function formatDate(value: string | null | undefined): string {
   if (!value) return '';
-  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const dateOnly = isDateOnly(value);
   const time = Date.parse(dateOnly ? `${value}T00:00:00Z` : value);
   if (Number.isNaN(time)) return value;
   return (dateOnly ? utcDate : localDate).format(time);
@@ -24,7 +37,7 @@ export function formatDate(value: string | null | undefined): string {
 /** "3 days ago", "in 2 months": relative to now, for activity and sign-in times. */
 export function formatRelative(value: string | null | undefined, now: Date = new Date()): string {
   if (!value) return 'never';
-  const time = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
+  const time = Date.parse(isDateOnly(value) ? `${value}T00:00:00Z` : value);
   if (Number.isNaN(time)) return value;
   const seconds = (time - now.getTime()) / 1000;
   const units: Array<[Intl.RelativeTimeFormatUnit, number]> = [['year', 31_536_000], ['month', 2_592_000], ['week', 604_800], ['day', 86_400], ['hour', 3600], ['minute', 60]];

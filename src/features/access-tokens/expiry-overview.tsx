@@ -10,7 +10,7 @@ import { DataTable } from '../../components/data-table.tsx';
 import { ErrorPanel } from '../../components/error-panel.tsx';
 import { EmptyState } from '../../components/states.tsx';
 import { SecretOnce } from '../../components/secret-once.tsx';
-import { formatRelative } from '../../lib/time.ts';
+import { Time } from '../../components/time.tsx';
 import { TokenExpiry } from '../../components/token-status.tsx';
 import { useWrite } from '../../components/use-write.ts';
 
@@ -102,7 +102,7 @@ export function ExpiryOverviewScreen({ search }: { search: ExpirySearch }) {
       },
       { id: 'why', header: 'Needs attention', cell: ({ row }) => row.original.reasons.map((reason) => REASONS.find((item) => item.value === reason)?.label).join(', ') },
       { id: 'expires', header: 'Expires', cell: ({ row }) => <TokenExpiry token={row.original.token} /> },
-      { id: 'used', header: 'Last used', cell: ({ row }) => (row.original.token.last_used_at ? formatRelative(row.original.token.last_used_at) : <span className="muted">Never used</span>) },
+      { id: 'used', header: 'Last used', cell: ({ row }) => <Time value={row.original.token.last_used_at} relative fallback="Never used" /> },
       { id: 'scopes', header: 'Scopes', cell: ({ row }) => row.original.token.scopes.join(', ') },
       {
         id: 'actions',

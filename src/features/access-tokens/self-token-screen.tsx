@@ -6,7 +6,7 @@ import { useActiveSession, useConnection, useSessionStore } from '../../api/reac
 import { ErrorPanel } from '../../components/error-panel.tsx';
 import { EmptyState, RoutePending } from '../../components/states.tsx';
 import { SecretOnce } from '../../components/secret-once.tsx';
-import { formatDate, formatRelative } from '../../lib/time.ts';
+import { Time } from '../../components/time.tsx';
 import { TokenExpiry, TokenStateBadge } from '../../components/token-status.tsx';
 
 const RotateTokenDialog = lazy(() => import('./token-dialogs.tsx').then((module) => ({ default: module.RotateTokenDialog })));
@@ -45,9 +45,9 @@ function GroupTokenDetails({ groupId, groupName }: { groupId: number; groupName:
           <TokenExpiry token={token.data} />
         </dd>
         <dt>Last used</dt>
-        <dd>{formatRelative(token.data.last_used_at)}</dd>
+        <dd><Time value={token.data.last_used_at} relative fallback="never" /></dd>
         <dt>Created</dt>
-        <dd>{formatDate(token.data.created_at)}</dd>
+        <dd><Time value={token.data.created_at} /></dd>
       </dl>
       <button
         type="button"

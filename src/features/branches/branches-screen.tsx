@@ -11,7 +11,7 @@ import { Paginator } from '../../components/paginator.tsx';
 import { QueryStates } from '../../components/query-states.tsx';
 import { FilteredEmptyState } from '../../components/search-link.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
-import { formatDate, formatRelative } from '../../lib/time.ts';
+import { Time } from '../../components/time.tsx';
 import { deleteRefusal, protectRefusal, pushRefusal, type BranchCaller } from './permissions.ts';
 import { describeLevels, rulesFor } from './protection-rules.ts';
 import { regexCheckQuery } from './regex-check.ts';
@@ -172,9 +172,7 @@ function BranchList({ projectId, search, caller }: { projectId: number; search: 
           <br />
           <span className="muted">
             <code>{branch.commit.short_id}</code> · {branch.commit.author_name ?? 'unknown author'} ·{' '}
-            <time dateTime={branch.commit.committed_date ?? undefined} title={formatDate(branch.commit.committed_date)}>
-              {formatRelative(branch.commit.committed_date ?? branch.commit.authored_date)}
-            </time>
+            <Time value={branch.commit.committed_date ?? branch.commit.authored_date} relative fallback="at an unknown time" />
           </span>
         </div>
       ),

@@ -7,7 +7,7 @@ import { projectsQueries } from '../../api/projects.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import { ErrorPanel, errorText } from '../../components/error-panel.tsx';
 import { safeHttpUrl } from '../../api/schema.ts';
-import { formatRelative } from '../../lib/time.ts';
+import { formatDateTime, formatRelative } from '../../lib/time.ts';
 import { StatsText, TrailerList } from './commit-parts.tsx';
 import { messageBody } from './commit-text.ts';
 import { DiffView } from './diff-view.tsx';
@@ -17,14 +17,11 @@ import { pickAccess, roleIn } from './permissions.ts';
 const loadPickDialog = () => import('./pick-dialog.tsx');
 const PickDialog = lazy(() => loadPickDialog().then((module) => ({ default: module.PickDialog })));
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
 function When({ value }: { value: string | null | undefined }) {
   if (!value) return <span className="muted">unknown</span>;
-  const time = Date.parse(value);
   return (
-    <time dateTime={value} title={value}>
-      {Number.isNaN(time) ? value : `${dateTime.format(time)} (${formatRelative(value)})`}
+    <time dateTime={value}>
+      {formatDateTime(value)} ({formatRelative(value)})
     </time>
   );
 }
@@ -122,7 +119,8 @@ export function CommitScreen({ projectId, sha }: { projectId: number; sha: strin
 
   const body = messageBody(commit);
   const trailers = commit.extended_trailers;
-  const webUrl = safeHttpUrl(commit.web_url);
+  // the sandbox serves only the API: a link to its web page would say "There is no such page"
+  const webUrl = me?.apiOnly ? null : safeHttpUrl(commit.web_url);
   const sameCommitter = commit.committer_name === commit.author_name && commit.committer_email === commit.author_email && commit.committed_date === commit.authored_date;
   return (
     <article className="screen" aria-labelledby={headingId}>

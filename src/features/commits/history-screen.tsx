@@ -10,7 +10,7 @@ import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { SearchLink } from '../../components/search-link.tsx';
 import { EmptyState } from '../../components/states.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
-import { formatRelative } from '../../lib/time.ts';
+import { Time } from '../../components/time.tsx';
 import { historyListParams } from './route-options.ts';
 import { historySearchSchema, isFiltered, type HistorySearch } from './search.ts';
 import { StatsText, TrailerList } from './commit-parts.tsx';
@@ -46,7 +46,7 @@ function CommitRow({ projectId, commit, showTrailers }: { projectId: number; com
         {commit.title || commit.short_id}
       </Link>
       <div className="muted">
-        {commit.author_name ?? 'Unknown author'} authored <time dateTime={commit.authored_date ?? undefined}>{formatRelative(commit.authored_date)}</time> ·{' '}
+        {commit.author_name ?? 'Unknown author'} authored <Time value={commit.authored_date} relative fallback="at an unknown time" /> ·{' '}
         <code>{commit.short_id}</code>
         {commit.parent_ids.length > 1 ? <span className="badge">Merge</span> : null}
         {commit.stats ? (

@@ -11,7 +11,7 @@ import { Paginator } from '../../components/paginator.tsx';
 import { QueryStates } from '../../components/query-states.tsx';
 import { EmptyState } from '../../components/states.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
-import { formatDate } from '../../lib/time.ts';
+import { Time } from '../../components/time.tsx';
 import { Expiry, Fingerprints } from './key-cells.tsx';
 import { instanceDeployKeysSearchSchema, type InstanceDeployKeysSearch } from './search.ts';
 
@@ -84,7 +84,7 @@ function InstanceKeyList({ search, canWrite }: { search: InstanceDeployKeysSearc
         ),
     },
     { id: 'expires', header: 'Expires', cell: ({ row: { original: key } }) => <Expiry value={key.expires_at} /> },
-    { id: 'created', header: 'Created', cell: ({ row: { original: key } }) => (key.created_at ? <time dateTime={key.created_at}>{formatDate(key.created_at)}</time> : '') },
+    { id: 'created', header: 'Created', cell: ({ row: { original: key } }) => <Time value={key.created_at} dateOnly /> },
   ];
 
   const body = (

@@ -12,7 +12,7 @@ import { Paginator } from '../../components/paginator.tsx';
 import { QueryStates } from '../../components/query-states.tsx';
 import { EmptyState } from '../../components/states.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
-import { formatDate } from '../../lib/time.ts';
+import { Time } from '../../components/time.tsx';
 import { Expiry, Fingerprints } from './key-cells.tsx';
 import { changeRefusal, projectKeysRefusal, type DeployKeyCaller } from './permissions.ts';
 import { projectDeployKeysSearchSchema, type ProjectDeployKeysSearch } from './search.ts';
@@ -78,7 +78,7 @@ function KeyList({ projectId, projectName, search, caller }: { projectId: number
       cell: ({ row: { original: key } }) => (key.can_push ? <span className="badge badge--warning">Read-write</span> : <span className="badge">Read-only</span>),
     },
     { id: 'expires', header: 'Expires', cell: ({ row: { original: key } }) => <Expiry value={key.expires_at} /> },
-    { id: 'created', header: 'Created', cell: ({ row: { original: key } }) => (key.created_at ? <time dateTime={key.created_at}>{formatDate(key.created_at)}</time> : '') },
+    { id: 'created', header: 'Created', cell: ({ row: { original: key } }) => <Time value={key.created_at} dateOnly /> },
     {
       id: 'actions',
       header: 'Actions',

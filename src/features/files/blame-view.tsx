@@ -6,7 +6,7 @@ import { blameQueries, commitTitle, fetchFileSize, type BlameCommit } from '../.
 import { useConnection } from '../../api/react.ts';
 import { ErrorPanel, errorText } from '../../components/error-panel.tsx';
 import { useNotify } from '../../components/toast.tsx';
-import { formatDate } from '../../lib/time.ts';
+import { Time } from '../../components/time.tsx';
 import { describeSelection, lineHash, parseLineHash, selectionAfterClick, type LineSelection } from './blame-hash.ts';
 import {
   BlameRangeLoader, MAX_IN_FLIGHT, estimateLineCount, lineAt, lineLimitOf, planRanges, rangeEnd, rangeIndexOf, rangeStart, startsGroup,
@@ -339,7 +339,7 @@ function CommitSummary({ commit, projectId }: { commit: BlameCommit; projectId: 
   const title = commitTitle(commit.message) || commit.id.slice(0, 8);
   return (
     <>
-      <span className="blame__date">{formatDate(commit.authored_date)}</span>
+      <span className="blame__date"><Time value={commit.authored_date} dateOnly /></span>
       <span className="blame__author">{commit.author_name}</span>
       <Link className="blame__title" to="/projects/$projectId/commit/$sha" params={{ projectId: String(projectId), sha: commit.id }} title={title}>
         {title}

@@ -9,7 +9,7 @@ import { ApiError } from '../../api/errors.ts';
 import type { Connection } from '../../api/http.ts';
 import { ErrorPanel, errorText } from '../../components/error-panel.tsx';
 import { useNotify } from '../../components/toast.tsx';
-import { formatDate, formatRelative } from '../../lib/time.ts';
+import { Time } from '../../components/time.tsx';
 import { CodeView, splitLines } from './code-view.tsx';
 import { saveBlob } from '../../components/download.ts';
 import { Note } from '../../components/note.tsx';
@@ -66,9 +66,7 @@ function FileFacts({ projectId, file }: { projectId: number; file: FileView }) {
         {commit.data ? (
           <>
             {commit.data.title} <span className="muted">by {commit.data.author_name ?? 'unknown'}</span>,{' '}
-            <time dateTime={commit.data.committed_date ?? undefined} title={formatDate(commit.data.committed_date)}>
-              {formatRelative(commit.data.committed_date)}
-            </time>{' '}
+            <Time value={commit.data.committed_date} relative fallback="at an unknown time" />{' '}
             <code className="muted">{commit.data.short_id}</code>
           </>
         ) : commit.isError ? (

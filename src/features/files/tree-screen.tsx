@@ -7,7 +7,7 @@ import { ErrorPanel } from '../../components/error-panel.tsx';
 import { LoadMore } from '../../components/load-more.tsx';
 import { Note } from '../../components/note.tsx';
 import { EmptyState } from '../../components/states.tsx';
-import { formatDate, formatRelative } from '../../lib/time.ts';
+import { Time } from '../../components/time.tsx';
 import { FilesToolbar } from './files-toolbar.tsx';
 import { useFilesContext, type FilesContext } from './use-files-context.ts';
 
@@ -127,9 +127,7 @@ function EntryRows({ projectId, entries, gitRef, urlRef }: { projectId: number; 
         </td>
         <td className="muted nowrap">
           {commit ? (
-            <time dateTime={commit.committed_date ?? undefined} title={formatDate(commit.committed_date)}>
-              {formatRelative(commit.committed_date)}
-            </time>
+            <Time value={commit.committed_date} relative />
           ) : null}
         </td>
       </tr>

@@ -14,7 +14,7 @@ import { SearchLink } from '../../components/search-link.tsx';
 import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { EmptyState, RoutePending } from '../../components/states.tsx';
-import { formatDate, formatRelative } from '../../lib/time.ts';
+import { Time } from '../../components/time.tsx';
 import { Expiry, RoleBadge } from './badges.tsx';
 import { billableSearchSchema, type BillableSearch } from './search.ts';
 import { BreakableText } from '../../components/breakable-text.tsx';
@@ -41,7 +41,7 @@ function MembershipsPanel({ groupId, member, memberId, onClose }: { groupId: num
             <li key={membership.id}>
               <strong>{membership.source_full_name}</strong>
               <span>
-                <RoleBadge level={membership.access_level.integer_value} /> since {formatDate(membership.created_at)} · expires <Expiry date={membership.expires_at} />
+                <RoleBadge level={membership.access_level.integer_value} /> since <Time value={membership.created_at} dateOnly /> · expires <Expiry date={membership.expires_at} />
               </span>
             </li>
           ))}
@@ -80,8 +80,8 @@ export function BillableMembersScreen({ groupId, groupName, search }: { groupId:
       },
       { id: 'type', header: 'Membership', cell: ({ row }) => MEMBERSHIP_TYPES[row.original.membership_type ?? ''] ?? row.original.membership_type ?? '' },
       { id: 'email', header: 'Email', cell: ({ row }) => (row.original.email ? <BreakableText text={row.original.email} /> : <span className="muted">Not public</span>) },
-      { id: 'activity', header: 'Last activity', cell: ({ row }) => formatRelative(row.original.last_activity_on) },
-      { id: 'login', header: 'Last sign-in', cell: ({ row }) => formatRelative(row.original.last_login_at) },
+      { id: 'activity', header: 'Last activity', cell: ({ row }) => <Time value={row.original.last_activity_on} relative fallback="never" /> },
+      { id: 'login', header: 'Last sign-in', cell: ({ row }) => <Time value={row.original.last_login_at} relative fallback="never" /> },
       {
         id: 'memberships',
         header: () => <span className="sr-only">Memberships</span>,

@@ -13,7 +13,7 @@ import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { PerPageSelect, SearchInput } from '../../components/list-controls.tsx';
 import { errorText } from '../../components/error-panel.tsx';
 import { PersonCell } from '../../components/person-cell.tsx';
-import { formatDate } from '../../lib/time.ts';
+import { Time } from '../../components/time.tsx';
 import { Expiry, RoleBadge } from './badges.tsx';
 import { membersListParams, membersSearchSchema, type MembersSearch } from './search.ts';
 import { BreakableText } from '../../components/breakable-text.tsx';
@@ -149,7 +149,7 @@ export function MembersScreen({ kind, scope, sourceName: loadedName, topLevelGro
         header: 'Added',
         cell: ({ row: { original: member } }) => (
           <div>
-            <span className="nowrap">{formatDate(member.created_at)}</span>
+            <span className="nowrap"><Time value={member.created_at} dateOnly /></span>
             {member.created_by ? <div className="muted">by {member.created_by.name}</div> : null}
           </div>
         ),

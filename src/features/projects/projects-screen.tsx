@@ -11,7 +11,7 @@ import { Paginator } from '../../components/paginator.tsx';
 import { QueryStates } from '../../components/query-states.tsx';
 import { FilteredEmptyState } from '../../components/search-link.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
-import { formatRelative } from '../../lib/time.ts';
+import { Time } from '../../components/time.tsx';
 import { ARCHIVED_CHOICES, PROJECT_SCOPES, PROJECT_SORTS, projectListParams, projectsSearchSchema, type ProjectsSearch } from './search.ts';
 
 const columns: ColumnDef<ProjectRow>[] = [
@@ -32,7 +32,7 @@ const columns: ColumnDef<ProjectRow>[] = [
   },
   { id: 'visibility', header: 'Visibility', cell: ({ row }) => <span className="badge">{row.original.visibility}</span> },
   { id: 'stars', header: 'Stars', cell: ({ row }) => row.original.star_count ?? 0 },
-  { id: 'activity', header: 'Last activity', cell: ({ row }) => formatRelative(row.original.last_activity_at) },
+  { id: 'activity', header: 'Last activity', cell: ({ row }) => <Time value={row.original.last_activity_at} relative fallback="never" /> },
 ];
 
 /** GET /projects with every filter in the URL: the user's, owned or starred projects, or all (administrators: every project). */

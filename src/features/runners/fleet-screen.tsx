@@ -79,33 +79,34 @@ const TYPE_COUNTS: ReadonlyArray<{ label: string; filters: RunnerFilters; search
 }));
 
 /** Totals from one-row pages (`x-total`), never from loading the fleet; "—" where the platform did not count. */
-function FleetCounts({ scope }: { scope: RunnerScope }) {
+function FleetCounts({ scope, search }: { scope: RunnerScope; search: RunnersSearch }) {
   return (
     <div className="home__columns">
-      <CountList scope={scope} label="Runners by status" counts={STATUS_COUNTS} />
-      <CountList scope={scope} label="Runners by type" counts={TYPE_COUNTS} />
+      <CountList scope={scope} label="Runners by status" counts={STATUS_COUNTS} active={search} />
+      <CountList scope={scope} label="Runners by type" counts={TYPE_COUNTS} active={search} />
     </div>
   );
 }
 
-function CountList({ scope, label, counts }: { scope: RunnerScope; label: string; counts: typeof STATUS_COUNTS }) {
+function CountList({ scope, label, counts, active }: { scope: RunnerScope; label: string; counts: typeof STATUS_COUNTS; active: RunnersSearch }) {
   return (
-    <ul className="link-list" aria-label={label}>
+    <ul className="chip-list" aria-label={label}>
       {counts.map((count) => (
-        <CountItem key={count.label} scope={scope} {...count} />
+        // a count is the filter in force when the list shows its status (or type), whatever else is filtered
+        <CountItem key={count.label} scope={scope} {...count} current={Object.entries(count.search).every(([key, value]) => active[key as keyof RunnersSearch] === value)} />
       ))}
     </ul>
   );
 }
 
-function CountItem({ scope, label, filters, search }: { scope: RunnerScope; label: string; filters: RunnerFilters; search: Partial<RunnersSearch> }) {
+function CountItem({ scope, label, filters, search, current }: { scope: RunnerScope; label: string; filters: RunnerFilters; search: Partial<RunnersSearch>; current: boolean }) {
   const connection = useConnection();
   const count = useQuery(runnersQueries.count(connection, scope, filters));
   const shown = count.isPending ? '…' : count.data === null || count.data === undefined ? '—' : count.data.toLocaleString('en-US');
   const spoken = count.isPending ? 'loading' : count.data === null || count.data === undefined ? 'not counted' : `${count.data} runners`;
   return (
     <li>
-      <SearchLink search={() => ({ ...search })} aria-label={`${label}: ${spoken}`}>
+      <SearchLink search={() => ({ ...search })} current={current} className="chip" aria-label={`${label}: ${spoken}`}>
         <span>{label}</span> <strong>{shown}</strong>
       </SearchLink>
     </li>
@@ -250,7 +251,7 @@ function FleetList({ scope, search, caller, instanceVersion }: FleetListProps) {
   const readOnlyReason = runnerChangeRefusal(scope, caller, scope === 'instance' ? 'instance_type' : 'group' in scope ? 'group_type' : 'project_type');
   return (
     <>
-      <FleetCounts scope={scope} />
+      <FleetCounts scope={scope} search={search} />
       {readOnlyReason ? (
         <p className="notice" role="note">
           {readOnlyReason} Runners can be viewed, not paused or resumed.

@@ -17,7 +17,7 @@ import { EmptyState } from '../../components/states.tsx';
 import { useNotify } from '../../components/toast.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { UncertainWrite } from '../../components/uncertain-write.tsx';
-import { formatDate, formatRelative } from '../../lib/time.ts';
+import { Time } from '../../components/time.tsx';
 import { useUpdateRunner } from './mutations.ts';
 import { runnerDetailRefusal } from './permissions.ts';
 import { RunnerStatus, RunnerVersion, typeLabel } from './runner-badges.tsx';
@@ -121,12 +121,12 @@ export function RunnerScreen({ runnerId, fromAdmin, search }: RunnerScreenProps)
             <dt>Type</dt>
             <dd>{typeLabel(runner.runner_type)}</dd>
             <dt>Last contact</dt>
-            <dd>{runner.contacted_at ? <time dateTime={runner.contacted_at}>{formatRelative(runner.contacted_at)}</time> : 'Never'}</dd>
+            <dd><Time value={runner.contacted_at} relative fallback="Never" /></dd>
             <dt>Jobs</dt>
             <dd>{runner.job_execution_status === 'active' ? 'Running a job' : 'Idle'}</dd>
             <dt>Created</dt>
             <dd>
-              {formatDate(runner.created_at)}
+              <Time value={runner.created_at} />
               {runner.created_by ? ` by @${runner.created_by.username}` : ''}
             </dd>
           </dl>
@@ -207,7 +207,7 @@ const jobColumns: ColumnDef<RunnerJob>[] = [
   { id: 'project', header: 'Project', cell: ({ row: { original: job } }) => job.project.name_with_namespace },
   { id: 'ref', header: 'Ref', cell: ({ row: { original: job } }) => job.ref ?? '' },
   { id: 'duration', header: 'Duration', cell: ({ row: { original: job } }) => (job.duration === null || job.duration === undefined ? '—' : `${Math.round(job.duration)} s`) },
-  { id: 'created', header: 'Created', cell: ({ row: { original: job } }) => formatRelative(job.created_at) },
+  { id: 'created', header: 'Created', cell: ({ row: { original: job } }) => <Time value={job.created_at} relative /> },
 ];
 
 /** The runner's jobs, filters in the URL; non-administrators see those of projects where they are Reporter or more. */

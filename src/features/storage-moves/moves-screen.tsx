@@ -10,7 +10,7 @@ import { EmptyState } from '../../components/states.tsx';
 import { usePrefetch } from '../../components/list-hooks.ts';
 import { useNotify } from '../../components/toast.tsx';
 import { errorText } from '../../components/error-panel.tsx';
-import { formatDate } from '../../lib/time.ts';
+import { Time } from '../../components/time.tsx';
 import { RefusedScreen } from '../../components/refused-screen.tsx';
 import { moveSubject } from './move-title.ts';
 import { useScheduleMove } from './mutations.ts';
@@ -66,7 +66,7 @@ function MovesList({ search, canManage }: { search: MovesSearch; canManage: bool
         header: 'Source → destination',
         cell: ({ row: { original: move } }) => `${move.source_storage_name} → ${move.destination_storage_name}`,
       },
-      { id: 'created', header: 'Created', cell: ({ row: { original: move } }) => <time dateTime={move.created_at}>{formatDate(move.created_at)}</time> },
+      { id: 'created', header: 'Created', cell: ({ row: { original: move } }) => <Time value={move.created_at} dateOnly /> },
     ];
     if (canManage) {
       base.push({

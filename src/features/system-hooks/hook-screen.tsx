@@ -12,7 +12,7 @@ import { errorText } from '../../components/error-panel.tsx';
 import { Field } from '../../components/field.tsx';
 import { EmptyState } from '../../components/states.tsx';
 import { useNotify } from '../../components/toast.tsx';
-import { formatDate } from '../../lib/time.ts';
+import { Time } from '../../components/time.tsx';
 import { RefusedScreen } from '../../components/refused-screen.tsx';
 import { HookForm } from './hook-form.tsx';
 import { hookTitle } from './hook-title.ts';
@@ -57,7 +57,7 @@ function HookDetail({ hookId, canManage, reason }: { hookId: number; canManage: 
       <dl className="details">
         <dt>Created</dt>
         <dd>
-          <time dateTime={hook.created_at}>{formatDate(hook.created_at)}</time>
+          <Time value={hook.created_at} />
         </dd>
         {hook.description ? (
           <>

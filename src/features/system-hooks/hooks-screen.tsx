@@ -10,7 +10,7 @@ import { EmptyState } from '../../components/states.tsx';
 import { usePrefetch } from '../../components/list-hooks.ts';
 import { Note } from '../../components/note.tsx';
 import { useNotify } from '../../components/toast.tsx';
-import { formatDate } from '../../lib/time.ts';
+import { Time } from '../../components/time.tsx';
 import { RefusedScreen } from '../../components/refused-screen.tsx';
 import { hookEventsText, hookTitle } from './hook-title.ts';
 import { systemHooksAccess } from './permissions.ts';
@@ -56,7 +56,7 @@ function HooksList({ search, canManage, reason }: { search: HooksSearch; canMana
       { id: 'url', header: 'URL', cell: ({ row: { original: hook } }) => <code>{hook.url}</code> },
       { id: 'events', header: 'Events', cell: ({ row: { original: hook } }) => hookEventsText(hook) },
       { id: 'ssl', header: 'SSL verification', cell: ({ row: { original: hook } }) => (hook.enable_ssl_verification ? 'Enabled' : 'Disabled') },
-      { id: 'created', header: 'Created', cell: ({ row: { original: hook } }) => <time dateTime={hook.created_at}>{formatDate(hook.created_at)}</time> },
+      { id: 'created', header: 'Created', cell: ({ row: { original: hook } }) => <Time value={hook.created_at} dateOnly /> },
     ];
     if (canManage) {
       base.push({

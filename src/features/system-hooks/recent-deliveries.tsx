@@ -5,10 +5,10 @@ import { useConnection } from '../../api/react.ts';
 import { DataTable } from '../../components/data-table.tsx';
 import { ErrorPanel } from '../../components/error-panel.tsx';
 import { EmptyState } from '../../components/states.tsx';
-import { formatRelative } from '../../lib/time.ts';
+import { Time } from '../../components/time.tsx';
 
 const deliveryColumns: ColumnDef<HookDelivery>[] = [
-  { id: 'when', header: 'When', cell: ({ row: { original: delivery } }) => <time dateTime={delivery.created_at} title={delivery.created_at}>{formatRelative(delivery.created_at)}</time> },
+  { id: 'when', header: 'When', cell: ({ row: { original: delivery } }) => <Time value={delivery.created_at} relative /> },
   { id: 'trigger', header: 'Trigger', cell: ({ row: { original: delivery } }) => delivery.trigger ?? '' },
   { id: 'status', header: 'Status', cell: ({ row: { original: delivery } }) => delivery.response_status },
   {

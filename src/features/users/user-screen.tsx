@@ -12,7 +12,7 @@ import { errorText } from '../../components/error-panel.tsx';
 import { useNotify } from '../../components/toast.tsx';
 import { UncertainWrite } from '../../components/uncertain-write.tsx';
 import { useWrite } from '../../components/use-write.ts';
-import { formatDate } from '../../lib/time.ts';
+import { Time } from '../../components/time.tsx';
 import type { UserSearch } from './search.ts';
 
 function useFollow(userId: number) {
@@ -53,7 +53,7 @@ export function UserScreen({ userId, search }: { userId: number; search: UserSea
           {profile.bio ? <p>{profile.bio}</p> : null}
           <p className="muted">
             {[profile.job_title, profile.organization, profile.location].filter(Boolean).join(' · ')}
-            {profile.created_at ? ` · Member since ${formatDate(profile.created_at)}` : ''}
+            {profile.created_at ? <> · Member since <Time value={profile.created_at} dateOnly /></> : ''}
           </p>
         </div>
         {!itsMe ? (
