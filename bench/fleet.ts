@@ -34,7 +34,7 @@ function countedLinks(fleet: RunnerFleetPage, list: 'Runners by status' | 'Runne
 async function timeFleetNavigation(page: Page): Promise<{ counts: number; firstRow: number; total: number }> {
   const fleet = new RunnerFleetPage(page);
   await page.goto('/');
-  const link = new Shell(page).areas.getByRole('group', { name: 'Instance' }).getByRole('link', { name: 'Runners', exact: true });
+  const link = new Shell(page).areas.getByRole('group', { name: 'Admin' }).getByRole('link', { name: 'Runners', exact: true });
   await link.waitFor({ timeout: STEP_TIMEOUT_MS });
   // the home screen's own requests are over before the clock starts
   await page.waitForLoadState('networkidle');
