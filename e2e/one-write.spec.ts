@@ -157,7 +157,7 @@ test.describe('one press sends one write', () => {
       await page.getByRole('main').getByRole('button', { name: 'New token', exact: true }).click();
       const dialog = page.getByRole('dialog', { name: `New access token for ${group.name}`, exact: true });
       await dialog.getByLabel('Token name', { exact: true }).fill(name);
-      await dialog.getByRole('checkbox', { name: /^read_api ?:/ }).check();
+      await dialog.getByRole('checkbox', { name: 'read_api', exact: true }).check();
       const mark = await api.requestMark();
       await pressTwice(page, press, dialog.getByRole('button', { name: 'Create token', exact: true }), dialog.getByLabel('Token name', { exact: true }));
       await expect(page.getByRole('dialog', { name: 'Your new access token' })).toBeVisible();
@@ -323,7 +323,7 @@ test.describe('one press sends one write', () => {
       await page.getByRole('main').getByRole('button', { name: 'New token', exact: true }).click();
       const dialog = page.getByRole('dialog', { name: `New token for ${account.name}`, exact: true });
       await dialog.getByLabel('Token name', { exact: true }).fill(name);
-      await dialog.getByRole('checkbox', { name: /^read_api ?:/ }).check();
+      await dialog.getByRole('checkbox', { name: 'read_api', exact: true }).check();
       const mark = await api.requestMark();
       await pressTwice(page, press, dialog.getByRole('button', { name: 'Create token', exact: true }), dialog.getByLabel('Token name', { exact: true }));
       await expect(page.getByRole('dialog', { name: `New token of ${account.name}` })).toBeVisible();
