@@ -59,4 +59,19 @@ test.describe('the served console', () => {
     expect(ran).toBe(false);
     await context.close();
   });
+
+  test('a deep link\'s page preloads its route\'s chunks, and the screen needs no other chunk', async ({ page, request, connectAs, consoleServer }) => {
+    const scriptsOf = (html: string) => [...html.matchAll(/<(?:script type="module" crossorigin src|link rel="modulepreload" crossorigin href)="(\/assets\/[^"]+\.js)">/g)].map((match) => match[1]);
+    const listed = scriptsOf(await (await request.get('/admin/runners')).text());
+    // the fleet's screen and the shell, beyond what every page lists
+    expect(listed.length).toBeGreaterThan(scriptsOf(await (await request.get('/connect')).text()).length);
+    for (const file of listed) expect((await request.get(file)).status(), file).toBe(200);
+
+    await connectAs(page, consoleServer.adminToken);
+    // any other chunk is held back (routing turns the HTTP cache off): the screen must show without it
+    await page.route('**/assets/*.js', (route) => (listed.includes(new URL(route.request().url()).pathname) ? route.continue() : undefined));
+    await page.goto('/admin/runners');
+    await expect(page.getByRole('table', { name: /^Runners$/ }).getByRole('row').nth(1)).toBeVisible();
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+  });
 });

@@ -5,6 +5,7 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { acceptsEncoding, compressJson } from '../sandbox/http/compress.ts';
 import { securityHeaders } from './security.ts';
+import { routePreloads, withPreloads, type Manifest } from './route-preloads.ts';
 
 // headers that describe one hop and must not be forwarded by a proxy
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length'];
@@ -70,18 +71,33 @@ function secured(headers: Readonly<Record<string, string>>): MiddlewareHandler {
   };
 }
 
+type PageVariants = Array<{ encoding: string | null; body: Buffer }>;
+
 /**
- * index.html in memory, plain and compressed. The meta policy the build wrote is for static
- * hosts: here the header is the policy, and two policies would both apply (the meta one
- * refusing the --target instance's http images).
+ * index.html in memory, plain and compressed, for each route: with its chunks to preload. The meta
+ * policy the build wrote is for static hosts: here the header is the policy, and two policies would
+ * both apply (the meta one refusing the --target instance's http images).
  */
-function readPage(distDir: string): Array<{ encoding: string | null; body: Buffer }> {
-  const html = Buffer.from(fs.readFileSync(path.join(distDir, 'index.html'), 'utf8').replace(/\s*<!--[^>]*-->\s*(?=<meta http-equiv="Content-Security-Policy")/, '\n    ').replace(/<meta http-equiv="Content-Security-Policy"[^>]*>\s*/, ''));
-  return [
-    { encoding: 'br', body: zlib.brotliCompressSync(html) },
-    { encoding: 'gzip', body: zlib.gzipSync(html, { level: zlib.constants.Z_BEST_COMPRESSION }) },
-    { encoding: null, body: html },
-  ];
+function pages(distDir: string): (pathname: string) => PageVariants {
+  const template = fs.readFileSync(path.join(distDir, 'index.html'), 'utf8').replace(/\s*<!--[^>]*-->\s*(?=<meta http-equiv="Content-Security-Policy")/, '\n    ').replace(/<meta http-equiv="Content-Security-Policy"[^>]*>\s*/, '');
+  const manifestPath = path.join(distDir, '.vite', 'manifest.json');
+  const preloads = fs.existsSync(manifestPath) ? routePreloads(JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as Manifest) : undefined;
+  const variants = new Map<string, PageVariants>();
+  return (pathname) => {
+    const files = preloads?.forPath(pathname) ?? [];
+    const key = files.join(' ');
+    let page = variants.get(key);
+    if (!page) {
+      const html = Buffer.from(withPreloads(template, files));
+      page = [
+        { encoding: 'br', body: zlib.brotliCompressSync(html) },
+        { encoding: 'gzip', body: zlib.gzipSync(html, { level: zlib.constants.Z_BEST_COMPRESSION }) },
+        { encoding: null, body: html },
+      ];
+      variants.set(key, page);
+    }
+    return page;
+  };
 }
 
 /** The product's single server: the console's files plus the API (sandbox or proxied instance). */
@@ -110,10 +126,10 @@ export function createServerApp(options: ServerOptions) {
     const files = serveStatic({ root, precompressed: true });
     app.use('*', (c, next) => (c.req.path === '/' || c.req.path === '/index.html' ? next() : files(c, next)));
     // every console route is the single page
-    const page = readPage(distDir);
+    const pageFor = pages(distDir);
     app.get('*', (c) => {
       const accepted = c.req.header('accept-encoding');
-      const variant = page.find(({ encoding }) => encoding === null || acceptsEncoding(accepted, encoding))!;
+      const variant = pageFor(c.req.path).find(({ encoding }) => encoding === null || acceptsEncoding(accepted, encoding))!;
       c.header('Vary', 'Accept-Encoding');
       if (variant.encoding) c.header('Content-Encoding', variant.encoding);
       return c.body(new Uint8Array(variant.body), 200, { 'Content-Type': 'text/html; charset=UTF-8' });
