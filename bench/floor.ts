@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import type { Browser } from '@playwright/test';
+import { addPaintClock, painted, readClock } from './paint-clock.ts';
+
+/**
+ * The floor of a cold deep link: what the network alone costs under the same throttling. A page of
+ * the console's server (same origin, same compression) loads one script as large on the wire as
+ * the screen's code (incompressible bytes that do nothing), which makes the screen's list request
+ * and writes its rows by hand. No framework, no work: what is left above this floor is the console's.
+ */
+
+const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+const FLOOR_DIR = path.join(DIST, 'bench-floor');
+const TOKEN_KEY = 'bench-floor-token';
+
+export interface FloorLoad {
+  lcp: number;
+  firstPaint: number;
+}
+
+interface FloorPage {
+  codeBytes: number;
+  listUrl: string;
+  caption: string;
+}
+
+interface Throttling {
+  network: { offline: boolean; latency: number; downloadThroughput: number; uploadThroughput: number };
+  cpuSlowdown: number;
+}
+
+/** Random base64 (does not compress) sized so that the script's brotli copy is `bytes` long. */
+function padding(bytes: number): string {
+  const raw = (length: number) => randomBytes(Math.ceil((length * 3) / 4)).toString('base64').slice(0, length);
+  let text = raw(bytes);
+  const compressed = zlib.brotliCompressSync(text).length;
+  text = raw(Math.max(0, Math.round((bytes * bytes) / compressed)));
+  return text;
+}
+
+function writeFloorPage({ codeBytes, listUrl, caption }: FloorPage): void {
+  fs.mkdirSync(FLOOR_DIR, { recursive: true });
+  const script = `const padding = ${JSON.stringify(padding(codeBytes))};
+fetch(${JSON.stringify(new URL(listUrl).pathname + new URL(listUrl).search)}, { headers: { 'PRIVATE-TOKEN': sessionStorage.getItem(${JSON.stringify(TOKEN_KEY)}) } })
+  .then((answer) => answer.json())
+  .then((items) => {
+    const table = document.createElement('table');
+    table.createCaption().textContent = ${JSON.stringify(caption.replace(/[$^]/g, ''))};
+    const body = table.createTBody();
+    for (const item of items) {
+      const row = body.insertRow();
+      row.insertCell().textContent = item.name;
+      row.insertCell().textContent = item.username;
+    }
+    document.body.append(table, String(padding.length > 0));
+  });
+`;
+  fs.writeFileSync(path.join(FLOOR_DIR, 'floor.js'), script);
+  fs.writeFileSync(path.join(FLOOR_DIR, 'floor.js.br'), zlib.brotliCompressSync(script));
+  fs.writeFileSync(path.join(FLOOR_DIR, 'floor.js.gz'), zlib.gzipSync(script));
+  fs.writeFileSync(path.join(FLOOR_DIR, 'index.html'), '<!doctype html><html lang="en"><head><meta charset="UTF-8"><title>Floor</title><script type="module" src="/bench-floor/floor.js"></script></head><body><h1>Members</h1></body></html>');
+}
+
+/** Cold loads of the floor page, throttled as the screen's were. */
+export async function floorLoad(browser: Browser, baseURL: string, token: string, page: FloorPage, throttling: Throttling): Promise<FloorLoad> {
+  writeFloorPage(page);
+  const context = await browser.newContext({ baseURL, viewport: { width: 1400, height: 900 } });
+  try {
+    await context.addInitScript(([key, value]) => sessionStorage.setItem(key, value), [TOKEN_KEY, token] as const);
+    await addPaintClock(context, { caption: page.caption });
+    const tab = await context.newPage();
+    const cdp = await context.newCDPSession(tab);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', throttling.network);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: throttling.cpuSlowdown });
+    await tab.goto('/bench-floor/index.html', { waitUntil: 'commit' });
+    const first = await painted(tab, 30_000);
+    await tab.waitForLoadState('networkidle');
+    const clock = await readClock(tab);
+    return { lcp: clock.lcp, firstPaint: first.at };
+  } finally {
+    await context.close();
+    fs.rmSync(FLOOR_DIR, { recursive: true, force: true });
+  }
+}
