@@ -4,8 +4,6 @@ import { loadFleet } from '../../features/runners/route-options.ts';
 import { RUNNERS_SEARCH_DEFAULTS, runnersSearchSchema } from '../../features/runners/search.ts';
 
 export const Route = createFileRoute('/admin/runners')({
-  // a deep link's first request starts with the entry, without waiting for the route's chunk
-  codeSplitGroupings: [['component'], ['errorComponent'], ['notFoundComponent']],
   validateSearch: runnersSearchSchema,
   search: { middlewares: [stripSearchParams(RUNNERS_SEARCH_DEFAULTS)] },
   loaderDeps: ({ search }) => search,

@@ -6,8 +6,6 @@ import { TOKENS_SEARCH_DEFAULTS, tokensSearchSchema } from '../../../features/ac
 import { loadGroupTokens } from '../../../features/access-tokens/route-options.ts';
 
 export const Route = createFileRoute('/groups/$groupId/access-tokens')({
-  // a deep link's first request starts with the entry, without waiting for the route's chunk
-  codeSplitGroupings: [['component'], ['errorComponent'], ['notFoundComponent']],
   validateSearch: tokensSearchSchema,
   search: { middlewares: [stripSearchParams(TOKENS_SEARCH_DEFAULTS)] },
   loaderDeps: ({ search }) => search,

@@ -6,8 +6,6 @@ import { MembersScreen } from '../../../features/members/members-screen.tsx';
 import { loadMembers, membersRouteOptions } from '../../../features/members/route-options.ts';
 
 export const Route = createFileRoute('/groups/$groupId/members')({
-  // the members list is where most sessions go first: its loader starts without a chunk to load first
-  codeSplitGroupings: [['component'], ['errorComponent'], ['notFoundComponent']],
   ...membersRouteOptions,
   search: { middlewares: [stripSearchParams(MEMBERS_SEARCH_DEFAULTS)] },
   loader: ({ context, params, deps }) => {

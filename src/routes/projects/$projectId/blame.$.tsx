@@ -4,8 +4,6 @@ import { prefetchFirstBlameRange } from '../../../features/files/blame-route-opt
 import { BLAME_SEARCH_DEFAULTS, blameSearchSchema } from '../../../features/files/blame-search.ts';
 
 export const Route = createFileRoute('/projects/$projectId/blame/$')({
-  // a deep link's first request starts with the entry, without waiting for the route's chunk
-  codeSplitGroupings: [['component'], ['errorComponent'], ['notFoundComponent']],
   validateSearch: blameSearchSchema,
   search: { middlewares: [stripSearchParams(BLAME_SEARCH_DEFAULTS)] },
   loaderDeps: ({ search }) => ({ ref: search.ref }),

@@ -4,8 +4,6 @@ import { REF_SEARCH_DEFAULTS, refSearchSchema } from '../../../features/files/se
 import { TreeScreen } from '../../../features/files/tree-screen.tsx';
 
 export const Route = createFileRoute('/projects/$projectId/tree/$')({
-  // a deep link's first request starts with the entry, without waiting for the route's chunk
-  codeSplitGroupings: [['component'], ['errorComponent'], ['notFoundComponent']],
   validateSearch: refSearchSchema,
   search: { middlewares: [stripSearchParams(REF_SEARCH_DEFAULTS)] },
   loaderDeps: ({ search }) => search,
