@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from '@tanstack/react-router';
 import { Avatar } from './avatar.tsx';
+import { BreakableText } from './breakable-text.tsx';
 
 interface PersonCellProps {
   person: { id: number; name: string; username: string; avatar_url: string | null };
@@ -18,7 +19,7 @@ export function PersonCell({ person, children }: PersonCellProps) {
           {person.name}
         </Link>
         <div className="muted">
-          @{person.username}
+          @<BreakableText text={person.username} />
           {children}
         </div>
       </div>
