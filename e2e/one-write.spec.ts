@@ -1,7 +1,8 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
 import { test, expect, type Api } from './fixtures.ts';
 import { FilesPage } from './pages/files.ts';
+import { newSshKey } from './ssh-key.ts';
 
 /**
  * One press, one write: every create and update form, and the one-click writes, pressed the way
@@ -69,13 +70,6 @@ async function commitFile(api: Api, projectId: number, branch: string, filePath:
     commit_message: `Add ${filePath}`,
     actions: [{ action: 'create', file_path: filePath, content: 'one write\n' }],
   });
-}
-
-/** A fresh ed25519 public key in OpenSSH form: the platform refuses a key it already holds. */
-function newSshKey() {
-  const point = Buffer.from(generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x!, 'base64url');
-  const wire = Buffer.concat([Buffer.from([0, 0, 0, 11]), Buffer.from('ssh-ed25519'), Buffer.from([0, 0, 0, 32]), point]);
-  return `ssh-ed25519 ${wire.toString('base64')} one-write@console`;
 }
 
 /** The commits of main that touched a file: each write through the editor is one. */
@@ -448,7 +442,7 @@ test.describe('one press sends one write', () => {
       await page.getByRole('button', { name: 'Add deploy key', exact: true }).click();
       const dialog = page.getByRole('dialog', { name: 'Add a deploy key' });
       await dialog.getByLabel('Title', { exact: true }).fill(title);
-      await dialog.getByLabel('Public key', { exact: true }).fill(newSshKey());
+      await dialog.getByLabel('Public key', { exact: true }).fill(newSshKey().text);
       const mark = await api.requestMark();
       await pressTwice(page, press, dialog.getByRole('button', { name: 'Add key', exact: true }), dialog.getByLabel('Title', { exact: true }));
       await expect(dialog).toHaveCount(0);
@@ -458,7 +452,7 @@ test.describe('one press sends one write', () => {
 
     test(`edit a deploy key (${press})`, async ({ page, api }) => {
       const project = await newProject(api);
-      const key = await api.post<{ id: number; title: string }>(`/projects/${project.id}/deploy_keys`, { title: `key ${unique()}`, key: newSshKey() });
+      const key = await api.post<{ id: number; title: string }>(`/projects/${project.id}/deploy_keys`, { title: `key ${unique()}`, key: newSshKey().text });
       const title = `${key.title} edited`;
       await page.goto(`/projects/${project.id}/deploy-keys`);
       await page.getByRole('button', { name: `Edit ${key.title}`, exact: true }).click();
@@ -473,7 +467,7 @@ test.describe('one press sends one write', () => {
 
     test(`enable an existing deploy key (${press})`, async ({ page, api }) => {
       const [project, other] = [await newProject(api), await newProject(api)];
-      const key = await api.post<{ id: number; title: string }>(`/projects/${other.id}/deploy_keys`, { title: `key ${unique()}`, key: newSshKey() });
+      const key = await api.post<{ id: number; title: string }>(`/projects/${other.id}/deploy_keys`, { title: `key ${unique()}`, key: newSshKey().text });
       await page.goto(`/projects/${project.id}/deploy-keys`);
       await page.getByRole('button', { name: 'Enable an existing key', exact: true }).click();
       const dialog = page.getByRole('dialog', { name: 'Enable an existing deploy key' });
@@ -487,7 +481,7 @@ test.describe('one press sends one write', () => {
 
     test(`remove a deploy key (${press})`, async ({ page, api }) => {
       const project = await newProject(api);
-      const key = await api.post<{ id: number; title: string }>(`/projects/${project.id}/deploy_keys`, { title: `key ${unique()}`, key: newSshKey() });
+      const key = await api.post<{ id: number; title: string }>(`/projects/${project.id}/deploy_keys`, { title: `key ${unique()}`, key: newSshKey().text });
       await page.goto(`/projects/${project.id}/deploy-keys`);
       await page.getByRole('button', { name: `Remove ${key.title}`, exact: true }).click();
       const dialog = page.getByRole('alertdialog', { name: `Remove deploy key ${key.title}?` });
