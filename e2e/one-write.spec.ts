@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
-import { test, expect, type Api } from './fixtures.ts';
+import { test, expect, applyAdminSession, type Api } from './fixtures.ts';
 import { CommitPage } from './pages/commits.ts';
 import { FilesPage } from './pages/files.ts';
 import { RunnerFleetPage } from './pages/runners.ts';
@@ -121,7 +121,7 @@ function eachPress(title: string, body: (fixtures: { page: Page; api: Api }, pre
 // every case makes its own objects, so the cases spread over both workers (each has its own sandbox)
 test.describe.configure({ mode: 'parallel', timeout: 120_000 });
 // signed in once per worker: the connect screen has its own spec
-test.use({ storageState: ({ adminSession }, use) => use(adminSession) });
+test.beforeEach(({ context, adminSession }) => applyAdminSession(context, adminSession));
 
 test.describe('one press sends one write', () => {
   eachPress('add a system hook', async ({ page, api }, press) => {
