@@ -1,20 +1,13 @@
-import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { expect, test, type Api } from './fixtures.ts';
 import { DeployKeysPage } from './pages/deploy-keys.ts';
+import { newSshKey } from './ssh-key.ts';
 
 interface KeyAnswer {
   id: number;
   title: string;
   can_push: boolean;
   fingerprint_sha256: string;
-}
-
-/** A fresh Ed25519 public key in OpenSSH form, and its SHA256 fingerprint as `ssh-keygen -l` prints it. */
-function newSshKey(comment = 'e2e@console'): { text: string; sha256: string } {
-  const x = Buffer.from(generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x!, 'base64url');
-  // SSH wire format: uint32 length + "ssh-ed25519", uint32 length + the 32-byte point
-  const wire = Buffer.concat([Buffer.from([0, 0, 0, 11]), Buffer.from('ssh-ed25519'), Buffer.from([0, 0, 0, 32]), x]);
-  return { text: `ssh-ed25519 ${wire.toString('base64')} ${comment}`, sha256: `SHA256:${createHash('sha256').update(wire).digest('base64').replace(/=+$/, '')}` };
 }
 
 async function newProject(api: Api, prefix = 'e2e-keys') {

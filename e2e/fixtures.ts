@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
 import { DEMO_DEAD_TOKENS, DEMO_PATHS, DEMO_TOKENS } from '../sandbox/seed/demo.ts';
 import type { LoggedRequest } from '../sandbox/http/request-log.ts';
 import { startConsoleServer } from './console-server.ts';
@@ -43,6 +43,24 @@ export interface Api {
   requestsSince(mark: number, filter: { method: string; path: string }): Promise<LoggedRequest[]>;
 }
 
+/** What a remembered sign-in left in the console's localStorage (the token among it). */
+export interface AdminSession {
+  origin: string;
+  items: Array<[string, string]>;
+}
+
+/**
+ * Opens every page of `context` signed in as the worker's administrator, as a remembered
+ * connection does, without a sign-in per test: an init script is cheaper than a context started
+ * from a storage state, which loads the origin once to fill it.
+ */
+export async function applyAdminSession(context: BrowserContext, session: AdminSession): Promise<void> {
+  await context.addInitScript(({ origin, items }) => {
+    if (location.origin !== origin) return;
+    for (const [name, value] of items) localStorage.setItem(name, value);
+  }, session);
+}
+
 export type ConnectAs = (page: Page, token: string, options?: { remember?: boolean }) => Promise<void>;
 
 interface WorkerFixtures {
@@ -50,6 +68,8 @@ interface WorkerFixtures {
   consoleServer: { baseURL: string; adminToken: string };
   /** Every token secret this worker knows: the admin's, the demo seed's, and those tests created. */
   knownSecrets: Set<string>;
+  /** The administrator signed in once per worker through the connect screen: see `applyAdminSession`. */
+  adminSession: AdminSession;
 }
 
 interface TestFixtures {
@@ -168,6 +188,24 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { scope: 'worker' },
   ],
 
+  adminSession: [
+    async ({ browser, consoleServer }, use) => {
+      const context = await browser.newContext({ baseURL: consoleServer.baseURL });
+      let session: AdminSession;
+      try {
+        const page = await context.newPage();
+        await page.goto('/connect');
+        await signIn(page, consoleServer.baseURL, consoleServer.adminToken, true);
+        const origin = new URL(consoleServer.baseURL).origin;
+        session = { origin, items: await page.evaluate(() => Object.entries(localStorage)) };
+      } finally {
+        await context.close();
+      }
+      await use(session);
+    },
+    { scope: 'worker', timeout: 60_000 },
+  ],
+
   baseURL: async ({ consoleServer }, use) => {
     await use(consoleServer.baseURL);
   },
@@ -180,14 +218,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   connectAs: async ({ consoleServer }, use) => {
     await use(async (page, token, options = {}) => {
-      const connect = new ConnectPage(page);
       // a redirect to /connect (a deep link, an expired session) is completed where it stands
       if (!isConnectUrl(page.url())) await page.goto('/connect');
-      await connect.instanceUrl.fill(consoleServer.baseURL);
-      await connect.accessToken.fill(token);
-      await connect.remember.setChecked(options.remember ?? false);
-      await connect.submit.click();
-      await expect(new Shell(page).navigationToggle).toBeVisible();
+      await signIn(page, consoleServer.baseURL, token, options.remember ?? false);
     });
   },
 
@@ -234,6 +267,16 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { auto: true },
   ],
 });
+
+/** Fills the connect screen the page shows and waits for the console's shell. */
+async function signIn(page: Page, instanceUrl: string, token: string, remember: boolean): Promise<void> {
+  const connect = new ConnectPage(page);
+  await connect.instanceUrl.fill(instanceUrl);
+  await connect.accessToken.fill(token);
+  await connect.remember.setChecked(remember);
+  await connect.submit.click();
+  await expect(new Shell(page).navigationToggle).toBeVisible();
+}
 
 function isConnectUrl(url: string): boolean {
   try {

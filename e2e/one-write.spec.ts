@@ -1,7 +1,11 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
-import { test, expect, type Api } from './fixtures.ts';
+import { test, expect, applyAdminSession, type Api } from './fixtures.ts';
+import { CommitPage } from './pages/commits.ts';
 import { FilesPage } from './pages/files.ts';
+import { RunnerFleetPage } from './pages/runners.ts';
+import { StorageMovesPage } from './pages/storage-moves.ts';
+import { newSshKey } from './ssh-key.ts';
 
 /**
  * One press, one write: every create and update form, and the one-click writes, pressed the way
@@ -45,8 +49,12 @@ async function newGroup(api: Api) {
   return api.post<{ id: number; name: string }>('/groups', { name: `One write ${tag}`, path: `one-write-${tag}` });
 }
 
+async function newGroupToken(api: Api, groupId: number, daysLeft: number) {
+  return api.post<{ id: number; name: string }>(`/groups/${groupId}/access_tokens`, { name: `token ${unique()}`, scopes: ['read_api'], expires_at: isoDay(daysLeft) });
+}
+
 async function newProject(api: Api) {
-  return api.post<{ id: number }>('/projects', { name: `one-write-${unique()}` });
+  return api.post<{ id: number; name: string; path_with_namespace: string }>('/projects', { name: `one-write-${unique()}` });
 }
 
 async function newServiceAccount(api: Api) {
@@ -54,13 +62,31 @@ async function newServiceAccount(api: Api) {
   return api.post<{ id: number; name: string; username: string }>('/service_accounts', { name: `Service ${username}`, username });
 }
 
+async function newAccountToken(api: Api, userId: number) {
+  return api.post<{ id: number; name: string }>(`/users/${userId}/personal_access_tokens`, { name: `token ${unique()}`, scopes: ['read_api'], expires_at: isoDay(30) });
+}
+
+async function accountTokens(api: Api, userId: number) {
+  return api.get<Array<{ id: number; name: string; active: boolean }>>(`/personal_access_tokens?user_id=${userId}`);
+}
+
+/** A project's storage moves, newest first. */
+async function projectMoves(api: Api, projectId: number) {
+  return api.get<Array<{ state: string; destination_storage_name: string }>>(`/projects/${projectId}/repository_storage_moves`);
+}
+
+/** Moves a project through the API and waits for the move to end as `state`. */
+async function moveAndWait(api: Api, projectId: number, destination: string, state: 'finished' | 'failed') {
+  await api.post(`/projects/${projectId}/repository_storage_moves`, { destination_storage_name: destination });
+  await expect.poll(async () => (await projectMoves(api, projectId))[0]?.state, { timeout: 30_000 }).toBe(state);
+}
+
 async function newRunner(api: Api) {
   return api.post<{ id: number }>('/user/runners', { runner_type: 'instance_type', description: `One write ${unique()}` });
 }
 
 async function newSource(api: Api, kind: 'groups' | 'projects') {
-  if (kind === 'groups') return newGroup(api);
-  return api.post<{ id: number; name: string }>('/projects', { name: `one-write-${unique()}` });
+  return kind === 'groups' ? newGroup(api) : newProject(api);
 }
 
 async function commitFile(api: Api, projectId: number, branch: string, filePath: string) {
@@ -69,13 +95,6 @@ async function commitFile(api: Api, projectId: number, branch: string, filePath:
     commit_message: `Add ${filePath}`,
     actions: [{ action: 'create', file_path: filePath, content: 'one write\n' }],
   });
-}
-
-/** A fresh ed25519 public key in OpenSSH form: the platform refuses a key it already holds. */
-function newSshKey() {
-  const point = Buffer.from(generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x!, 'base64url');
-  const wire = Buffer.concat([Buffer.from([0, 0, 0, 11]), Buffer.from('ssh-ed25519'), Buffer.from([0, 0, 0, 32]), point]);
-  return `ssh-ed25519 ${wire.toString('base64')} one-write@console`;
 }
 
 /** The commits of main that touched a file: each write through the editor is one. */
@@ -89,209 +108,240 @@ async function newHook(api: Api) {
   return hook;
 }
 
+/**
+ * One case pressed the three ways in turn, each a step named after its press, on one page: a
+ * case pays for one browser context and one cold load of the console, not three.
+ */
+function eachPress(title: string, body: (fixtures: { page: Page; api: Api }, press: Press) => Promise<void>) {
+  test(title, async ({ page, api }) => {
+    for (const press of PRESSES) await test.step(press, () => body({ page, api }, press));
+  });
+}
+
+// every case makes its own objects, so the cases spread over both workers (each has its own sandbox)
+test.describe.configure({ mode: 'parallel', timeout: 120_000 });
+// signed in once per worker: the connect screen has its own spec
+test.beforeEach(({ context, adminSession }) => applyAdminSession(context, adminSession));
+
 test.describe('one press sends one write', () => {
-  test.beforeEach(async ({ page, connectAs, consoleServer }) => {
-    await connectAs(page, consoleServer.adminToken);
+  eachPress('add a system hook', async ({ page, api }, press) => {
+    const url = `http://127.0.0.1:9/one-write-${unique()}`;
+    await page.goto('/admin/hooks/new');
+    const form = page.getByRole('form', { name: 'New system hook' });
+    await form.getByLabel('URL', { exact: true }).fill(url);
+    const mark = await api.requestMark();
+    await pressTwice(page, press, form.getByRole('button', { name: 'Add system hook', exact: true }), form.getByLabel('URL', { exact: true }));
+    await expect(page).toHaveURL(/\/admin\/hooks\/\d+$/);
+    await expectOneRequest(api, mark, 'POST', '/api/v4/hooks');
+    const made = (await api.get<Array<{ id: number; url: string }>>('/hooks?per_page=100')).filter((hook) => hook.url === url);
+    for (const hook of made) api.deleteAfter(`/hooks/${hook.id}`);
+    expect(made).toHaveLength(1);
   });
 
-  for (const press of PRESSES) {
-    test(`add a system hook (${press})`, async ({ page, api }) => {
-      const url = `http://127.0.0.1:9/one-write-${unique()}`;
-      await page.goto('/admin/hooks/new');
-      const form = page.getByRole('form', { name: 'New system hook' });
-      await form.getByLabel('URL', { exact: true }).fill(url);
-      const mark = await api.requestMark();
-      await pressTwice(page, press, form.getByRole('button', { name: 'Add system hook', exact: true }), form.getByLabel('URL', { exact: true }));
-      await expect(page).toHaveURL(/\/admin\/hooks\/\d+$/);
-      await expectOneRequest(api, mark, 'POST', '/api/v4/hooks');
-      const made = (await api.get<Array<{ id: number; url: string }>>('/hooks?per_page=100')).filter((hook) => hook.url === url);
-      for (const hook of made) api.deleteAfter(`/hooks/${hook.id}`);
-      expect(made).toHaveLength(1);
-    });
+  eachPress('edit a system hook', async ({ page, api }, press) => {
+    const hook = await newHook(api);
+    const url = `${hook.url}-edited`;
+    await page.goto(`/admin/hooks/${hook.id}`);
+    const form = page.getByRole('form', { name: 'Hook settings' });
+    await form.getByLabel('URL', { exact: true }).fill(url);
+    const mark = await api.requestMark();
+    await pressTwice(page, press, form.getByRole('button', { name: 'Save changes', exact: true }), form.getByLabel('URL', { exact: true }));
+    await expect.poll(async () => (await api.get<{ url: string }>(`/hooks/${hook.id}`)).url).toBe(url);
+    // the form is shown afresh after a save: its button is back
+    await expect(form.getByRole('button', { name: 'Save changes', exact: true })).toBeEnabled();
+    await expectOneRequest(api, mark, 'PUT', `/api/v4/hooks/${hook.id}`);
+  });
 
-    test(`edit a system hook (${press})`, async ({ page, api }) => {
-      const hook = await newHook(api);
-      const url = `${hook.url}-edited`;
-      await page.goto(`/admin/hooks/${hook.id}`);
-      const form = page.getByRole('form', { name: 'Hook settings' });
-      await form.getByLabel('URL', { exact: true }).fill(url);
-      const mark = await api.requestMark();
-      await pressTwice(page, press, form.getByRole('button', { name: 'Save changes', exact: true }), form.getByLabel('URL', { exact: true }));
-      await expect.poll(async () => (await api.get<{ url: string }>(`/hooks/${hook.id}`)).url).toBe(url);
-      // the form is shown afresh after a save: its button is back
-      await expect(form.getByRole('button', { name: 'Save changes', exact: true })).toBeEnabled();
-      await expectOneRequest(api, mark, 'PUT', `/api/v4/hooks/${hook.id}`);
-    });
+  eachPress(`set a hook's URL variable`, async ({ page, api }, press) => {
+    const hook = await newHook(api);
+    // letters first, then digits (the platform's rule for keys)
+    const key = `onewrite${Date.now() % 1_000_000}`;
+    await page.goto(`/admin/hooks/${hook.id}`);
+    const form = page.getByRole('form', { name: 'Set a URL variable' });
+    await form.getByLabel('Variable key', { exact: true }).fill(key);
+    await form.getByLabel('Variable value', { exact: true }).fill('value');
+    const mark = await api.requestMark();
+    await pressTwice(page, press, form.getByRole('button', { name: 'Save variable', exact: true }), form.getByLabel('Variable value', { exact: true }));
+    await expect(page.getByRole('list', { name: 'URL variable keys' }).getByText(key, { exact: true })).toBeVisible();
+    await expectOneRequest(api, mark, 'PUT', `/api/v4/hooks/${hook.id}/url_variables/${key}`);
+    expect((await api.get<{ url_variables: Array<{ key: string }> }>(`/hooks/${hook.id}`)).url_variables).toEqual([{ key }]);
+  });
 
-    test(`set a hook's URL variable (${press})`, async ({ page, api }) => {
-      const hook = await newHook(api);
-      // letters first, then digits (the platform's rule for keys)
-      const key = `onewrite${Date.now() % 1_000_000}`;
-      await page.goto(`/admin/hooks/${hook.id}`);
-      const form = page.getByRole('form', { name: 'Set a URL variable' });
-      await form.getByLabel('Variable key', { exact: true }).fill(key);
-      await form.getByLabel('Variable value', { exact: true }).fill('value');
-      const mark = await api.requestMark();
-      await pressTwice(page, press, form.getByRole('button', { name: 'Save variable', exact: true }), form.getByLabel('Variable value', { exact: true }));
-      await expect(page.getByRole('list', { name: 'URL variable keys' }).getByText(key, { exact: true })).toBeVisible();
-      await expectOneRequest(api, mark, 'PUT', `/api/v4/hooks/${hook.id}/url_variables/${key}`);
-      expect((await api.get<{ url_variables: Array<{ key: string }> }>(`/hooks/${hook.id}`)).url_variables).toEqual([{ key }]);
-    });
+  eachPress(`delete a hook's URL variable`, async ({ page, api }, press) => {
+    const hook = await newHook(api);
+    const key = `onewrite${Date.now() % 1_000_000}`;
+    await api.put(`/hooks/${hook.id}/url_variables/${key}`, { value: 'value' });
+    await page.goto(`/admin/hooks/${hook.id}`);
+    const keys = page.getByRole('list', { name: 'URL variable keys' });
+    await expect(keys.getByText(key, { exact: true })).toBeVisible();
+    const mark = await api.requestMark();
+    await pressTwice(page, press, keys.getByRole('button', { name: `Delete variable ${key}`, exact: true }));
+    await expect(keys.getByText(key, { exact: true })).toHaveCount(0);
+    await expectOneRequest(api, mark, 'DELETE', `/api/v4/hooks/${hook.id}/url_variables/${key}`);
+    expect((await api.get<{ url_variables: unknown[] }>(`/hooks/${hook.id}`)).url_variables).toEqual([]);
+  });
 
-    test(`delete a system hook (${press})`, async ({ page, api }) => {
-      const hook = await newHook(api);
-      await page.goto(`/admin/hooks/${hook.id}`);
-      await page.getByRole('main').getByRole('button', { name: 'Delete hook', exact: true }).click();
-      const confirm = page.getByRole('alertdialog').getByRole('button', { name: 'Delete hook', exact: true });
-      const mark = await api.requestMark();
-      await pressTwice(page, press, confirm);
-      await expect(page).toHaveURL(/\/admin\/hooks$/);
-      await expectOneRequest(api, mark, 'DELETE', `/api/v4/hooks/${hook.id}`);
-      expect((await api.call('GET', `/hooks/${hook.id}`)).status).toBe(404);
-    });
+  eachPress('delete a system hook', async ({ page, api }, press) => {
+    const hook = await newHook(api);
+    await page.goto(`/admin/hooks/${hook.id}`);
+    await page.getByRole('main').getByRole('button', { name: 'Delete hook', exact: true }).click();
+    const confirm = page.getByRole('alertdialog').getByRole('button', { name: 'Delete hook', exact: true });
+    const mark = await api.requestMark();
+    await pressTwice(page, press, confirm);
+    await expect(page).toHaveURL(/\/admin\/hooks$/);
+    await expectOneRequest(api, mark, 'DELETE', `/api/v4/hooks/${hook.id}`);
+    expect((await api.call('GET', `/hooks/${hook.id}`)).status).toBe(404);
+  });
 
-    test(`create a group access token (${press})`, async ({ page, api }) => {
+  eachPress('create a group access token', async ({ page, api }, press) => {
+    const group = await newGroup(api);
+    const name = `token ${unique()}`;
+    await page.goto(`/groups/${group.id}/access-tokens`);
+    await page.getByRole('main').getByRole('button', { name: 'New token', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: `New access token for ${group.name}`, exact: true });
+    await dialog.getByLabel('Token name', { exact: true }).fill(name);
+    await dialog.getByRole('checkbox', { name: 'read_api', exact: true }).check();
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: 'Create token', exact: true }), dialog.getByLabel('Token name', { exact: true }));
+    await expect(page.getByRole('dialog', { name: 'Your new access token' })).toBeVisible();
+    await expectOneRequest(api, mark, 'POST', `/api/v4/groups/${group.id}/access_tokens`);
+    const tokens = await api.get<Array<{ name: string }>>(`/groups/${group.id}/access_tokens`);
+    expect(tokens.filter((token) => token.name === name)).toHaveLength(1);
+  });
+
+  eachPress('create an instance service account', async ({ page, api }, press) => {
+    const username = `sa-${unique()}`;
+    await page.goto('/admin/service-accounts');
+    await page.getByRole('main').getByRole('button', { name: 'New service account', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Name', { exact: true }).fill(`Service ${username}`);
+    await dialog.getByLabel('Username', { exact: true }).fill(username);
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: 'Create service account', exact: true }), dialog.getByLabel('Username', { exact: true }));
+    await expect(dialog).toHaveCount(0);
+    await expectOneRequest(api, mark, 'POST', '/api/v4/service_accounts');
+    expect(await api.get<unknown[]>(`/users?username=${username}`)).toHaveLength(1);
+  });
+
+  eachPress('create a branch', async ({ page, api }, press) => {
+    const project = await newProject(api);
+    const name = `feature/${unique()}`;
+    await page.goto(`/projects/${project.id}/branches`);
+    await page.getByRole('button', { name: 'New branch', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'New branch' });
+    await dialog.getByLabel('Branch name', { exact: true }).fill(name);
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: 'Create branch', exact: true }), dialog.getByLabel('Branch name', { exact: true }));
+    await expect(dialog).toHaveCount(0);
+    await expectOneRequest(api, mark, 'POST', `/api/v4/projects/${project.id}/repository/branches`);
+    expect((await api.get<Array<{ name: string }>>(`/projects/${project.id}/repository/branches?per_page=100`)).filter((branch) => branch.name === name)).toHaveLength(1);
+  });
+
+  eachPress('protect a branch', async ({ page, api }, press) => {
+    const project = await newProject(api);
+    const name = `release/${unique()}`;
+    await api.post(`/projects/${project.id}/repository/branches`, { branch: name, ref: 'main' });
+    await page.goto(`/projects/${project.id}/branches`);
+    await page.getByRole('button', { name: `Protect ${name}`, exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: `Protect branch ${name}` });
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: 'Protect', exact: true }));
+    await expect(dialog).toHaveCount(0);
+    await expectOneRequest(api, mark, 'POST', `/api/v4/projects/${project.id}/protected_branches`);
+    expect((await api.get<Array<{ name: string }>>(`/projects/${project.id}/protected_branches`)).filter((branch) => branch.name === name)).toHaveLength(1);
+  });
+
+  eachPress('follow a user', async ({ page, api }, press) => {
+    const person = await api.createUser();
+    await page.goto(`/users/${person.id}`);
+    const mark = await api.requestMark();
+    await pressTwice(page, press, page.getByRole('button', { name: 'Follow', exact: true }));
+    await expect(page.getByRole('button', { name: 'Unfollow', exact: true })).toBeVisible();
+    await expectOneRequest(api, mark, 'POST', `/api/v4/users/${person.id}/follow`);
+    expect(await api.requestsSince(mark, { method: 'POST', path: `/api/v4/users/${person.id}/unfollow` })).toEqual([]);
+    expect(await api.get<unknown[]>(`/users/${person.id}/followers`)).toHaveLength(1);
+  });
+
+  eachPress('test a system hook', async ({ page, api }, press) => {
+    const hook = await newHook(api);
+    await page.goto(`/admin/hooks/${hook.id}`);
+    const mark = await api.requestMark();
+    await pressTwice(page, press, page.getByRole('button', { name: 'Test hook', exact: true }));
+    await expect(page.getByLabel('Test answer', { exact: true })).toBeVisible();
+    await expectOneRequest(api, mark, 'POST', `/api/v4/hooks/${hook.id}`);
+  });
+
+  eachPress('unprotect a branch', async ({ page, api }, press) => {
+    const project = await newProject(api);
+    const name = `release/${unique()}`;
+    await api.post(`/projects/${project.id}/repository/branches`, { branch: name, ref: 'main' });
+    await api.post(`/projects/${project.id}/protected_branches`, { name });
+    await page.goto(`/projects/${project.id}/branches`);
+    await page.getByRole('button', { name: `Unprotect ${name}`, exact: true }).click();
+    const dialog = page.getByRole('alertdialog', { name: `Unprotect branch ${name}?` });
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: 'Unprotect', exact: true }));
+    await expect(dialog).toHaveCount(0);
+    await expectOneRequest(api, mark, 'DELETE', `/api/v4/projects/${project.id}/protected_branches/${encodeURIComponent(name)}`);
+    expect((await api.get<Array<{ name: string }>>(`/projects/${project.id}/protected_branches`)).map((rule) => rule.name)).toEqual(['main']);
+  });
+
+  eachPress('delete a branch', async ({ page, api }, press) => {
+    const project = await newProject(api);
+    const name = `old/${unique()}`;
+    await api.post(`/projects/${project.id}/repository/branches`, { branch: name, ref: 'main' });
+    await page.goto(`/projects/${project.id}/branches`);
+    await page.getByRole('button', { name: `Delete ${name}`, exact: true }).click();
+    const dialog = page.getByRole('alertdialog', { name: `Delete branch ${name}?` });
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: 'Delete branch', exact: true }));
+    await expect(dialog).toHaveCount(0);
+    await expectOneRequest(api, mark, 'DELETE', `/api/v4/projects/${project.id}/repository/branches/${encodeURIComponent(name)}`);
+    expect((await api.get<Array<{ name: string }>>(`/projects/${project.id}/repository/branches?per_page=100`)).map((branch) => branch.name)).toEqual(['main']);
+  });
+
+  eachPress('delete merged branches', async ({ page, api }, press) => {
+    const project = await newProject(api);
+    const name = `merged/${unique()}`;
+    await api.post(`/projects/${project.id}/repository/branches`, { branch: name, ref: 'main' });
+    // a branch at the default branch's tip does not count as merged: main moves on
+    await commitFile(api, project.id, 'main', `after-${unique()}.txt`);
+    await page.goto(`/projects/${project.id}/branches`);
+    await page.getByRole('button', { name: 'Delete merged branches', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete merged branches?' });
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: 'Delete 1 merged branch', exact: true }));
+    // the dialog closes once the branch list has been fetched again, which a loaded machine slows
+    await expect(dialog).toHaveCount(0, { timeout: 30_000 });
+    await expectOneRequest(api, mark, 'DELETE', `/api/v4/projects/${project.id}/repository/merged_branches`);
+    await expect.poll(async () => (await api.get<Array<{ name: string }>>(`/projects/${project.id}/repository/branches?per_page=100`)).map((branch) => branch.name)).toEqual(['main']);
+  });
+
+  eachPress('revoke a group access token', async ({ page, api }, press) => {
+    const group = await newGroup(api);
+    const token = await newGroupToken(api, group.id, 30);
+    await page.goto(`/groups/${group.id}/access-tokens`);
+    await page.getByRole('button', { name: `Revoke ${token.name}`, exact: true }).click();
+    const dialog = page.getByRole('alertdialog', { name: `Revoke ${token.name}?` });
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: 'Revoke token', exact: true }));
+    await expect(dialog).toHaveCount(0);
+    await expectOneRequest(api, mark, 'DELETE', `/api/v4/groups/${group.id}/access_tokens/${token.id}`);
+    expect((await api.get<{ active: boolean }>(`/groups/${group.id}/access_tokens/${token.id}`)).active).toBe(false);
+  });
+
+  for (const from of ['its group', 'the expiry overview'] as const) {
+    eachPress(`rotate a group access token from ${from}`, async ({ page, api }, press) => {
       const group = await newGroup(api);
-      const name = `token ${unique()}`;
-      await page.goto(`/groups/${group.id}/access-tokens`);
-      await page.getByRole('main').getByRole('button', { name: 'New token', exact: true }).click();
-      const dialog = page.getByRole('dialog', { name: `New access token for ${group.name}`, exact: true });
-      await dialog.getByLabel('Token name', { exact: true }).fill(name);
-      await dialog.getByRole('checkbox', { name: 'read_api', exact: true }).check();
-      const mark = await api.requestMark();
-      await pressTwice(page, press, dialog.getByRole('button', { name: 'Create token', exact: true }), dialog.getByLabel('Token name', { exact: true }));
-      await expect(page.getByRole('dialog', { name: 'Your new access token' })).toBeVisible();
-      await expectOneRequest(api, mark, 'POST', `/api/v4/groups/${group.id}/access_tokens`);
-      const tokens = await api.get<Array<{ name: string }>>(`/groups/${group.id}/access_tokens`);
-      expect(tokens.filter((token) => token.name === name)).toHaveLength(1);
-    });
-
-    test(`create an instance service account (${press})`, async ({ page, api }) => {
-      const username = `sa-${unique()}`;
-      await page.goto('/admin/service-accounts');
-      await page.getByRole('main').getByRole('button', { name: 'New service account', exact: true }).click();
-      const dialog = page.getByRole('dialog');
-      await dialog.getByLabel('Name', { exact: true }).fill(`Service ${username}`);
-      await dialog.getByLabel('Username', { exact: true }).fill(username);
-      const mark = await api.requestMark();
-      await pressTwice(page, press, dialog.getByRole('button', { name: 'Create service account', exact: true }), dialog.getByLabel('Username', { exact: true }));
-      await expect(dialog).toHaveCount(0);
-      await expectOneRequest(api, mark, 'POST', '/api/v4/service_accounts');
-      expect(await api.get<unknown[]>(`/users?username=${username}`)).toHaveLength(1);
-    });
-
-    test(`create a branch (${press})`, async ({ page, api }) => {
-      const project = await newProject(api);
-      const name = `feature/${unique()}`;
-      await page.goto(`/projects/${project.id}/branches`);
-      await page.getByRole('button', { name: 'New branch', exact: true }).click();
-      const dialog = page.getByRole('dialog', { name: 'New branch' });
-      await dialog.getByLabel('Branch name', { exact: true }).fill(name);
-      const mark = await api.requestMark();
-      await pressTwice(page, press, dialog.getByRole('button', { name: 'Create branch', exact: true }), dialog.getByLabel('Branch name', { exact: true }));
-      await expect(dialog).toHaveCount(0);
-      await expectOneRequest(api, mark, 'POST', `/api/v4/projects/${project.id}/repository/branches`);
-      expect((await api.get<Array<{ name: string }>>(`/projects/${project.id}/repository/branches?per_page=100`)).filter((branch) => branch.name === name)).toHaveLength(1);
-    });
-
-    test(`protect a branch (${press})`, async ({ page, api }) => {
-      const project = await newProject(api);
-      const name = `release/${unique()}`;
-      await api.post(`/projects/${project.id}/repository/branches`, { branch: name, ref: 'main' });
-      await page.goto(`/projects/${project.id}/branches`);
-      await page.getByRole('button', { name: `Protect ${name}`, exact: true }).click();
-      const dialog = page.getByRole('dialog', { name: `Protect branch ${name}` });
-      const mark = await api.requestMark();
-      await pressTwice(page, press, dialog.getByRole('button', { name: 'Protect', exact: true }));
-      await expect(dialog).toHaveCount(0);
-      await expectOneRequest(api, mark, 'POST', `/api/v4/projects/${project.id}/protected_branches`);
-      expect((await api.get<Array<{ name: string }>>(`/projects/${project.id}/protected_branches`)).filter((branch) => branch.name === name)).toHaveLength(1);
-    });
-
-    test(`follow a user (${press})`, async ({ page, api }) => {
-      const person = await api.createUser();
-      await page.goto(`/users/${person.id}`);
-      const mark = await api.requestMark();
-      await pressTwice(page, press, page.getByRole('button', { name: 'Follow', exact: true }));
-      await expect(page.getByRole('button', { name: 'Unfollow', exact: true })).toBeVisible();
-      await expectOneRequest(api, mark, 'POST', `/api/v4/users/${person.id}/follow`);
-      expect(await api.requestsSince(mark, { method: 'POST', path: `/api/v4/users/${person.id}/unfollow` })).toEqual([]);
-      expect(await api.get<unknown[]>(`/users/${person.id}/followers`)).toHaveLength(1);
-    });
-
-    test(`test a system hook (${press})`, async ({ page, api }) => {
-      const hook = await newHook(api);
-      await page.goto(`/admin/hooks/${hook.id}`);
-      const mark = await api.requestMark();
-      await pressTwice(page, press, page.getByRole('button', { name: 'Test hook', exact: true }));
-      await expect(page.getByLabel('Test answer', { exact: true })).toBeVisible();
-      await expectOneRequest(api, mark, 'POST', `/api/v4/hooks/${hook.id}`);
-    });
-
-    test(`unprotect a branch (${press})`, async ({ page, api }) => {
-      const project = await newProject(api);
-      const name = `release/${unique()}`;
-      await api.post(`/projects/${project.id}/repository/branches`, { branch: name, ref: 'main' });
-      await api.post(`/projects/${project.id}/protected_branches`, { name });
-      await page.goto(`/projects/${project.id}/branches`);
-      await page.getByRole('button', { name: `Unprotect ${name}`, exact: true }).click();
-      const dialog = page.getByRole('alertdialog', { name: `Unprotect branch ${name}?` });
-      const mark = await api.requestMark();
-      await pressTwice(page, press, dialog.getByRole('button', { name: 'Unprotect', exact: true }));
-      await expect(dialog).toHaveCount(0);
-      await expectOneRequest(api, mark, 'DELETE', `/api/v4/projects/${project.id}/protected_branches/${encodeURIComponent(name)}`);
-      expect((await api.get<Array<{ name: string }>>(`/projects/${project.id}/protected_branches`)).map((rule) => rule.name)).toEqual(['main']);
-    });
-
-    test(`delete a branch (${press})`, async ({ page, api }) => {
-      const project = await newProject(api);
-      const name = `old/${unique()}`;
-      await api.post(`/projects/${project.id}/repository/branches`, { branch: name, ref: 'main' });
-      await page.goto(`/projects/${project.id}/branches`);
-      await page.getByRole('button', { name: `Delete ${name}`, exact: true }).click();
-      const dialog = page.getByRole('alertdialog', { name: `Delete branch ${name}?` });
-      const mark = await api.requestMark();
-      await pressTwice(page, press, dialog.getByRole('button', { name: 'Delete branch', exact: true }));
-      await expect(dialog).toHaveCount(0);
-      await expectOneRequest(api, mark, 'DELETE', `/api/v4/projects/${project.id}/repository/branches/${encodeURIComponent(name)}`);
-      expect((await api.get<Array<{ name: string }>>(`/projects/${project.id}/repository/branches?per_page=100`)).map((branch) => branch.name)).toEqual(['main']);
-    });
-
-    test(`delete merged branches (${press})`, async ({ page, api }) => {
-      const project = await newProject(api);
-      const name = `merged/${unique()}`;
-      await api.post(`/projects/${project.id}/repository/branches`, { branch: name, ref: 'main' });
-      // a branch at the default branch's tip does not count as merged: main moves on
-      await commitFile(api, project.id, 'main', `after-${unique()}.txt`);
-      await page.goto(`/projects/${project.id}/branches`);
-      await page.getByRole('button', { name: 'Delete merged branches', exact: true }).click();
-      const dialog = page.getByRole('dialog', { name: 'Delete merged branches?' });
-      const mark = await api.requestMark();
-      await pressTwice(page, press, dialog.getByRole('button', { name: 'Delete 1 merged branch', exact: true }));
-      // the dialog closes once the branch list has been fetched again, which a loaded machine slows
-      await expect(dialog).toHaveCount(0, { timeout: 30_000 });
-      await expectOneRequest(api, mark, 'DELETE', `/api/v4/projects/${project.id}/repository/merged_branches`);
-      await expect.poll(async () => (await api.get<Array<{ name: string }>>(`/projects/${project.id}/repository/branches?per_page=100`)).map((branch) => branch.name)).toEqual(['main']);
-    });
-
-    test(`revoke a group access token (${press})`, async ({ page, api }) => {
-      const group = await newGroup(api);
-      const token = await api.post<{ id: number; name: string }>(`/groups/${group.id}/access_tokens`, { name: `token ${unique()}`, scopes: ['read_api'], expires_at: isoDay(30) });
-      await page.goto(`/groups/${group.id}/access-tokens`);
-      await page.getByRole('button', { name: `Revoke ${token.name}`, exact: true }).click();
-      const dialog = page.getByRole('alertdialog', { name: `Revoke ${token.name}?` });
-      const mark = await api.requestMark();
-      await pressTwice(page, press, dialog.getByRole('button', { name: 'Revoke token', exact: true }));
-      await expect(dialog).toHaveCount(0);
-      await expectOneRequest(api, mark, 'DELETE', `/api/v4/groups/${group.id}/access_tokens/${token.id}`);
-      expect((await api.get<{ active: boolean }>(`/groups/${group.id}/access_tokens/${token.id}`)).active).toBe(false);
-    });
-
-    test(`rotate a group access token (${press})`, async ({ page, api }) => {
-      const group = await newGroup(api);
-      const token = await api.post<{ id: number; name: string }>(`/groups/${group.id}/access_tokens`, { name: `token ${unique()}`, scopes: ['read_api'], expires_at: isoDay(30) });
-      await page.goto(`/groups/${group.id}/access-tokens`);
-      await page.getByRole('button', { name: `Rotate ${token.name}`, exact: true }).click();
+      // three days left: the overview lists it among those that expire within a week
+      const token = await newGroupToken(api, group.id, 3);
+      if (from === 'its group') {
+        await page.goto(`/groups/${group.id}/access-tokens`);
+        await page.getByRole('button', { name: `Rotate ${token.name}`, exact: true }).click();
+      } else {
+        await page.goto('/access-tokens/expiry?reason=within_7_days');
+        await page.getByRole('button', { name: `Rotate ${token.name} of ${group.name}`, exact: true }).click();
+      }
       const dialog = page.getByRole('alertdialog', { name: `Rotate ${token.name}?` });
       const mark = await api.requestMark();
       await pressTwice(page, press, dialog.getByRole('button', { name: 'Rotate token', exact: true }));
@@ -301,264 +351,394 @@ test.describe('one press sends one write', () => {
       const family = (await api.get<Array<{ name: string; active: boolean }>>(`/groups/${group.id}/access_tokens`)).filter((each) => each.name === token.name);
       expect(family.map((each) => each.active).sort()).toEqual([false, true]);
     });
+  }
 
-    test(`edit an instance service account (${press})`, async ({ page, api }) => {
-      const account = await newServiceAccount(api);
-      const name = `${account.name} edited`;
-      await page.goto('/admin/service-accounts');
-      await page.getByRole('button', { name: `Edit ${account.name}`, exact: true }).click();
-      const dialog = page.getByRole('dialog', { name: `Edit ${account.name}` });
-      await dialog.getByLabel('Name', { exact: true }).fill(name);
+  eachPress('edit an instance service account', async ({ page, api }, press) => {
+    const account = await newServiceAccount(api);
+    const name = `${account.name} edited`;
+    await page.goto('/admin/service-accounts');
+    await page.getByRole('button', { name: `Edit ${account.name}`, exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: `Edit ${account.name}` });
+    await dialog.getByLabel('Name', { exact: true }).fill(name);
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: 'Save', exact: true }), dialog.getByLabel('Name', { exact: true }));
+    await expect(dialog).toHaveCount(0);
+    await expectOneRequest(api, mark, 'PATCH', `/api/v4/service_accounts/${account.id}`);
+    expect((await api.get<{ name: string }>(`/users/${account.id}`)).name).toBe(name);
+  });
+
+  eachPress(`create a service account's token`, async ({ page, api }, press) => {
+    const account = await newServiceAccount(api);
+    const name = `token ${unique()}`;
+    await page.goto(`/admin/service-accounts/${account.id}/tokens`);
+    await page.getByRole('main').getByRole('button', { name: 'New token', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: `New token for ${account.name}`, exact: true });
+    await dialog.getByLabel('Token name', { exact: true }).fill(name);
+    await dialog.getByRole('checkbox', { name: 'read_api', exact: true }).check();
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: 'Create token', exact: true }), dialog.getByLabel('Token name', { exact: true }));
+    await expect(page.getByRole('dialog', { name: `New token of ${account.name}` })).toBeVisible();
+    await expectOneRequest(api, mark, 'POST', `/api/v4/users/${account.id}/personal_access_tokens`);
+    expect((await api.get<Array<{ name: string }>>(`/personal_access_tokens?user_id=${account.id}`)).filter((token) => token.name === name)).toHaveLength(1);
+  });
+
+  eachPress(`rotate a service account's token`, async ({ page, api }, press) => {
+    const account = await newServiceAccount(api);
+    const token = await newAccountToken(api, account.id);
+    await page.goto(`/admin/service-accounts/${account.id}/tokens`);
+    await page.getByRole('button', { name: `Rotate ${token.name}`, exact: true }).click();
+    const dialog = page.getByRole('alertdialog', { name: `Rotate ${token.name}?` });
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: 'Rotate token', exact: true }));
+    await expect(page.getByRole('dialog', { name: `Rotated token of ${account.name}` })).toBeVisible();
+    await expectOneRequest(api, mark, 'POST', `/api/v4/personal_access_tokens/${token.id}/rotate`);
+    // one successor; a second rotate would have revoked the whole family
+    const family = (await accountTokens(api, account.id)).filter((each) => each.name === token.name);
+    expect(family.map((each) => each.active).sort()).toEqual([false, true]);
+  });
+
+  eachPress(`revoke a service account's token`, async ({ page, api }, press) => {
+    const account = await newServiceAccount(api);
+    const token = await newAccountToken(api, account.id);
+    await page.goto(`/admin/service-accounts/${account.id}/tokens`);
+    await page.getByRole('button', { name: `Revoke ${token.name}`, exact: true }).click();
+    const dialog = page.getByRole('alertdialog', { name: `Revoke ${token.name}?` });
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: 'Revoke token', exact: true }));
+    await expect(dialog).toHaveCount(0);
+    await expectOneRequest(api, mark, 'DELETE', `/api/v4/personal_access_tokens/${token.id}`);
+    expect((await accountTokens(api, account.id)).map((each) => [each.id, each.active])).toEqual([[token.id, false]]);
+  });
+
+  eachPress('delete an instance service account', async ({ page, api }, press) => {
+    const account = await newServiceAccount(api);
+    await page.goto('/admin/service-accounts');
+    await page.getByRole('button', { name: `Delete ${account.name}`, exact: true }).click();
+    const dialog = page.getByRole('alertdialog', { name: `Delete ${account.name}?` });
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: 'Delete service account', exact: true }));
+    await expect(dialog).toHaveCount(0);
+    await expectOneRequest(api, mark, 'DELETE', `/api/v4/users/${account.id}`);
+    await expect.poll(async () => (await api.call('GET', `/users/${account.id}`)).status).toBe(404);
+  });
+
+  eachPress('edit a runner', async ({ page, api }, press) => {
+    const runner = await newRunner(api);
+    const description = `edited ${unique()}`;
+    await page.goto(`/admin/runners/${runner.id}`);
+    await page.getByRole('button', { name: 'Edit settings', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: `Edit runner #${runner.id}` });
+    await dialog.getByLabel('Description', { exact: true }).fill(description);
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: 'Save changes', exact: true }), dialog.getByLabel('Description', { exact: true }));
+    await expect(dialog).toHaveCount(0);
+    await expectOneRequest(api, mark, 'PUT', `/api/v4/runners/${runner.id}`);
+    expect((await api.get<{ description: string }>(`/runners/${runner.id}`)).description).toBe(description);
+  });
+
+  eachPress('pause a runner', async ({ page, api }, press) => {
+    const runner = await newRunner(api);
+    await page.goto(`/admin/runners/${runner.id}`);
+    const mark = await api.requestMark();
+    await pressTwice(page, press, page.getByRole('button', { name: 'Pause runner', exact: true }));
+    await expect(page.getByRole('button', { name: 'Resume runner', exact: true })).toBeVisible();
+    await expectOneRequest(api, mark, 'PUT', `/api/v4/runners/${runner.id}`);
+    expect((await api.get<{ paused: boolean }>(`/runners/${runner.id}`)).paused).toBe(true);
+  });
+
+  eachPress('pause runners selected in the fleet', async ({ page, api }, press) => {
+    const tag = `one-write-${unique()}`;
+    const runner = await api.post<{ id: number }>('/user/runners', { runner_type: 'instance_type', description: `One write ${tag}`, tag_list: [tag] });
+    const fleet = new RunnerFleetPage(page);
+    await fleet.goto(`?tag_list=${encodeURIComponent(JSON.stringify([tag]))}`);
+    await fleet.select(runner.id).check();
+    const mark = await api.requestMark();
+    await pressTwice(page, press, fleet.action('Pause selected'));
+    await expect(fleet.outcome('Paused 1 runner.')).toBeVisible();
+    await expectOneRequest(api, mark, 'PUT', `/api/v4/runners/${runner.id}`);
+    expect((await api.get<{ paused: boolean }>(`/runners/${runner.id}`)).paused).toBe(true);
+  });
+
+  eachPress(`reset a runner's token`, async ({ page, api }, press) => {
+    const runner = await newRunner(api);
+    await page.goto(`/admin/runners/${runner.id}`);
+    await page.getByRole('button', { name: 'Reset token', exact: true }).click();
+    const dialog = page.getByRole('alertdialog', { name: `Reset the token of runner #${runner.id}?` });
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: 'Reset token', exact: true }));
+    await expect(page.getByRole('dialog', { name: `New authentication token of runner #${runner.id}` })).toBeVisible();
+    await expectOneRequest(api, mark, 'POST', `/api/v4/runners/${runner.id}/reset_authentication_token`);
+  });
+
+  eachPress('delete a runner', async ({ page, api }, press) => {
+    const runner = await newRunner(api);
+    await page.goto(`/admin/runners/${runner.id}`);
+    await page.getByRole('main').getByRole('button', { name: 'Delete runner', exact: true }).click();
+    const dialog = page.getByRole('alertdialog', { name: `Delete runner #${runner.id}?` });
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: 'Delete runner', exact: true }));
+    await expect(page).toHaveURL(/\/admin\/runners$/);
+    await expectOneRequest(api, mark, 'DELETE', `/api/v4/runners/${runner.id}`);
+    expect((await api.call('GET', `/runners/${runner.id}`)).status).toBe(404);
+  });
+
+  for (const kind of ['groups', 'projects'] as const) {
+    const where = kind === 'groups' ? 'group' : 'project';
+
+    eachPress(`add a ${where} member`, async ({ page, api }, press) => {
+      const source = await newSource(api, kind);
+      const person = await api.createUser();
+      await page.goto(`/${kind}/${source.id}/members`);
+      await page.getByRole('main').getByRole('button', { name: 'Add member', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: /^Add a member to / });
+      await dialog.getByLabel('Search users by name or username', { exact: true }).fill(person.username);
+      await dialog.getByRole('radio', { name: new RegExp(`@${person.username}`) }).check();
+      await dialog.getByLabel('Role', { exact: true }).selectOption({ label: 'Developer' });
       const mark = await api.requestMark();
-      await pressTwice(page, press, dialog.getByRole('button', { name: 'Save', exact: true }), dialog.getByLabel('Name', { exact: true }));
+      await pressTwice(page, press, dialog.getByRole('button', { name: `Add ${person.name}`, exact: true }), dialog.getByLabel('Access expires on', { exact: true }));
       await expect(dialog).toHaveCount(0);
-      await expectOneRequest(api, mark, 'PATCH', `/api/v4/service_accounts/${account.id}`);
-      expect((await api.get<{ name: string }>(`/users/${account.id}`)).name).toBe(name);
+      await expectOneRequest(api, mark, 'POST', `/api/v4/${kind}/${source.id}/members`);
+      expect((await api.get<Array<{ id: number }>>(`/${kind}/${source.id}/members?per_page=100`)).filter((member) => member.id === person.id)).toHaveLength(1);
     });
 
-    test(`create a service account's token (${press})`, async ({ page, api }) => {
-      const account = await newServiceAccount(api);
-      const name = `token ${unique()}`;
-      await page.goto(`/admin/service-accounts/${account.id}/tokens`);
-      await page.getByRole('main').getByRole('button', { name: 'New token', exact: true }).click();
-      const dialog = page.getByRole('dialog', { name: `New token for ${account.name}`, exact: true });
-      await dialog.getByLabel('Token name', { exact: true }).fill(name);
-      await dialog.getByRole('checkbox', { name: 'read_api', exact: true }).check();
+    eachPress(`edit a ${where} member's role and expiry`, async ({ page, api }, press) => {
+      const source = await newSource(api, kind);
+      const person = await api.createUser();
+      await api.post(`/${kind}/${source.id}/members`, { user_id: person.id, access_level: 30 });
+      const expires = isoDay(20);
+      await page.goto(`/${kind}/${source.id}/members`);
+      await page.getByRole('button', { name: `Edit ${person.name}`, exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: `Edit ${person.name}'s membership` });
+      await dialog.getByLabel('Role', { exact: true }).selectOption({ label: 'Maintainer' });
+      await dialog.getByLabel('Access expires on', { exact: true }).fill(expires);
       const mark = await api.requestMark();
-      await pressTwice(page, press, dialog.getByRole('button', { name: 'Create token', exact: true }), dialog.getByLabel('Token name', { exact: true }));
-      await expect(page.getByRole('dialog', { name: `New token of ${account.name}` })).toBeVisible();
-      await expectOneRequest(api, mark, 'POST', `/api/v4/users/${account.id}/personal_access_tokens`);
-      expect((await api.get<Array<{ name: string }>>(`/personal_access_tokens?user_id=${account.id}`)).filter((token) => token.name === name)).toHaveLength(1);
-    });
-
-    test(`delete an instance service account (${press})`, async ({ page, api }) => {
-      const account = await newServiceAccount(api);
-      await page.goto('/admin/service-accounts');
-      await page.getByRole('button', { name: `Delete ${account.name}`, exact: true }).click();
-      const dialog = page.getByRole('alertdialog', { name: `Delete ${account.name}?` });
-      const mark = await api.requestMark();
-      await pressTwice(page, press, dialog.getByRole('button', { name: 'Delete service account', exact: true }));
+      await pressTwice(page, press, dialog.getByRole('button', { name: 'Save', exact: true }), dialog.getByLabel('Access expires on', { exact: true }));
       await expect(dialog).toHaveCount(0);
-      await expectOneRequest(api, mark, 'DELETE', `/api/v4/users/${account.id}`);
-      await expect.poll(async () => (await api.call('GET', `/users/${account.id}`)).status).toBe(404);
+      await expectOneRequest(api, mark, 'PUT', `/api/v4/${kind}/${source.id}/members/${person.id}`);
+      expect(await api.get<{ access_level: number; expires_at: string }>(`/${kind}/${source.id}/members/${person.id}`)).toMatchObject({ access_level: 40, expires_at: expires });
     });
 
-    test(`edit a runner (${press})`, async ({ page, api }) => {
-      const runner = await newRunner(api);
-      const description = `edited ${unique()}`;
-      await page.goto(`/admin/runners/${runner.id}`);
-      await page.getByRole('button', { name: 'Edit settings', exact: true }).click();
-      const dialog = page.getByRole('dialog', { name: `Edit runner #${runner.id}` });
-      await dialog.getByLabel('Description', { exact: true }).fill(description);
+    eachPress(`remove a ${where} member`, async ({ page, api }, press) => {
+      const source = await newSource(api, kind);
+      const person = await api.createUser();
+      await api.post(`/${kind}/${source.id}/members`, { user_id: person.id, access_level: 30 });
+      await page.goto(`/${kind}/${source.id}/members`);
+      await page.getByRole('button', { name: `Remove ${person.name}`, exact: true }).click();
+      const dialog = page.getByRole('alertdialog', { name: `Remove ${person.name}?` });
       const mark = await api.requestMark();
-      await pressTwice(page, press, dialog.getByRole('button', { name: 'Save changes', exact: true }), dialog.getByLabel('Description', { exact: true }));
+      await pressTwice(page, press, dialog.getByRole('button', { name: 'Remove member', exact: true }));
       await expect(dialog).toHaveCount(0);
-      await expectOneRequest(api, mark, 'PUT', `/api/v4/runners/${runner.id}`);
-      expect((await api.get<{ description: string }>(`/runners/${runner.id}`)).description).toBe(description);
-    });
-
-    test(`pause a runner (${press})`, async ({ page, api }) => {
-      const runner = await newRunner(api);
-      await page.goto(`/admin/runners/${runner.id}`);
-      const mark = await api.requestMark();
-      await pressTwice(page, press, page.getByRole('button', { name: 'Pause runner', exact: true }));
-      await expect(page.getByRole('button', { name: 'Resume runner', exact: true })).toBeVisible();
-      await expectOneRequest(api, mark, 'PUT', `/api/v4/runners/${runner.id}`);
-      expect((await api.get<{ paused: boolean }>(`/runners/${runner.id}`)).paused).toBe(true);
-    });
-
-    test(`reset a runner's token (${press})`, async ({ page, api }) => {
-      const runner = await newRunner(api);
-      await page.goto(`/admin/runners/${runner.id}`);
-      await page.getByRole('button', { name: 'Reset token', exact: true }).click();
-      const dialog = page.getByRole('alertdialog', { name: `Reset the token of runner #${runner.id}?` });
-      const mark = await api.requestMark();
-      await pressTwice(page, press, dialog.getByRole('button', { name: 'Reset token', exact: true }));
-      await expect(page.getByRole('dialog', { name: `New authentication token of runner #${runner.id}` })).toBeVisible();
-      await expectOneRequest(api, mark, 'POST', `/api/v4/runners/${runner.id}/reset_authentication_token`);
-    });
-
-    test(`delete a runner (${press})`, async ({ page, api }) => {
-      const runner = await newRunner(api);
-      await page.goto(`/admin/runners/${runner.id}`);
-      await page.getByRole('main').getByRole('button', { name: 'Delete runner', exact: true }).click();
-      const dialog = page.getByRole('alertdialog', { name: `Delete runner #${runner.id}?` });
-      const mark = await api.requestMark();
-      await pressTwice(page, press, dialog.getByRole('button', { name: 'Delete runner', exact: true }));
-      await expect(page).toHaveURL(/\/admin\/runners$/);
-      await expectOneRequest(api, mark, 'DELETE', `/api/v4/runners/${runner.id}`);
-      expect((await api.call('GET', `/runners/${runner.id}`)).status).toBe(404);
-    });
-
-    for (const kind of ['groups', 'projects'] as const) {
-      const where = kind === 'groups' ? 'group' : 'project';
-
-      test(`add a ${where} member (${press})`, async ({ page, api }) => {
-        const source = await newSource(api, kind);
-        const person = await api.createUser();
-        await page.goto(`/${kind}/${source.id}/members`);
-        await page.getByRole('main').getByRole('button', { name: 'Add member', exact: true }).click();
-        const dialog = page.getByRole('dialog', { name: /^Add a member to / });
-        await dialog.getByLabel('Search users by name or username', { exact: true }).fill(person.username);
-        await dialog.getByRole('radio', { name: new RegExp(`@${person.username}`) }).check();
-        await dialog.getByLabel('Role', { exact: true }).selectOption({ label: 'Developer' });
-        const mark = await api.requestMark();
-        await pressTwice(page, press, dialog.getByRole('button', { name: `Add ${person.name}`, exact: true }), dialog.getByLabel('Access expires on', { exact: true }));
-        await expect(dialog).toHaveCount(0);
-        await expectOneRequest(api, mark, 'POST', `/api/v4/${kind}/${source.id}/members`);
-        expect((await api.get<Array<{ id: number }>>(`/${kind}/${source.id}/members?per_page=100`)).filter((member) => member.id === person.id)).toHaveLength(1);
-      });
-
-      test(`edit a ${where} member's role and expiry (${press})`, async ({ page, api }) => {
-        const source = await newSource(api, kind);
-        const person = await api.createUser();
-        await api.post(`/${kind}/${source.id}/members`, { user_id: person.id, access_level: 30 });
-        const expires = isoDay(20);
-        await page.goto(`/${kind}/${source.id}/members`);
-        await page.getByRole('button', { name: `Edit ${person.name}`, exact: true }).click();
-        const dialog = page.getByRole('dialog', { name: `Edit ${person.name}'s membership` });
-        await dialog.getByLabel('Role', { exact: true }).selectOption({ label: 'Maintainer' });
-        await dialog.getByLabel('Access expires on', { exact: true }).fill(expires);
-        const mark = await api.requestMark();
-        await pressTwice(page, press, dialog.getByRole('button', { name: 'Save', exact: true }), dialog.getByLabel('Access expires on', { exact: true }));
-        await expect(dialog).toHaveCount(0);
-        await expectOneRequest(api, mark, 'PUT', `/api/v4/${kind}/${source.id}/members/${person.id}`);
-        expect(await api.get<{ access_level: number; expires_at: string }>(`/${kind}/${source.id}/members/${person.id}`)).toMatchObject({ access_level: 40, expires_at: expires });
-      });
-
-      test(`remove a ${where} member (${press})`, async ({ page, api }) => {
-        const source = await newSource(api, kind);
-        const person = await api.createUser();
-        await api.post(`/${kind}/${source.id}/members`, { user_id: person.id, access_level: 30 });
-        await page.goto(`/${kind}/${source.id}/members`);
-        await page.getByRole('button', { name: `Remove ${person.name}`, exact: true }).click();
-        const dialog = page.getByRole('alertdialog', { name: `Remove ${person.name}?` });
-        const mark = await api.requestMark();
-        await pressTwice(page, press, dialog.getByRole('button', { name: 'Remove member', exact: true }));
-        await expect(dialog).toHaveCount(0);
-        await expectOneRequest(api, mark, 'DELETE', `/api/v4/${kind}/${source.id}/members/${person.id}`);
-        expect((await api.call('GET', `/${kind}/${source.id}/members/${person.id}`)).status).toBe(404);
-      });
-    }
-
-    test(`add a deploy key (${press})`, async ({ page, api }) => {
-      const project = await newProject(api);
-      const title = `key ${unique()}`;
-      await page.goto(`/projects/${project.id}/deploy-keys`);
-      await page.getByRole('button', { name: 'Add deploy key', exact: true }).click();
-      const dialog = page.getByRole('dialog', { name: 'Add a deploy key' });
-      await dialog.getByLabel('Title', { exact: true }).fill(title);
-      await dialog.getByLabel('Public key', { exact: true }).fill(newSshKey());
-      const mark = await api.requestMark();
-      await pressTwice(page, press, dialog.getByRole('button', { name: 'Add key', exact: true }), dialog.getByLabel('Title', { exact: true }));
-      await expect(dialog).toHaveCount(0);
-      await expectOneRequest(api, mark, 'POST', `/api/v4/projects/${project.id}/deploy_keys`);
-      expect((await api.get<Array<{ title: string }>>(`/projects/${project.id}/deploy_keys`)).map((key) => key.title)).toEqual([title]);
-    });
-
-    test(`edit a deploy key (${press})`, async ({ page, api }) => {
-      const project = await newProject(api);
-      const key = await api.post<{ id: number; title: string }>(`/projects/${project.id}/deploy_keys`, { title: `key ${unique()}`, key: newSshKey() });
-      const title = `${key.title} edited`;
-      await page.goto(`/projects/${project.id}/deploy-keys`);
-      await page.getByRole('button', { name: `Edit ${key.title}`, exact: true }).click();
-      const dialog = page.getByRole('dialog', { name: `Edit deploy key ${key.title}` });
-      await dialog.getByLabel('Title', { exact: true }).fill(title);
-      const mark = await api.requestMark();
-      await pressTwice(page, press, dialog.getByRole('button', { name: 'Save', exact: true }), dialog.getByLabel('Title', { exact: true }));
-      await expect(dialog).toHaveCount(0);
-      await expectOneRequest(api, mark, 'PUT', `/api/v4/projects/${project.id}/deploy_keys/${key.id}`);
-      expect((await api.get<{ title: string }>(`/projects/${project.id}/deploy_keys/${key.id}`)).title).toBe(title);
-    });
-
-    test(`enable an existing deploy key (${press})`, async ({ page, api }) => {
-      const [project, other] = [await newProject(api), await newProject(api)];
-      const key = await api.post<{ id: number; title: string }>(`/projects/${other.id}/deploy_keys`, { title: `key ${unique()}`, key: newSshKey() });
-      await page.goto(`/projects/${project.id}/deploy-keys`);
-      await page.getByRole('button', { name: 'Enable an existing key', exact: true }).click();
-      const dialog = page.getByRole('dialog', { name: 'Enable an existing deploy key' });
-      await dialog.getByLabel('Filter keys by title or fingerprint', { exact: true }).fill(key.title);
-      const mark = await api.requestMark();
-      await pressTwice(page, press, dialog.getByRole('button', { name: `Enable ${key.title}`, exact: true }));
-      await expect(dialog).toHaveCount(0);
-      await expectOneRequest(api, mark, 'POST', `/api/v4/projects/${project.id}/deploy_keys/${key.id}/enable`);
-      expect((await api.get<Array<{ id: number }>>(`/projects/${project.id}/deploy_keys`)).map((each) => each.id)).toEqual([key.id]);
-    });
-
-    test(`remove a deploy key (${press})`, async ({ page, api }) => {
-      const project = await newProject(api);
-      const key = await api.post<{ id: number; title: string }>(`/projects/${project.id}/deploy_keys`, { title: `key ${unique()}`, key: newSshKey() });
-      await page.goto(`/projects/${project.id}/deploy-keys`);
-      await page.getByRole('button', { name: `Remove ${key.title}`, exact: true }).click();
-      const dialog = page.getByRole('alertdialog', { name: `Remove deploy key ${key.title}?` });
-      const mark = await api.requestMark();
-      await pressTwice(page, press, dialog.getByRole('button', { name: 'Remove key', exact: true }));
-      await expect(dialog).toHaveCount(0);
-      await expectOneRequest(api, mark, 'DELETE', `/api/v4/projects/${project.id}/deploy_keys/${key.id}`);
-      expect(await api.get<unknown[]>(`/projects/${project.id}/deploy_keys`)).toEqual([]);
-    });
-
-    test(`create a file (${press})`, async ({ page, api }) => {
-      const project = await newProject(api);
-      const files = new FilesPage(page);
-      const name = `note-${unique()}.md`;
-      await files.gotoTree(project.id, '', 'main');
-      await files.action('New file').click();
-      await files.fileName.fill(name);
-      await files.content.fill('created\n');
-      const mark = await api.requestMark();
-      await pressTwice(page, press, files.submit('Commit new file'), files.targetBranch);
-      await expect(files.heading(name)).toBeVisible();
-      await expectOneRequest(api, mark, 'POST', `/api/v4/projects/${project.id}/repository/files/${name}`);
-      expect(await commitsTouching(api, project.id, name)).toHaveLength(1);
-    });
-
-    test(`edit a file (${press})`, async ({ page, api }) => {
-      const project = await newProject(api);
-      const files = new FilesPage(page);
-      const name = `note-${unique()}.md`;
-      await commitFile(api, project.id, 'main', name);
-      await files.gotoEdit(project.id, name, 'main');
-      await files.content.fill('edited\n');
-      const mark = await api.requestMark();
-      await pressTwice(page, press, files.submit('Commit changes'), files.targetBranch);
-      await expect(files.code(name)).toContainText('edited');
-      await expectOneRequest(api, mark, 'PUT', `/api/v4/projects/${project.id}/repository/files/${name}`);
-      expect(await commitsTouching(api, project.id, name)).toHaveLength(2);
-    });
-
-    test(`delete a file (${press})`, async ({ page, api }) => {
-      const project = await newProject(api);
-      const files = new FilesPage(page);
-      const name = `note-${unique()}.md`;
-      await commitFile(api, project.id, 'main', name);
-      await files.gotoBlob(project.id, name, { ref: 'main' });
-      await files.action('Delete').click();
-      const mark = await api.requestMark();
-      await pressTwice(page, press, files.confirmDialog.getByRole('button', { name: 'Delete file', exact: true }));
-      await expect(files.confirmDialog).toHaveCount(0);
-      await expectOneRequest(api, mark, 'DELETE', `/api/v4/projects/${project.id}/repository/files/${name}`);
-      expect(await commitsTouching(api, project.id, name)).toHaveLength(2);
-    });
-
-    test(`commit several changes (${press})`, async ({ page, api }) => {
-      const project = await newProject(api);
-      const files = new FilesPage(page);
-      const name = `docs/${unique()}.md`;
-      await files.gotoTree(project.id, '', 'main');
-      await files.action('Commit several changes').click();
-      await files.stageForm.getByRole('textbox', { name: 'File path' }).fill(name);
-      await files.stageForm.getByRole('textbox', { name: 'Content' }).fill('created\n');
-      await files.stageForm.getByRole('button', { name: 'Stage change' }).click();
-      await expect(files.stagedList.getByRole('listitem')).toHaveCount(1);
-      await files.commitMessage.fill(`Add ${name}`);
-      const mark = await api.requestMark();
-      await pressTwice(page, press, files.submit('Commit 1 change'), files.targetBranch);
-      await expect(files.stagedList).toHaveCount(0);
-      await expectOneRequest(api, mark, 'POST', `/api/v4/projects/${project.id}/repository/commits`);
-      expect(await commitsTouching(api, project.id, name)).toHaveLength(1);
+      await expectOneRequest(api, mark, 'DELETE', `/api/v4/${kind}/${source.id}/members/${person.id}`);
+      expect((await api.call('GET', `/${kind}/${source.id}/members/${person.id}`)).status).toBe(404);
     });
   }
+
+  eachPress('add a deploy key', async ({ page, api }, press) => {
+    const project = await newProject(api);
+    const title = `key ${unique()}`;
+    await page.goto(`/projects/${project.id}/deploy-keys`);
+    await page.getByRole('button', { name: 'Add deploy key', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add a deploy key' });
+    await dialog.getByLabel('Title', { exact: true }).fill(title);
+    await dialog.getByLabel('Public key', { exact: true }).fill(newSshKey().text);
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: 'Add key', exact: true }), dialog.getByLabel('Title', { exact: true }));
+    await expect(dialog).toHaveCount(0);
+    await expectOneRequest(api, mark, 'POST', `/api/v4/projects/${project.id}/deploy_keys`);
+    expect((await api.get<Array<{ title: string }>>(`/projects/${project.id}/deploy_keys`)).map((key) => key.title)).toEqual([title]);
+  });
+
+  eachPress('add an instance deploy key', async ({ page, api }, press) => {
+    const title = `instance key ${unique()}`;
+    await page.goto('/admin/deploy-keys');
+    await page.getByRole('button', { name: 'Add instance deploy key', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add an instance deploy key' });
+    await dialog.getByLabel('Title', { exact: true }).fill(title);
+    await dialog.getByLabel('Public key', { exact: true }).fill(newSshKey().text);
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: 'Add key', exact: true }), dialog.getByLabel('Title', { exact: true }));
+    await expect(dialog).toHaveCount(0);
+    await expectOneRequest(api, mark, 'POST', '/api/v4/deploy_keys');
+    expect((await api.get<Array<{ title: string }>>('/deploy_keys?per_page=100')).filter((key) => key.title === title)).toHaveLength(1);
+  });
+
+  eachPress('edit a deploy key', async ({ page, api }, press) => {
+    const project = await newProject(api);
+    const key = await api.post<{ id: number; title: string }>(`/projects/${project.id}/deploy_keys`, { title: `key ${unique()}`, key: newSshKey().text });
+    const title = `${key.title} edited`;
+    await page.goto(`/projects/${project.id}/deploy-keys`);
+    await page.getByRole('button', { name: `Edit ${key.title}`, exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: `Edit deploy key ${key.title}` });
+    await dialog.getByLabel('Title', { exact: true }).fill(title);
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: 'Save', exact: true }), dialog.getByLabel('Title', { exact: true }));
+    await expect(dialog).toHaveCount(0);
+    await expectOneRequest(api, mark, 'PUT', `/api/v4/projects/${project.id}/deploy_keys/${key.id}`);
+    expect((await api.get<{ title: string }>(`/projects/${project.id}/deploy_keys/${key.id}`)).title).toBe(title);
+  });
+
+  eachPress('enable an existing deploy key', async ({ page, api }, press) => {
+    const [project, other] = [await newProject(api), await newProject(api)];
+    const key = await api.post<{ id: number; title: string }>(`/projects/${other.id}/deploy_keys`, { title: `key ${unique()}`, key: newSshKey().text });
+    await page.goto(`/projects/${project.id}/deploy-keys`);
+    await page.getByRole('button', { name: 'Enable an existing key', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Enable an existing deploy key' });
+    await dialog.getByLabel('Filter keys by title or fingerprint', { exact: true }).fill(key.title);
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: `Enable ${key.title}`, exact: true }));
+    await expect(dialog).toHaveCount(0);
+    await expectOneRequest(api, mark, 'POST', `/api/v4/projects/${project.id}/deploy_keys/${key.id}/enable`);
+    expect((await api.get<Array<{ id: number }>>(`/projects/${project.id}/deploy_keys`)).map((each) => each.id)).toEqual([key.id]);
+  });
+
+  eachPress('remove a deploy key', async ({ page, api }, press) => {
+    const project = await newProject(api);
+    const key = await api.post<{ id: number; title: string }>(`/projects/${project.id}/deploy_keys`, { title: `key ${unique()}`, key: newSshKey().text });
+    await page.goto(`/projects/${project.id}/deploy-keys`);
+    await page.getByRole('button', { name: `Remove ${key.title}`, exact: true }).click();
+    const dialog = page.getByRole('alertdialog', { name: `Remove deploy key ${key.title}?` });
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: 'Remove key', exact: true }));
+    await expect(dialog).toHaveCount(0);
+    await expectOneRequest(api, mark, 'DELETE', `/api/v4/projects/${project.id}/deploy_keys/${key.id}`);
+    expect(await api.get<unknown[]>(`/projects/${project.id}/deploy_keys`)).toEqual([]);
+  });
+
+  eachPress('create a file', async ({ page, api }, press) => {
+    const project = await newProject(api);
+    const files = new FilesPage(page);
+    const name = `note-${unique()}.md`;
+    await files.gotoTree(project.id, '', 'main');
+    await files.action('New file').click();
+    await files.fileName.fill(name);
+    await files.content.fill('created\n');
+    const mark = await api.requestMark();
+    await pressTwice(page, press, files.submit('Commit new file'), files.targetBranch);
+    await expect(files.heading(name)).toBeVisible();
+    await expectOneRequest(api, mark, 'POST', `/api/v4/projects/${project.id}/repository/files/${name}`);
+    expect(await commitsTouching(api, project.id, name)).toHaveLength(1);
+  });
+
+  eachPress('edit a file', async ({ page, api }, press) => {
+    const project = await newProject(api);
+    const files = new FilesPage(page);
+    const name = `note-${unique()}.md`;
+    await commitFile(api, project.id, 'main', name);
+    await files.gotoEdit(project.id, name, 'main');
+    await files.content.fill('edited\n');
+    const mark = await api.requestMark();
+    await pressTwice(page, press, files.submit('Commit changes'), files.targetBranch);
+    await expect(files.code(name)).toContainText('edited');
+    await expectOneRequest(api, mark, 'PUT', `/api/v4/projects/${project.id}/repository/files/${name}`);
+    expect(await commitsTouching(api, project.id, name)).toHaveLength(2);
+  });
+
+  eachPress('delete a file', async ({ page, api }, press) => {
+    const project = await newProject(api);
+    const files = new FilesPage(page);
+    const name = `note-${unique()}.md`;
+    await commitFile(api, project.id, 'main', name);
+    await files.gotoBlob(project.id, name, { ref: 'main' });
+    await files.action('Delete').click();
+    const mark = await api.requestMark();
+    await pressTwice(page, press, files.confirmDialog.getByRole('button', { name: 'Delete file', exact: true }));
+    await expect(files.confirmDialog).toHaveCount(0);
+    await expectOneRequest(api, mark, 'DELETE', `/api/v4/projects/${project.id}/repository/files/${name}`);
+    expect(await commitsTouching(api, project.id, name)).toHaveLength(2);
+  });
+
+  eachPress('commit several changes', async ({ page, api }, press) => {
+    const project = await newProject(api);
+    const files = new FilesPage(page);
+    const name = `docs/${unique()}.md`;
+    await files.gotoTree(project.id, '', 'main');
+    await files.action('Commit several changes').click();
+    await files.stageForm.getByRole('textbox', { name: 'File path' }).fill(name);
+    await files.stageForm.getByRole('textbox', { name: 'Content' }).fill('created\n');
+    await files.stageForm.getByRole('button', { name: 'Stage change' }).click();
+    await expect(files.stagedList.getByRole('listitem')).toHaveCount(1);
+    await files.commitMessage.fill(`Add ${name}`);
+    const mark = await api.requestMark();
+    await pressTwice(page, press, files.submit('Commit 1 change'), files.targetBranch);
+    await expect(files.stagedList).toHaveCount(0);
+    await expectOneRequest(api, mark, 'POST', `/api/v4/projects/${project.id}/repository/commits`);
+    expect(await commitsTouching(api, project.id, name)).toHaveLength(1);
+  });
+
+  for (const [verb, action] of [['Cherry-pick', 'cherry_pick'], ['Revert', 'revert']] as const) {
+    eachPress(`${verb.toLowerCase()} a commit after its dry run`, async ({ page, api }, press) => {
+      const project = await newProject(api);
+      const branch = `pick/${unique()}`;
+      // a cherry-pick brings the commit to a branch cut before it; a revert undoes it on one cut after
+      if (action === 'cherry_pick') await api.post(`/projects/${project.id}/repository/branches`, { branch, ref: 'main' });
+      const commit = await commitFile(api, project.id, 'main', `picked-${unique()}.txt`);
+      if (action === 'revert') await api.post(`/projects/${project.id}/repository/branches`, { branch, ref: 'main' });
+      const history = () => api.get<unknown[]>(`/projects/${project.id}/repository/commits?ref_name=${encodeURIComponent(branch)}&per_page=100`);
+      const before = (await history()).length;
+      const commitPage = new CommitPage(page);
+      await commitPage.goto(project.id, commit.id);
+      await (action === 'cherry_pick' ? commitPage.cherryPickButton : commitPage.revertButton).click();
+      await commitPage.targetBranch.fill(branch);
+      // the dry run is a POST to the same path: pressed the same ways, it too goes once
+      const checkMark = await api.requestMark();
+      await pressTwice(page, press, commitPage.check, commitPage.targetBranch);
+      await expect(commitPage.confirm(verb, branch)).toBeVisible();
+      await expectOneRequest(api, checkMark, 'POST', `/api/v4/projects/${project.id}/repository/commits/${commit.id}/${action}`);
+      const mark = await api.requestMark();
+      await pressTwice(page, press, commitPage.confirm(verb, branch));
+      await expect(commitPage.createdLink).toBeVisible();
+      await expectOneRequest(api, mark, 'POST', `/api/v4/projects/${project.id}/repository/commits/${commit.id}/${action}`);
+      expect(await history()).toHaveLength(before + 1);
+    });
+  }
+
+  eachPress('schedule a storage move', async ({ page, api }, press) => {
+    const project = await newProject(api);
+    const moves = new StorageMovesPage(page);
+    await moves.goto();
+    await moves.projectSearch.fill(project.name);
+    await moves.projectPick.selectOption({ label: project.path_with_namespace });
+    await expect(moves.scheduleForm.getByText('Currently on default.')).toBeVisible();
+    await moves.destination.selectOption('storage-2');
+    const mark = await api.requestMark();
+    await pressTwice(page, press, moves.schedule, moves.projectSearch);
+    await expect(moves.latestRow(project.path_with_namespace)).toContainText('default → storage-2');
+    await expectOneRequest(api, mark, 'POST', `/api/v4/projects/${project.id}/repository_storage_moves`);
+    expect(await projectMoves(api, project.id)).toHaveLength(1);
+  });
+
+  eachPress('move all projects of a storage', async ({ page, api }, press) => {
+    // a project of this press's own on storage-3, which the demo instance leaves empty
+    const project = await newProject(api);
+    await moveAndWait(api, project.id, 'storage-3', 'finished');
+    const moves = new StorageMovesPage(page);
+    await moves.goto();
+    await moves.bulkForm.getByRole('combobox', { name: 'Source storage' }).selectOption('storage-3');
+    await moves.bulkForm.getByRole('combobox', { name: 'Destination storage' }).selectOption('storage-2');
+    await moves.bulkForm.getByRole('button', { name: 'Move all projects', exact: true }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Move every project off storage-3?' });
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: 'Schedule the moves', exact: true }));
+    await expect(dialog).toHaveCount(0);
+    await expectOneRequest(api, mark, 'POST', '/api/v4/project_repository_storage_moves');
+    // the bulk move scheduled one move of this project, newest first
+    const [latest, setUp, ...older] = await projectMoves(api, project.id);
+    expect([latest?.destination_storage_name, setUp?.destination_storage_name, older]).toEqual(['storage-2', 'storage-3', []]);
+  });
+
+  eachPress('reschedule a failed storage move', async ({ page, api }, press) => {
+    const project = await newProject(api);
+    // a move onto the storage the repository is on fails; the project then moves away, so the retry can succeed
+    await moveAndWait(api, project.id, 'default', 'failed');
+    await moveAndWait(api, project.id, 'storage-2', 'finished');
+    const moves = new StorageMovesPage(page);
+    await moves.goto();
+    const mark = await api.requestMark();
+    await pressTwice(page, press, moves.table.getByRole('button', { name: `Reschedule the move of ${project.path_with_namespace} to default`, exact: true }));
+    await expect(moves.latestRow(project.path_with_namespace)).toContainText('storage-2 → default');
+    await expectOneRequest(api, mark, 'POST', `/api/v4/projects/${project.id}/repository_storage_moves`);
+    expect(await projectMoves(api, project.id)).toHaveLength(3);
+  });
 
   test('after a 5xx the hook may have been made: the console checks, then offers to send it again, and one hook is made', async ({ page, api }) => {
     const url = `http://127.0.0.1:9/one-write-${unique()}`;
