@@ -22,8 +22,81 @@ export function markdownToHtml(source: string, taskMark: string): string {
       },
     },
   } as HtmlExtension;
-  return micromark(source, { allowDangerousHtml: true, extensions: SYNTAX, htmlExtensions: [GFM_HTML, taskCheckbox] });
+  return withoutEventHandlers(micromark(source, { allowDangerousHtml: true, extensions: SYNTAX, htmlExtensions: [GFM_HTML, taskCheckbox] }));
 }
+
+// elements whose content the HTML parser reads as text up to their end tag
+const TEXT_ELEMENTS = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'iframe', 'noembed', 'noframes']);
+
+/**
+ * `html` without its `on…` attributes, read with the HTML tokenizer's rules (quotes, `/`
+ * separators, comments, script and style text). Chromium reports a Content-Security-Policy
+ * violation as soon as its parser meets an event-handler attribute, even in an inert document
+ * where nothing runs; DOMPurify removes them only after parsing, so they go before. A case read
+ * differently here costs a violation report, not safety: DOMPurify still removes what is left.
+ */
+export function withoutEventHandlers(html: string): string {
+  let out = '';
+  let at = 0;
+  // copies html[at, end) to the output and moves on
+  const keep = (end: number) => {
+    out += html.slice(at, end);
+    at = end;
+  };
+  const find = (pattern: RegExp, from: number) => {
+    pattern.lastIndex = from;
+    return pattern.exec(html);
+  };
+  while (at < html.length) {
+    const open = html.indexOf('<', at);
+    if (open === -1) break;
+    keep(open);
+    const tag = find(TAG_OPEN, at);
+    if (!tag) {
+      keep(endOfNonTag(html, at));
+      continue;
+    }
+    keep(at + tag[0].length);
+    while (at < html.length && html[at] !== '>') {
+      keep(at + find(ATTRIBUTE_GAP, at)![0].length);
+      if (at >= html.length || html[at] === '>') break;
+      const attribute = find(ATTRIBUTE, at)!;
+      // an event handler goes, name and value
+      if (/^on/i.test(attribute[1])) at += attribute[0].length;
+      else keep(at + attribute[0].length);
+    }
+    keep(Math.min(at + 1, html.length));
+    const element = tag[2].toLowerCase();
+    if (!tag[1] && TEXT_ELEMENTS.has(element)) {
+      const close = new RegExp(`</${element}[\\t\\n\\f\\r />]`, 'ig');
+      keep(find(close, at)?.index ?? html.length);
+    }
+  }
+  return out + html.slice(at);
+}
+
+/** Where a `<` that opens no tag ends: a comment, a bogus comment (`<!…>`, `<?…>`, `</ …>`) up to `>`, or the `<` alone, as text. */
+function endOfNonTag(html: string, at: number): number {
+  if (html.startsWith('<!--', at)) {
+    // `<!-->` and `<!--->` end at once
+    const abrupt = /^-?>/.exec(html.slice(at + 4, at + 6));
+    if (abrupt) return at + 4 + abrupt[0].length;
+    COMMENT_CLOSE.lastIndex = at + 4;
+    const close = COMMENT_CLOSE.exec(html);
+    return close ? close.index + close[0].length : html.length;
+  }
+  if (!BOGUS_OPEN.test(html.slice(at, at + 2))) return at + 1;
+  const close = html.indexOf('>', at);
+  return close === -1 ? html.length : close + 1;
+}
+
+// the HTML tokenizer's states, as sticky patterns (https://html.spec.whatwg.org/#tokenization)
+const TAG_OPEN = /<(\/?)([A-Za-z][^\t\n\f\r />]*)/y;
+const COMMENT_CLOSE = /--!?>/g;
+const BOGUS_OPEN = /^<[!?/]/;
+const ATTRIBUTE_GAP = /[\t\n\f\r /]*/y;
+// a name (which may start with `=`), then optionally `=` and a quoted or unquoted value
+const ATTRIBUTE = /(=?[^\t\n\f\r />=]*)(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:"[^"]*"?|'[^']*'?|[^\t\n\f\r >]*))?/y;
 
 /**
  * The source with its `index`-th task (in document order, as rendered) checked or unchecked. Found
