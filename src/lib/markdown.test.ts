@@ -32,6 +32,23 @@ describe('markdownToHtml', () => {
   });
 });
 
+describe('a 100 KB description', () => {
+  // printed, not asserted: the parser is superlinear in the number of block quotes and lists (see the report)
+  it('is parsed and its HTML printed in a time worth watching', () => {
+    const block = [
+      '## Step {n}', '', 'Some **bold** text with a [link](https://example.org/{n}), `code`, #{n} and @maya and ~"workflow::doing".', '',
+      '- [ ] task {n}', '- [x] done {n}', '', '| col | value |', '|-----|-------|', '| a | {n} |', '',
+      '```ts', 'export const value{n} = { id: {n}, name: "step" };', '```', '', '> quoted <b>html</b> line', '',
+    ].join('\n');
+    let source = '';
+    for (let n = 0; source.length < 100_000; n++) source += block.replaceAll('{n}', String(n));
+    const started = performance.now();
+    const output = markdownToHtml(source, 'MARK');
+    console.log(`Markdown: ${Math.round(source.length / 1000)} KB parsed to ${Math.round(output.length / 1000)} KB of HTML in ${Math.round(performance.now() - started)} ms`);
+    expect(output.split('data-task="MARK"').length - 1).toBe(2 * source.split('- [ ] task').length - 2);
+  }, 120_000);
+});
+
 describe('withoutEventHandlers', () => {
   it('removes on… attributes however the tokenizer would read them', () => {
     expect(withoutEventHandlers('<img src=x onerror=alert(1)>')).toBe('<img src=x >');
