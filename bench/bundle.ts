@@ -19,6 +19,8 @@ const BUILD_INPUTS = ['src', 'index.html', 'vite.config.ts', 'package-lock.json'
 const APP_SHELL_SOURCE = 'src/features/shell/app-shell.tsx';
 // the shell's menus, which it loads once idle (deferred-menus.tsx): a later navigation finds them there
 const SHELL_IDLE_SOURCES = ['src/features/shell/user-menu.tsx', 'src/features/shell/context-switcher.tsx', 'src/features/shell/command-palette.tsx'];
+// the lazily loaded body of <Markdown> (src/components/markdown.tsx): parser, sanitizer and rules
+const MARKDOWN_SOURCE = 'src/components/markdown-view.tsx';
 
 interface ManifestChunk {
   file: string;
@@ -136,4 +138,11 @@ export function bundleFigures(): void {
     .sort((a, b) => gzipBytes(b.file) - gzipBytes(a.file))[0];
   log(`largest single JS file: ${largestFile.file} (${kB(gzipBytes(largestFile.file))} kB gzip)`);
   emit({ name: 'console.largest_route_chunk_gzip', value: kB(largest.bytes), unit: 'KB' });
+
+  // what the first Markdown on screen downloads beyond the running shell (its highlight.js grammars load apart, per language)
+  if (manifest[MARKDOWN_SOURCE]) {
+    const added = [...withStaticImports(manifest, [MARKDOWN_SOURCE])].filter((key) => !runningShell.has(key));
+    log(`markdown: ${jsOnly(manifest, added).map((key) => manifest[key].file).join(', ')}`);
+    emit({ name: 'console.markdown_chunk_gzip', value: kB(gzipOf(manifest, added)), unit: 'KB', goal: 40 });
+  } else log(`no screen renders Markdown yet: the build has no chunk for ${MARKDOWN_SOURCE}`);
 }

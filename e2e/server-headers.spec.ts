@@ -45,6 +45,16 @@ test.describe('the served console', () => {
       }
     });
     expect(refused).toBe('TypeError');
+    // the one policy the console may create is Markdown's: any other name is refused
+    const created = await page.evaluate(() => {
+      try {
+        (window as unknown as { trustedTypes: { createPolicy(name: string, rules: object): unknown } }).trustedTypes.createPolicy('other', {});
+        return 'created';
+      } catch (error) {
+        return (error as Error).name;
+      }
+    });
+    expect(created).toBe('TypeError');
     // and an inline script never runs
     const ran = await page.evaluate(() => {
       const script = document.createElement('script');

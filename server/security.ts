@@ -19,9 +19,10 @@ export function contentSecurityPolicy(mode: 'same-origin' | 'direct', options: {
     "form-action 'self'",
     // a meta tag cannot carry frame-ancestors: only the served header forbids framing
     ...(mode === 'same-origin' ? ["frame-ancestors 'none'"] : []),
-    // no string reaches an HTML or script sink, and no code may make a policy to let one through
+    // no string reaches an HTML or script sink; the one policy code may make is Markdown's, which
+    // lets markup only into inert documents for DOMPurify (src/components/inert-html.ts)
     "require-trusted-types-for 'script'",
-    "trusted-types 'none'",
+    'trusted-types markdown',
   ];
   return directives.join('; ');
 }

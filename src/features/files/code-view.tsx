@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { HLJSApi } from 'highlight.js';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { highlightedLineNodes, highlightLines, languageFor, loadHighlighter, type HighlightNode } from './highlight.ts';
+import { highlightedLineNodes, highlightLines, languageFor, loadHighlighter, type HighlightNode } from '../../lib/highlight.ts';
+import '../../components/highlight.css';
 
 const LINE_HEIGHT = 20;
 // highlighted together: strings and comments spanning lines stay right within a chunk

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { highlightedLineNodes, highlightLines, languageFor, loadHighlighter, splitHighlightedLines } from './highlight.ts';
+import { highlightedLineNodes, highlightLines, languageFor, languageForFence, loadHighlighter, splitHighlightedLines } from './highlight.ts';
 
 describe('languageFor', () => {
   it('knows languages by extension and by well-known names', () => {
@@ -9,6 +9,18 @@ describe('languageFor', () => {
     expect(languageFor('.bashrc')).toBe('bash');
     expect(languageFor('README')).toBeNull();
     expect(languageFor('.env')).toBeNull();
+  });
+});
+
+describe('languageForFence', () => {
+  it('reads a fence\'s info word as a grammar, an alias or an extension', () => {
+    expect(languageForFence('typescript')).toBe('typescript');
+    expect(languageForFence('TS')).toBe('typescript');
+    expect(languageForFence('shell')).toBe('bash');
+    expect(languageForFence('yml')).toBe('yaml');
+    expect(languageForFence('mermaid')).toBeNull();
+    expect(languageForFence('constructor')).toBeNull();
+    expect(languageFor('x.constructor')).toBeNull();
   });
 });
 

@@ -53,12 +53,25 @@ const BY_NAME: Record<string, string> = {
   '.bash_profile': 'bash', '.vimrc': 'vim', '.gitconfig': 'ini', '.editorconfig': 'ini', 'cargo.lock': 'ini',
 };
 
+// a name typed by a user ("constructor", "__proto__") must not reach the tables' prototype
+const own = (table: Record<string, string>, key: string): string | null => (Object.hasOwn(table, key) ? table[key] : null);
+
 /** The highlight.js language for a file name, or null for plain text. */
 export function languageFor(fileName: string): string | null {
   const lower = fileName.toLowerCase();
-  if (BY_NAME[lower]) return BY_NAME[lower];
   const dot = lower.lastIndexOf('.');
-  return dot > 0 ? BY_EXTENSION[lower.slice(dot + 1)] ?? null : null;
+  return own(BY_NAME, lower) ?? (dot > 0 ? own(BY_EXTENSION, lower.slice(dot + 1)) : null);
+}
+
+// names written after ``` that are neither a grammar's name nor a file extension
+const FENCE_ALIASES: Record<string, string> = {
+  shell: 'bash', console: 'bash', golang: 'go', docker: 'dockerfile', make: 'makefile', 'c++': 'cpp', 'c#': 'csharp', proto: 'protobuf',
+};
+
+/** The highlight.js language of a fenced code block's info word (```ts, ```python, ```shell), or null for plain text. */
+export function languageForFence(info: string): string | null {
+  const name = info.trim().toLowerCase();
+  return Object.hasOwn(LANGUAGES, name) ? name : own(FENCE_ALIASES, name) ?? own(BY_EXTENSION, name);
 }
 
 let core: Promise<HLJSApi> | null = null;

@@ -1,0 +1,36 @@
+import { lazy, Suspense } from 'react';
+import type { ReferenceContext, ReferenceHref } from '../lib/markdown.ts';
+
+export type { MarkdownReference, ReferenceContext, ReferenceHref } from '../lib/markdown.ts';
+
+export interface MarkdownProps {
+  /** The text as the user wrote it (a description, a note). */
+  source: string;
+  /** The connection's instance URL: relative links resolve there, and images are shown only from its origin. */
+  instanceUrl: string;
+  /** Where `#12`, `!3`, `@user` and `~label` point: the text's project or group, and the console path for each. */
+  references?: { context: ReferenceContext; href: ReferenceHref };
+  /**
+   * Makes task list checkboxes editable: called with the task's index in document order (as
+   * `toggleTask` in src/lib/markdown.ts counts them) and its new state. Without it they are read-only.
+   */
+  onToggleTask?: (index: number, checked: boolean) => void;
+}
+
+// the parser, the sanitizer and their rules are a chunk of their own, loaded by the first screen that shows Markdown
+const MarkdownView = lazy(() => import('./markdown-view.tsx'));
+
+/** GitLab Flavored Markdown, parsed and sanitized: the one way user-written Markdown reaches the page. */
+export function Markdown(props: MarkdownProps) {
+  return (
+    <Suspense
+      fallback={
+        <div className="markdown markdown--pending" role="status">
+          Loading…
+        </div>
+      }
+    >
+      <MarkdownView {...props} />
+    </Suspense>
+  );
+}
