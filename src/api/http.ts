@@ -103,6 +103,17 @@ export async function send(connection: Connection, path: string, options: Reques
   return { data, status: response.status, headers: response.headers };
 }
 
+/** A write the platform answers 304 when there is nothing to change (subscribe twice): false then, not an error. */
+export async function sendUnlessUnchanged(connection: Connection, path: string, options: RequestOptions = {}): Promise<boolean> {
+  try {
+    await send(connection, path, options);
+    return true;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 304) return false;
+    throw error;
+  }
+}
+
 /** Checks a response against its schema; a mismatch is a readable error, never a crash. */
 export function parseWith<S extends z.ZodMiniType>(schema: S, data: unknown, what: string): z.infer<S> {
   const result = z.safeParse(schema, data);
