@@ -28,6 +28,9 @@ import { registerRepository } from './areas/repository.ts';
 import { registerDeployKeys } from './areas/deploy-keys.ts';
 import { registerStorageMoves } from './areas/storage-moves.ts';
 import { registerMergeRequests } from './areas/merge-requests.ts';
+import { registerLabels } from './areas/labels.ts';
+import { registerIssues } from './areas/issues.ts';
+import { registerMilestones } from './areas/milestones.ts';
 
 export const API_PREFIX = '/api/v4';
 
@@ -170,6 +173,9 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
   registerDeployKeys(routes);
   registerStorageMoves(routes);
   registerMergeRequests(routes);
+  registerLabels(routes);
+  registerIssues(routes);
+  registerMilestones(routes);
   app.route(API_PREFIX, api);
 
   registerAvatars(app);
