@@ -31,6 +31,8 @@ import { registerMergeRequests } from './areas/merge-requests.ts';
 import { registerLabels } from './areas/labels.ts';
 import { registerIssues } from './areas/issues.ts';
 import { registerMilestones } from './areas/milestones.ts';
+import { registerSnippets } from './areas/snippets.ts';
+import { registerNotes } from './areas/notes.ts';
 
 export const API_PREFIX = '/api/v4';
 
@@ -176,6 +178,8 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
   registerLabels(routes);
   registerIssues(routes);
   registerMilestones(routes);
+  registerSnippets(routes);
+  registerNotes(routes);
   app.route(API_PREFIX, api);
 
   registerAvatars(app);
