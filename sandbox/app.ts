@@ -33,6 +33,7 @@ import { registerIssues } from './areas/issues.ts';
 import { registerMilestones } from './areas/milestones.ts';
 import { registerSnippets } from './areas/snippets.ts';
 import { registerNotes } from './areas/notes.ts';
+import { registerBoards } from './areas/boards.ts';
 
 export const API_PREFIX = '/api/v4';
 
@@ -180,6 +181,7 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
   registerMilestones(routes);
   registerSnippets(routes);
   registerNotes(routes);
+  registerBoards(routes);
   app.route(API_PREFIX, api);
 
   registerAvatars(app);
