@@ -98,13 +98,13 @@ function listAnswer(c: Context<AppEnv>, call: Call, scope: ListScope) {
     const sql = [...filter.sql];
     const args = [...filter.args];
     if (cursor) {
-      let decoded: { value?: unknown; id?: unknown };
+      let decoded: { value?: unknown; id?: unknown } | null;
       try {
         decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
       } catch {
         throw paramError('cursor is invalid');
       }
-      if (typeof decoded.value !== 'string' || typeof decoded.id !== 'number') throw paramError('cursor is invalid');
+      if (typeof decoded?.value !== 'string' || typeof decoded.id !== 'number') throw paramError('cursor is invalid');
       const op = filter.sort === 'asc' ? '>' : '<';
       sql.push(`(${column} ${op} ? OR (${column} = ? AND i.id ${op} ?))`);
       args.push(decoded.value, decoded.value, decoded.id);

@@ -275,3 +275,46 @@ describe('move, clone, subscriptions and time tracking', () => {
     expect((await h.get(url)).body.time_stats).toEqual({ time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null });
   });
 });
+
+describe('junk input', () => {
+  it('answers every list and write of the issues area with a 2xx or a 4xx, never a 500', async () => {
+    const created = await issue({ title: 'Fuzzed' });
+    const base = `/projects/${projectId}`;
+    const junk = ['', 'abc', '-1', '99999999999999999999', '%00', '[]', 'None', 'Any', '2026-13-45', 'x'.repeat(300)];
+    const names = ['labels', 'milestone', 'milestone_id', 'assignee_id', 'assignee_username[]', 'author_id', 'author_username', 'iids[]', 'due_date', 'in', 'search', 'order_by',
+      'sort', 'scope', 'state', 'weight', 'my_reaction_emoji', 'not[labels]', 'not[milestone_id]', 'not[assignee_id]', 'not', 'confidential', 'created_after', 'cursor',
+      'health_status', 'epic_id', 'iteration_id', 'issue_type', 'with_labels_details', 'labels[x]', 'not[iids][]'];
+    const statuses = new Set<number>();
+    for (const name of names) {
+      for (const value of junk) {
+        const query = `${encodeURIComponent(name).replace(/%5B/g, '[').replace(/%5D/g, ']')}=${encodeURIComponent(value)}`;
+        for (const url of [`${base}/issues?pagination=keyset&${query}`, `${base}/issues?${query}`, `/groups/${groupId}/issues_statistics?${query}`]) {
+          const answer = await h.get(url);
+          statuses.add(answer.status);
+          expect(answer.status, `${url}: ${answer.text.slice(0, 200)}`).toBeLessThan(500);
+        }
+      }
+    }
+    expect(statuses.has(400)).toBe(true);
+    const writes: Array<[string, string, Record<string, unknown>]> = [
+      ['PUT', `${base}/issues/${created.iid}`, { title: 'x' }],
+      ['POST', `${base}/issues`, { title: 'x' }],
+      ['PUT', `${base}/issues/${created.iid}/reorder`, { move_after_id: 1 }],
+      ['POST', `${base}/issues/${created.iid}/move`, { to_project_id: otherId }],
+      ['POST', `${base}/issues/${created.iid}/notes`, { body: 'x' }],
+      ['POST', `${base}/issues/${created.iid}/time_estimate`, { duration: '1h' }],
+      ['POST', `${base}/labels`, { name: 'x', color: '#000000' }],
+      ['POST', `${base}/milestones`, { title: 'x' }],
+      ['POST', `${base}/boards`, { name: 'x' }],
+    ];
+    const values: unknown[] = [null, '', 'abc', -1, 1.5, true, [], ['a', { b: 1 }], { a: 1 }, 'x'.repeat(2000)];
+    for (const [method, url, body] of writes) {
+      for (const key of [...Object.keys(body), 'labels', 'milestone_id', 'assignee_ids', 'due_date', 'state_event', 'updated_at', 'created_at', 'position', 'label_id', 'internal']) {
+        for (const value of values) {
+          const answer = await h.call(method, url, { json: { ...body, [key]: value } });
+          expect(answer.status, `${method} ${url} ${key}=${JSON.stringify(value).slice(0, 40)}: ${answer.text.slice(0, 200)}`).toBeLessThan(500);
+        }
+      }
+    }
+  }, 120_000);
+});
