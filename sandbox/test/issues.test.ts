@@ -63,6 +63,7 @@ describe('issue create and get', () => {
     expect(created.milestone).toMatchObject({ id: soon.id, title: 'Soon' });
     expect(created._links.self).toMatch(new RegExp(`/api/v4/projects/${projectId}/issues/1$`));
     expect((await h.get(`/projects/${projectId}/labels/new-one`)).status).toBe(200);
+    expect((await h.get(`/projects/${projectId}`)).body.open_issues_count).toBe(1);
     const read = await h.get(`/projects/${projectId}/issues/1`, { token: guest.token });
     expect(read.body).toMatchObject({ title: 'First', subscribed: false });
   });
