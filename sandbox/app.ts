@@ -28,6 +28,12 @@ import { registerRepository } from './areas/repository.ts';
 import { registerDeployKeys } from './areas/deploy-keys.ts';
 import { registerStorageMoves } from './areas/storage-moves.ts';
 import { registerMergeRequests } from './areas/merge-requests.ts';
+import { registerLabels } from './areas/labels.ts';
+import { registerIssues } from './areas/issues.ts';
+import { registerMilestones } from './areas/milestones.ts';
+import { registerSnippets } from './areas/snippets.ts';
+import { registerNotes } from './areas/notes.ts';
+import { registerBoards } from './areas/boards.ts';
 
 export const API_PREFIX = '/api/v4';
 
@@ -170,6 +176,12 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
   registerDeployKeys(routes);
   registerStorageMoves(routes);
   registerMergeRequests(routes);
+  registerLabels(routes);
+  registerIssues(routes);
+  registerMilestones(routes);
+  registerSnippets(routes);
+  registerNotes(routes);
+  registerBoards(routes);
   app.route(API_PREFIX, api);
 
   registerAvatars(app);

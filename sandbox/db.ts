@@ -431,6 +431,206 @@ export const migrations: ReadonlyArray<(db: Db) => void> = [
     );
     CREATE INDEX project_stars_project ON project_stars(project_id);
   `),
+  // issues area: labels and milestones (of a project or a group), issues, notes, award emoji, resource events,
+  // subscriptions, time logs, project snippets (notes need them) and boards with their lists
+  (db) =>
+    db.exec(`
+    CREATE TABLE labels (
+      id INTEGER PRIMARY KEY,
+      project_id INTEGER REFERENCES projects(id) ON DELETE CASCADE,
+      group_id INTEGER REFERENCES namespaces(id) ON DELETE CASCADE,
+      title TEXT NOT NULL,
+      color TEXT NOT NULL,
+      description TEXT,
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL,
+      CHECK ((project_id IS NULL) != (group_id IS NULL))
+    );
+    CREATE UNIQUE INDEX labels_project_title ON labels(project_id, title) WHERE project_id IS NOT NULL;
+    CREATE UNIQUE INDEX labels_group_title ON labels(group_id, title) WHERE group_id IS NOT NULL;
+    -- a label's priority is the project's, for its own and its groups' labels
+    CREATE TABLE label_priorities (
+      project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+      label_id INTEGER NOT NULL REFERENCES labels(id) ON DELETE CASCADE,
+      priority INTEGER NOT NULL,
+      PRIMARY KEY (project_id, label_id)
+    );
+
+    CREATE TABLE milestones (
+      id INTEGER PRIMARY KEY,
+      iid INTEGER NOT NULL,
+      project_id INTEGER REFERENCES projects(id) ON DELETE CASCADE,
+      group_id INTEGER REFERENCES namespaces(id) ON DELETE CASCADE,
+      title TEXT NOT NULL,
+      description TEXT,
+      state TEXT NOT NULL DEFAULT 'active',
+      start_date TEXT,
+      due_date TEXT,
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL,
+      CHECK ((project_id IS NULL) != (group_id IS NULL))
+    );
+    CREATE UNIQUE INDEX milestones_project_title ON milestones(project_id, title) WHERE project_id IS NOT NULL;
+    CREATE UNIQUE INDEX milestones_group_title ON milestones(group_id, title) WHERE group_id IS NOT NULL;
+
+    CREATE TABLE issues (
+      id INTEGER PRIMARY KEY,
+      iid INTEGER NOT NULL,
+      project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+      title TEXT NOT NULL,
+      description TEXT,
+      state TEXT NOT NULL DEFAULT 'opened',
+      issue_type TEXT NOT NULL DEFAULT 'issue',
+      author_id INTEGER NOT NULL REFERENCES users(id),
+      milestone_id INTEGER REFERENCES milestones(id) ON DELETE SET NULL,
+      confidential INTEGER NOT NULL DEFAULT 0,
+      discussion_locked INTEGER,
+      due_date TEXT,
+      weight INTEGER,
+      health_status TEXT,
+      relative_position INTEGER,
+      time_estimate INTEGER NOT NULL DEFAULT 0,
+      closed_at TEXT,
+      closed_by_id INTEGER REFERENCES users(id),
+      moved_to_id INTEGER REFERENCES issues(id) ON DELETE SET NULL,
+      updated_by_id INTEGER REFERENCES users(id),
+      last_edited_at TEXT,
+      last_edited_by_id INTEGER REFERENCES users(id),
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL,
+      UNIQUE (project_id, iid)
+    );
+    CREATE INDEX issues_project_state ON issues(project_id, state, created_at);
+    CREATE INDEX issues_author ON issues(author_id);
+    CREATE INDEX issues_milestone ON issues(milestone_id);
+    CREATE TABLE issue_assignees (
+      issue_id INTEGER NOT NULL REFERENCES issues(id) ON DELETE CASCADE,
+      user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+      position INTEGER NOT NULL,
+      PRIMARY KEY (issue_id, user_id)
+    );
+    CREATE INDEX issue_assignees_user ON issue_assignees(user_id);
+    CREATE TABLE issue_labels (
+      issue_id INTEGER NOT NULL REFERENCES issues(id) ON DELETE CASCADE,
+      label_id INTEGER NOT NULL REFERENCES labels(id) ON DELETE CASCADE,
+      PRIMARY KEY (issue_id, label_id)
+    );
+    CREATE INDEX issue_labels_label ON issue_labels(label_id);
+    CREATE TABLE issue_iids (
+      project_id INTEGER PRIMARY KEY REFERENCES projects(id) ON DELETE CASCADE,
+      last_iid INTEGER NOT NULL
+    );
+    CREATE TABLE timelogs (
+      id INTEGER PRIMARY KEY,
+      issue_id INTEGER NOT NULL REFERENCES issues(id) ON DELETE CASCADE,
+      user_id INTEGER REFERENCES users(id) ON DELETE SET NULL,
+      time_spent INTEGER NOT NULL,
+      summary TEXT,
+      created_at TEXT NOT NULL
+    );
+    CREATE INDEX timelogs_issue ON timelogs(issue_id);
+
+    -- an explicit choice; without one, the author, assignees and commenters are subscribed
+    CREATE TABLE subscriptions (
+      user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+      subscribable_type TEXT NOT NULL,
+      subscribable_id INTEGER NOT NULL,
+      -- a group label's subscription is per project (0: at the group)
+      project_id INTEGER NOT NULL DEFAULT 0,
+      subscribed INTEGER NOT NULL,
+      PRIMARY KEY (user_id, subscribable_type, subscribable_id, project_id)
+    );
+
+    CREATE TABLE snippets (
+      id INTEGER PRIMARY KEY,
+      project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+      author_id INTEGER NOT NULL REFERENCES users(id),
+      title TEXT NOT NULL,
+      description TEXT,
+      file_name TEXT NOT NULL,
+      content TEXT NOT NULL,
+      visibility TEXT NOT NULL DEFAULT 'private',
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL
+    );
+    CREATE INDEX snippets_project ON snippets(project_id);
+
+    CREATE TABLE notes (
+      id INTEGER PRIMARY KEY,
+      noteable_type TEXT NOT NULL CHECK (noteable_type IN ('Issue', 'Snippet')),
+      noteable_id INTEGER NOT NULL,
+      project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+      author_id INTEGER NOT NULL REFERENCES users(id),
+      body TEXT NOT NULL,
+      system INTEGER NOT NULL DEFAULT 0,
+      internal INTEGER NOT NULL DEFAULT 0,
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL
+    );
+    CREATE INDEX notes_noteable ON notes(noteable_type, noteable_id, created_at);
+
+    CREATE TABLE award_emoji (
+      id INTEGER PRIMARY KEY,
+      name TEXT NOT NULL,
+      user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+      awardable_type TEXT NOT NULL CHECK (awardable_type IN ('Issue', 'Note')),
+      awardable_id INTEGER NOT NULL,
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL,
+      UNIQUE (awardable_type, awardable_id, name, user_id)
+    );
+    CREATE INDEX award_emoji_user ON award_emoji(user_id, name);
+
+    CREATE TABLE resource_label_events (
+      id INTEGER PRIMARY KEY,
+      issue_id INTEGER NOT NULL REFERENCES issues(id) ON DELETE CASCADE,
+      label_id INTEGER REFERENCES labels(id) ON DELETE SET NULL,
+      user_id INTEGER REFERENCES users(id) ON DELETE SET NULL,
+      action TEXT NOT NULL CHECK (action IN ('add', 'remove')),
+      created_at TEXT NOT NULL
+    );
+    CREATE INDEX resource_label_events_issue ON resource_label_events(issue_id);
+    CREATE TABLE resource_state_events (
+      id INTEGER PRIMARY KEY,
+      issue_id INTEGER NOT NULL REFERENCES issues(id) ON DELETE CASCADE,
+      user_id INTEGER REFERENCES users(id) ON DELETE SET NULL,
+      state TEXT NOT NULL,
+      created_at TEXT NOT NULL
+    );
+    CREATE INDEX resource_state_events_issue ON resource_state_events(issue_id);
+    CREATE TABLE resource_milestone_events (
+      id INTEGER PRIMARY KEY,
+      issue_id INTEGER NOT NULL REFERENCES issues(id) ON DELETE CASCADE,
+      milestone_id INTEGER REFERENCES milestones(id) ON DELETE SET NULL,
+      user_id INTEGER REFERENCES users(id) ON DELETE SET NULL,
+      action TEXT NOT NULL CHECK (action IN ('add', 'remove')),
+      state TEXT NOT NULL,
+      created_at TEXT NOT NULL
+    );
+    CREATE INDEX resource_milestone_events_issue ON resource_milestone_events(issue_id);
+
+    CREATE TABLE boards (
+      id INTEGER PRIMARY KEY,
+      project_id INTEGER REFERENCES projects(id) ON DELETE CASCADE,
+      group_id INTEGER REFERENCES namespaces(id) ON DELETE CASCADE,
+      name TEXT NOT NULL,
+      hide_backlog_list INTEGER NOT NULL DEFAULT 0,
+      hide_closed_list INTEGER NOT NULL DEFAULT 0,
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL,
+      CHECK ((project_id IS NULL) != (group_id IS NULL))
+    );
+    CREATE TABLE board_lists (
+      id INTEGER PRIMARY KEY,
+      board_id INTEGER NOT NULL REFERENCES boards(id) ON DELETE CASCADE,
+      list_type TEXT NOT NULL CHECK (list_type IN ('label', 'assignee', 'milestone')),
+      label_id INTEGER REFERENCES labels(id) ON DELETE CASCADE,
+      user_id INTEGER REFERENCES users(id) ON DELETE CASCADE,
+      milestone_id INTEGER REFERENCES milestones(id) ON DELETE CASCADE,
+      position INTEGER NOT NULL
+    );
+    CREATE INDEX board_lists_board ON board_lists(board_id, position);
+  `),
 ];
 
 /** Opens (creating if needed) the store in `dir` and brings its schema up to date. */

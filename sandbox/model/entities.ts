@@ -315,7 +315,7 @@ export function projectEntity(sandbox: Sandbox, project: ProjectRow, actor: Acto
     empty_repo: !repositoryHasBranches(sandbox, project) && !hasPendingRepository(sandbox, project.id),
     archived: Boolean(project.archived),
     creator_id: project.creator_id,
-    open_issues_count: 0,
+    open_issues_count: (sandbox.db.prepare("SELECT count(*) AS n FROM issues WHERE project_id = ? AND state = 'opened'").get(project.id) as { n: number }).n,
     import_status: 'none',
     repository_object_format: 'sha1',
     ...settings,

@@ -4,6 +4,7 @@ import { AccessLevel, visibilityRank, type NamespaceRow, type ProjectRow, type S
 import { addDays, timestamp } from '../model/time.ts';
 import { createUser, insertToken } from '../model/users.ts';
 import { seedDemoRepositories } from './repositories.ts';
+import { seedIssues } from './issues.ts';
 import { seedRunners } from '../areas/runners.ts';
 import { generator } from './random.ts';
 
@@ -58,6 +59,8 @@ export const DEMO_PATHS = {
   /** Group invited into acme-engineering/frontend at Reporter. */
   sharedGroupGuest: 'acme-design',
   sharedGroupHost: 'acme-engineering/frontend',
+  /** The issue tracker: 3,000 issues, scoped labels, milestones, a board (group boards on bigGroup). */
+  issueTracker: 'acme-engineering/frontend/web-app',
   /** Project invited acme-engineering/backend at Developer. */
   sharedProject: 'platform-team/infrastructure/terraform-modules',
 } as const;
@@ -561,6 +564,9 @@ export function seedDemo(sandbox: Sandbox): void {
 
   // -- the CI runner fleet (2,600 runners) and a few jobs on it
   seedRunners(sandbox);
+
+  // -- the issue tracker: 3,000 issues in the web app, a few in other subgroups, boards over them
+  seedIssues(sandbox, { tracker: webApp, others: [apiGateway, paymentsService, iosApp], group: engineering, people: [maya, diego, ...engineeringDevelopers.slice(0, 24)], triager: maya }, anchor);
 
   // -- repositories: real git histories for the projects the file browser and history show off
   seedDemoRepositories(sandbox, { webApp, dotfiles, paymentsService, ledger, lumen: lumenEngine }, anchor);

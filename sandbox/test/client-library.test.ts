@@ -122,6 +122,62 @@ describe('gitbeaker against the sandbox', () => {
     expect((await api.GroupAccessTokens.show(group.id, rotated.id)).revoked).toBe(true);
   });
 
+  it('works the issue tracker: labels, milestones, issues with filters, edits, move, clone, time and statistics', async () => {
+    const tracker = await api.Projects.show(DEMO_PATHS.issueTracker);
+    const label = await api.ProjectLabels.create(tracker.id, 'gitbeaker', '#336699', { description: 'made by the client' });
+    expect(label).toMatchObject({ name: 'gitbeaker', text_color: '#FFFFFF' });
+    expect((await api.ProjectLabels.subscribe(tracker.id, label.id)).subscribed).toBe(true);
+    const milestone = await api.ProjectMilestones.create(tracker.id, 'Gitbeaker release', { dueDate: '2099-01-01' });
+    const issue = await api.Issues.create(tracker.id, 'Filed by gitbeaker', { labels: 'gitbeaker,priority::2', milestoneId: milestone.id, description: '- [ ] a task' });
+    expect(issue).toMatchObject({ labels: ['gitbeaker', 'priority::2'], has_tasks: true });
+    const found = await api.Issues.all({ projectId: tracker.id, labels: 'gitbeaker', not: { labels: 'bug' }, state: 'opened', withLabelsDetails: true });
+    expect(found.map((each) => each.iid)).toEqual([issue.iid]);
+    expect((found[0].labels as Array<{ name: string }>).map((each) => each.name)).toEqual(['gitbeaker', 'priority::2']);
+    const page = await api.Issues.all({ projectId: tracker.id, perPage: 50, maxPages: 2, orderBy: 'label_priority' });
+    expect(page).toHaveLength(100);
+    expect((await api.ProjectMilestones.allAssignedIssues(tracker.id, milestone.id)).map((each) => each.iid)).toEqual([issue.iid]);
+    const edited = await api.Issues.edit(tracker.id, issue.iid, { addLabels: 'workflow::ready', removeLabels: 'gitbeaker', stateEvent: 'close' });
+    expect(edited).toMatchObject({ state: 'closed', labels: ['priority::2', 'workflow::ready'] });
+    const events = await api.IssueLabelEvents.all(tracker.id, issue.iid);
+    expect(events.some((event) => event.action === 'remove')).toBe(true);
+    expect((await api.Issues.addTimeEstimate(tracker.id, issue.iid, '2h')).human_time_estimate).toBe('2h');
+    expect((await api.Issues.addSpentTime(tracker.id, issue.iid, '30m')).total_time_spent).toBe(1800);
+    const other = await api.Projects.show(DEMO_PATHS.inheritedProject);
+    const cloned = await api.Issues.clone(tracker.id, issue.iid, other.id, { withNotes: true });
+    expect(cloned).toMatchObject({ project_id: other.id, title: 'Filed by gitbeaker' });
+    const moved = await api.Issues.move(other.id, cloned.iid, tracker.id);
+    expect(moved.project_id).toBe(tracker.id);
+    await api.Issues.reorder(tracker.id, moved.iid, { moveAfterId: issue.id });
+    const positions = await api.Issues.all({ projectId: tracker.id, iids: [issue.iid, moved.iid], orderBy: 'relative_position', sort: 'asc' });
+    expect(positions.map((each) => each.iid)).toEqual([moved.iid, issue.iid]);
+    const stats = await api.IssuesStatistics.all({ projectId: tracker.id });
+    expect(stats.statistics.counts.all).toBeGreaterThan(3000);
+  });
+
+  it('discusses an issue: notes, award emoji, and a board whose lists move', async () => {
+    const tracker = await api.Projects.show(DEMO_PATHS.issueTracker);
+    const issue = await api.Issues.create(tracker.id, 'Talk about it');
+    const note = await api.IssueNotes.create(tracker.id, issue.iid, 'A **comment**');
+    expect(note).toMatchObject({ body: 'A **comment**', system: false, noteable_iid: issue.iid });
+    await api.IssueNotes.edit(tracker.id, issue.iid, note.id, { body: 'An edited comment' });
+    const notes = await api.IssueNotes.all(tracker.id, issue.iid, { sort: 'asc' });
+    expect(notes.map((each) => each.body)).toEqual(['An edited comment']);
+    await api.IssueAwardEmojis.award(tracker.id, issue.iid, 'thumbsup');
+    expect((await api.Issues.show(issue.iid, { projectId: tracker.id })).upvotes).toBe(1);
+    await api.IssueNoteAwardEmojis.award(tracker.id, issue.iid, note.id, 'rocket');
+    expect((await api.IssueNoteAwardEmojis.all(tracker.id, issue.iid, note.id)).map((each) => each.name)).toEqual(['rocket']);
+    await api.IssueNotes.remove(tracker.id, issue.iid, note.id);
+    const board = await api.ProjectIssueBoards.create(tracker.id, 'Gitbeaker board');
+    const labels = await api.ProjectLabels.all(tracker.id, { search: 'workflow::' });
+    const first = await api.ProjectIssueBoards.createList(tracker.id, board.id, { labelId: labels[0].id });
+    const second = await api.ProjectIssueBoards.createList(tracker.id, board.id, { labelId: labels[1].id });
+    expect((await api.ProjectIssueBoards.editList(tracker.id, board.id, second.id, 0)).position).toBe(0);
+    expect((await api.ProjectIssueBoards.allLists(tracker.id, board.id)).map((list) => list.id)).toEqual([second.id, first.id]);
+    await api.ProjectIssueBoards.removeList(tracker.id, board.id, first.id);
+    const group = await api.Groups.show(DEMO_PATHS.bigGroup);
+    expect((await api.GroupIssueBoards.all(group.id)).map((each) => each.name)).toContain('Engineering workflow');
+  });
+
   it('adds, tests and removes a system hook', async () => {
     const hook = await api.SystemHooks.add('http://127.0.0.1:9/hook', { pushEvents: true, mergeRequestsEvents: true });
     expect(hook).toMatchObject({ url: 'http://127.0.0.1:9/hook', push_events: true, merge_requests_events: true });

@@ -229,6 +229,38 @@ describe('demo seed: tokens', () => {
   });
 });
 
+describe('demo seed: issue tracker', () => {
+  const tracker = `/projects/${enc(DEMO_PATHS.issueTracker)}`;
+
+  it('holds 3,000 issues with scoped labels, milestones past and upcoming, assignees and confidential ones', async () => {
+    const stats = await h.get(`${tracker}/issues_statistics`);
+    expect(stats.body.statistics.counts.all).toBe(3000);
+    expect(stats.body.statistics.counts.opened).toBeGreaterThan(500);
+    const labels = (await h.get(`${tracker}/labels?per_page=100`)).body.map((label: any) => label.name);
+    expect(labels).toEqual(expect.arrayContaining(['priority::1', 'workflow::in dev', 'bug', 'security']));
+    const milestones = (await h.get(`${tracker}/milestones?per_page=100`)).body;
+    expect(milestones.some((m: any) => m.state === 'closed' && m.expired)).toBe(true);
+    expect(milestones.some((m: any) => m.state === 'active' && !m.expired)).toBe(true);
+    expect((await h.get(`${tracker}/issues?milestone_id=Upcoming&per_page=1`)).headers.get('x-total')).not.toBe('0');
+    expect(Number((await h.get(`${tracker}/issues?confidential=true&per_page=1`)).headers.get('x-total'))).toBeGreaterThan(0);
+    expect(Number((await h.get(`${tracker}/issues?assignee_id=None&per_page=1`)).headers.get('x-total'))).toBeGreaterThan(0);
+    const withTasks = (await h.get(`${tracker}/issues?search=Tasks&in=description&per_page=5`)).body;
+    expect(withTasks.every((issue: any) => issue.has_tasks)).toBe(true);
+  });
+
+  it('has threads with system notes and resource events, and boards over the subgroups', async () => {
+    const busy = (await h.get(`${tracker}/issues?order_by=updated_at&per_page=100`)).body.find((issue: any) => issue.user_notes_count >= 2 && issue.assignees.length);
+    const notes = (await h.get(`${tracker}/issues/${busy.iid}/notes`)).body;
+    expect(notes.some((note: any) => note.system && note.body.startsWith('assigned to @'))).toBe(true);
+    expect((await h.get(`${tracker}/issues/${busy.iid}/resource_label_events`)).body.length).toBeGreaterThan(0);
+    const boards = (await h.get(`/groups/${DEMO_PATHS.bigGroup}/boards`)).body;
+    expect(boards.map((board: any) => board.name)).toEqual(['Engineering workflow', 'Priorities']);
+    expect(boards[0].lists.map((list: any) => list.label.name)).toEqual(['workflow::triage', 'workflow::ready', 'workflow::in dev', 'workflow::in review', 'workflow::blocked']);
+    const projects = new Set((await h.get(`/groups/${DEMO_PATHS.bigGroup}/issues?labels=workflow::ready&per_page=100`)).body.map((issue: any) => issue.project_id));
+    expect(projects.size).toBeGreaterThan(1);
+  });
+});
+
 describe('demo seed: determinism', () => {
   const usersPages = async (harness: Harness) => {
     const pages: unknown[] = [];

@@ -1,0 +1,240 @@
+import type { Context } from 'hono';
+import type { AppEnv, Sandbox, UserRow } from '../context.ts';
+import { HttpError, forbidden, notFound, paramError, validationError } from '../http/errors.ts';
+import { pageOfQuery } from '../http/pagination.ts';
+import { collectParamErrors } from '../http/params.ts';
+import { pathParam, type Call, type Router } from '../http/route.ts';
+import { AccessLevel, type ProjectRow } from '../model/access.ts';
+import { canAdminIssues, insertNote, projectRole } from '../model/issues.ts';
+import {
+  DEFAULT_NOTES_CREATE_LIMIT, NOTE_BODY_MAX, awardEntity, awardOnlyBody, emojiName, noteEntity, type AwardRow, type NoteRow,
+} from '../model/notes.ts';
+import { timestamp } from '../model/time.ts';
+import { issueOf, issueProject } from './issues.ts';
+import { snippetOf, snippetProject } from './snippets.ts';
+
+/** What a note hangs on: an issue or a project snippet. */
+interface Noteable {
+  type: 'Issue' | 'Snippet';
+  id: number;
+  iid: number | null;
+  project: ProjectRow;
+  locked: boolean;
+  /** Planner and up: internal notes, locked discussions. */
+  privileged: boolean;
+}
+
+function noteableOf(c: Context<AppEnv>, call: Call, type: Noteable['type']): Noteable {
+  if (type === 'Issue') {
+    const project = issueProject(c, call);
+    const issue = issueOf(c, call, project);
+    return { type, id: issue.id, iid: issue.iid, project, locked: Boolean(issue.discussion_locked), privileged: canAdminIssues(call.sandbox.db, call.actor, project, call.now) };
+  }
+  const project = snippetProject(c, call);
+  const snippet = snippetOf(c, call, project);
+  return { type, id: snippet.id, iid: null, project, locked: false, privileged: projectRole(call.sandbox.db, call.actor, project, call.now) >= AccessLevel.PLANNER };
+}
+
+function noteOf(c: Context<AppEnv>, call: Call, noteable: Noteable): NoteRow {
+  const raw = pathParam(c, 'note_id');
+  if (!/^\d{1,15}$/.test(raw)) throw paramError('note_id is invalid');
+  const note = call.sandbox.db.prepare('SELECT * FROM notes WHERE id = ? AND noteable_type = ? AND noteable_id = ?').get(Number(raw), noteable.type, noteable.id) as NoteRow | undefined;
+  // internal notes are for Planner and up only
+  if (!note || (note.internal && !noteable.privileged)) throw notFound('Note');
+  return note;
+}
+
+function userById(sandbox: Sandbox, id: number): UserRow | undefined {
+  return sandbox.db.prepare('SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
+}
+
+const present = (call: Call, noteable: Noteable, note: NoteRow) => noteEntity(call.sandbox, note, userById(call.sandbox, note.author_id), noteable.iid);
+
+function bodyErrors(body: string): void {
+  if (body.length > NOTE_BODY_MAX) throw validationError({ note: [`is too long (maximum is ${NOTE_BODY_MAX} characters)`] });
+  if (!body.trim()) throw validationError({ note: ["can't be blank"] });
+}
+
+// note creations of each user in the current minute, per sandbox (the platform's notes_create_limit throttle)
+const noteWindows = new WeakMap<Sandbox, { window: number; counts: Map<number, number> }>();
+
+function notesCreateLimit(sandbox: Sandbox): number {
+  const row = sandbox.db.prepare("SELECT value FROM settings WHERE key = 'notes_create_limit'").get() as { value: string } | undefined;
+  return row ? Number(row.value) : DEFAULT_NOTES_CREATE_LIMIT;
+}
+
+function throttleNoteCreation(call: Call): void {
+  const limit = notesCreateLimit(call.sandbox);
+  if (limit <= 0) return;
+  const seconds = Math.floor(call.now.getTime() / 1000);
+  const window = Math.floor(seconds / 60);
+  let state = noteWindows.get(call.sandbox);
+  if (!state || state.window !== window) {
+    state = { window, counts: new Map() };
+    noteWindows.set(call.sandbox, state);
+  }
+  const user = call.actor.user!.id;
+  const count = (state.counts.get(user) ?? 0) + 1;
+  state.counts.set(user, count);
+  if (count > limit) {
+    throw new HttpError(429, { message: 'This endpoint has been requested too many times. Try again later.' }, { 'Retry-After': String((window + 1) * 60 - seconds) });
+  }
+}
+
+function awardAnswer(call: Call, award: AwardRow) {
+  return awardEntity(call.sandbox, award, userById(call.sandbox, award.user_id));
+}
+
+/** Awards `name` to the target; the same award twice from one user is 400. */
+function addAward(call: Call, type: AwardRow['awardable_type'], id: number, name: string): AwardRow {
+  const { db } = call.sandbox;
+  const user = call.actor.user!.id;
+  if (db.prepare('SELECT 1 FROM award_emoji WHERE awardable_type = ? AND awardable_id = ? AND name = ? AND user_id = ?').get(type, id, name, user)) {
+    throw validationError({ base: ['User has already been awarded this emoji'] });
+  }
+  const stamp = timestamp(call.now);
+  const awardId = db.prepare('INSERT INTO award_emoji (name, user_id, awardable_type, awardable_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
+    .run(name, user, type, id, stamp, stamp).lastInsertRowid;
+  return db.prepare('SELECT * FROM award_emoji WHERE id = ?').get(awardId) as AwardRow;
+}
+
+function registerNotesOn(routes: Router, type: Noteable['type']): void {
+  const base = type === 'Issue' ? '/projects/:id/issues/:issue_iid/notes' : '/projects/:id/snippets/:snippet_id/notes';
+
+  routes.get(base, { auth: 'public' }, (c, call) => {
+    let sort: 'asc' | 'desc' = 'desc';
+    let orderBy: 'created_at' | 'updated_at' = 'created_at';
+    collectParamErrors([
+      () => { sort = call.params.oneOf('sort', ['asc', 'desc'] as const) ?? 'desc'; },
+      () => { orderBy = call.params.oneOf('order_by', ['created_at', 'updated_at'] as const) ?? 'created_at'; },
+      () => call.params.oneOf('activity_filter', ['all_notes', 'only_comments', 'only_activity'] as const),
+    ]);
+    const noteable = noteableOf(c, call, type);
+    const { db } = call.sandbox;
+    const filter = call.params.string('activity_filter');
+    const where = `noteable_type = ? AND noteable_id = ?${noteable.privileged ? '' : ' AND internal = 0'}${filter === 'only_comments' ? ' AND system = 0' : filter === 'only_activity' ? ' AND system = 1' : ''}`;
+    const direction = sort.toUpperCase();
+    const rows = pageOfQuery(c, call.params, {
+      count: (cap) => (db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM notes WHERE ${where} LIMIT ?)`).get(noteable.type, noteable.id, cap + 1) as { n: number }).n,
+      rows: (limit, offset) => db.prepare(`SELECT * FROM notes WHERE ${where} ORDER BY ${orderBy} ${direction}, id ${direction} LIMIT ? OFFSET ?`)
+        .all(noteable.type, noteable.id, limit, offset) as NoteRow[],
+    });
+    const authors = new Map<number, UserRow>();
+    for (const user of db.prepare('SELECT * FROM users WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify([...new Set(rows.map((row) => row.author_id))])) as UserRow[]) {
+      authors.set(user.id, user);
+    }
+    return c.json(rows.map((row) => noteEntity(call.sandbox, row, authors.get(row.author_id), noteable.iid)));
+  });
+
+  routes.get(`${base}/:note_id`, { auth: 'public' }, (c, call) => {
+    const noteable = noteableOf(c, call, type);
+    return c.json(present(call, noteable, noteOf(c, call, noteable)));
+  });
+
+  routes.post(base, {}, (c, call) => {
+    const { params } = call;
+    let body = '';
+    collectParamErrors([
+      () => { body = params.requiredString('body'); },
+      () => params.bool('internal'),
+      () => params.bool('confidential'),
+      () => params.dateTime('created_at'),
+    ]);
+    const noteable = noteableOf(c, call, type);
+    const { db } = call.sandbox;
+    // internal overrides the deprecated confidential (spec 2, 4.2)
+    const internal = type === 'Issue' && (params.bool('internal') ?? params.bool('confidential') ?? false);
+    if (internal && !noteable.privileged) throw forbidden();
+    if (noteable.locked && !noteable.privileged) throw forbidden('Your note could not be created because the discussion is locked');
+    let createdAt = timestamp(call.now);
+    const requested = params.dateTime('created_at');
+    if (requested) {
+      if (projectRole(db, call.actor, noteable.project, call.now) < AccessLevel.OWNER) throw forbidden();
+      if (requested < '1970-01-01T00:00:00.001Z') throw paramError('created_at is invalid');
+      createdAt = requested;
+    }
+    bodyErrors(body);
+    throttleNoteCreation(call);
+    const emoji = awardOnlyBody(body);
+    if (emoji && type === 'Issue') return c.json(awardAnswer(call, addAward(call, 'Issue', noteable.id, emoji)), 201);
+    const id = insertNote(db, { type, noteableId: noteable.id, projectId: noteable.project.id, authorId: call.actor.user!.id, body, system: false, internal, at: createdAt });
+    if (type === 'Issue') db.prepare('UPDATE issues SET updated_at = ? WHERE id = ?').run(timestamp(call.now), noteable.id);
+    return c.json(present(call, noteable, db.prepare('SELECT * FROM notes WHERE id = ?').get(id) as NoteRow), 201);
+  });
+
+  routes.put(`${base}/:note_id`, {}, (c, call) => {
+    const { params } = call;
+    collectParamErrors([() => params.string('body'), () => params.bool('confidential'), () => params.bool('internal')]);
+    const noteable = noteableOf(c, call, type);
+    const note = noteOf(c, call, noteable);
+    // only the author edits a note's text; system notes are nobody's to edit
+    if (note.system || note.author_id !== call.actor.user!.id) throw forbidden();
+    const body = params.string('body');
+    if (body === undefined) throw paramError('body is missing');
+    bodyErrors(body);
+    call.sandbox.db.prepare('UPDATE notes SET body = ?, updated_at = ? WHERE id = ?').run(body, timestamp(call.now), note.id);
+    return c.json(present(call, noteable, call.sandbox.db.prepare('SELECT * FROM notes WHERE id = ?').get(note.id) as NoteRow));
+  });
+
+  routes.delete(`${base}/:note_id`, {}, (c, call) => {
+    const noteable = noteableOf(c, call, type);
+    const note = noteOf(c, call, noteable);
+    // admin_note: the author, or Maintainer and up
+    if (note.author_id !== call.actor.user!.id && projectRole(call.sandbox.db, call.actor, noteable.project, call.now) < AccessLevel.MAINTAINER) throw forbidden();
+    call.sandbox.db.prepare("DELETE FROM award_emoji WHERE awardable_type = 'Note' AND awardable_id = ?").run(note.id);
+    call.sandbox.db.prepare('DELETE FROM notes WHERE id = ?').run(note.id);
+    return c.body(null, 204);
+  });
+}
+
+/** Award emoji on an issue or on one of its notes: list, get, award, take back (spec 2, 2.1 upvotes/downvotes). */
+function registerAwards(routes: Router, on: 'issue' | 'note'): void {
+  const base = on === 'issue' ? '/projects/:id/issues/:issue_iid/award_emoji' : '/projects/:id/issues/:issue_iid/notes/:note_id/award_emoji';
+  const target = (c: Context<AppEnv>, call: Call): { type: AwardRow['awardable_type']; id: number } => {
+    const noteable = noteableOf(c, call, 'Issue');
+    return on === 'issue' ? { type: 'Issue', id: noteable.id } : { type: 'Note', id: noteOf(c, call, noteable).id };
+  };
+  const awardOf = (c: Context<AppEnv>, call: Call, of: { type: string; id: number }) => {
+    const raw = pathParam(c, 'award_id');
+    if (!/^\d{1,15}$/.test(raw)) throw paramError('award_id is invalid');
+    const award = call.sandbox.db.prepare('SELECT * FROM award_emoji WHERE id = ? AND awardable_type = ? AND awardable_id = ?').get(Number(raw), of.type, of.id) as AwardRow | undefined;
+    if (!award) throw notFound('Award Emoji');
+    return award;
+  };
+
+  routes.get(base, { auth: 'public' }, (c, call) => {
+    const of = target(c, call);
+    const { db } = call.sandbox;
+    const rows = pageOfQuery(c, call.params, {
+      count: () => (db.prepare('SELECT count(*) AS n FROM award_emoji WHERE awardable_type = ? AND awardable_id = ?').get(of.type, of.id) as { n: number }).n,
+      rows: (limit, offset) => db.prepare('SELECT * FROM award_emoji WHERE awardable_type = ? AND awardable_id = ? ORDER BY id LIMIT ? OFFSET ?').all(of.type, of.id, limit, offset) as AwardRow[],
+    });
+    return c.json(rows.map((award) => awardAnswer(call, award)));
+  });
+
+  routes.get(`${base}/:award_id`, { auth: 'public' }, (c, call) => c.json(awardAnswer(call, awardOf(c, call, target(c, call)))));
+
+  routes.post(base, {}, (c, call) => {
+    let raw = '';
+    collectParamErrors([() => { raw = call.params.requiredString('name'); }]);
+    const of = target(c, call);
+    const name = emojiName(raw);
+    if (!name) throw validationError({ name: ['is not a valid emoji name'] });
+    return c.json(awardAnswer(call, addAward(call, of.type, of.id, name)), 201);
+  });
+
+  routes.delete(`${base}/:award_id`, {}, (c, call) => {
+    const award = awardOf(c, call, target(c, call));
+    // an award is taken back by whoever gave it (administrators too)
+    if (award.user_id !== call.actor.user!.id && !call.actor.user!.is_admin) throw forbidden();
+    call.sandbox.db.prepare('DELETE FROM award_emoji WHERE id = ?').run(award.id);
+    return c.body(null, 204);
+  });
+}
+
+export function registerNotes(routes: Router): void {
+  registerNotesOn(routes, 'Issue');
+  registerNotesOn(routes, 'Snippet');
+  registerAwards(routes, 'issue');
+  registerAwards(routes, 'note');
+}
