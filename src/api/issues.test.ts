@@ -79,7 +79,7 @@ describe('issues, notes, labels, milestones and boards against the sandbox', () 
     const moved = await updateIssue(connection, { projectId, iid: first.iid, changes: { add_labels: ['workflow::review'], remove_labels: ['workflow::doing'] } });
     expect(labelNames(moved)).toEqual(['workflow::review']);
 
-    await reorderIssue(connection, { projectId, iid: second.iid, moveBeforeId: first.id });
+    await reorderIssue(connection, { projectId, iid: second.iid, before: first.id });
     const ordered = await run<{ items: Array<{ iid: number }> }>(issuesQueries.list(connection, { project: projectId }, { iids: [first.iid, second.iid], order_by: 'relative_position', sort: 'asc', page: 1, per_page: 20 }));
     expect(ordered.items.map((issue) => issue.iid)).toEqual([second.iid, first.iid]);
 
@@ -119,9 +119,9 @@ describe('issues, notes, labels, milestones and boards against the sandbox', () 
     expect(award.name).toBe('thumbsup');
     const awards = await run<{ items: Array<{ name: string }> }>(notesQueries.awards(connection, noteable, note.id));
     expect(awards.items.map((item) => item.name)).toEqual(['thumbsup']);
-    await updateIssue(connection, { projectId, iid: issue.iid, changes: { state_event: 'close' } });
+    await updateIssue(connection, { projectId, iid: issue.iid, changes: { title: 'Discussed at length' } });
     const notes = await run<{ items: Array<{ body: string; system: boolean }> }>(notesQueries.list(connection, noteable, { sort: 'asc', order_by: 'created_at', page: 1, per_page: 100 }));
-    expect(notes.items.some((item) => item.system && /closed/.test(item.body))).toBe(true);
+    expect(notes.items.some((item) => item.system && /changed title/.test(item.body))).toBe(true);
     await deleteNote(connection, { noteable, noteId: note.id });
     const after = await run<{ items: Array<{ id: number }> }>(notesQueries.list(connection, noteable, { page: 1, per_page: 100 }));
     expect(after.items.map((item) => item.id)).not.toContain(note.id);

@@ -198,12 +198,15 @@ export async function deleteIssue(connection: Connection, { projectId, iid }: { 
   await send(connection, `/projects/${projectId}/issues/${iid}`, { method: 'DELETE' });
 }
 
-/** Places the issue after one issue or before another (by id), changing its relative position. */
+/**
+ * Places the issue just before the issue `before` or just after the issue `after` (ids). The
+ * platform names its parameters by the neighbour: `move_after_id` is the issue that comes after.
+ */
 export function reorderIssue(
   connection: Connection,
-  { projectId, iid, moveAfterId, moveBeforeId }: { projectId: number; iid: number; moveAfterId?: number; moveBeforeId?: number },
+  { projectId, iid, before, after }: { projectId: number; iid: number; before?: number; after?: number },
 ): Promise<Issue> {
-  return request(connection, `/projects/${projectId}/issues/${iid}/reorder`, issueSchema, { method: 'PUT', body: withoutEmpty({ move_after_id: moveAfterId, move_before_id: moveBeforeId }) });
+  return request(connection, `/projects/${projectId}/issues/${iid}/reorder`, issueSchema, { method: 'PUT', body: withoutEmpty({ move_after_id: before, move_before_id: after }) });
 }
 
 /** The moved issue, in its new project; the original is closed and points to it. */
