@@ -245,6 +245,23 @@ test.describe('the session', () => {
     await expect(new Shell(page).areas).toBeHidden();
   });
 
+  test('signing out sends nothing more to the instance: no request is refused after it', async ({ page, api, connectAs }) => {
+    await connectAs(page, DEMO_TOKENS.maintainer.secret);
+    const group = await api.groupId('acme-engineering');
+    // a screen with several queries in view when the connection goes
+    await page.goto(`/groups/${group}/members`);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    const after: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/api/')) after.push(`${request.method()} ${new URL(request.url()).pathname}`);
+    });
+    await new Shell(page).signOut();
+    await expect(new ConnectPage(page).form).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    expect(after).toEqual([]);
+  });
+
   test('remembered on this device, the session opens in a new page of the same browser', async ({ page, context, connectAs }) => {
     await connectAs(page, DEMO_TOKENS.developer.secret, { remember: true });
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Request } from '@playwright/test';
 import { DEMO_TOKENS, expect, test, type Api } from './fixtures.ts';
 import { FilesPage } from './pages/files.ts';
 
@@ -64,6 +65,28 @@ test.describe('browsing files', () => {
     await expect(files.lineLink('Order Summary.tsx', 3)).not.toHaveAttribute('aria-current', 'location');
     expect(new URL(page.url()).hash).toBe('#L2');
     await expect(files.action('Blame')).toHaveAttribute('href', `/projects/${projectId}/blame/src/components/Order%20Summary.tsx`);
+  });
+
+  test('a file view sends each request it needs once and none is aborted', async ({ page, api }) => {
+    const files = new FilesPage(page);
+    const projectId = await api.projectId(WEB_APP);
+    // the file's own requests: leaving the home screen may cut short its requests, which is fine
+    const ofFile = (request: Request) => new URL(request.url()).pathname.includes('/repository/files/');
+    const describe = (request: Request) => `${request.method()} ${new URL(request.url()).pathname}`;
+    const failed: string[] = [];
+    page.on('requestfailed', (request) => ofFile(request) && failed.push(`${describe(request)}: ${request.failure()?.errorText}`));
+    const fileRequests: string[] = [];
+    page.on('request', (request) => ofFile(request) && fileRequests.push(describe(request)));
+    const mark = await api.requestMark();
+    await files.gotoBlob(projectId, ORDER_SUMMARY);
+    await expect(files.lineLink('Order Summary.tsx', 3)).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    expect(failed).toEqual([]);
+    // the metadata first, then the content it allows: one of each
+    const path = `/api/v4${filePath(projectId, ORDER_SUMMARY)}`;
+    expect(fileRequests).toEqual([`HEAD ${path}`, `GET ${path}`]);
+    const logged = await api.requestsSince(mark, { method: 'HEAD', path: '/api/v4/projects/*/repository/files/*' });
+    expect(logged.map((request) => request.status)).toEqual([200]);
   });
 
   test('a missing file says so and offers a retry', async ({ page, api }) => {

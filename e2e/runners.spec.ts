@@ -190,6 +190,18 @@ test.describe('runner fleet (administrator)', () => {
     expect(saved.run_untagged).toBe(false);
   });
 
+  test('a job row names the job without a link to the sandbox, which has no web pages', async ({ page, api }) => {
+    // the demo seed's docker autoscaler 0011, on the fleet's first page, ran a few jobs
+    const runner = (await api.get<Array<{ id: number; description: string }>>('/runners/all?per_page=20')).find((item) => item.description === 'shared-docker-autoscaler-linux-0011')!;
+    const [job] = await api.get<Array<{ id: number; name: string; web_url: string }>>(`/runners/${runner.id}/jobs?sort=desc`);
+    expect(job.web_url).toMatch(/^http/);
+    const runnerPage = new RunnerPage(page);
+    await runnerPage.goto(runner.id);
+    const jobs = runnerPage.section('Jobs');
+    await expect(jobs.getByRole('row').filter({ hasText: `#${job.id} ${job.name}` })).toBeVisible();
+    await expect(jobs.getByRole('link', { name: `#${job.id} ${job.name}` })).toHaveCount(0);
+  });
+
   test('the pause toggle and the jobs filters of a runner page', async ({ page, api }) => {
     const { ids: [id] } = await taggedRunners(api, 1);
     const runner = new RunnerPage(page);

@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { axeViolations } from './axe.ts';
 import { DEMO_PATHS, DEMO_TOKENS, expect, test, type Api } from './fixtures.ts';
 import { Shell } from './pages/shell.ts';
 
@@ -10,8 +10,7 @@ import { Shell } from './pages/shell.ts';
 const WEB_APP = 'acme-engineering/frontend/web-app';
 
 async function expectNoAxeViolations(page: Page, screen: string) {
-  const result = await new AxeBuilder({ page }).analyze();
-  expect(result.violations.map((violation) => `${screen}: ${violation.id} ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(' | ')})`)).toEqual([]);
+  expect(await axeViolations(page, screen)).toEqual([]);
 }
 
 /** The `x-total` the platform answers for a one-row page of `path`. */

@@ -85,7 +85,13 @@ export async function send(connection: Connection, path: string, options: Reques
   rateLimitStore.record(response.headers);
   let data: unknown;
   try {
-    data = method === 'HEAD' ? null : await readBody(response);
+    if (method === 'HEAD') {
+      // a HEAD answer's body is always empty, but a fetch that leaves it unread is cancelled (logged as aborted)
+      await response.arrayBuffer();
+      data = null;
+    } else {
+      data = await readBody(response);
+    }
   } catch (error) {
     if (error instanceof ApiError) throw error;
     throw new ApiError(response.status, 'The connection broke while the answer was arriving.', 'network');

@@ -1,5 +1,6 @@
 import { createContext, useContext, useSyncExternalStore } from 'react';
 import type { Connection } from './http.ts';
+import { safeHttpUrl } from './schema.ts';
 import type { SessionStore } from './session.ts';
 
 export interface AppServices {
@@ -28,6 +29,14 @@ export function useSessionStore(): SessionStore {
 export function useActiveSession() {
   const session = useSessionStore();
   return useSyncExternalStore(session.subscribe, session.getActive);
+}
+
+/**
+ * A link to the instance's own web page at `url`: only an http(s) URL, and none when the instance
+ * serves only the API (the sandbox), where the page would say "There is no such page".
+ */
+export function useInstancePage(url: string | null | undefined): string | undefined {
+  return useActiveSession()?.connection.apiOnly ? undefined : safeHttpUrl(url);
 }
 
 export function useSavedConnections() {

@@ -8,3 +8,34 @@ export const pageParams = {
   page: withDefault(z.number().check(z.int(), z.minimum(1)), 1),
   per_page: withDefault(z.union([z.literal(20), z.literal(50), z.literal(100)]), 20),
 };
+
+/** What the groups and projects lists share in their URL: scope, text, sort, visibility and role, page. */
+export interface ScopedListSearch {
+  scope?: string;
+  search: string;
+  sort: string;
+  visibility?: 'public' | 'internal' | 'private';
+  min_access_level?: number;
+  page: number;
+  per_page: 20 | 50 | 100;
+}
+
+/** The shared fields' schemas; `scopes` and `sorts` are the list's own, the first sort its default. */
+export function scopedListSearchFields<Scope extends string, Sort extends string>(scopes: readonly [Scope, ...Scope[]], sorts: ReadonlyArray<{ value: Sort }>) {
+  return {
+    /** Absent: the role's default (every one for an administrator, one's own for others). */
+    scope: z.catch(z.optional(z.enum(scopes)), undefined),
+    search: withDefault(z.string(), ''),
+    sort: withDefault(z.enum(sorts.map((sort) => sort.value) as [Sort, ...Sort[]]), sorts[0].value),
+    visibility: z.catch(z.optional(z.enum(['public', 'internal', 'private'])), undefined),
+    min_access_level: z.catch(z.optional(z.number().check(z.int(), z.minimum(5), z.maximum(50))), undefined),
+    ...pageParams,
+  };
+}
+
+/** The shared fields as API params: the scope defaulted by role, the sort split into order_by and sort. */
+export function scopedListParams<Scope extends string, Order extends { value: string; order_by: string; sort: 'asc' | 'desc' }, S extends { scope?: Scope; sort: string }>(search: S, isAdmin: boolean, sorts: readonly Order[]) {
+  const { scope, sort, ...rest } = search;
+  const order = sorts.find((option) => option.value === sort) ?? sorts[0];
+  return { ...rest, scope: scope ?? ((isAdmin ? 'all' : 'member') as Scope), order_by: order.order_by as Order['order_by'], sort: order.sort };
+}

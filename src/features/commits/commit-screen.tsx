@@ -4,9 +4,8 @@ import { Link } from '@tanstack/react-router';
 import { commitsQueries, type CommitRef, type PickKind } from '../../api/commits.ts';
 import { membersQueries } from '../../api/members.ts';
 import { projectsQueries } from '../../api/projects.ts';
-import { useActiveSession, useConnection } from '../../api/react.ts';
+import { useActiveSession, useConnection, useInstancePage } from '../../api/react.ts';
 import { ErrorPanel, errorText } from '../../components/error-panel.tsx';
-import { safeHttpUrl } from '../../api/schema.ts';
 import { formatDateTime, formatRelative } from '../../lib/time.ts';
 import { StatsText, TrailerList } from './commit-parts.tsx';
 import { messageBody } from './commit-text.ts';
@@ -119,8 +118,7 @@ export function CommitScreen({ projectId, sha }: { projectId: number; sha: strin
 
   const body = messageBody(commit);
   const trailers = commit.extended_trailers;
-  // the sandbox serves only the API: a link to its web page would say "There is no such page"
-  const webUrl = me?.apiOnly ? null : safeHttpUrl(commit.web_url);
+  const webUrl = useInstancePage(commit.web_url);
   const sameCommitter = commit.committer_name === commit.author_name && commit.committer_email === commit.author_email && commit.committed_date === commit.authored_date;
   return (
     <article className="screen" aria-labelledby={headingId}>

@@ -3,9 +3,8 @@ import { keepPreviousData, useQuery, useSuspenseQuery } from '@tanstack/react-qu
 import { Link, useNavigate } from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
 import { membersQueries } from '../../api/members.ts';
-import { useActiveSession, useConnection } from '../../api/react.ts';
+import { useActiveSession, useConnection, useInstancePage } from '../../api/react.ts';
 import { JOB_STATUSES, RUNNER_ACCESS_LEVELS, runnersQueries, type RunnerDetail, type RunnerJob } from '../../api/runners.ts';
-import { safeHttpUrl } from '../../api/schema.ts';
 import { DataTable } from '../../components/data-table.tsx';
 import { ErrorPanel, errorText } from '../../components/error-panel.tsx';
 import { useSetSearch } from '../../components/list-hooks.ts';
@@ -194,14 +193,17 @@ export function RunnerScreen({ runnerId, fromAdmin, search }: RunnerScreenProps)
   );
 }
 
+/** The job's name, linked to its page on the instance when the instance has one. */
+function JobName({ job }: { job: RunnerJob }) {
+  const url = useInstancePage(job.web_url);
+  return url ? <a href={url}>#{job.id} {job.name}</a> : <span>#{job.id} {job.name}</span>;
+}
+
 const jobColumns: ColumnDef<RunnerJob>[] = [
   {
     id: 'job',
     header: 'Job',
-    cell: ({ row: { original: job } }) => {
-      const url = safeHttpUrl(job.web_url);
-      return url ? <a href={url}>#{job.id} {job.name}</a> : <span>#{job.id} {job.name}</span>;
-    },
+    cell: ({ row: { original: job } }) => <JobName job={job} />,
   },
   { id: 'status', header: 'Status', cell: ({ row: { original: job } }) => <span className="badge">{job.status}</span> },
   { id: 'project', header: 'Project', cell: ({ row: { original: job } }) => job.project.name_with_namespace },

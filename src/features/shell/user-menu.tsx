@@ -45,10 +45,8 @@ export function UserMenu({ defaultOpen }: { defaultOpen: boolean }) {
         <DropdownMenu.Separator className="menu__separator" />
         <DropdownMenu.Item
           className="menu__item"
-          onSelect={() => {
-            session.signOut();
-            void navigate({ to: '/connect' });
-          }}
+          // leave the screen first: its queries, dropped with the connection, would fetch again without a token and get 401
+          onSelect={() => void navigate({ to: '/connect' }).then(() => session.signOut())}
         >
           Sign out
         </DropdownMenu.Item>
