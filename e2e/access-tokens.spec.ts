@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { DEMO_PATHS, DEMO_TOKENS, expect, test, type Api } from './fixtures.ts';
+import { DEMO_PATHS, DEMO_TOKENS, expect, test, applyAdminSession, type Api } from './fixtures.ts';
 import { AccessTokensPage, ExpiryOverviewPage } from './pages/access-tokens.ts';
 import { MembersPage } from './pages/members.ts';
 import { Shell } from './pages/shell.ts';
@@ -61,11 +61,14 @@ function pageHolds(page: Page, secret: string): Promise<boolean> {
   }, secret);
 }
 
+// each test makes or reads its own objects and each worker has its own sandbox: the file's tests spread over both workers
+test.describe.configure({ mode: 'parallel' });
+
 test.describe('a group owner manages its access tokens', () => {
   let group: Group;
-  test.beforeEach(async ({ page, api, connectAs, consoleServer }) => {
+  test.beforeEach(async ({ context, api, adminSession }) => {
     group = await ownedGroup(api);
-    await connectAs(page, consoleServer.adminToken);
+    await applyAdminSession(context, adminSession);
   });
 
   test('a new token: its secret is shown once, works, and is gone from the page when the dialog closes', async ({ page, context, api, baseURL, knownSecrets }) => {

@@ -1,5 +1,5 @@
 import { axeViolations as violations } from './axe.ts';
-import { test, expect } from './fixtures.ts';
+import { test, expect, applyAdminSession } from './fixtures.ts';
 import { ConnectPage } from './pages/connect.ts';
 
 /**
@@ -23,9 +23,7 @@ test('the connect screen, and its errors, have no axe violations', async ({ page
 });
 
 test.describe('accessibility', () => {
-  test.beforeEach(async ({ page, connectAs, consoleServer }) => {
-    await connectAs(page, consoleServer.adminToken);
-  });
+  test.beforeEach(({ context, adminSession }) => applyAdminSession(context, adminSession));
 
   test('the main screens, a dialog and a menu have no axe violations', async ({ page, api }) => {
     // twenty-one axe runs of about a second of renderer CPU each; the shared two-core machine may be several times slower

@@ -1,5 +1,5 @@
 import type { Page, Request } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import { expect, test, applyAdminSession } from './fixtures.ts';
 import { BlamePage } from './pages/blame.ts';
 
 const LUMEN = 'lumen/core/lumen';
@@ -39,9 +39,7 @@ test.describe('blame of the 50,000-line file', () => {
     expect(warm.status).toBe(200);
   });
 
-  test.beforeEach(async ({ page, connectAs, consoleServer }) => {
-    await connectAs(page, consoleServer.adminToken);
-  });
+  test.beforeEach(({ context, adminSession }) => applyAdminSession(context, adminSession));
 
   test('shows the first lines with their commits while the rest is not loaded, and stays small while scrolling', async ({ page }) => {
     const requests = watchBlameRequests(page);
@@ -184,11 +182,11 @@ test.describe('blame of the 50,000-line file', () => {
 });
 
 test.describe('blame of a short file', () => {
-  test('a path with a space on the default branch: exact line count, commit groups, and the commit link', async ({ page, api, connectAs, consoleServer }) => {
+  test('a path with a space on the default branch: exact line count, commit groups, and the commit link', async ({ page, context, api, adminSession }) => {
     const projectId = await api.projectId('acme-engineering/frontend/web-app');
     const path = 'src/components/Order Summary.tsx';
     const lines = (await api.get<Array<{ lines: string[] }>>(`/projects/${projectId}/repository/files/${encodeURIComponent(path)}/blame?ref=main`)).flatMap((group) => group.lines);
-    await connectAs(page, consoleServer.adminToken);
+    await applyAdminSession(context, adminSession);
     const blame = new BlamePage(page, path);
     // no ref in the URL: the project's default branch
     await page.goto(`/projects/${projectId}/blame/${encodeURIComponent(path).replace(/%2F/g, '/')}`);

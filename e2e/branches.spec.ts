@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { expect, test, type Api } from './fixtures.ts';
+import { expect, test, applyAdminSession, type Api } from './fixtures.ts';
 import { BranchesPage } from './pages/branches.ts';
 
 interface BranchAnswer {
@@ -29,9 +29,7 @@ async function projectWithBranches(api: Api) {
 const param = (page: Page, name: string) => () => new URL(page.url()).searchParams.get(name);
 
 test.describe('branches (administrator)', () => {
-  test.beforeEach(async ({ page, connectAs, consoleServer }) => {
-    await connectAs(page, consoleServer.adminToken);
-  });
+  test.beforeEach(({ context, adminSession }) => applyAdminSession(context, adminSession));
 
   test('search with anchors and an RE2 regex come from the URL; badges and last commits show', async ({ page, api }) => {
     const project = await projectWithBranches(api);
@@ -167,9 +165,9 @@ test.describe('branches (administrator)', () => {
 });
 
 test.describe('branches: list states', () => {
-  test('a failing list shows the error with a retry that recovers; an empty filter says so', async ({ page, api, connectAs, consoleServer }) => {
+  test('a failing list shows the error with a retry that recovers; an empty filter says so', async ({ page, context, api, adminSession }) => {
     const project = await projectWithBranches(api);
-    await connectAs(page, consoleServer.adminToken);
+    await applyAdminSession(context, adminSession);
     let failing = true;
     await page.route(`**/api/v4/projects/${project.id}/repository/branches?**`, (route) =>
       failing ? route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ message: '500 Internal Server Error' }) }) : route.continue(),

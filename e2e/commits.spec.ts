@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { DEMO_PATHS, DEMO_TOKENS, expect, test, type Api } from './fixtures.ts';
+import { DEMO_PATHS, DEMO_TOKENS, expect, test, applyAdminSession, type Api } from './fixtures.ts';
 import { CommitHistoryPage, CommitPage } from './pages/commits.ts';
 
 const WEB_APP = 'acme-engineering/frontend/web-app';
@@ -36,11 +36,14 @@ async function ownBranch(api: Api, projectId: number, ref: string): Promise<stri
   return name;
 }
 
+// each test makes or reads its own objects and each worker has its own sandbox: the file's tests spread over both workers
+test.describe.configure({ mode: 'parallel' });
+
 test.describe('commit history', () => {
   let projectId: number;
-  test.beforeEach(async ({ page, api, connectAs, consoleServer }) => {
+  test.beforeEach(async ({ context, api, adminSession }) => {
     projectId = await api.projectId(WEB_APP);
-    await connectAs(page, consoleServer.adminToken);
+    await applyAdminSession(context, adminSession);
   });
 
   test('filters by path and author through the URL, keeps them on reload, and pages without totals', async ({ page, api }) => {
@@ -109,9 +112,9 @@ test.describe('commit history', () => {
 });
 
 test.describe('when the instance fails', () => {
-  test('the history and a diff say so and retry', async ({ page, api, connectAs, consoleServer }) => {
+  test('the history and a diff say so and retry', async ({ page, context, api, adminSession }) => {
     const projectId = await api.projectId(WEB_APP);
-    await connectAs(page, consoleServer.adminToken);
+    await applyAdminSession(context, adminSession);
     const history = new CommitHistoryPage(page);
     let heal = await api.injectFault({ path: `/api/v4/projects/${projectId}/repository/commits`, methods: ['GET'], error_rate: 1, error_status: 503 });
     await history.goto(projectId);
@@ -137,9 +140,9 @@ test.describe('when the instance fails', () => {
 
 test.describe('a commit', () => {
   let projectId: number;
-  test.beforeEach(async ({ page, api, connectAs, consoleServer }) => {
+  test.beforeEach(async ({ context, api, adminSession }) => {
     projectId = await api.projectId(WEB_APP);
-    await connectAs(page, consoleServer.adminToken);
+    await applyAdminSession(context, adminSession);
   });
 
   test('shows its message, stats, parents, trailers, refs, position and diff', async ({ page, api }) => {

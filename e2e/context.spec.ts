@@ -1,4 +1,4 @@
-import { DEMO_PATHS, DEMO_TOKENS, expect, test } from './fixtures.ts';
+import { DEMO_PATHS, DEMO_TOKENS, expect, test, applyAdminSession } from './fixtures.ts';
 import { ContextSwitcher } from './pages/context-switcher.ts';
 import { MembersPage } from './pages/members.ts';
 import { Shell } from './pages/shell.ts';
@@ -83,8 +83,9 @@ test.describe('switching context', () => {
 test.describe('the shell', () => {
   const instanceAreas = ['Runners', 'Service accounts', 'System hooks', 'Storage moves', 'Deploy keys'];
 
-  test('the instance areas are listed for an administrator', async ({ page, connectAs, consoleServer }) => {
-    await connectAs(page, consoleServer.adminToken);
+  test('the instance areas are listed for an administrator', async ({ page, context, adminSession }) => {
+    await applyAdminSession(context, adminSession);
+    await page.goto('/');
     const instance = new Shell(page).section('Admin');
     await expect(instance).toBeVisible();
     for (const name of instanceAreas) await expect(instance.getByRole('link', { name, exact: true })).toBeVisible();

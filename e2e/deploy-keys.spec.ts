@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { expect, test, type Api } from './fixtures.ts';
+import { expect, test, applyAdminSession, type Api } from './fixtures.ts';
 import { DeployKeysPage } from './pages/deploy-keys.ts';
 import { newSshKey } from './ssh-key.ts';
 
@@ -15,9 +15,7 @@ async function newProject(api: Api, prefix = 'e2e-keys') {
 }
 
 test.describe('deploy keys of a project (administrator)', () => {
-  test.beforeEach(async ({ page, connectAs, consoleServer }) => {
-    await connectAs(page, consoleServer.adminToken);
-  });
+  test.beforeEach(({ context, adminSession }) => applyAdminSession(context, adminSession));
 
   test('a bad key is refused before sending and the input kept; a good one is added', async ({ page, api }) => {
     const project = await newProject(api);

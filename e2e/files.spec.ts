@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Request } from '@playwright/test';
-import { DEMO_TOKENS, expect, test, type Api } from './fixtures.ts';
+import { DEMO_TOKENS, expect, test, applyAdminSession, type Api } from './fixtures.ts';
 import { FilesPage } from './pages/files.ts';
 
 const WEB_APP = 'acme-engineering/frontend/web-app';
@@ -23,9 +23,7 @@ async function fileText(api: Api, projectId: number, path: string, ref: string):
 }
 
 test.describe('browsing files', () => {
-  test.beforeEach(async ({ page, connectAs, consoleServer }) => {
-    await connectAs(page, consoleServer.adminToken);
-  });
+  test.beforeEach(({ context, adminSession }) => applyAdminSession(context, adminSession));
 
   test('clicks through the tree to a nested file, with breadcrumbs and its last commit', async ({ page, api }) => {
     const files = new FilesPage(page);
@@ -187,9 +185,7 @@ test.describe('browsing files', () => {
 });
 
 test.describe('changing files', () => {
-  test.beforeEach(async ({ page, connectAs, consoleServer }) => {
-    await connectAs(page, consoleServer.adminToken);
-  });
+  test.beforeEach(({ context, adminSession }) => applyAdminSession(context, adminSession));
 
   test('edits a file and commits it to a branch', async ({ page, api }) => {
     const files = new FilesPage(page);
@@ -333,8 +329,8 @@ test.describe('changing files', () => {
 });
 
 test.describe('an empty repository', () => {
-  test('says it is empty and starts it with a first file', async ({ page, api, connectAs, consoleServer }) => {
-    await connectAs(page, consoleServer.adminToken);
+  test('says it is empty and starts it with a first file', async ({ page, context, api, adminSession }) => {
+    await applyAdminSession(context, adminSession);
     const files = new FilesPage(page);
     const project = await api.post<{ id: number; default_branch: string | null }>('/projects', { name: `e2e-empty-${randomBytes(4).toString('hex')}` });
     api.deleteAfter(`/projects/${project.id}`);

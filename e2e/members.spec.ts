@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { DEMO_PATHS, DEMO_TOKENS, expect, test, type Api } from './fixtures.ts';
+import { DEMO_PATHS, DEMO_TOKENS, expect, test, applyAdminSession, type Api } from './fixtures.ts';
 import { BillableMembersPage, MembersPage } from './pages/members.ts';
 
 interface MemberAnswer {
@@ -25,11 +25,14 @@ async function totalOf(api: Api, path: string): Promise<number> {
   return Number(answer.headers.get('x-total'));
 }
 
+// each test makes or reads its own objects and each worker has its own sandbox: the file's tests spread over both workers
+test.describe.configure({ mode: 'parallel' });
+
 test.describe('members list filters', () => {
   let groupId: number;
-  test.beforeEach(async ({ page, api, connectAs, consoleServer }) => {
+  test.beforeEach(async ({ context, api, adminSession }) => {
     groupId = await api.groupId(DEMO_PATHS.bigGroup);
-    await connectAs(page, consoleServer.adminToken);
+    await applyAdminSession(context, adminSession);
   });
 
   test('search goes to query= and survives a reload', async ({ page, api }) => {
@@ -243,10 +246,10 @@ test.describe('members paging', () => {
 });
 
 test.describe('when the instance fails', () => {
-  test('the members list says so, keeps the filters in the URL, and Try again loads it', async ({ page, api, connectAs, consoleServer }) => {
+  test('the members list says so, keeps the filters in the URL, and Try again loads it', async ({ page, context, api, adminSession }) => {
     const groupId = await api.groupId(DEMO_PATHS.bigGroup);
     const expected = await api.get<MemberAnswer[]>(`/groups/${groupId}/members?query=maya`);
-    await connectAs(page, consoleServer.adminToken);
+    await applyAdminSession(context, adminSession);
     const heal = await api.injectFault({ path: `/api/v4/groups/${groupId}/members`, methods: ['GET'], error_rate: 1, error_status: 503 });
     const members = new MembersPage(page);
     await members.gotoGroup(groupId, '?query=maya');
@@ -265,9 +268,9 @@ test.describe('when the instance fails', () => {
 
 test.describe('managing group members', () => {
   let groupId: number;
-  test.beforeEach(async ({ page, api, connectAs, consoleServer }) => {
+  test.beforeEach(async ({ context, api, adminSession }) => {
     groupId = await api.groupId(DEMO_PATHS.bigGroup);
-    await connectAs(page, consoleServer.adminToken);
+    await applyAdminSession(context, adminSession);
   });
 
   test('add a member through the dialog: they are listed with the chosen role and expiry', async ({ page, api }) => {
@@ -467,11 +470,11 @@ test.describe('who may change members', () => {
     await expect(members.rowActions).toHaveCount(0);
   });
 
-  test('on the All members list, inherited members are managed where they were granted', async ({ page, api, connectAs, consoleServer }) => {
+  test('on the All members list, inherited members are managed where they were granted', async ({ page, context, api, adminSession }) => {
     const groupId = await api.groupId('acme-engineering/backend/payments');
     const maya = await api.userByUsername('maya.chen');
     const members = new MembersPage(page);
-    await connectAs(page, consoleServer.adminToken);
+    await applyAdminSession(context, adminSession);
     await members.gotoGroup(groupId, `?tab=all&user_ids=${encodeURIComponent(JSON.stringify([maya.id]))}`);
 
     // Maya is a member through Backend, not of Payments itself
@@ -482,9 +485,9 @@ test.describe('who may change members', () => {
 
 test.describe('billable members', () => {
   let groupId: number;
-  test.beforeEach(async ({ page, api, connectAs, consoleServer }) => {
+  test.beforeEach(async ({ context, api, adminSession }) => {
     groupId = await api.groupId(DEMO_PATHS.bigGroup);
-    await connectAs(page, consoleServer.adminToken);
+    await applyAdminSession(context, adminSession);
   });
 
   test('search and sort go to the URL and survive a reload', async ({ page, api }) => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
-import { DEMO_TOKENS, expect, test, type Api } from './fixtures.ts';
+import { DEMO_TOKENS, expect, test, applyAdminSession, type Api } from './fixtures.ts';
 import { RunnerFleetPage, RunnerPage } from './pages/runners.ts';
 
 interface RunnerAnswer {
@@ -40,10 +40,11 @@ async function taggedRunners(api: Api, count: number, options: { description?: s
 
 const tagSearch = (tag: string) => `?tag_list=${encodeURIComponent(JSON.stringify([tag]))}`;
 
+// each test makes or reads its own objects and each worker has its own sandbox: the file's tests spread over both workers
+test.describe.configure({ mode: 'parallel' });
+
 test.describe('runner fleet (administrator)', () => {
-  test.beforeEach(async ({ page, connectAs, consoleServer }) => {
-    await connectAs(page, consoleServer.adminToken);
-  });
+  test.beforeEach(({ context, adminSession }) => applyAdminSession(context, adminSession));
 
   test('counts by status and type are the API’s x-total of each filter', async ({ page, api }) => {
     const fleet = new RunnerFleetPage(page);

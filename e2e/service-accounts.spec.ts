@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { test, expect, DEMO_TOKENS, DEMO_PATHS } from './fixtures.ts';
+import { test, expect, DEMO_TOKENS, DEMO_PATHS, applyAdminSession } from './fixtures.ts';
 import { AccountTokensPage, ServiceAccountsPage } from './pages/service-accounts.ts';
 
 interface AccountAnswer {
@@ -15,6 +15,9 @@ const suffix = () => randomBytes(4).toString('hex');
 
 /** One search param of the page's URL, for `expect.poll`: retried until it matches. */
 const param = (page: Page, name: string) => () => new URL(page.url()).searchParams.get(name);
+
+// each test makes or reads its own objects and each worker has its own sandbox: the file's tests spread over both workers
+test.describe.configure({ mode: 'parallel' });
 
 test.describe('group service accounts', () => {
   test('an Owner creates an account, gives it a token shown once, rotates it and hard-deletes the account', async ({ page, api, connectAs, knownSecrets }) => {
@@ -107,7 +110,7 @@ test.describe('group service accounts', () => {
     expect((await api.call('GET', '/user', { token: newSecret })).status).toBe(401);
   });
 
-  test('a rename to a taken username shows on the Username field', async ({ page, api, connectAs, consoleServer }) => {
+  test('a rename to a taken username shows on the Username field', async ({ page, context, api, adminSession }) => {
     const groupId = await api.groupId(DEMO_PATHS.bigGroup);
     const tag = suffix();
     const first = await api.post<AccountAnswer>(`/groups/${groupId}/service_accounts`, { name: `Lint bot ${tag}`, username: `lint-${tag}` });
@@ -115,7 +118,7 @@ test.describe('group service accounts', () => {
     const second = await api.post<AccountAnswer>(`/groups/${groupId}/service_accounts`, { name: `Docs bot ${tag}`, username: `docs-${tag}` });
     api.deleteAfter(`/groups/${groupId}/service_accounts/${second.id}?hard_delete=true`);
     const accounts = new ServiceAccountsPage(page);
-    await connectAs(page, consoleServer.adminToken);
+    await applyAdminSession(context, adminSession);
     await accounts.gotoGroup(groupId);
     await accounts.editButton(second.name).click();
     const edit = accounts.editDialog(second.name);
@@ -154,10 +157,10 @@ test.describe('group service accounts', () => {
     await expect(tokens.table).toHaveCount(0);
   });
 
-  test('a subgroup explains that service accounts live on the top-level group', async ({ page, api, connectAs, consoleServer }) => {
+  test('a subgroup explains that service accounts live on the top-level group', async ({ page, context, api, adminSession }) => {
     const subgroupId = await api.groupId(`${DEMO_PATHS.bigGroup}/backend`);
     const accounts = new ServiceAccountsPage(page);
-    await connectAs(page, consoleServer.adminToken);
+    await applyAdminSession(context, adminSession);
     await accounts.gotoGroup(subgroupId);
     await expect(accounts.notice(`Service accounts belong to top-level groups, and this is a subgroup. Those of this group’s hierarchy are managed in the top-level group “${DEMO_PATHS.bigGroup}”.`)).toBeVisible();
     await expect(accounts.newAccount).toHaveCount(0);
@@ -165,12 +168,12 @@ test.describe('group service accounts', () => {
 });
 
 test.describe('instance service accounts', () => {
-  test('a taken email shows on the Email field and what was typed stays', async ({ page, api, connectAs, consoleServer }) => {
+  test('a taken email shows on the Email field and what was typed stays', async ({ page, context, api, adminSession }) => {
     const [maya] = await api.get<Array<{ email: string }>>(`/users?username=${DEMO_TOKENS.maintainer.username}`);
     expect(maya.email).toBeTruthy();
     const tag = suffix();
     const accounts = new ServiceAccountsPage(page);
-    await connectAs(page, consoleServer.adminToken);
+    await applyAdminSession(context, adminSession);
     await accounts.gotoInstance();
     await expect(accounts.heading('Instance service accounts')).toBeVisible();
 
@@ -196,12 +199,12 @@ test.describe('instance service accounts', () => {
     await expect(accounts.toast(`Created the service account Backup robot (@backup-${tag}).`)).toBeVisible();
   });
 
-  test('an administrator gives an instance account a token through the personal access tokens API', async ({ page, api, connectAs, consoleServer, knownSecrets }) => {
+  test('an administrator gives an instance account a token through the personal access tokens API', async ({ page, context, api, knownSecrets, adminSession }) => {
     const tag = suffix();
     const account = await api.post<AccountAnswer>('/service_accounts', { name: `Mirror ${tag}`, username: `mirror-${tag}` });
     const accounts = new ServiceAccountsPage(page);
     const tokens = new AccountTokensPage(page);
-    await connectAs(page, consoleServer.adminToken);
+    await applyAdminSession(context, adminSession);
     await accounts.gotoInstance('?order_by=username&sort=asc&per_page=100');
     // instance accounts are edited and deleted like a group's
     await expect(accounts.editButton(account.name)).toBeVisible();
@@ -239,7 +242,7 @@ test.describe('instance service accounts', () => {
     await expect(tokens.row('mirror', 'Revoked')).toHaveCount(1);
   });
 
-  test('an administrator renames an instance account (a taken username shows on the field) and hard-deletes it', async ({ page, api, connectAs, consoleServer, knownSecrets }) => {
+  test('an administrator renames an instance account (a taken username shows on the field) and hard-deletes it', async ({ page, context, api, knownSecrets, adminSession }) => {
     const tag = suffix();
     const account = await api.post<AccountAnswer>('/service_accounts', { name: `Packager ${tag}`, username: `packager-${tag}` });
     api.deleteAfter(`/users/${account.id}?hard_delete=true`);
@@ -251,7 +254,7 @@ test.describe('instance service accounts', () => {
     const ownGroup = await api.post<{ id: number }>('/groups', { name: `Packages ${tag}`, path: `packages-${tag}` }, { token });
     const renamed = { name: `Packager renamed ${tag}`, username: `packager-renamed-${tag}` };
     const accounts = new ServiceAccountsPage(page);
-    await connectAs(page, consoleServer.adminToken);
+    await applyAdminSession(context, adminSession);
     // newest first: both accounts are on the first page
     await accounts.gotoInstance();
     await expect(accounts.row(account.username)).toBeVisible();
@@ -300,14 +303,14 @@ test.describe('instance service accounts', () => {
     expect((await api.call('GET', '/user', { token })).status).toBe(401);
   });
 
-  test('the sort goes to order_by= and sort= and survives a reload', async ({ page, api, connectAs, consoleServer }) => {
+  test('the sort goes to order_by= and sort= and survives a reload', async ({ page, context, api, adminSession }) => {
     const tag = suffix();
     // a username that sorts before the demo data and anything the other tests make
     const first = await api.post<AccountAnswer>('/service_accounts', { name: `Aardvark ${tag}`, username: `0-aardvark-${tag}` });
     const expected = await api.get<AccountAnswer[]>('/service_accounts?order_by=username&sort=asc&per_page=1');
     expect(expected[0].username <= first.username).toBe(true);
     const accounts = new ServiceAccountsPage(page);
-    await connectAs(page, consoleServer.adminToken);
+    await applyAdminSession(context, adminSession);
     await accounts.gotoInstance();
     const { sortBy } = accounts;
     await expect(sortBy).toHaveValue('id_desc');

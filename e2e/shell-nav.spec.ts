@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { axeViolations } from './axe.ts';
-import { DEMO_PATHS, DEMO_TOKENS, expect, test, type Api } from './fixtures.ts';
+import { DEMO_PATHS, DEMO_TOKENS, expect, test, applyAdminSession, type Api } from './fixtures.ts';
 import { Shell } from './pages/shell.ts';
 
 /**
@@ -38,7 +38,7 @@ test.describe('at 1440 px', () => {
   // axe and the administrator's counts take a while on a busy two-core machine
   test.describe.configure({ timeout: 60_000 });
 
-  test('an administrator’s home counts the instance with one request per figure, and leads to the groups behind its count', async ({ page, api, connectAs, consoleServer }) => {
+  test('an administrator’s home counts the instance with one request per figure, and leads to the groups behind its count', async ({ page, context, api, adminSession }) => {
     const soon = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
     const figures: Array<[string, string]> = [
       ['Users', '/users'],
@@ -52,7 +52,8 @@ test.describe('at 1440 px', () => {
       const url = new URL(request.url());
       if (url.pathname.startsWith('/api/v4/') && url.searchParams.get('per_page') === '1') counted.push(url.pathname);
     });
-    await connectAs(page, consoleServer.adminToken);
+    await applyAdminSession(context, adminSession);
+    await page.goto('/');
     const overview = page.getByRole('region', { name: 'Instance overview' });
     for (const [label, path] of figures) {
       const total = await totalOf(api, path);
@@ -71,8 +72,8 @@ test.describe('at 1440 px', () => {
     await expect(new Shell(page).section('Your work').getByRole('link', { name: 'Groups', exact: true })).toHaveAttribute('aria-current', 'page');
   });
 
-  test('the groups list keeps its scope, search and filters in the URL and lists what the platform answers', async ({ page, api, connectAs, consoleServer }) => {
-    await connectAs(page, consoleServer.adminToken);
+  test('the groups list keeps its scope, search and filters in the URL and lists what the platform answers', async ({ page, context, api, adminSession }) => {
+    await applyAdminSession(context, adminSession);
     await page.goto('/groups');
     await expect(page.getByRole('table', { name: 'Groups' })).toBeVisible();
     await expectNoAxeViolations(page, 'groups');
@@ -244,9 +245,10 @@ test.describe('at 390 px', () => {
     await expectNoAxeViolations(page, 'projects at 390 px');
   });
 
-  test('home, the lists and the palette fit the width: wide tables scroll in their own box', async ({ page, connectAs, consoleServer }) => {
+  test('home, the lists and the palette fit the width: wide tables scroll in their own box', async ({ page, context, adminSession }) => {
     const shell = new Shell(page);
-    await connectAs(page, consoleServer.adminToken);
+    await applyAdminSession(context, adminSession);
+    await page.goto('/');
     const scrollsSideways = () => page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
     await expect(page.getByRole('region', { name: 'Instance overview' })).toBeVisible();
     expect(await scrollsSideways()).toBe(false);

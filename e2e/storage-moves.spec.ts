@@ -1,4 +1,4 @@
-import { test, expect, DEMO_PATHS, type Api } from './fixtures.ts';
+import { test, expect, DEMO_PATHS, applyAdminSession, type Api } from './fixtures.ts';
 import { StorageMovesPage } from './pages/storage-moves.ts';
 
 interface MoveAnswer {
@@ -19,7 +19,7 @@ async function restoreStorage(api: Api, projectId: number, storage: string): Pro
 }
 
 test.describe('repository storage moves', () => {
-  test('an administrator moves a project to another storage and watches the move finish', async ({ page, api, connectAs, consoleServer }) => {
+  test('an administrator moves a project to another storage and watches the move finish', async ({ page, context, api, adminSession }) => {
     const path = DEMO_PATHS.sharedProject;
     const projectId = await api.projectId(path);
     const before = await api.get<{ repository_storage: string }>(`/projects/${projectId}`);
@@ -28,7 +28,7 @@ test.describe('repository storage moves', () => {
     api.cleanup(() => restoreStorage(api, projectId, original));
 
     const moves = new StorageMovesPage(page);
-    await connectAs(page, consoleServer.adminToken);
+    await applyAdminSession(context, adminSession);
     await moves.goto();
     await expect(moves.heading).toBeVisible();
     await moves.projectSearch.fill('terraform-modules');
@@ -45,7 +45,7 @@ test.describe('repository storage moves', () => {
     expect((await api.get<{ repository_storage: string }>(`/projects/${projectId}`)).repository_storage).toBe(destination);
   });
 
-  test('a failed move is rescheduled from its row and finishes', async ({ page, api, connectAs, consoleServer }) => {
+  test('a failed move is rescheduled from its row and finishes', async ({ page, context, api, adminSession }) => {
     const path = DEMO_PATHS.inheritedProject;
     const projectId = await api.projectId(path);
     const original = (await api.get<{ repository_storage: string }>(`/projects/${projectId}`)).repository_storage;
@@ -59,7 +59,7 @@ test.describe('repository storage moves', () => {
     await expect.poll(latestState, { timeout: 30_000 }).toBe('finished');
 
     const moves = new StorageMovesPage(page);
-    await connectAs(page, consoleServer.adminToken);
+    await applyAdminSession(context, adminSession);
     await moves.goto();
     const reschedule = moves.table.getByRole('button', { name: `Reschedule the move of ${path} to ${original}`, exact: true });
     await expect(reschedule).toHaveCount(1);
@@ -70,9 +70,9 @@ test.describe('repository storage moves', () => {
     expect((await api.get<{ repository_storage: string }>(`/projects/${projectId}`)).repository_storage).toBe(original);
   });
 
-  test('moving every project of a storage asks first and refuses the same storage', async ({ page, connectAs, consoleServer }) => {
+  test('moving every project of a storage asks first and refuses the same storage', async ({ page, context, adminSession }) => {
     const moves = new StorageMovesPage(page);
-    await connectAs(page, consoleServer.adminToken);
+    await applyAdminSession(context, adminSession);
     await moves.goto();
     await expect(moves.heading).toBeVisible();
     await moves.bulkForm.getByRole('combobox', { name: 'Source storage' }).selectOption('storage-2');

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { test, expect, DEMO_PATHS } from './fixtures.ts';
+import { test, expect, DEMO_PATHS, applyAdminSession } from './fixtures.ts';
 import { SystemHooksPage } from './pages/system-hooks.ts';
 
 interface Received {
@@ -40,7 +40,7 @@ interface HookAnswer {
 }
 
 test.describe('system hooks', () => {
-  test('an administrator adds a hook with a URL variable and a secret, tests it, edits it and deletes it', async ({ page, api, connectAs, consoleServer }) => {
+  test('an administrator adds a hook with a URL variable and a secret, tests it, edits it and deletes it', async ({ page, context, api, adminSession }) => {
     const receiver = await startReceiver();
     api.cleanup(receiver.close);
     const tag = randomBytes(4).toString('hex');
@@ -48,7 +48,7 @@ test.describe('system hooks', () => {
     const pathValue = `route-${randomBytes(6).toString('hex')}`;
     const secret = `shh-${randomBytes(8).toString('hex')}`;
     const hooks = new SystemHooksPage(page);
-    await connectAs(page, consoleServer.adminToken);
+    await applyAdminSession(context, adminSession);
 
     await hooks.gotoList();
     await expect(hooks.heading('System hooks')).toBeVisible();
@@ -126,7 +126,7 @@ test.describe('system hooks', () => {
     expect((await api.call('GET', `/hooks/${hookId}`)).status).toBe(404);
   });
 
-  test('a hook added for push events receives a commit made through the API, and lists the delivery', async ({ page, api, connectAs, consoleServer }) => {
+  test('a hook added for push events receives a commit made through the API, and lists the delivery', async ({ page, context, api, adminSession }) => {
     const receiver = await startReceiver();
     api.cleanup(receiver.close);
     const name = `Push receiver ${randomBytes(4).toString('hex')}`;
@@ -139,7 +139,7 @@ test.describe('system hooks', () => {
     // the demo README comes back once the hook is gone (cleanups run newest first)
     api.cleanup(() => api.post(`/projects/${projectId}/repository/commits`, { branch, commit_message: 'Restore README', actions: [{ action: 'update', file_path: 'README.md', content: original }] }));
     const hooks = new SystemHooksPage(page);
-    await connectAs(page, consoleServer.adminToken);
+    await applyAdminSession(context, adminSession);
 
     await hooks.gotoList();
     await hooks.addHook.click();
@@ -172,12 +172,12 @@ test.describe('system hooks', () => {
     expect(JSON.parse(push.body)).toMatchObject({ object_kind: 'push', ref: `refs/heads/${branch}`, after: commit.id, project_id: projectId, total_commits_count: 1 });
   });
 
-  test('the list shows a hook’s events and TLS setting, and deletes it after confirmation', async ({ page, api, connectAs, consoleServer }) => {
+  test('the list shows a hook’s events and TLS setting, and deletes it after confirmation', async ({ page, context, api, adminSession }) => {
     const name = `Listed ${randomBytes(4).toString('hex')}`;
     const hook = await api.post<{ id: number }>('/hooks', { url: 'https://receiver.invalid/{who}', name, tag_push_events: true, enable_ssl_verification: false, url_variables: [{ key: 'who', value: 'x' }] });
     api.deleteAfter(`/hooks/${hook.id}`);
     const hooks = new SystemHooksPage(page);
-    await connectAs(page, consoleServer.adminToken);
+    await applyAdminSession(context, adminSession);
     await hooks.gotoList();
     const row = hooks.row(name);
     await expect(row).toContainText('https://receiver.invalid/{who}');
@@ -190,14 +190,14 @@ test.describe('system hooks', () => {
     await expect(row).toHaveCount(0);
   });
 
-  test('where the instance keeps no delivery log, the hook screen says so and still works', async ({ page, api, connectAs, consoleServer }) => {
+  test('where the instance keeps no delivery log, the hook screen says so and still works', async ({ page, context, api, adminSession }) => {
     const name = `No log ${randomBytes(4).toString('hex')}`;
     const hook = await api.post<{ id: number }>('/hooks', { url: 'https://receiver.invalid/in', name });
     api.deleteAfter(`/hooks/${hook.id}`);
     // a real instance answers this sandbox-only path with its HTML 404 page
     await page.route('**/-/sandbox/hooks/*/deliveries', (route) => route.fulfill({ status: 404, contentType: 'text/html', body: '<!doctype html><h1>404</h1>' }));
     const hooks = new SystemHooksPage(page);
-    await connectAs(page, consoleServer.adminToken);
+    await applyAdminSession(context, adminSession);
     await page.goto(`/admin/hooks/${hook.id}`);
     await expect(hooks.heading(`System hook ${name}`)).toBeVisible();
     await expect(hooks.notice('Recent deliveries are not available on this instance')).toBeVisible();
@@ -208,7 +208,7 @@ test.describe('system hooks', () => {
     await expect(page.getByRole('main').getByRole('status').filter({ hasText: 'does not report whether the receiver accepted it' })).toBeVisible();
   });
 
-  test('a test whose delivery is refused says it failed beside the button, not only in the log', async ({ page, api, connectAs, consoleServer }) => {
+  test('a test whose delivery is refused says it failed beside the button, not only in the log', async ({ page, context, api, adminSession }) => {
     // a port that was free a moment ago: nothing listens there
     const closed = await startReceiver();
     await closed.close();
@@ -216,7 +216,7 @@ test.describe('system hooks', () => {
     const hook = await api.post<{ id: number }>('/hooks', { url: `http://127.0.0.1:${closed.port}/in`, name, description: 'Audit trail' });
     api.deleteAfter(`/hooks/${hook.id}`);
     const hooks = new SystemHooksPage(page);
-    await connectAs(page, consoleServer.adminToken);
+    await applyAdminSession(context, adminSession);
     await page.goto(`/admin/hooks/${hook.id}`);
     await hooks.testHook.click();
     const test = page.getByRole('region', { name: 'Test' });
