@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { AppEnv, UserRow } from '../context.ts';
 import { HttpError, conflict, forbidden, notFound, paramError, statusError, unauthorized, validationError } from '../http/errors.ts';
 import { pageOfArray, pageOfQuery } from '../http/pagination.ts';
-import { ParamReader, collectParamErrors, type Params } from '../http/params.ts';
+import { ParamReader, collectParamErrors, idNoneAny, type Params } from '../http/params.ts';
 import { pathParam, type Call, type Router } from '../http/route.ts';
 import { AccessLevel, findReadableProject, type ProjectRow } from '../model/access.ts';
 import { likeContains } from '../model/sql.ts';
@@ -60,16 +60,6 @@ function requestOf(call: Call, project: ProjectRow, iid: number): MergeRequestRo
   const row = findMergeRequest(call.sandbox.db, project.id, iid);
   if (!row) throw notFound('Merge Request');
   return row;
-}
-
-/** Grape's `types: [Integer, String]` with `integer_none_any`: an id, `None` or `Any`. */
-function idNoneAny(params: ParamReader, name: string, raw = params.raw[name]): number | 'none' | 'any' | undefined {
-  if (raw === undefined || raw === null || raw === '') return undefined;
-  const text = typeof raw === 'object' ? '' : String(raw).trim();
-  if (/^\d+$/.test(text)) return Number(text);
-  if (/^none$/i.test(text)) return 'none';
-  if (/^any$/i.test(text)) return 'any';
-  throw paramError(`${name} should be an integer, none or any`);
 }
 
 /** Ids where `0` or an empty value means nobody (assignee_ids, reviewer_ids). */

@@ -211,6 +211,18 @@ export class ParamReader {
   }
 }
 
+export type IdNoneAny = number | 'none' | 'any';
+
+/** Grape's `types: [Integer, String]` with `integer_none_any`: an id, `None` or `Any`. */
+export function idNoneAny(params: ParamReader, name: string, raw = params.raw[name]): IdNoneAny | undefined {
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  const text = typeof raw === 'object' ? '' : String(raw).trim();
+  if (/^\d+$/.test(text)) return Number(text);
+  if (/^none$/i.test(text)) return 'none';
+  if (/^any$/i.test(text)) return 'any';
+  throw paramError(`${name} should be an integer, none or any`);
+}
+
 export function isCalendarDate(value: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
   const date = new Date(`${value}T00:00:00Z`);

@@ -1,7 +1,7 @@
 import type { Actor } from '../context.ts';
 import type { Db } from '../db.ts';
 import { paramError } from '../http/errors.ts';
-import { ParamReader, collectParamErrors, type Params } from '../http/params.ts';
+import { ParamReader, collectParamErrors, idNoneAny, type IdNoneAny, type Params } from '../http/params.ts';
 import { AccessLevel, authorizationsOf, type ProjectRow } from './access.ts';
 import { canReadIssues, ISSUE_TYPES } from './issues.ts';
 import { likeContains } from './sql.ts';
@@ -36,19 +36,6 @@ export function orderClause(orderBy: string, sort: 'asc' | 'desc'): string {
 export interface SqlFilter {
   sql: string[];
   args: unknown[];
-}
-
-type IdNoneAny = number | 'none' | 'any';
-
-/** Grape's `integer_none_any`: an id, `None` or `Any`. */
-function idNoneAny(params: ParamReader, name: string): IdNoneAny | undefined {
-  const raw = params.raw[name];
-  if (raw === undefined || raw === null || raw === '') return undefined;
-  const text = typeof raw === 'object' ? '' : String(raw).trim();
-  if (/^\d+$/.test(text)) return Number(text);
-  if (/^none$/i.test(text)) return 'none';
-  if (/^any$/i.test(text)) return 'any';
-  throw paramError(`${name} should be an integer, none or any`);
 }
 
 function userIdByName(db: Db, username: string): number {
