@@ -6,6 +6,7 @@ import { createQueryClient } from './api/query-client.ts';
 import { SessionStore, expiryWatcher, sessionConnection, whenConnectionChanges } from './api/session.ts';
 import { ServicesContext } from './api/react.ts';
 import { createAppRouter } from './router.tsx';
+import { startRoutesOnPress } from './lib/press-preload.ts';
 import './styles.css';
 
 const queryClient = createQueryClient();
@@ -30,6 +31,12 @@ if (session.getActive()) {
   // a failure here is the first load's to show (it runs the same loaders again)
   router.preloadRoute({ to: pathname, search, hash } as Parameters<typeof router.preloadRoute>[0]).catch(() => undefined);
 }
+
+startRoutesOnPress(document, {
+  currentPath: () => router.state.location.pathname,
+  // a failure is the navigation's to show (it runs the same loaders again)
+  preload: (href) => void router.preloadRoute({ href } as Parameters<typeof router.preloadRoute>[0]).catch(() => undefined),
+});
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -34,3 +34,4 @@ declare module '@tanstack/react-router' {
     router: ReturnType<typeof createAppRouter>;
   }
 }
+

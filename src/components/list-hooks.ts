@@ -1,14 +1,14 @@
 import { useCallback, useEffect } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { useQueryClient, type FetchQueryOptions } from '@tanstack/react-query';
+import { whenIdle } from '../lib/idle.ts';
 
 /** Fetches the page the user is likely to open next, once per distinct query. */
 export function usePrefetch(options: FetchQueryOptions<any, any, any, any> | null): void {
   const queryClient = useQueryClient();
   const key = JSON.stringify(options?.queryKey ?? null);
-  useEffect(() => {
-    if (options) void queryClient.prefetchQuery(options);
-  }, [key]);
+  // after the screen is painted: the request and its parsing must not delay the rows shown now
+  useEffect(() => (options ? whenIdle(() => void queryClient.prefetchQuery(options)) : undefined), [key]);
 }
 
 /** Changes some search params of this screen in place; a new filter starts again at page 1. */

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRouter } from '@tanstack/react-router';
+import { whenIdle } from '../../lib/idle.ts';
 import { preloadMenus } from './deferred-menus.tsx';
 
 // the areas a session goes to next; their code is fetched while the browser is idle
@@ -14,15 +15,6 @@ interface NetworkInformation {
 /** Whether fetching ahead is welcome: not when the user asked to save data, nor on a 2G-like link. */
 export function fetchAheadAllowed(connection: NetworkInformation | undefined): boolean {
   return !connection || (!connection.saveData && connection.effectiveType !== '2g' && connection.effectiveType !== 'slow-2g');
-}
-
-function whenIdle(run: () => void): () => void {
-  if (typeof requestIdleCallback === 'function') {
-    const handle = requestIdleCallback(run);
-    return () => cancelIdleCallback(handle);
-  }
-  const timer = setTimeout(run, 200);
-  return () => clearTimeout(timer);
 }
 
 /**
