@@ -194,10 +194,19 @@ test.describe('saved connections', () => {
     await expect(welcome(diego.name)).toBeVisible();
     await expect(shell.account).toHaveAccessibleName(new RegExp(diego.name));
 
+    // switched from a screen of Diego's: none of its requests goes out with Maya's token
+    const diegoProject = (await api.get<Array<{ id: number }>>('/projects?membership=true&per_page=1', { token: DEMO_TOKENS.developer.secret }))[0];
+    await page.goto(`/projects/${diegoProject.id}/members`);
+    await expect(page.getByRole('table', { name: /members$/i })).toBeVisible();
+    const mayaOnDiegoScreen: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes(`/projects/${diegoProject.id}`) && request.headers()['private-token'] === DEMO_TOKENS.maintainer.secret) mayaOnDiegoScreen.push(request.url());
+    });
     await shell.account.click();
     await shell.menuItem(`Switch to ${DEMO_TOKENS.maintainer.username} on ${consoleServer.baseURL}`).click();
     await expect(welcome(maya.name)).toBeVisible();
     await expect(shell.account).toHaveAccessibleName(new RegExp(maya.name));
+    expect(mayaOnDiegoScreen).toEqual([]);
 
     await shell.account.click();
     await shell.menuItem(`Switch to ${DEMO_TOKENS.developer.username} on ${consoleServer.baseURL}`).click();

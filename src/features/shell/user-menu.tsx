@@ -31,10 +31,12 @@ export function UserMenu({ defaultOpen }: { defaultOpen: boolean }) {
           <DropdownMenu.Item
             key={other.id}
             className="menu__item"
-            onSelect={() => {
-              session.switchTo(other.id);
-              void navigate({ to: '/' });
-            }}
+            // leave the screen first, as signing out does: its queries would fetch again with the other connection
+            onSelect={() =>
+              void navigate({ to: '/connect' }).then(() => {
+                if (session.switchTo(other.id)) void navigate({ to: '/' });
+              })
+            }
           >
             Switch to {other.username} on {other.instanceUrl}
           </DropdownMenu.Item>
