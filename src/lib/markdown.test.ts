@@ -33,13 +33,13 @@ describe('markdownToHtml', () => {
     expect(html('a <img src="x" onerror="alert(1)"> b')).toBe('<p>a <img src="x" > b</p>');
   });
 
-  it('shows block quotes and lists nested beyond 32 levels as text', () => {
+  it('shows block quotes and lists nested beyond 16 levels as text', () => {
     const output = html(`${'>'.repeat(50_000)} end`);
-    expect(output.split('<blockquote>').length - 1).toBe(32);
-    expect(output).toContain(`<pre><code>${'&gt;'.repeat(50_000 - 32)} end\n</code></pre>`);
-    const lists = Array.from({ length: 40 }, (_, level) => `${'  '.repeat(level)}- item ${level}`).join('\n');
-    expect(html(lists).split('<ul>').length - 1).toBe(32);
-    expect(html(lists)).toContain('item 39');
+    expect(output.split('<blockquote>').length - 1).toBe(16);
+    expect(output).toContain(`<pre><code>${'&gt;'.repeat(50_000 - 16)} end\n</code></pre>`);
+    const lists = Array.from({ length: 20 }, (_, level) => `${'  '.repeat(level)}- item ${level}`).join('\n');
+    expect(html(lists).split('<ul>').length - 1).toBe(16);
+    expect(html(lists)).toContain('item 19');
   });
 });
 
