@@ -25,15 +25,21 @@ function nestingLimited(kind: 'blockquote' | 'list') {
 // the mark of the render running (renders are synchronous): see markdownToHtml
 let taskMark = '';
 
-// one parser for every render: CommonMark with GFM (tables, task lists, strikethrough, autolinks) and footnotes
-const parser = new Marked({ gfm: true, async: false })
-  .use(markedFootnote({ prefixId: 'user-content-fn-' }))
-  .use({
-    tokenizer: { blockquote: nestingLimited('blockquote'), list: nestingLimited('list') } as never,
-    renderer: {
-      checkbox: ({ checked }: Tokens.Checkbox) => `<input type="checkbox" data-task="${taskMark}"${checked ? ' checked=""' : ''} /> `,
-    },
-  });
+/** CommonMark with GFM (tables, task lists, strikethrough, autolinks) and footnotes. */
+function createParser(): Marked {
+  return new Marked({ gfm: true, async: false })
+    .use(markedFootnote({ prefixId: 'user-content-fn-' }))
+    .use({
+      // marked types each override as returning its own kind of token; past the cap these return a code block
+      tokenizer: { blockquote: nestingLimited('blockquote'), list: nestingLimited('list') } as never,
+      renderer: {
+        checkbox: ({ checked }: Tokens.Checkbox) => `<input type="checkbox" data-task="${taskMark}"${checked ? ' checked=""' : ''} /> `,
+      },
+    });
+}
+
+// one parser for every render; a new one after a failure, since the footnotes' state may be left half-way
+let parser = createParser();
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
@@ -49,6 +55,7 @@ export function markdownToHtml(source: string, mark: string): string {
     return withoutEventHandlers((parser.parse(source) as string).trimEnd());
   } catch {
     // the parser gave up (it asks to be told so): the text stays readable, as written
+    parser = createParser();
     return `<p><em>This text could not be read as Markdown; it is shown as written.</em></p>\n<pre>${escapeHtml(source)}</pre>`;
   } finally {
     taskMark = '';
@@ -148,6 +155,7 @@ export function taskOffsets(source: string): number[] {
   try {
     tokens = parser.lexer(source);
   } catch {
+    parser = createParser();
     return [];
   }
   // as a render does: the footnotes' section moves to the end, and the extension's state is reset
