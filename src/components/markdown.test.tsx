@@ -137,6 +137,8 @@ const XSS = [
   '# <img src=x onerror=window.__xss=1>\n\n> <svg><use href="data:image/svg+xml,<svg id=x xmlns=http://www.w3.org/2000/svg><image href=1 onerror=window.__xss=1 /></svg>#x" /></svg>',
   '<svg><foreignObject><img src=x onerror=window.__xss=1></foreignObject></svg><math><maction actiontype="statusline" xlink:href="javascript:window.__xss=1">z</maction></math>',
   '<img src=x onerror=window.__xss=1 <img src=x onload=window.__xss=1>',
+  // a body of the user's: its attributes go to the body DOMPurify walks from, which never reaches the page
+  '<body onload="window.__xss=1" background="javascript:window.__xss=1">x</body><svg><body onload=window.__xss=1></svg><p><body onpageshow=window.__xss=1>',
 ];
 const EVENTS = ['error', 'load', 'click', 'focus', 'mouseover', 'toggle', 'animationstart', 'submit'];
 const URL_ATTRIBUTES = ['href', 'src', 'action', 'formaction', 'xlink:href', 'data', 'srcdoc', 'background', 'poster'];
