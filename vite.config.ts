@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
@@ -21,10 +20,6 @@ export default defineConfig({
     react(),
     servedConsole(),
   ],
-  resolve: {
-    // Markdown's parser decodes entities through the HTML parser under the console's Trusted Types
-    alias: [{ find: /^decode-named-character-reference$/, replacement: fileURLToPath(new URL('./src/components/named-character-reference.ts', import.meta.url)) }],
-  },
   build: {
     manifest: true,
     sourcemap: false,

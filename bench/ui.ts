@@ -5,11 +5,12 @@ import { historyFigures } from './history.ts';
 import { bundleFigures } from './bundle.ts';
 import { clickFigures } from './click.ts';
 import { coldFigures } from './cold.ts';
+import { markdownFigures } from './markdown.ts';
 
 /**
  * The console's parts of the bench, by name (`npm run bench -- --only <prefix>` runs the parts
  * whose name starts with it): bundle sizes, clicks on loopback (bench/click.ts), cold deep links
- * on a slow link (bench/cold.ts), and the screens with figures of their own.
+ * on a slow link (bench/cold.ts), the screens with figures of their own, and Markdown (bench/markdown.ts).
  */
 export const CONSOLE_PARTS: ReadonlyArray<readonly [string, () => void | Promise<void>]> = [
   ['console.bundle', bundleFigures],
@@ -20,4 +21,5 @@ export const CONSOLE_PARTS: ReadonlyArray<readonly [string, () => void | Promise
   ['sandbox.commits', commitHookFigures],
   ['console.history', historyFigures],
   ['console.blame', blameFigures],
+  ['console.markdown', markdownFigures],
 ];

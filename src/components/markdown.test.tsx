@@ -120,6 +120,25 @@ const XSS = [
   '<!--><img src=x onerror=window.__xss=1>-->',
   '<p title="<!--"><img src=x onerror="window.__xss=1">--></p>',
   '`<img onerror=window.__xss=1>` <code><img src=x onerror=window.__xss=1></code>',
+  // entity-encoded and disguised schemes in every link syntax: inline, reference, autolink, raw HTML
+  '[l1](javascript&colon;window.__xss=1) [l2](javascript&#58;window.__xss=1) [l3](&#x6A;avascript:window.__xss=1) [l4](JAVASCRIPT:window.__xss=1)',
+  '[r1][a] [r2][b] [r3][c]\n\n[a]: javascript&colon;window.__xss=1\n[b]: <javascript:window.__xss=1> "t"\n[c]: data:text/html,<script>window.__xss=1</script>',
+  '<vbscript:msgbox(1)> <data:text/html,<script>window.__xss=1</script>> <JavaScript:window.__xss=1> <javascript&colon;window.__xss=1>',
+  '<a href="javascript&colon;window.__xss=1">m1</a> <a href="&#0000106&#0000097vascript:window.__xss=1">m2</a> <a href="jav&#x0A;ascript:window.__xss=1">m3</a>',
+  '![i1](javascript&colon;window.__xss=1) ![i2][img]\n\n[img]: javascript:window.__xss=1',
+  // attribute breaking through titles, languages, labels and autolink literals
+  '[t1](https://example.org "\\" onmouseover=\\"window.__xss=1") ![t2](/a.png \'\\\' onerror=\\\'window.__xss=1\')',
+  '```"><img src=x onerror=window.__xss=1>\ncode\n```',
+  'Note[^"><img src=x onerror=window.__xss=1>]\n\n[^"><img src=x onerror=window.__xss=1>]: boom',
+  'www.example.com/"onmouseover="window.__xss=1" https://example.org/<img/src/onerror=window.__xss=1>',
+  // HTML inside GFM constructs
+  '| <img src=x onerror=window.__xss=1> | <svg onload=window.__xss=1> |\n|---|---|\n| ~~<a href="javascript:window.__xss=1">x</a>~~ | <math><a href="javascript:window.__xss=1">y</a></math> |',
+  '- [ ] <img src=x onerror=window.__xss=1> task\n- [x] <input type=checkbox onclick=window.__xss=1> forged',
+  '# <img src=x onerror=window.__xss=1>\n\n> <svg><use href="data:image/svg+xml,<svg id=x xmlns=http://www.w3.org/2000/svg><image href=1 onerror=window.__xss=1 /></svg>#x" /></svg>',
+  '<svg><foreignObject><img src=x onerror=window.__xss=1></foreignObject></svg><math><maction actiontype="statusline" xlink:href="javascript:window.__xss=1">z</maction></math>',
+  '<img src=x onerror=window.__xss=1 <img src=x onload=window.__xss=1>',
+  // a body of the user's: its attributes go to the body DOMPurify walks from, which never reaches the page
+  '<body onload="window.__xss=1" background="javascript:window.__xss=1">x</body><svg><body onload=window.__xss=1></svg><p><body onpageshow=window.__xss=1>',
 ];
 const EVENTS = ['error', 'load', 'click', 'focus', 'mouseover', 'toggle', 'animationstart', 'submit'];
 const URL_ATTRIBUTES = ['href', 'src', 'action', 'formaction', 'xlink:href', 'data', 'srcdoc', 'background', 'poster'];

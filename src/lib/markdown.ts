@@ -1,11 +1,47 @@
-import { micromark, parse, postprocess, preprocess, type Options } from 'micromark';
-import { gfm, gfmHtml } from 'micromark-extension-gfm';
+import { Marked, Tokenizer, type Token, type Tokens } from 'marked';
+import markedFootnote from 'marked-footnote';
 
-type HtmlExtension = NonNullable<Options['htmlExtensions']>[number];
+// Block quotes and lists nested deeper than this show the rest of their text as preformatted
+// text: each level re-reads the text inside it, so time grows with the size times the depth
+// (faster than linearly in the depth: 1 MB of quotes alternating between depths takes 8 s at 32
+// levels, 1.3 s at 16 on this machine), and marked overflows the stack near 10,000 levels. Sixteen
+// levels of lists and quotes is far beyond what people write.
+const MAX_NESTING = 16;
+const CONTAINER_START = { blockquote: /^ {0,3}>/, list: /^ {0,3}(?:[*+-]|\d{1,9}[.)])(?:[ \t]|\n|$)/ };
+let nesting = 0;
 
-// built once: micromark's extensions are plain tables, shared by every render
-const SYNTAX = [gfm()];
-const GFM_HTML = gfmHtml();
+function nestingLimited(kind: 'blockquote' | 'list') {
+  return function (this: Tokenizer, src: string): Tokens.Blockquote | Tokens.List | Tokens.Code | undefined {
+    if (nesting >= MAX_NESTING) return CONTAINER_START[kind].test(src) ? { type: 'code', raw: src, text: src.replace(/\n+$/, '') } : undefined;
+    nesting += 1;
+    try {
+      return (Tokenizer.prototype[kind] as (src: string) => Tokens.Blockquote | Tokens.List | undefined).call(this, src);
+    } finally {
+      nesting -= 1;
+    }
+  };
+}
+
+// the mark of the render running (renders are synchronous): see markdownToHtml
+let taskMark = '';
+
+/** CommonMark with GFM (tables, task lists, strikethrough, autolinks) and footnotes. */
+function createParser(): Marked {
+  return new Marked({ gfm: true, async: false })
+    .use(markedFootnote({ prefixId: 'user-content-fn-' }))
+    .use({
+      // marked types each override as returning its own kind of token; past the cap these return a code block
+      tokenizer: { blockquote: nestingLimited('blockquote'), list: nestingLimited('list') } as never,
+      renderer: {
+        checkbox: ({ checked }: Tokens.Checkbox) => `<input type="checkbox" data-task="${taskMark}"${checked ? ' checked=""' : ''} /> `,
+      },
+    });
+}
+
+// one parser for every render; a new one after a failure, since the footnotes' state may be left half-way
+let parser = createParser();
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
 /**
  * HTML for GitLab Flavored Markdown as users write it: CommonMark with GFM's tables, task lists,
@@ -13,16 +49,17 @@ const GFM_HTML = gfmHtml();
  * this output must never reach a page unsanitized. Task checkboxes carry `data-task="<taskMark>"`,
  * a value the caller keeps secret, so a checkbox written as raw HTML cannot pass for a task.
  */
-export function markdownToHtml(source: string, taskMark: string): string {
-  // replaces GFM's opening of the checkbox; its closing (`checked`, `/>`) stays
-  const taskCheckbox = {
-    enter: {
-      taskListCheck(this: { tag(markup: string): void }) {
-        this.tag(`<input type="checkbox" data-task="${taskMark}" `);
-      },
-    },
-  } as HtmlExtension;
-  return withoutEventHandlers(micromark(source, { allowDangerousHtml: true, extensions: SYNTAX, htmlExtensions: [GFM_HTML, taskCheckbox] }));
+export function markdownToHtml(source: string, mark: string): string {
+  taskMark = mark;
+  try {
+    return withoutEventHandlers((parser.parse(source) as string).trimEnd());
+  } catch {
+    // the parser gave up (it asks to be told so): the text stays readable, as written
+    parser = createParser();
+    return `<p><em>This text could not be read as Markdown; it is shown as written.</em></p>\n<pre>${escapeHtml(source)}</pre>`;
+  } finally {
+    taskMark = '';
+  }
 }
 
 // elements whose content the HTML parser reads as text up to their end tag
@@ -103,16 +140,97 @@ const ATTRIBUTE = /(=?[^\t\n\f\r />=]*)(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:"[^"]*"?|'
  * by the same parser that renders, so a `[ ]` in code or in a paragraph is never taken for a task.
  */
 export function toggleTask(source: string, index: number, checked: boolean): string {
-  const events = postprocess(parse({ extensions: SYNTAX }).document().write(preprocess()(source, undefined, true)));
-  let seen = -1;
-  for (const [kind, token] of events) {
-    const type: string = token.type;
-    if (kind !== 'enter' || (type !== 'taskListCheckValueChecked' && type !== 'taskListCheckValueUnchecked')) continue;
-    if (++seen < index) continue;
-    const at = token.start.offset;
-    return source.slice(0, at) + (checked ? 'x' : ' ') + source.slice(at + 1);
+  const at = taskOffsets(source)[index];
+  return at === undefined ? source : source.slice(0, at + 1) + (checked ? 'x' : ' ') + source.slice(at + 2);
+}
+
+/**
+ * Where each task's `[ ]` or `[x]` starts in the source, in the order the tasks render. marked's
+ * tokens carry their text but no offsets, and inside block quotes and list items that text has
+ * lost its line prefixes (`> `, indentation); so the tokens are followed through the source line by
+ * line, each line found as what is left of it once its prefix is gone.
+ */
+export function taskOffsets(source: string): number[] {
+  let tokens: Token[];
+  try {
+    tokens = parser.lexer(source);
+  } catch {
+    parser = createParser();
+    return [];
   }
-  return source;
+  // as a render does: the footnotes' section moves to the end, and the extension's state is reset
+  const walk = parser.defaults.walkTokens;
+  if (walk) parser.walkTokens(tokens, walk);
+  const offsets: number[] = [];
+  const footnotes: Tokens.Generic[] = [];
+  followTokens(tokens, new SourceReader(source, 0), offsets, footnotes);
+  // a footnote's tasks render in the section at the end, in the order of the first references
+  for (const section of footnotes) {
+    for (const footnote of section.items as Tokens.Generic[]) {
+      const definition = firstLine(footnote.raw);
+      followTokens(footnote.content as Token[], new SourceReader(source, Math.max(0, source.indexOf(definition))), offsets, []);
+    }
+  }
+  return offsets;
+}
+
+const TASK_BOX = /\[[ xX]\]/;
+const firstLine = (text: string) => text.slice(0, (text.indexOf('\n') + 1 || text.length + 1) - 1);
+
+function followTokens(tokens: readonly Token[], reader: SourceReader, offsets: number[], footnotes: Tokens.Generic[]): void {
+  for (const token of tokens) {
+    switch (token.type) {
+      case 'list':
+        followTokens((token as Tokens.List).items, reader, offsets, footnotes);
+        break;
+      case 'list_item': {
+        const item = token as Tokens.ListItem;
+        // the item's first line starts with its bullet; the first box after it is the task's, as marked reads it
+        if (item.task) {
+          const line = firstLine(item.raw).trimStart();
+          const at = reader.find(line);
+          if (at !== -1) {
+            const box = at + line.search(TASK_BOX);
+            offsets.push(box);
+            reader.at = box + 3;
+          }
+        }
+        followTokens(item.tokens, reader, offsets, footnotes);
+        break;
+      }
+      case 'blockquote':
+        followTokens((token as Tokens.Blockquote).tokens, reader, offsets, footnotes);
+        break;
+      case 'footnotes':
+        footnotes.push(token as Tokens.Generic);
+        break;
+      case 'checkbox':
+        break;
+      default:
+        reader.pass(token.raw);
+    }
+  }
+}
+
+/** Reads the source forward, finding the lines of tokens in the order they come. */
+class SourceReader {
+  constructor(
+    readonly source: string,
+    public at: number,
+  ) {}
+
+  /** Where `text` (a line without its prefix) next starts, moving past it; -1 (not moving) if it is not there. */
+  find(text: string): number {
+    if (!text) return -1;
+    const found = this.source.indexOf(text, this.at);
+    if (found !== -1) this.at = found + text.length;
+    return found;
+  }
+
+  /** Moves past the lines of a token's text (a loose task's first paragraph starts with its box, read already). */
+  pass(raw: string): void {
+    for (const line of raw.split('\n')) this.find(line.trimStart().replace(/^\[[ xX]\][ \t]+/, ''));
+  }
 }
 
 /** A reference GitLab links in text: `#12`, `!3`, `@user`, `~label`, `~"label with spaces"`. */
