@@ -96,13 +96,10 @@ export function FilterBar({ scope, search, onChange }: FilterBarProps) {
       <>
         <input
           className="input"
-          role="combobox"
           aria-label="Filter value"
-          aria-autocomplete="list"
-          aria-expanded={suggestions.length > 0}
           aria-invalid={problem ? true : undefined}
           aria-describedby={problem ? errorId : undefined}
-          list={suggestions.length ? listId : undefined}
+          list={listId}
           autoComplete="off"
           value={value}
           placeholder={field === 'iid' ? 'e.g. 12' : field === 'search' ? 'Words in title or description' : 'Type to see suggestions'}
