@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { issuesQueries, moveIssue, updateIssue, type Issue, type IssueChanges, type IssueScope } from '../../api/issues.ts';
+import { issuesQueries, moveIssue, updateIssue, type IssueChanges, type IssueScope } from '../../api/issues.ts';
+import type { BulkTarget } from './bulk-target.ts';
 import { labelsQueries } from '../../api/labels.ts';
 import { milestonesQueries } from '../../api/milestones.ts';
 import { projectsQueries } from '../../api/projects.ts';
@@ -10,18 +11,6 @@ import type { Connection } from '../../api/http.ts';
 import { useWrite } from '../../components/use-write.ts';
 import { ConfirmDialog } from '../../components/dialog.tsx';
 import { errorText } from '../../components/error-panel.tsx';
-
-/** An issue of the selection: each is written through its own project, wherever the list was. */
-export interface BulkTarget {
-  id: number;
-  iid: number;
-  projectId: number;
-  reference: string;
-}
-
-export function bulkTarget(issue: Issue): BulkTarget {
-  return { id: issue.id, iid: issue.iid, projectId: issue.project_id, reference: issue.references?.full ?? `#${issue.iid}` };
-}
 
 export type BulkAction = { kind: 'edit'; changes: IssueChanges } | { kind: 'move'; toProjectId: number; toProjectName: string };
 

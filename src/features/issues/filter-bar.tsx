@@ -12,16 +12,16 @@ import {
 } from './search.ts';
 
 /** Suggested values of a field: the platform's words (None, Any...) and names from the API. */
-function useSuggestions(scope: IssueScope, field: TokenField, draft: string): string[] {
+function useSuggestions(scope: IssueScope, field: TokenField, draft: string, wanted: boolean): string[] {
   const connection = useConnection();
   const search = useSettled(draft.trim(), 250);
   const named = scope !== 'instance';
-  const labels = useQuery({ ...labelsQueries.list(connection, named ? scope : { project: 0 }, { search, per_page: 20, page: 1 }), enabled: named && field === 'label' });
+  const labels = useQuery({ ...labelsQueries.list(connection, named ? scope : { project: 0 }, { search, per_page: 20, page: 1 }), enabled: wanted && named && field === 'label' });
   const milestones = useQuery({
     ...milestonesQueries.list(connection, named ? scope : { project: 0 }, { search, include_ancestors: true, per_page: 20, page: 1 }),
-    enabled: named && field === 'milestone',
+    enabled: wanted && named && field === 'milestone',
   });
-  const users = useQuery({ ...usersQueries.search(connection, search), enabled: (field === 'assignee' || field === 'author') && search.length > 0 });
+  const users = useQuery({ ...usersQueries.search(connection, search), enabled: wanted && (field === 'assignee' || field === 'author') && search.length > 0 });
   const special = SPECIAL_VALUES[field] ?? [];
   const names =
     field === 'label' ? (labels.data?.items.map((label) => label.name) ?? [])
@@ -49,7 +49,9 @@ export function FilterBar({ scope, search, onChange }: FilterBarProps) {
   const [value, setValue] = useState('');
   const [problem, setProblem] = useState<string>();
   const info = fieldInfo(field);
-  const suggestions = useSuggestions(scope, field, value);
+  // suggestions are asked for once the value gets focus, not with every list's first paint
+  const [wanted, setWanted] = useState(false);
+  const suggestions = useSuggestions(scope, field, value, wanted);
   const listId = useId();
   const errorId = useId();
 
@@ -105,6 +107,7 @@ export function FilterBar({ scope, search, onChange }: FilterBarProps) {
           placeholder={field === 'iid' ? 'e.g. 12' : field === 'search' ? 'Words in title or description' : 'Type to see suggestions'}
           inputMode={field === 'iid' ? 'numeric' : undefined}
           onChange={(event) => setValue(event.target.value)}
+          onFocus={() => setWanted(true)}
         />
         <datalist id={listId}>
           {suggestions.map((suggestion) => (

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
@@ -13,8 +13,12 @@ import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { LabelChip } from '../../components/label-chip.tsx';
 import { Time } from '../../components/time.tsx';
 import { FilterBar } from './filter-bar.tsx';
-import { BulkEdit, bulkTarget, type BulkTarget } from './bulk-edit.tsx';
+import { bulkTarget, type BulkTarget } from './bulk-target.ts';
 import { ISSUE_ORDERS, clearTokens, isFiltered, issueFilters, issueListParams, issuesSearchSchema, type IssuesSearch } from './search.ts';
+
+// the bulk panel (its pickers and the move dialog) loads after the list, not before its first row
+const loadBulkEdit = () => import('./bulk-edit.tsx');
+const BulkEdit = lazy(() => loadBulkEdit().then((module) => ({ default: module.BulkEdit })));
 
 const SCOPE_TABS = [
   { value: 'assigned_to_me', label: 'Assigned to me' },
@@ -74,6 +78,9 @@ export function IssueListScreen({ scope, sourceName, search }: IssueListScreenPr
   const wanted = useRequestedSearch(issuesSearchSchema, search);
   const canWrite = Boolean(session?.connection.canWrite);
   const page = list.data;
+  useEffect(() => {
+    if (canWrite) void loadBulkEdit();
+  }, [canWrite]);
   usePrefetch(page.nextPage ? issuesQueries.list(connection, scope, { ...params, page: page.nextPage }) : null);
 
   // the selection belongs to one view: another filter, order or page starts it afresh
@@ -204,15 +211,17 @@ export function IssueListScreen({ scope, sourceName, search }: IssueListScreenPr
       {canWrite && (selected.size || bulkUsed) ? (
         <>
           <p role="status">{`${selected.size} selected`}</p>
-          <BulkEdit
-            scope={scope}
-            selected={[...selected.values()]}
-            onDone={(failedIds) => {
-              setBulkUsed(true);
-              // the issues whose write failed stay selected, to try again or deselect
-              setSelected((previous) => new Map([...previous].filter(([id]) => failedIds.includes(id))));
-            }}
-          />
+          <Suspense fallback={null}>
+            <BulkEdit
+              scope={scope}
+              selected={[...selected.values()]}
+              onDone={(failedIds) => {
+                setBulkUsed(true);
+                // the issues whose write failed stay selected, to try again or deselect
+                setSelected((previous) => new Map([...previous].filter(([id]) => failedIds.includes(id))));
+              }}
+            />
+          </Suspense>
         </>
       ) : null}
       {page.items.length === 0 ? (

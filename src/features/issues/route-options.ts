@@ -9,11 +9,15 @@ export const issuesRouteOptions = {
   loaderDeps: ({ search }: { search: IssuesSearch }) => search,
 };
 
-/** The list blocks the first paint; the state counts load alongside. */
+/**
+ * The list blocks the first paint; the state counts follow it. They are asked for once the list
+ * is in: counting a big project's issues beside the list's own request slows that request, and
+ * the first row waits on it alone.
+ */
 export function loadIssues(context: { queryClient: QueryClient; api: Connection }, scope: IssueScope, search: IssuesSearch) {
   const instance = scope === 'instance';
-  // the list's request goes out first: the first row waits on it alone
   const list = context.queryClient.ensureQueryData(issuesQueries.list(context.api, scope, issueListParams(search, instance)));
-  void context.queryClient.prefetchQuery(issuesQueries.statistics(context.api, scope, issueFilters(search, instance)));
+  const counts = () => void context.queryClient.prefetchQuery(issuesQueries.statistics(context.api, scope, issueFilters(search, instance)));
+  list.then(counts, () => undefined);
   return list;
 }
