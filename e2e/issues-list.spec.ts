@@ -78,6 +78,16 @@ test('triage a project’s list through its filter bar, a negated filter include
   const expected = await projectIssues(api, project.id, '&state=opened&labels=bug&not[labels]=wontfix');
   expect(expected.map((issue) => issue.title).sort()).toEqual([`Crash on save ${tag}`, `Typo in footer ${tag}`]);
 
+  // the order too is in the URL: by title, ascending, as the API orders them
+  await page.getByRole('combobox', { name: 'Sort by' }).selectOption({ label: 'Title' });
+  await page.getByRole('combobox', { name: 'Direction' }).selectOption({ label: 'Ascending' });
+  await expect(list.rows().first()).toContainText(`Crash on save ${tag}`);
+  await expect.poll(() => new URL(page.url()).searchParams.get('order_by')).toBe('title');
+  await page.reload();
+  await expect(page.getByRole('combobox', { name: 'Direction' })).toHaveValue('asc');
+  await expect(list.rows().first()).toContainText(`Crash on save ${tag}`);
+  await expect(list.rows().nth(1)).toContainText(`Typo in footer ${tag}`);
+
   // removing a token widens the list again
   await list.removeToken('label is not wontfix').click();
   await expect(list.rows()).toHaveCount(3);
