@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { expect, test, applyAdminSession, type Api } from './fixtures.ts';
+import { DEMO_PATHS, expect, test, applyAdminSession, type Api } from './fixtures.ts';
 import { axeViolations } from './axe.ts';
 import { IssueListPage } from './pages/issues.ts';
 
@@ -97,6 +97,26 @@ test('triage a project’s list through its filter bar, a negated filter include
   await list.addFilter('IID', 'is', 'abc');
   await expect(page.getByRole('form', { name: 'Add a filter' }).getByRole('alert')).toHaveText('An IID is a whole number above 0.');
   await expect(page.getByRole('form', { name: 'Add a filter' }).getByLabel('Filter value')).toHaveValue('abc');
+});
+
+test('the 3,000-issue tracker pages by keyset: Next follows the API’s cursor, and the page survives a reload', async ({ page, api }) => {
+  const tracker = await api.projectId(DEMO_PATHS.issueTracker);
+  const first = await api.call<IssueAnswer[]>('GET', `/projects/${tracker}/issues?state=opened&order_by=created_at&sort=desc&per_page=20&pagination=keyset`);
+  const next = /<([^>]+)>;\s*rel="next"/.exec(first.headers.get('link') ?? '')?.[1];
+  expect(next).toBeTruthy();
+  const second = await api.get<IssueAnswer[]>(next!.slice(next!.indexOf('/api/v4') + '/api/v4'.length));
+  const list = new IssueListPage(page);
+  await page.goto(`/projects/${tracker}/issues`);
+  await expect(list.rows()).toHaveCount(20);
+  await expect(list.rows().first()).toContainText(first.body[0].title);
+  await page.getByRole('navigation', { name: 'Open issues pages' }).getByRole('link', { name: 'Next' }).click();
+  await expect.poll(() => new URL(page.url()).searchParams.get('cursor')).toBeTruthy();
+  await expect(list.rows().first()).toContainText(second[0].title);
+  await page.reload();
+  await expect(list.rows().first()).toContainText(second[0].title);
+  await expect(list.rows()).toHaveCount(20);
+  await page.getByRole('navigation', { name: 'Open issues pages' }).getByRole('link', { name: 'First page' }).click();
+  await expect(list.rows().first()).toContainText(first.body[0].title);
 });
 
 test('bulk edit 20 issues: labels added and removed, milestone set, checked through the API', async ({ page, api }) => {

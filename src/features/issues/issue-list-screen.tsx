@@ -2,7 +2,7 @@ import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
-import { issuesQueries, type Issue, type IssueScope } from '../../api/issues.ts';
+import { issuesQueries, nextIssueCursor, type Issue, type IssueScope } from '../../api/issues.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import { DataTable } from '../../components/data-table.tsx';
 import { Paginator } from '../../components/paginator.tsx';
@@ -14,7 +14,9 @@ import { LabelChip } from '../../components/label-chip.tsx';
 import { Time } from '../../components/time.tsx';
 import { FilterBar } from './filter-bar.tsx';
 import { bulkTarget, type BulkTarget } from './bulk-target.ts';
-import { ISSUE_ORDERS, clearTokens, isFiltered, issueFilters, issueListParams, issuesSearchSchema, type IssuesSearch } from './search.ts';
+import { ISSUE_ORDERS, clearTokens, isFiltered, issueFilters, issuesSearchSchema, type IssuesSearch } from './search.ts';
+import { isOffsetPage, issueListOptions } from './route-options.ts';
+import { IssueListKeysetPages } from './issue-list-keyset-pages.tsx';
 
 // the bulk panel (its pickers and the move dialog) loads after the list, not before its first row
 const loadBulkEdit = () => import('./bulk-edit.tsx');
@@ -69,22 +71,28 @@ export function IssueListScreen({ scope, sourceName, search }: IssueListScreenPr
   const connection = useConnection();
   const session = useActiveSession();
   const instance = scope === 'instance';
-  const params = issueListParams(search, instance);
-  const list = useSuspenseQuery(issuesQueries.list(connection, scope, params));
+  const list = useSuspenseQuery(issueListOptions(connection, scope, search));
   const statistics = useQuery(issuesQueries.statistics(connection, scope, issueFilters(search, instance)));
   const loading = useRouterState({ select: (state) => state.status === 'pending' });
   const navigate = useNavigate();
   const setSearch = useSetSearch<IssuesSearch>();
   const wanted = useRequestedSearch(issuesSearchSchema, search);
   const canWrite = Boolean(session?.connection.canWrite);
-  const page = list.data;
+  const data = list.data;
+  const items = data.items;
+  const nextCursor = isOffsetPage(data) ? undefined : nextIssueCursor(data.nextUrl);
   useEffect(() => {
     if (canWrite) void loadBulkEdit();
   }, [canWrite]);
-  usePrefetch(page.nextPage ? issuesQueries.list(connection, scope, { ...params, page: page.nextPage }) : null);
+  // the next page is likely next: fetch it ahead
+  usePrefetch(
+    isOffsetPage(data)
+      ? data.nextPage ? issueListOptions(connection, scope, { ...search, page: data.nextPage }) : null
+      : nextCursor ? issueListOptions(connection, scope, { ...search, cursor: nextCursor }) : null,
+  );
 
   // the selection belongs to one view: another filter, order or page starts it afresh
-  const viewKey = JSON.stringify(params);
+  const viewKey = JSON.stringify(search);
   const [selected, setSelected] = useState<Map<number, BulkTarget>>(new Map());
   // once a bulk write ran, its report stays on screen after the selection empties
   const [bulkUsed, setBulkUsed] = useState(false);
@@ -96,8 +104,8 @@ export function IssueListScreen({ scope, sourceName, search }: IssueListScreenPr
       else next.delete(issue.id);
       return next;
     });
-  const allSelected = page.items.length > 0 && page.items.every((issue) => selected.has(issue.id));
-  const someSelected = page.items.some((issue) => selected.has(issue.id));
+  const allSelected = items.length > 0 && items.every((issue) => selected.has(issue.id));
+  const someSelected = items.some((issue) => selected.has(issue.id));
 
   const columns = useMemo<ColumnDef<Issue>[]>(() => {
     const reference = (issue: Issue) => (scope !== 'instance' && 'project' in scope ? (issue.references?.short ?? `#${issue.iid}`) : (issue.references?.full ?? `#${issue.iid}`));
@@ -143,7 +151,7 @@ export function IssueListScreen({ scope, sourceName, search }: IssueListScreenPr
               const on = event.target.checked;
               setSelected((previous) => {
                 const next = new Map(previous);
-                for (const issue of page.items) {
+                for (const issue of items) {
                   if (on) next.set(issue.id, bulkTarget(issue));
                   else next.delete(issue.id);
                 }
@@ -158,7 +166,7 @@ export function IssueListScreen({ scope, sourceName, search }: IssueListScreenPr
       },
       ...base,
     ];
-  }, [scope, canWrite, allSelected, someSelected, page.items, selected]);
+  }, [scope, canWrite, allSelected, someSelected, items, selected]);
 
   const counts = statistics.data?.statistics.counts;
   const heading = instance ? 'Issues' : sourceName ? `Issues of ${sourceName}` : 'Issues';
@@ -171,7 +179,7 @@ export function IssueListScreen({ scope, sourceName, search }: IssueListScreenPr
       {instance ? (
         <nav aria-label="Whose issues" className="tabs">
           {SCOPE_TABS.map((tab) => (
-            <SearchLink key={tab.value} search={(previous) => ({ ...previous, scope: tab.value, page: 1 })} current={search.scope === tab.value} className="tabs__tab">
+            <SearchLink key={tab.value} search={(previous) => ({ ...previous, scope: tab.value, page: 1, cursor: undefined })} current={search.scope === tab.value} className="tabs__tab">
               {tab.label}
             </SearchLink>
           ))}
@@ -179,7 +187,7 @@ export function IssueListScreen({ scope, sourceName, search }: IssueListScreenPr
       ) : null}
       <nav aria-label="Issue states" className="tabs">
         {STATE_TABS.map((tab) => (
-          <SearchLink key={tab.value} search={(previous) => ({ ...previous, state: tab.value, page: 1 })} current={search.state === tab.value} className="tabs__tab">
+          <SearchLink key={tab.value} search={(previous) => ({ ...previous, state: tab.value, page: 1, cursor: undefined })} current={search.state === tab.value} className="tabs__tab">
             {tab.label}
             {counts ? <span className="badge">{counts[tab.count]}</span> : null}
           </SearchLink>
@@ -190,7 +198,7 @@ export function IssueListScreen({ scope, sourceName, search }: IssueListScreenPr
       <div className="filter-bar">
         <label className="inline-field">
           <span>Sort by</span>
-          <select className="input" value={wanted.order_by} onChange={(event) => setSearch({ order_by: event.target.value as IssuesSearch['order_by'] })}>
+          <select className="input" value={wanted.order_by} onChange={(event) => setSearch({ order_by: event.target.value as IssuesSearch['order_by'], cursor: undefined })}>
             {ISSUE_ORDERS.map((order) => (
               <option key={order.value} value={order.value}>
                 {order.label}
@@ -200,12 +208,12 @@ export function IssueListScreen({ scope, sourceName, search }: IssueListScreenPr
         </label>
         <label className="inline-field">
           <span>Direction</span>
-          <select className="input" value={wanted.sort} onChange={(event) => setSearch({ sort: event.target.value as IssuesSearch['sort'] })}>
+          <select className="input" value={wanted.sort} onChange={(event) => setSearch({ sort: event.target.value as IssuesSearch['sort'], cursor: undefined })}>
             <option value="asc">Ascending</option>
             <option value="desc">Descending</option>
           </select>
         </label>
-        <PerPageSelect value={wanted.per_page} onChange={(perPage) => setSearch({ per_page: perPage as IssuesSearch['per_page'] })} />
+        <PerPageSelect value={wanted.per_page} onChange={(perPage) => setSearch({ per_page: perPage as IssuesSearch['per_page'], cursor: undefined })} />
       </div>
       {!canWrite ? <p className="notice" role="note">This token is read-only (it lacks the api scope): issues can be viewed, not changed.</p> : null}
       {canWrite && (selected.size || bulkUsed) ? (
@@ -224,7 +232,7 @@ export function IssueListScreen({ scope, sourceName, search }: IssueListScreenPr
           </Suspense>
         </>
       ) : null}
-      {page.items.length === 0 ? (
+      {items.length === 0 ? (
         <FilteredEmptyState
           filtered={isFiltered(search)}
           filteredTitle="No issue matches these filters."
@@ -232,9 +240,13 @@ export function IssueListScreen({ scope, sourceName, search }: IssueListScreenPr
           clear={(previous) => clearTokens(previous as IssuesSearch)}
         />
       ) : (
-        <DataTable caption={listName} columns={columns} data={page.items} getRowId={(issue) => String(issue.id)} stale={loading} />
+        <DataTable caption={listName} columns={columns} data={items} getRowId={(issue) => String(issue.id)} stale={loading} />
       )}
-      <Paginator page={page} label={`${listName} pages`} />
+      {isOffsetPage(data) ? (
+        <Paginator page={data} label={`${listName} pages`} />
+      ) : (
+        <IssueListKeysetPages shown={items.length} first={!search.cursor} nextCursor={nextCursor} label={`${listName} pages`} />
+      )}
     </section>
   );
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { issueListQuery } from '../../api/issues.ts';
 import { encodeQuery } from '../../api/params.ts';
-import { addToken, clearTokens, issueFilters, issueListParams, issuesSearchSchema, removeToken, tokenProblem, tokensFromSearch, tokenText, type FilterToken } from './search.ts';
+import { addToken, clearTokens, pagesByKeyset, issueFilters, issueListParams, issuesSearchSchema, removeToken, tokenProblem, tokensFromSearch, tokenText, type FilterToken } from './search.ts';
 
 const parse = (input: Record<string, unknown>) => z.parse(issuesSearchSchema, input);
 
@@ -79,5 +79,16 @@ describe('issue list search params', () => {
     const search = parse({ scope: 'all' });
     expect(issueFilters(search, true).scope).toBe('all');
     expect(issueFilters(search, false).scope).toBeUndefined();
+  });
+
+  it('pages a project in creation or update order by keyset, every other list by number; a new filter starts again at the first page', () => {
+    expect(pagesByKeyset({ project: 4 }, parse({}))).toBe(true);
+    expect(pagesByKeyset({ project: 4 }, parse({ order_by: 'updated_at' }))).toBe(true);
+    expect(pagesByKeyset({ project: 4 }, parse({ order_by: 'title' }))).toBe(false);
+    expect(pagesByKeyset({ group: 4 }, parse({}))).toBe(false);
+    expect(pagesByKeyset('instance', parse({}))).toBe(false);
+    const later = parse({ cursor: 'eyJ2YWx1ZSI6MX0', page: 3 });
+    expect(addToken(later, { field: 'label', negated: false, value: 'bug' })).toMatchObject({ cursor: undefined, page: 1 });
+    expect(removeToken(parse({ cursor: 'abc', label: ['bug'] }), { field: 'label', negated: false, value: 'bug' }).cursor).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { pageParams, withDefault } from '../../lib/search-params.ts';
-import type { DueDateFilter, IssueFilters, IssueListParams, IssueOrder, IssueState, NegatableIssueFilters } from '../../api/issues.ts';
+import { KEYSET_ISSUE_ORDERS, type DueDateFilter, type IssueFilters, type IssueListParams, type IssueOrder, type IssueScope, type IssueState, type NegatableIssueFilters } from '../../api/issues.ts';
 
 /**
  * An issue list in the URL: the state tab, the instance's scope tab, every filter of the filter
@@ -61,6 +61,8 @@ export const issuesSearchSchema = z.object({
   confidential: z.catch(z.optional(z.boolean()), undefined),
   due: z.catch(z.optional(z.enum(DUE_DATES.map((due) => due.value) as [DueDateFilter, ...DueDateFilter[]])), undefined),
   type: z.catch(z.optional(z.enum(ISSUE_TYPES)), undefined),
+  /** A project's keyset page (creation or update order): the cursor of the page's next link before it. */
+  cursor: z.catch(z.optional(z.string().check(z.minLength(1))), undefined),
   order_by: withDefault(z.enum(ISSUE_ORDERS.map((order) => order.value) as [IssueOrder, ...IssueOrder[]]), 'created_at'),
   sort: withDefault(z.enum(['asc', 'desc']), 'desc'),
   ...pageParams,
@@ -154,7 +156,7 @@ export function tokenProblem(token: FilterToken): string | undefined {
 export function addToken(search: IssuesSearch, token: FilterToken): IssuesSearch {
   const value = token.value.trim();
   const key = token.negated ? `not_${token.field}` : token.field;
-  const next = { ...search, page: 1 } as IssuesSearch & Record<string, unknown>;
+  const next = { ...search, page: 1, cursor: undefined } as IssuesSearch & Record<string, unknown>;
   if (token.field === 'iid') {
     const list = next[key as 'iid'];
     if (!list.includes(Number(value))) next[key] = [...list, Number(value)];
@@ -173,7 +175,7 @@ export function addToken(search: IssuesSearch, token: FilterToken): IssuesSearch
 /** The search params without one filter; back to page 1. */
 export function removeToken(search: IssuesSearch, token: FilterToken): IssuesSearch {
   const key = token.negated ? `not_${token.field}` : token.field;
-  const next = { ...search, page: 1 } as IssuesSearch & Record<string, unknown>;
+  const next = { ...search, page: 1, cursor: undefined } as IssuesSearch & Record<string, unknown>;
   if (token.field === 'iid') next[key] = next[key as 'iid'].filter((item) => String(item) !== token.value);
   else if (token.field === 'label' || token.field === 'assignee') next[key] = next[key as 'label'].filter((item) => item !== token.value);
   else if (token.field === 'search') next.search = '';
@@ -230,6 +232,11 @@ export function issueFilters(search: IssuesSearch, instance: boolean): IssueFilt
   if (search.type !== undefined) filters.issue_type = search.type;
   if (Object.keys(not).length) filters.not = not;
   return filters;
+}
+
+/** A project's list in creation or update order pages by keyset, as the platform does; others by page number. */
+export function pagesByKeyset(scope: IssueScope, search: Pick<IssuesSearch, 'order_by'>): scope is { project: number } {
+  return scope !== 'instance' && 'project' in scope && KEYSET_ISSUE_ORDERS.includes(search.order_by);
 }
 
 /** What the list query takes from the URL: the filters, the order and the page. */
