@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { DEMO_PATHS, expect, test, applyAdminSession, type Api } from './fixtures.ts';
+import { DEMO_PATHS, DEMO_TOKENS, expect, test, applyAdminSession, type Api } from './fixtures.ts';
 import { axeViolations } from './axe.ts';
 import { IssueListPage } from './pages/issues.ts';
 
@@ -212,4 +212,26 @@ test('the instance list has its scope tabs, and the list with its bulk panel has
   await list.rows().first().getByRole('checkbox').check();
   await expect(list.bulkForm).toBeVisible();
   expect(await axeViolations(page, 'issue list')).toEqual([]);
+});
+
+test('a read-only token sees the list and its filters, but no selection or bulk edit', async ({ browser, baseURL, api, connectAs }) => {
+  const payments = await api.projectId(DEMO_PATHS.inheritedProject);
+  const title = `Read only ${unique()}`;
+  await newIssue(api, payments, title, ['bug']);
+  // a context of its own: the file's other tests open signed in as the administrator
+  const context = await browser.newContext({ baseURL });
+  try {
+    const page = await context.newPage();
+    await connectAs(page, DEMO_TOKENS.readonly.secret);
+    await page.goto(`/projects/${payments}/issues?search=${encodeURIComponent(title)}`);
+    const list = new IssueListPage(page);
+    await expect(list.row(title)).toBeVisible();
+    await expect(list.token(`search is ${title}`)).toBeVisible();
+    await expect(page.getByRole('note').filter({ hasText: 'read-only' })).toBeVisible();
+    await expect(list.selectAll).toHaveCount(0);
+    await expect(list.row(title).getByRole('checkbox')).toHaveCount(0);
+    await expect(list.bulkForm).toHaveCount(0);
+  } finally {
+    await context.close();
+  }
 });
