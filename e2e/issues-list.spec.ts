@@ -12,6 +12,7 @@ interface IssueAnswer {
   state: string;
   labels: string[];
   milestone: { title: string } | null;
+  assignees: Array<{ id: number }>;
   moved_to_id: number | null;
 }
 
@@ -119,8 +120,10 @@ test('the 3,000-issue tracker pages by keyset: Next follows the API’s cursor, 
   await expect(list.rows().first()).toContainText(first.body[0].title);
 });
 
-test('bulk edit 20 issues: labels added and removed, milestone set, checked through the API', async ({ page, api }) => {
+test('bulk edit 20 issues: labels added and removed, milestone and assignees set, checked through the API', async ({ page, api }) => {
   const project = await newProject(api);
+  const [maya, diego] = [await api.userByUsername('maya.chen'), await api.userByUsername('diego.ramirez')];
+  for (const user of [maya, diego]) await api.post(`/projects/${project.id}/members`, { user_id: user.id, access_level: 30 });
   const milestone = await api.post<{ id: number; title: string }>(`/projects/${project.id}/milestones`, { title: `Sprint ${unique()}` });
   for (let index = 1; index <= 20; index++) await newIssue(api, project.id, `Bulk ${index}`, ['needs-triage']);
   const list = new IssueListPage(page);
@@ -131,6 +134,7 @@ test('bulk edit 20 issues: labels added and removed, milestone set, checked thro
   await list.bulkForm.getByLabel('Add labels').fill('triaged, frontend');
   await list.bulkForm.getByLabel('Remove labels').fill('needs-triage');
   await list.bulkForm.getByLabel('Set milestone').selectOption({ label: milestone.title });
+  await list.bulkForm.getByLabel('Set assignees').fill('maya.chen, @diego.ramirez');
   await list.bulkForm.getByRole('button', { name: 'Apply to 20 issues' }).click();
   await expect(list.outcome('20 of 20 changed.')).toBeVisible();
   await expect(page.getByRole('list', { name: 'Result per issue' }).getByRole('listitem')).toHaveCount(20);
@@ -140,6 +144,7 @@ test('bulk edit 20 issues: labels added and removed, milestone set, checked thro
   for (const issue of issues) {
     expect([...issue.labels].sort(), issue.title).toEqual(['frontend', 'triaged']);
     expect(issue.milestone?.title, issue.title).toBe(milestone.title);
+    expect(issue.assignees.map((user) => user.id).sort(), issue.title).toEqual([maya.id, diego.id].sort());
   }
   // the list shows what the server holds now
   await expect(list.row('Bulk 7').getByText(milestone.title)).toBeVisible();
@@ -195,6 +200,11 @@ test('a failed issue of a bulk edit says which and why; the others go through', 
   await list.bulkForm.getByRole('button', { name: 'Apply to 2 issues' }).click();
   await expect(list.outcome('1 of 2 changed, 1 failed.')).toBeVisible();
   await expect(page.getByRole('list', { name: 'Result per issue' }).getByText(new RegExp(`#${doomed.iid}: failed: .+`))).toBeVisible();
+  // a name nobody has is refused before anything is sent
+  await list.bulkForm.getByLabel('Set assignees').fill('nobody-has-this-name');
+  await list.bulkForm.getByRole('button', { name: 'Apply to 1 issue' }).click();
+  await expect(list.bulkForm.getByRole('alert')).toHaveText('No active user is named nobody-has-this-name.');
+  await expect(list.bulkForm.getByLabel('Set assignees')).toHaveValue('nobody-has-this-name');
   // the failed one stays selected
   await expect(page.getByRole('status').filter({ hasText: '1 selected' })).toBeVisible();
   expect((await projectIssues(api, project.id)).map((issue) => issue.state)).toEqual(['closed']);

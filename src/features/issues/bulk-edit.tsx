@@ -9,6 +9,7 @@ import { usersQueries } from '../../api/users.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import type { Connection } from '../../api/http.ts';
 import { useWrite } from '../../components/use-write.ts';
+import { useSettled } from '../../components/list-hooks.ts';
 import { ConfirmDialog } from '../../components/dialog.tsx';
 import { errorText } from '../../components/error-panel.tsx';
 
@@ -102,7 +103,10 @@ export function BulkEdit({ scope, selected, onDone }: BulkEditProps) {
 
   const labels = useQuery({ ...labelsQueries.list(connection, named ? scope : { project: 0 }, { per_page: 100, page: 1 }), enabled: named });
   const milestones = useQuery({ ...milestonesQueries.list(connection, named ? scope : { project: 0 }, { state: 'active', include_ancestors: true, per_page: 100, page: 1 }), enabled: named });
-  const users = useQuery({ ...usersQueries.search(connection, assignee.trim()), enabled: assignee.trim().length > 0 && assignee !== 'None' });
+  // suggestions for the name being typed: the text after the last comma
+  const typing = assignee.split(',').pop()!.trim().replace(/^@/, '');
+  const settledTyping = useSettled(typing, 250);
+  const users = useQuery({ ...usersQueries.search(connection, settledTyping), enabled: typing.length > 0 && typing !== 'None' });
   const projects = useQuery(projectsQueries.search(connection, projectSearch.trim(), isAdmin));
   const chosenProject = projects.data?.items.find((project) => String(project.id) === toProject);
 
@@ -130,16 +134,22 @@ export function BulkEdit({ scope, selected, onDone }: BulkEditProps) {
     if (removed.length) changes.remove_labels = removed;
     if (milestone) changes.milestone_id = milestone === 'none' ? null : Number(milestone);
     if (stateEvent) changes.state_event = stateEvent as 'close' | 'reopen';
-    const who = assignee.trim().replace(/^@/, '');
-    if (who === 'None') changes.assignee_ids = [];
-    else if (who) {
-      const found = await queryClient.fetchQuery(usersQueries.search(connection, who)).catch(() => null);
-      const user = found?.items.find((item) => item.username.toLowerCase() === who.toLowerCase());
-      if (!user) {
-        setProblem(`No active user is named ${who}.`);
+    const names = splitNames(assignee).map((name) => name.replace(/^@/, ''));
+    if (names.length === 1 && names[0] === 'None') changes.assignee_ids = [];
+    else if (names.length) {
+      // usernames to ids, each through the people search the suggestions use
+      const found = await Promise.all(
+        names.map(async (name) => {
+          const page = await queryClient.fetchQuery(usersQueries.search(connection, name)).catch(() => null);
+          return { name, user: page?.items.find((item) => item.username.toLowerCase() === name.toLowerCase()) };
+        }),
+      );
+      const unknown = found.filter((item) => !item.user).map((item) => item.name);
+      if (unknown.length) {
+        setProblem(`No active user is named ${unknown.join(', ')}.`);
         return;
       }
-      changes.assignee_ids = [user.id];
+      changes.assignee_ids = found.map((item) => item.user!.id);
     }
     if (!Object.keys(changes).length) {
       setProblem('Choose at least one change.');
@@ -198,8 +208,8 @@ export function BulkEdit({ scope, selected, onDone }: BulkEditProps) {
           </select>
         </label>
         <label className="inline-field">
-          <span>Set assignee</span>
-          <input className="input" list={userListId} value={assignee} placeholder="Username, or None to unassign" onChange={(event) => setAssignee(event.target.value)} />
+          <span>Set assignees</span>
+          <input className="input" list={userListId} value={assignee} placeholder="Usernames, comma-separated; None unassigns" onChange={(event) => setAssignee(event.target.value)} />
         </label>
         <datalist id={userListId}>
           <option value="None" />
