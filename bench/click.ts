@@ -66,13 +66,13 @@ async function addRawButton(page: Page, url: string, token: string): Promise<Loc
       button.addEventListener('click', async () => {
         const started = performance.now();
         const response = await fetch(url, { headers: { 'PRIVATE-TOKEN': token } });
-        const items = (await response.json()) as Array<{ name?: string; description?: string; id: number }>;
+        const items = (await response.json()) as Array<{ name?: string; title?: string; description?: string; id: number }>;
         (window as unknown as { rawFetchMs: number }).rawFetchMs = performance.now() - started;
         const first = items[0];
         const tbody = document.createElement('tbody');
         const row = document.createElement('tr');
         const cell = document.createElement('td');
-        cell.textContent = first.name ?? first.description ?? String(first.id);
+        cell.textContent = first.name ?? first.title ?? first.description ?? String(first.id);
         row.append(cell);
         tbody.append(row);
         table.replaceChildren(tbody);
@@ -200,7 +200,8 @@ async function screenFigures(browser: Browser, baseURL: string, faults: (latency
   }
 }
 
-export async function clickFigures(): Promise<void> {
+/** Every screen's figures, or only those of the screens named in `only` (one screen at a time while working on it). */
+export async function clickFigures(only?: readonly string[]): Promise<void> {
   const server = await startConsoleServer({ rateLimitPerMinute: 0 });
   const browser = await chromium.launch(chromiumLaunchOptions());
   try {
@@ -212,6 +213,10 @@ export async function clickFigures(): Promise<void> {
     const tokensGroupAnswer = await fetch(`${server.baseURL}/api/v4/groups/${encodeURIComponent(TOKENS_GROUP)}`, { headers: admin });
     if (!tokensGroupAnswer.ok) throw new Error(`GET /groups/${TOKENS_GROUP} answered ${tokensGroupAnswer.status}`);
     const tokensGroup = (await tokensGroupAnswer.json()) as { id: number };
+    // the demo's tracker: 3,000 issues
+    const trackerAnswer = await fetch(`${server.baseURL}/api/v4/projects/${encodeURIComponent(DEMO_PATHS.issueTracker)}`, { headers: admin });
+    if (!trackerAnswer.ok) throw new Error(`GET /projects/${DEMO_PATHS.issueTracker} answered ${trackerAnswer.status}`);
+    const tracker = (await trackerAnswer.json()) as { id: number };
     const faultsUrl = `${server.baseURL}/-/sandbox/faults`;
     const faults = async (latency: number | null) => {
       const answer = latency === null
@@ -237,8 +242,13 @@ export async function clickFigures(): Promise<void> {
         link: (page) => areas(page).getByRole('link', { name: 'Access tokens', exact: true }),
         away: (page) => areas(page).getByRole('link', { name: 'Members', exact: true }), target: { caption: '^Access tokens$' }, request: /^\/api\/v4\/groups\/\d+\/access_tokens$/,
       },
+      {
+        name: 'issues', token: server.adminToken, start: `/projects/${tracker.id}/members`,
+        link: (page) => new Shell(page).section('Plan').getByRole('link', { name: 'Issues', exact: true }),
+        away: (page) => areas(page).getByRole('link', { name: 'Members', exact: true }), target: { caption: '^Open issues$' }, request: /^\/api\/v4\/projects\/\d+\/issues$/,
+      },
     ];
-    for (const screen of screens) await screenFigures(browser, server.baseURL, faults, screen);
+    for (const screen of screens) if (!only || only.includes(screen.name)) await screenFigures(browser, server.baseURL, faults, screen);
   } finally {
     await browser.close();
     await server.stop();

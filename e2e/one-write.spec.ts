@@ -3,6 +3,7 @@ import type { Locator, Page } from '@playwright/test';
 import { test, expect, applyAdminSession, type Api } from './fixtures.ts';
 import { CommitPage } from './pages/commits.ts';
 import { FilesPage } from './pages/files.ts';
+import { IssueListPage } from './pages/issues.ts';
 import { RunnerFleetPage } from './pages/runners.ts';
 import { StorageMovesPage } from './pages/storage-moves.ts';
 import { newSshKey } from './ssh-key.ts';
@@ -691,6 +692,52 @@ test.describe('one press sends one write', () => {
       expect(await history()).toHaveLength(before + 1);
     });
   }
+
+  /** A project with `count` open issues of its own, for the bulk writes of its issue list. */
+  async function projectWithIssues(api: Api, count: number) {
+    const project = await newProject(api);
+    const issues = [];
+    for (let index = 1; index <= count; index++) issues.push(await api.post<{ iid: number }>(`/projects/${project.id}/issues`, { title: `One write ${index}` }));
+    return { project, issues };
+  }
+
+  /** A bulk write sends one write per selected issue: exactly one each, however it was pressed. */
+  async function expectOnePerIssue(api: Api, mark: number, method: string, projectId: number, iids: number[], suffix = '') {
+    const arrived = await api.requestsSince(mark, { method, path: `/api/v4/projects/${projectId}/issues/*` });
+    expect(arrived.map((request) => request.path).sort()).toEqual(iids.map((iid) => `/api/v4/projects/${projectId}/issues/${iid}${suffix}`).sort());
+  }
+
+  eachPress('bulk edit issues', async ({ page, api }, press) => {
+    const { project, issues } = await projectWithIssues(api, 3);
+    const label = `bulk-${unique()}`;
+    const list = new IssueListPage(page);
+    await page.goto(`/projects/${project.id}/issues`);
+    await list.selectAll.check();
+    await list.bulkForm.getByLabel('Add labels').fill(label);
+    const mark = await api.requestMark();
+    await pressTwice(page, press, list.bulkForm.getByRole('button', { name: 'Apply to 3 issues', exact: true }), list.bulkForm.getByLabel('Add labels'));
+    await expect(list.outcome('3 of 3 changed.')).toBeVisible();
+    await expectOnePerIssue(api, mark, 'PUT', project.id, issues.map((issue) => issue.iid));
+    const labelled = await api.get<Array<{ labels: string[] }>>(`/projects/${project.id}/issues?labels=${label}`);
+    expect(labelled).toHaveLength(3);
+  });
+
+  eachPress('bulk move issues', async ({ page, api }, press) => {
+    const { project, issues } = await projectWithIssues(api, 2);
+    const target = await newProject(api);
+    const list = new IssueListPage(page);
+    await page.goto(`/projects/${project.id}/issues`);
+    await list.selectAll.check();
+    await list.moveForm.getByLabel('Find a project').fill(target.name);
+    await list.moveForm.getByLabel('Move to project').selectOption({ label: target.path_with_namespace });
+    await list.moveForm.getByRole('button', { name: 'Move 2 issues', exact: true }).click();
+    const dialog = page.getByRole('alertdialog', { name: `Move 2 issues to ${target.path_with_namespace}?` });
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: 'Move 2 issues', exact: true }));
+    await expect(list.outcome('2 of 2 moved.')).toBeVisible();
+    await expectOnePerIssue(api, mark, 'POST', project.id, issues.map((issue) => issue.iid), '/move');
+    expect(await api.get<unknown[]>(`/projects/${target.id}/issues`)).toHaveLength(2);
+  });
 
   eachPress('schedule a storage move', async ({ page, api }, press) => {
     const project = await newProject(api);

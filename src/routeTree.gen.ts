@@ -17,6 +17,7 @@ import { Route as AdminDeployKeysRouteImport } from './routes/admin/deploy-keys'
 import { Route as AdminRunnersRouteImport } from './routes/admin/runners'
 import { Route as AdminServiceAccountsRouteImport } from './routes/admin/service-accounts'
 import { Route as GroupsIndexRouteImport } from './routes/groups/index'
+import { Route as IssuesIndexRouteImport } from './routes/issues/index'
 import { Route as ProjectsIndexRouteImport } from './routes/projects/index'
 import { Route as RunnersRunnerIdRouteImport } from './routes/runners/$runnerId'
 import { Route as UsersIndexRouteImport } from './routes/users/index'
@@ -28,6 +29,7 @@ import { Route as AdminRunnersRunnerIdRouteImport } from './routes/admin/runners
 import { Route as AdminStorageMovesIndexRouteImport } from './routes/admin/storage-moves/index'
 import { Route as GroupsGroupIdAccessTokensRouteImport } from './routes/groups/$groupId/access-tokens'
 import { Route as GroupsGroupIdBillableMembersRouteImport } from './routes/groups/$groupId/billable-members'
+import { Route as GroupsGroupIdIssuesRouteImport } from './routes/groups/$groupId/issues'
 import { Route as GroupsGroupIdMembersRouteImport } from './routes/groups/$groupId/members'
 import { Route as GroupsGroupIdRunnersRouteImport } from './routes/groups/$groupId/runners'
 import { Route as GroupsGroupIdServiceAccountsRouteImport } from './routes/groups/$groupId/service-accounts'
@@ -42,6 +44,7 @@ import { Route as ProjectsProjectIdBlameSplatRouteImport } from './routes/projec
 import { Route as ProjectsProjectIdBlobSplatRouteImport } from './routes/projects/$projectId/blob.$'
 import { Route as ProjectsProjectIdCommitShaRouteImport } from './routes/projects/$projectId/commit.$sha'
 import { Route as ProjectsProjectIdEditSplatRouteImport } from './routes/projects/$projectId/edit.$'
+import { Route as ProjectsProjectIdIssuesIndexRouteImport } from './routes/projects/$projectId/issues/index'
 import { Route as ProjectsProjectIdNewSplatRouteImport } from './routes/projects/$projectId/new.$'
 import { Route as ProjectsProjectIdTreeSplatRouteImport } from './routes/projects/$projectId/tree.$'
 import { Route as GroupsGroupIdServiceAccountsUserIdTokensRouteImport } from './routes/groups/$groupId/service-accounts_.$userId.tokens'
@@ -84,6 +87,11 @@ const AdminServiceAccountsRoute = AdminServiceAccountsRouteImport.update({
 const GroupsIndexRoute = GroupsIndexRouteImport.update({
   id: '/groups/',
   path: '/groups/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const IssuesIndexRoute = IssuesIndexRouteImport.update({
+  id: '/issues/',
+  path: '/issues/',
   getParentRoute: () => rootRouteImport,
 } as any)
 const ProjectsIndexRoute = ProjectsIndexRouteImport.update({
@@ -143,6 +151,11 @@ const GroupsGroupIdBillableMembersRoute =
     path: '/groups/$groupId/billable-members',
     getParentRoute: () => rootRouteImport,
   } as any)
+const GroupsGroupIdIssuesRoute = GroupsGroupIdIssuesRouteImport.update({
+  id: '/groups/$groupId/issues',
+  path: '/groups/$groupId/issues',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const GroupsGroupIdMembersRoute = GroupsGroupIdMembersRouteImport.update({
   id: '/groups/$groupId/members',
   path: '/groups/$groupId/members',
@@ -225,6 +238,12 @@ const ProjectsProjectIdEditSplatRoute =
     path: '/projects/$projectId/edit/$',
     getParentRoute: () => rootRouteImport,
   } as any)
+const ProjectsProjectIdIssuesIndexRoute =
+  ProjectsProjectIdIssuesIndexRouteImport.update({
+    id: '/projects/$projectId/issues/',
+    path: '/projects/$projectId/issues/',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const ProjectsProjectIdNewSplatRoute =
   ProjectsProjectIdNewSplatRouteImport.update({
     id: '/projects/$projectId/new/$',
@@ -255,6 +274,7 @@ export interface FileRoutesByFullPath {
   '/runners/$runnerId': typeof RunnersRunnerIdRoute
   '/users/$userId': typeof UsersUserIdRoute
   '/groups/': typeof GroupsIndexRoute
+  '/issues/': typeof IssuesIndexRoute
   '/projects/': typeof ProjectsIndexRoute
   '/users/': typeof UsersIndexRoute
   '/admin/hooks/$hookId': typeof AdminHooksHookIdRoute
@@ -262,6 +282,7 @@ export interface FileRoutesByFullPath {
   '/admin/runners/$runnerId': typeof AdminRunnersRunnerIdRoute
   '/groups/$groupId/access-tokens': typeof GroupsGroupIdAccessTokensRoute
   '/groups/$groupId/billable-members': typeof GroupsGroupIdBillableMembersRoute
+  '/groups/$groupId/issues': typeof GroupsGroupIdIssuesRoute
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
   '/groups/$groupId/runners': typeof GroupsGroupIdRunnersRoute
   '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
@@ -280,6 +301,7 @@ export interface FileRoutesByFullPath {
   '/projects/$projectId/edit/$': typeof ProjectsProjectIdEditSplatRoute
   '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
+  '/projects/$projectId/issues/': typeof ProjectsProjectIdIssuesIndexRoute
   '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
 }
 export interface FileRoutesByTo {
@@ -293,6 +315,7 @@ export interface FileRoutesByTo {
   '/runners/$runnerId': typeof RunnersRunnerIdRoute
   '/users/$userId': typeof UsersUserIdRoute
   '/groups': typeof GroupsIndexRoute
+  '/issues': typeof IssuesIndexRoute
   '/projects': typeof ProjectsIndexRoute
   '/users': typeof UsersIndexRoute
   '/admin/hooks/$hookId': typeof AdminHooksHookIdRoute
@@ -300,6 +323,7 @@ export interface FileRoutesByTo {
   '/admin/runners/$runnerId': typeof AdminRunnersRunnerIdRoute
   '/groups/$groupId/access-tokens': typeof GroupsGroupIdAccessTokensRoute
   '/groups/$groupId/billable-members': typeof GroupsGroupIdBillableMembersRoute
+  '/groups/$groupId/issues': typeof GroupsGroupIdIssuesRoute
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
   '/groups/$groupId/runners': typeof GroupsGroupIdRunnersRoute
   '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
@@ -318,6 +342,7 @@ export interface FileRoutesByTo {
   '/projects/$projectId/edit/$': typeof ProjectsProjectIdEditSplatRoute
   '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
+  '/projects/$projectId/issues': typeof ProjectsProjectIdIssuesIndexRoute
   '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
 }
 export interface FileRoutesById {
@@ -332,6 +357,7 @@ export interface FileRoutesById {
   '/runners/$runnerId': typeof RunnersRunnerIdRoute
   '/users/$userId': typeof UsersUserIdRoute
   '/groups/': typeof GroupsIndexRoute
+  '/issues/': typeof IssuesIndexRoute
   '/projects/': typeof ProjectsIndexRoute
   '/users/': typeof UsersIndexRoute
   '/admin/hooks/$hookId': typeof AdminHooksHookIdRoute
@@ -339,6 +365,7 @@ export interface FileRoutesById {
   '/admin/runners_/$runnerId': typeof AdminRunnersRunnerIdRoute
   '/groups/$groupId/access-tokens': typeof GroupsGroupIdAccessTokensRoute
   '/groups/$groupId/billable-members': typeof GroupsGroupIdBillableMembersRoute
+  '/groups/$groupId/issues': typeof GroupsGroupIdIssuesRoute
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
   '/groups/$groupId/runners': typeof GroupsGroupIdRunnersRoute
   '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
@@ -357,6 +384,7 @@ export interface FileRoutesById {
   '/projects/$projectId/edit/$': typeof ProjectsProjectIdEditSplatRoute
   '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
+  '/projects/$projectId/issues/': typeof ProjectsProjectIdIssuesIndexRoute
   '/groups/$groupId/service-accounts_/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
 }
 export interface FileRouteTypes {
@@ -372,6 +400,7 @@ export interface FileRouteTypes {
     | '/runners/$runnerId'
     | '/users/$userId'
     | '/groups/'
+    | '/issues/'
     | '/projects/'
     | '/users/'
     | '/admin/hooks/$hookId'
@@ -379,6 +408,7 @@ export interface FileRouteTypes {
     | '/admin/runners/$runnerId'
     | '/groups/$groupId/access-tokens'
     | '/groups/$groupId/billable-members'
+    | '/groups/$groupId/issues'
     | '/groups/$groupId/members'
     | '/groups/$groupId/runners'
     | '/groups/$groupId/service-accounts'
@@ -397,6 +427,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/edit/$'
     | '/projects/$projectId/new/$'
     | '/projects/$projectId/tree/$'
+    | '/projects/$projectId/issues/'
     | '/groups/$groupId/service-accounts/$userId/tokens'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -410,6 +441,7 @@ export interface FileRouteTypes {
     | '/runners/$runnerId'
     | '/users/$userId'
     | '/groups'
+    | '/issues'
     | '/projects'
     | '/users'
     | '/admin/hooks/$hookId'
@@ -417,6 +449,7 @@ export interface FileRouteTypes {
     | '/admin/runners/$runnerId'
     | '/groups/$groupId/access-tokens'
     | '/groups/$groupId/billable-members'
+    | '/groups/$groupId/issues'
     | '/groups/$groupId/members'
     | '/groups/$groupId/runners'
     | '/groups/$groupId/service-accounts'
@@ -435,6 +468,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/edit/$'
     | '/projects/$projectId/new/$'
     | '/projects/$projectId/tree/$'
+    | '/projects/$projectId/issues'
     | '/groups/$groupId/service-accounts/$userId/tokens'
   id:
     | '__root__'
@@ -448,6 +482,7 @@ export interface FileRouteTypes {
     | '/runners/$runnerId'
     | '/users/$userId'
     | '/groups/'
+    | '/issues/'
     | '/projects/'
     | '/users/'
     | '/admin/hooks/$hookId'
@@ -455,6 +490,7 @@ export interface FileRouteTypes {
     | '/admin/runners_/$runnerId'
     | '/groups/$groupId/access-tokens'
     | '/groups/$groupId/billable-members'
+    | '/groups/$groupId/issues'
     | '/groups/$groupId/members'
     | '/groups/$groupId/runners'
     | '/groups/$groupId/service-accounts'
@@ -473,6 +509,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/edit/$'
     | '/projects/$projectId/new/$'
     | '/projects/$projectId/tree/$'
+    | '/projects/$projectId/issues/'
     | '/groups/$groupId/service-accounts_/$userId/tokens'
   fileRoutesById: FileRoutesById
 }
@@ -487,6 +524,7 @@ export interface RootRouteChildren {
   RunnersRunnerIdRoute: typeof RunnersRunnerIdRoute
   UsersUserIdRoute: typeof UsersUserIdRoute
   GroupsIndexRoute: typeof GroupsIndexRoute
+  IssuesIndexRoute: typeof IssuesIndexRoute
   ProjectsIndexRoute: typeof ProjectsIndexRoute
   UsersIndexRoute: typeof UsersIndexRoute
   AdminHooksHookIdRoute: typeof AdminHooksHookIdRoute
@@ -494,6 +532,7 @@ export interface RootRouteChildren {
   AdminRunnersRunnerIdRoute: typeof AdminRunnersRunnerIdRoute
   GroupsGroupIdAccessTokensRoute: typeof GroupsGroupIdAccessTokensRoute
   GroupsGroupIdBillableMembersRoute: typeof GroupsGroupIdBillableMembersRoute
+  GroupsGroupIdIssuesRoute: typeof GroupsGroupIdIssuesRoute
   GroupsGroupIdMembersRoute: typeof GroupsGroupIdMembersRoute
   GroupsGroupIdRunnersRoute: typeof GroupsGroupIdRunnersRoute
   GroupsGroupIdServiceAccountsRoute: typeof GroupsGroupIdServiceAccountsRoute
@@ -512,6 +551,7 @@ export interface RootRouteChildren {
   ProjectsProjectIdEditSplatRoute: typeof ProjectsProjectIdEditSplatRoute
   ProjectsProjectIdNewSplatRoute: typeof ProjectsProjectIdNewSplatRoute
   ProjectsProjectIdTreeSplatRoute: typeof ProjectsProjectIdTreeSplatRoute
+  ProjectsProjectIdIssuesIndexRoute: typeof ProjectsProjectIdIssuesIndexRoute
   GroupsGroupIdServiceAccountsUserIdTokensRoute: typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
 }
 
@@ -571,6 +611,13 @@ declare module '@tanstack/react-router' {
       path: '/groups'
       fullPath: '/groups/'
       preLoaderRoute: typeof GroupsIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/issues/': {
+      id: '/issues/'
+      path: '/issues'
+      fullPath: '/issues/'
+      preLoaderRoute: typeof IssuesIndexRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/projects/': {
@@ -648,6 +695,13 @@ declare module '@tanstack/react-router' {
       path: '/groups/$groupId/billable-members'
       fullPath: '/groups/$groupId/billable-members'
       preLoaderRoute: typeof GroupsGroupIdBillableMembersRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/groups/$groupId/issues': {
+      id: '/groups/$groupId/issues'
+      path: '/groups/$groupId/issues'
+      fullPath: '/groups/$groupId/issues'
+      preLoaderRoute: typeof GroupsGroupIdIssuesRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/groups/$groupId/members': {
@@ -748,6 +802,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ProjectsProjectIdEditSplatRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/projects/$projectId/issues/': {
+      id: '/projects/$projectId/issues/'
+      path: '/projects/$projectId/issues'
+      fullPath: '/projects/$projectId/issues/'
+      preLoaderRoute: typeof ProjectsProjectIdIssuesIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/projects/$projectId/new/$': {
       id: '/projects/$projectId/new/$'
       path: '/projects/$projectId/new/$'
@@ -783,6 +844,7 @@ const rootRouteChildren: RootRouteChildren = {
   RunnersRunnerIdRoute: RunnersRunnerIdRoute,
   UsersUserIdRoute: UsersUserIdRoute,
   GroupsIndexRoute: GroupsIndexRoute,
+  IssuesIndexRoute: IssuesIndexRoute,
   ProjectsIndexRoute: ProjectsIndexRoute,
   UsersIndexRoute: UsersIndexRoute,
   AdminHooksHookIdRoute: AdminHooksHookIdRoute,
@@ -790,6 +852,7 @@ const rootRouteChildren: RootRouteChildren = {
   AdminRunnersRunnerIdRoute: AdminRunnersRunnerIdRoute,
   GroupsGroupIdAccessTokensRoute: GroupsGroupIdAccessTokensRoute,
   GroupsGroupIdBillableMembersRoute: GroupsGroupIdBillableMembersRoute,
+  GroupsGroupIdIssuesRoute: GroupsGroupIdIssuesRoute,
   GroupsGroupIdMembersRoute: GroupsGroupIdMembersRoute,
   GroupsGroupIdRunnersRoute: GroupsGroupIdRunnersRoute,
   GroupsGroupIdServiceAccountsRoute: GroupsGroupIdServiceAccountsRoute,
@@ -808,6 +871,7 @@ const rootRouteChildren: RootRouteChildren = {
   ProjectsProjectIdEditSplatRoute: ProjectsProjectIdEditSplatRoute,
   ProjectsProjectIdNewSplatRoute: ProjectsProjectIdNewSplatRoute,
   ProjectsProjectIdTreeSplatRoute: ProjectsProjectIdTreeSplatRoute,
+  ProjectsProjectIdIssuesIndexRoute: ProjectsProjectIdIssuesIndexRoute,
   GroupsGroupIdServiceAccountsUserIdTokensRoute:
     GroupsGroupIdServiceAccountsUserIdTokensRoute,
 }

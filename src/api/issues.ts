@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
-import { request, requestPage, send, sendUnlessUnchanged, type Connection } from './http.ts';
+import { request, requestKeysetPage, requestPage, send, sendUnlessUnchanged, type Connection } from './http.ts';
 import { withoutEmpty, type QueryParams } from './params.ts';
 import { scopePath, type Scope } from './keys.ts';
 import { flag, loose } from './schema.ts';
@@ -140,6 +140,19 @@ export const issuesQueries = {
       queryKey: [...issuesQueries.scope(scope), 'list', params] as const,
       queryFn: ({ signal }) => requestPage(connection, issuesPath(scope), issueSchema, { query: { ...issueListQuery(params), with_labels_details: true }, signal }),
     }),
+  /**
+   * A project's issues in keyset pages, as the platform pages them on creation or update time
+   * (other orders are offset only: 405). `cursor` is the one the previous page's next link carries.
+   */
+  keyset: (connection: Connection, projectId: number, params: Omit<IssueListParams, 'page'>, cursor: string | undefined) =>
+    queryOptions({
+      queryKey: [...issuesQueries.scope({ project: projectId }), 'keyset', params, cursor ?? null] as const,
+      queryFn: ({ signal }) =>
+        requestKeysetPage(connection, `/projects/${projectId}/issues`, issueSchema, {
+          query: { ...issueListQuery(params), with_labels_details: true, pagination: 'keyset', ...(cursor ? { cursor } : {}) },
+          signal,
+        }),
+    }),
   /** Counts of each state for the same filters (the state itself is not a filter here). */
   statistics: (connection: Connection, scope: IssueScope, filters: IssueFilters) =>
     queryOptions({
@@ -156,6 +169,15 @@ export const issuesQueries = {
       queryFn: ({ signal }) => request(connection, `/projects/${projectId}/issues/${iid}`, issueSchema, { query: { with_labels_details: true }, signal }),
     }),
 };
+
+/** The orders a project's issues may be paged by keyset in. */
+export const KEYSET_ISSUE_ORDERS: readonly IssueOrder[] = ['created_at', 'updated_at'];
+
+/** The `cursor` of a keyset page's next link; undefined on the last page. */
+export function nextIssueCursor(nextUrl: string | undefined): string | undefined {
+  if (!nextUrl) return undefined;
+  return new URL(nextUrl, 'http://relative.invalid').searchParams.get('cursor') ?? undefined;
+}
 
 // -- writes
 

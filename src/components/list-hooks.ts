@@ -1,4 +1,4 @@
-import { useCallback, useEffect } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { useQueryClient, type FetchQueryOptions } from '@tanstack/react-query';
 import { whenIdle } from '../lib/idle.ts';
@@ -19,4 +19,14 @@ export function useSetSearch<T>(options: { paged: boolean } = { paged: true }) {
       void navigate({ to: '.', search: ((previous: T) => ({ ...previous, ...changes, ...(options.paged ? { page: 1 } : {}) })) as never, replace: true }),
     [navigate, options.paged],
   );
+}
+
+/** The typed text, once typing pauses: a search asks the API once per pause, not per key. */
+export function useSettled(value: string, delayMs: number): string {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), delayMs);
+    return () => clearTimeout(timer);
+  }, [value, delayMs]);
+  return settled;
 }

@@ -21,6 +21,21 @@ function pageNumbers(current: number, last: number): Array<number | 'gap'> {
   return out;
 }
 
+type SearchUpdate = (previous: Record<string, unknown>) => Record<string, unknown>;
+
+/** A step to another page: a link, or the same words shown disabled where there is no such page. */
+export function PageStep({ to, rel, children }: { to: SearchUpdate | undefined; rel: string; children: string }) {
+  return to ? (
+    <SearchLink search={to} className="button" rel={rel}>
+      {children}
+    </SearchLink>
+  ) : (
+    <span className="button" aria-disabled="true">
+      {children}
+    </span>
+  );
+}
+
 /**
  * Pages are links (they open in new tabs and keep every filter in the URL). Numbers when the
  * platform sent totals, previous and next alone when it did not.
@@ -36,15 +51,9 @@ export function Paginator({ page, label }: PaginatorProps) {
         {summary}
       </p>
       <nav aria-label={label} className="paginator__pages">
-        {page.prevPage ? (
-          <SearchLink search={withPage(page.prevPage)} className="button" rel="prev">
-            Previous
-          </SearchLink>
-        ) : (
-          <span className="button" aria-disabled="true">
-            Previous
-          </span>
-        )}
+        <PageStep to={page.prevPage ? withPage(page.prevPage) : undefined} rel="prev">
+          Previous
+        </PageStep>
         {page.totalPages !== undefined && page.totalPages > 1
           ? pageNumbers(page.page, page.totalPages).map((value, index) =>
               value === 'gap' ? (
@@ -58,15 +67,9 @@ export function Paginator({ page, label }: PaginatorProps) {
               ),
             )
           : null}
-        {page.nextPage ? (
-          <SearchLink search={withPage(page.nextPage)} className="button" rel="next">
-            Next
-          </SearchLink>
-        ) : (
-          <span className="button" aria-disabled="true">
-            Next
-          </span>
-        )}
+        <PageStep to={page.nextPage ? withPage(page.nextPage) : undefined} rel="next">
+          Next
+        </PageStep>
       </nav>
     </div>
   );

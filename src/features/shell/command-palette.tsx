@@ -6,6 +6,7 @@ import { groupsQueries } from '../../api/groups.ts';
 import { projectsQueries } from '../../api/projects.ts';
 import { useConnection } from '../../api/react.ts';
 import { errorText } from '../../components/error-panel.tsx';
+import { useSettled } from '../../components/list-hooks.ts';
 import { ADMIN_SECTION, contextSections, yourWork } from './nav-model.ts';
 import { useNavContext } from './sidebar.tsx';
 
@@ -21,16 +22,6 @@ interface Target {
 interface Found {
   name: 'Screens' | 'Groups' | 'Projects';
   targets: Target[];
-}
-
-/** The typed text, once typing pauses: each pause is one search of groups and one of projects. */
-function useSettled(value: string, delayMs: number): string {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), delayMs);
-    return () => clearTimeout(timer);
-  }, [value, delayMs]);
-  return settled;
 }
 
 /** The screens of where the user is, and of everywhere, whose name or section matches. */

@@ -7,6 +7,7 @@ describe('the sidebar model', () => {
   it('places a project’s screens in the platform’s sections, in its order, leaving out sections with no screen', () => {
     expect(names(contextSections({ isAdmin: false, isBot: false, projectId: 7 }))).toEqual([
       ['Manage', ['Members']],
+      ['Plan', ['Issues']],
       ['Code', ['Files', 'Commits', 'Branches']],
       ['Build', ['Runners']],
       ['Settings', ['Deploy keys']],
@@ -15,14 +16,19 @@ describe('the sidebar model', () => {
 
   it('offers a group’s Owner screens to Owners only, and the top-level ones only on a top-level group', () => {
     const group = (owner: boolean, topLevel: boolean) => names(contextSections({ isAdmin: false, isBot: false, group: { id: 3, owner, topLevel } }));
-    expect(group(false, true)).toEqual([['Manage', ['Members']]]);
+    expect(group(false, true)).toEqual([
+      ['Manage', ['Members']],
+      ['Plan', ['Issues']],
+    ]);
     expect(group(true, false)).toEqual([
       ['Manage', ['Members']],
+      ['Plan', ['Issues']],
       ['Build', ['Runners']],
       ['Settings', ['Access tokens']],
     ]);
     expect(group(true, true)).toEqual([
       ['Manage', ['Members']],
+      ['Plan', ['Issues']],
       ['Build', ['Runners']],
       ['Settings', ['Access tokens', 'Service accounts', 'Billable members']],
     ]);
@@ -30,16 +36,23 @@ describe('the sidebar model', () => {
 
   it('has no context sections outside a group or project, and This token only for bots', () => {
     expect(contextSections({ isAdmin: true, isBot: false })).toEqual([]);
-    expect(yourWork({ isBot: false }).items.map((item) => item.label)).toEqual(['Home', 'Groups', 'Projects', 'People', 'Token expiry']);
+    expect(yourWork({ isBot: false }).items.map((item) => item.label)).toEqual(['Home', 'Groups', 'Projects', 'People', 'Issues', 'Token expiry']);
     expect(yourWork({ isBot: true }).items.map((item) => item.label)).toContain('This token');
     expect(ADMIN_SECTION.items.map((item) => item.to)).toEqual(['/admin/runners', '/admin/service-accounts', '/admin/hooks', '/admin/storage-moves', '/admin/deploy-keys']);
   });
 
   it('keeps Files current on a file, its blame and its editor, and Commits on a commit', () => {
-    const [, code] = contextSections({ isAdmin: false, isBot: false, projectId: 7 });
+    const code = contextSections({ isAdmin: false, isBot: false, projectId: 7 }).find((section) => section.name === 'Code')!;
     const [files, commits] = code.items;
     for (const path of ['/projects/7/blob/README.md', '/projects/7/blame/a/b.rs', '/projects/7/edit/x', '/projects/7/new/src', '/projects/7/changes']) expect(files.alsoCurrent?.test(path), path).toBe(true);
     expect(files.alsoCurrent?.test('/projects/7/commits')).toBe(false);
     expect(commits.alsoCurrent?.test('/projects/7/commit/abc123')).toBe(true);
+  });
+
+  it('keeps a project’s Issues current on one of its issues', () => {
+    const issues = contextSections({ isAdmin: false, isBot: false, projectId: 7 }).find((section) => section.name === 'Plan')!.items[0];
+    expect(issues.to).toBe('/projects/$projectId/issues');
+    expect(issues.alsoCurrent?.test('/projects/7/issues/12')).toBe(true);
+    expect(issues.alsoCurrent?.test('/projects/7/issues')).toBe(false);
   });
 });

@@ -45,6 +45,7 @@ export function yourWork({ isBot }: Pick<NavContext, 'isBot'>): NavSection {
       { label: 'Groups', to: '/groups', exact: true },
       { label: 'Projects', to: '/projects', exact: true },
       { label: 'People', to: '/users' },
+      { label: 'Issues', to: '/issues' },
       { label: 'Token expiry', to: '/access-tokens/expiry' },
       ...(isBot ? [{ label: 'This token', to: '/access-tokens/self' }] : []),
     ],
@@ -71,6 +72,7 @@ function groupItems(group: NonNullable<NavContext['group']>): Placed[] {
   const topOwned = owned && group.topLevel;
   return [
     { section: 'Manage', label: 'Members', to: '/groups/$groupId/members', params },
+    { section: 'Plan', label: 'Issues', to: '/groups/$groupId/issues', params },
     ...(owned ? [{ section: 'Build' as const, label: 'Runners', to: '/groups/$groupId/runners', params }] : []),
     ...(owned ? [{ section: 'Settings' as const, label: 'Access tokens', to: '/groups/$groupId/access-tokens', params }] : []),
     ...(topOwned ? [{ section: 'Settings' as const, label: 'Service accounts', to: '/groups/$groupId/service-accounts', params }] : []),
@@ -83,6 +85,8 @@ function projectItems(projectId: number): Placed[] {
   const params = { projectId: String(projectId) };
   return [
     { section: 'Manage', label: 'Members', to: '/projects/$projectId/members', params },
+    // the list stays current on an issue's own page
+    { section: 'Plan', label: 'Issues', to: '/projects/$projectId/issues', params, alsoCurrent: /^\/projects\/[^/]+\/issues\// },
     { section: 'Code', label: 'Files', to: '/projects/$projectId/tree/$', params: { ...params, _splat: '' }, alsoCurrent: /^\/projects\/[^/]+\/(blob|blame|edit|new|changes)(\/|$)/ },
     { section: 'Code', label: 'Commits', to: '/projects/$projectId/commits', params, alsoCurrent: /^\/projects\/[^/]+\/commit\// },
     { section: 'Code', label: 'Branches', to: '/projects/$projectId/branches', params },

@@ -5,7 +5,7 @@ import { whenIdle } from '../../lib/idle.ts';
 import { preloadMenus } from './deferred-menus.tsx';
 
 // the areas a session goes to next; their code is fetched while the browser is idle
-const LIKELY_ROUTES = ['/groups/', '/projects/', '/groups/$groupId/members', '/groups/$groupId/access-tokens', '/groups/$groupId/service-accounts', '/projects/$projectId/members', '/groups/$groupId/billable-members', '/users/', '/users/$userId'] as const;
+const LIKELY_ROUTES = ['/groups/', '/projects/', '/groups/$groupId/members', '/groups/$groupId/access-tokens', '/groups/$groupId/service-accounts', '/projects/$projectId/members', '/projects/$projectId/issues/', '/groups/$groupId/issues', '/groups/$groupId/billable-members', '/users/', '/users/$userId'] as const;
 
 interface NetworkInformation {
   saveData?: boolean;

@@ -1,0 +1,252 @@
+import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
+import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
+import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
+import type { ColumnDef } from '@tanstack/react-table';
+import { issuesQueries, nextIssueCursor, type Issue, type IssueScope } from '../../api/issues.ts';
+import { useActiveSession, useConnection } from '../../api/react.ts';
+import { DataTable } from '../../components/data-table.tsx';
+import { Paginator } from '../../components/paginator.tsx';
+import { FilteredEmptyState, SearchLink } from '../../components/search-link.tsx';
+import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
+import { PerPageSelect } from '../../components/list-controls.tsx';
+import { useRequestedSearch } from '../../components/use-requested-search.ts';
+import { LabelChip } from '../../components/label-chip.tsx';
+import { Time } from '../../components/time.tsx';
+import { FilterBar } from './filter-bar.tsx';
+import { bulkTarget, type BulkTarget } from './bulk-target.ts';
+import { ISSUE_ORDERS, clearTokens, isFiltered, issueFilters, issuesSearchSchema, type IssuesSearch } from './search.ts';
+import { isOffsetPage, issueListOptions } from './route-options.ts';
+import { IssueListKeysetPages } from './issue-list-keyset-pages.tsx';
+
+// the bulk panel (its pickers and the move dialog) loads after the list, not before its first row
+const loadBulkEdit = () => import('./bulk-edit.tsx');
+const BulkEdit = lazy(() => loadBulkEdit().then((module) => ({ default: module.BulkEdit })));
+
+const SCOPE_TABS = [
+  { value: 'assigned_to_me', label: 'Assigned to me' },
+  { value: 'created_by_me', label: 'Created by me' },
+  { value: 'all', label: 'All' },
+] as const;
+
+const STATE_TABS = [
+  { value: 'opened', label: 'Open', count: 'opened' },
+  { value: 'closed', label: 'Closed', count: 'closed' },
+  { value: 'all', label: 'All', count: 'all' },
+] as const;
+
+interface IssueListScreenProps {
+  scope: IssueScope;
+  /** The group's or project's name once loaded; the instance list has none. */
+  sourceName?: string;
+  search: IssuesSearch;
+}
+
+function IssueTitle({ issue, reference }: { issue: Issue; reference: string }) {
+  return (
+    <div>
+      <Link to={'/projects/$projectId/issues/$issueIid' as never} params={{ projectId: String(issue.project_id), issueIid: String(issue.iid) } as never}>
+        {issue.title}
+      </Link>
+      <div className="muted">
+        {reference}
+        {issue.confidential ? (
+          <>
+            {' '}
+            <span className="badge badge--warning">Confidential</span>
+          </>
+        ) : null}
+        {issue.state === 'closed' ? (
+          <>
+            {' '}
+            <span className="badge">Closed</span>
+          </>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+/** An issue list of the instance, a group or a project: tabs with counts, the filter bar, sort, rows, pages and bulk edit. */
+export function IssueListScreen({ scope, sourceName, search }: IssueListScreenProps) {
+  const connection = useConnection();
+  const session = useActiveSession();
+  const instance = scope === 'instance';
+  const list = useSuspenseQuery(issueListOptions(connection, scope, search));
+  const statistics = useQuery(issuesQueries.statistics(connection, scope, issueFilters(search, instance)));
+  const loading = useRouterState({ select: (state) => state.status === 'pending' });
+  const navigate = useNavigate();
+  const setSearch = useSetSearch<IssuesSearch>();
+  const wanted = useRequestedSearch(issuesSearchSchema, search);
+  const canWrite = Boolean(session?.connection.canWrite);
+  const data = list.data;
+  const items = data.items;
+  const nextCursor = isOffsetPage(data) ? undefined : nextIssueCursor(data.nextUrl);
+  useEffect(() => {
+    if (canWrite) void loadBulkEdit();
+  }, [canWrite]);
+  // the next page is likely next: fetch it ahead
+  usePrefetch(
+    isOffsetPage(data)
+      ? data.nextPage ? issueListOptions(connection, scope, { ...search, page: data.nextPage }) : null
+      : nextCursor ? issueListOptions(connection, scope, { ...search, cursor: nextCursor }) : null,
+  );
+
+  // the selection belongs to one view: another filter, order or page starts it afresh
+  const viewKey = JSON.stringify(search);
+  const [selected, setSelected] = useState<Map<number, BulkTarget>>(new Map());
+  // once a bulk write ran, its report stays on screen after the selection empties
+  const [bulkUsed, setBulkUsed] = useState(false);
+  useEffect(() => setSelected(new Map()), [viewKey]);
+  const toggle = (issue: Issue, on: boolean) =>
+    setSelected((previous) => {
+      const next = new Map(previous);
+      if (on) next.set(issue.id, bulkTarget(issue));
+      else next.delete(issue.id);
+      return next;
+    });
+  const allSelected = items.length > 0 && items.every((issue) => selected.has(issue.id));
+  const someSelected = items.some((issue) => selected.has(issue.id));
+
+  const columns = useMemo<ColumnDef<Issue>[]>(() => {
+    const reference = (issue: Issue) => (scope !== 'instance' && 'project' in scope ? (issue.references?.short ?? `#${issue.iid}`) : (issue.references?.full ?? `#${issue.iid}`));
+    const base: ColumnDef<Issue>[] = [
+      { id: 'issue', header: 'Issue', cell: ({ row: { original: issue } }) => <IssueTitle issue={issue} reference={reference(issue)} /> },
+      {
+        id: 'labels',
+        header: 'Labels',
+        cell: ({ row: { original: issue } }) =>
+          issue.labels.length ? (
+            <ul className="chip-list" aria-label={`Labels of ${reference(issue)}`}>
+              {issue.labels.map((label) => (
+                <li key={typeof label === 'string' ? label : label.id}>
+                  <LabelChip label={label} />
+                </li>
+              ))}
+            </ul>
+          ) : null,
+      },
+      { id: 'milestone', header: 'Milestone', cell: ({ row }) => row.original.milestone?.title ?? <span className="muted">None</span> },
+      {
+        id: 'assignees',
+        header: 'Assignees',
+        cell: ({ row }) => (row.original.assignees.length ? row.original.assignees.map((user) => `@${user.username}`).join(', ') : <span className="muted">None</span>),
+      },
+      { id: 'due', header: 'Due', cell: ({ row }) => (row.original.due_date ? <span className="nowrap">{row.original.due_date}</span> : null) },
+      { id: 'updated', header: 'Updated', cell: ({ row }) => <span className="nowrap"><Time value={row.original.updated_at} relative /></span> },
+      { id: 'notes', header: 'Notes', cell: ({ row }) => <span aria-label={`${row.original.user_notes_count ?? 0} notes`}>{row.original.user_notes_count ?? 0}</span> },
+    ];
+    if (!canWrite) return base;
+    return [
+      {
+        id: 'select',
+        header: () => (
+          <input
+            type="checkbox"
+            aria-label="Select all issues on this page"
+            checked={allSelected}
+            ref={(element) => {
+              if (element) element.indeterminate = someSelected && !allSelected;
+            }}
+            onChange={(event) => {
+              const on = event.target.checked;
+              setSelected((previous) => {
+                const next = new Map(previous);
+                for (const issue of items) {
+                  if (on) next.set(issue.id, bulkTarget(issue));
+                  else next.delete(issue.id);
+                }
+                return next;
+              });
+            }}
+          />
+        ),
+        cell: ({ row: { original: issue } }) => (
+          <input type="checkbox" aria-label={`Select ${reference(issue)} ${issue.title}`} checked={selected.has(issue.id)} onChange={(event) => toggle(issue, event.target.checked)} />
+        ),
+      },
+      ...base,
+    ];
+  }, [scope, canWrite, allSelected, someSelected, items, selected]);
+
+  const counts = statistics.data?.statistics.counts;
+  const heading = instance ? 'Issues' : sourceName ? `Issues of ${sourceName}` : 'Issues';
+  const listName = `${STATE_TABS.find((tab) => tab.value === search.state)?.label ?? ''} issues`;
+  return (
+    <section className="screen" aria-labelledby="issues-heading">
+      <header className="screen__header">
+        <h1 id="issues-heading">{heading}</h1>
+      </header>
+      {instance ? (
+        <nav aria-label="Whose issues" className="tabs">
+          {SCOPE_TABS.map((tab) => (
+            <SearchLink key={tab.value} search={(previous) => ({ ...previous, scope: tab.value, page: 1, cursor: undefined })} current={search.scope === tab.value} className="tabs__tab">
+              {tab.label}
+            </SearchLink>
+          ))}
+        </nav>
+      ) : null}
+      <nav aria-label="Issue states" className="tabs">
+        {STATE_TABS.map((tab) => (
+          <SearchLink key={tab.value} search={(previous) => ({ ...previous, state: tab.value, page: 1, cursor: undefined })} current={search.state === tab.value} className="tabs__tab">
+            {tab.label}
+            {counts ? <span className="badge">{counts[tab.count]}</span> : null}
+          </SearchLink>
+        ))}
+      </nav>
+      {statistics.error ? <p className="notice" role="note">The counts could not be read.</p> : null}
+      <FilterBar scope={scope} search={search} onChange={(next) => void navigate({ to: '.', search: next as never, replace: true })} />
+      <div className="filter-bar">
+        <label className="inline-field">
+          <span>Sort by</span>
+          <select className="input" value={wanted.order_by} onChange={(event) => setSearch({ order_by: event.target.value as IssuesSearch['order_by'], cursor: undefined })}>
+            {ISSUE_ORDERS.map((order) => (
+              <option key={order.value} value={order.value}>
+                {order.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="inline-field">
+          <span>Direction</span>
+          <select className="input" value={wanted.sort} onChange={(event) => setSearch({ sort: event.target.value as IssuesSearch['sort'], cursor: undefined })}>
+            <option value="asc">Ascending</option>
+            <option value="desc">Descending</option>
+          </select>
+        </label>
+        <PerPageSelect value={wanted.per_page} onChange={(perPage) => setSearch({ per_page: perPage as IssuesSearch['per_page'], cursor: undefined })} />
+      </div>
+      {!canWrite ? <p className="notice" role="note">This token is read-only (it lacks the api scope): issues can be viewed, not changed.</p> : null}
+      {canWrite && (selected.size || bulkUsed) ? (
+        <>
+          <p role="status">{`${selected.size} selected`}</p>
+          <Suspense fallback={null}>
+            <BulkEdit
+              scope={scope}
+              selected={[...selected.values()]}
+              onDone={(failedIds) => {
+                setBulkUsed(true);
+                // the issues whose write failed stay selected, to try again or deselect
+                setSelected((previous) => new Map([...previous].filter(([id]) => failedIds.includes(id))));
+              }}
+            />
+          </Suspense>
+        </>
+      ) : null}
+      {items.length === 0 ? (
+        <FilteredEmptyState
+          filtered={isFiltered(search)}
+          filteredTitle="No issue matches these filters."
+          emptyTitle={search.state === 'closed' ? 'No closed issues.' : search.state === 'opened' ? 'No open issues.' : 'No issues.'}
+          clear={(previous) => clearTokens(previous as IssuesSearch)}
+        />
+      ) : (
+        <DataTable caption={listName} columns={columns} data={items} getRowId={(issue) => String(issue.id)} stale={loading} />
+      )}
+      {isOffsetPage(data) ? (
+        <Paginator page={data} label={`${listName} pages`} />
+      ) : (
+        <IssueListKeysetPages shown={items.length} first={!search.cursor} nextCursor={nextCursor} label={`${listName} pages`} />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,38 @@
+import type { QueryClient, UseSuspenseQueryOptions } from '@tanstack/react-query';
+import type { Connection } from '../../api/http.ts';
+import { issuesQueries, type Issue, type IssueScope } from '../../api/issues.ts';
+import type { KeysetPage, Page } from '../../api/pagination.ts';
+import { issueFilters, issueListParams, issuesSearchSchema, pagesByKeyset, type IssuesSearch } from './search.ts';
+
+/** What the instance, group and project issue routes share: the URL's schema and what the loader fetches. */
+export const issuesRouteOptions = {
+  validateSearch: issuesSearchSchema,
+  loaderDeps: ({ search }: { search: IssuesSearch }) => search,
+};
+
+export type IssueListData = Page<Issue> | KeysetPage<Issue>;
+
+export function isOffsetPage(data: IssueListData): data is Page<Issue> {
+  return 'page' in data;
+}
+
+/** The list's query: keyset pages of a project in creation or update order, numbered pages otherwise. */
+export function issueListOptions(connection: Connection, scope: IssueScope, search: IssuesSearch): UseSuspenseQueryOptions<IssueListData, Error, IssueListData, readonly unknown[]> {
+  if (pagesByKeyset(scope, search)) {
+    const { page: _page, ...params } = issueListParams(search, false);
+    return issuesQueries.keyset(connection, scope.project, params, search.cursor) as UseSuspenseQueryOptions<IssueListData, Error, IssueListData, readonly unknown[]>;
+  }
+  return issuesQueries.list(connection, scope, issueListParams(search, scope === 'instance')) as UseSuspenseQueryOptions<IssueListData, Error, IssueListData, readonly unknown[]>;
+}
+
+/**
+ * The list blocks the first paint; the state counts follow it. They are asked for once the list
+ * is in: counting a big project's issues beside the list's own request slows that request, and
+ * the first row waits on it alone.
+ */
+export function loadIssues(context: { queryClient: QueryClient; api: Connection }, scope: IssueScope, search: IssuesSearch) {
+  const list = context.queryClient.ensureQueryData(issueListOptions(context.api, scope, search));
+  const counts = () => void context.queryClient.prefetchQuery(issuesQueries.statistics(context.api, scope, issueFilters(search, scope === 'instance')));
+  list.then(counts, () => undefined);
+  return list;
+}
