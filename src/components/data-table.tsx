@@ -1,5 +1,5 @@
-import { useRef, type ReactNode } from 'react';
-import { flexRender, getCoreRowModel, useReactTable, type ColumnDef } from '@tanstack/react-table';
+import { useRef, type ReactNode, type RefObject } from 'react';
+import { getCoreRowModel, useReactTable, type ColumnDef, type ColumnDefTemplate, type Row } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 
 // pages longer than this render only the rows in view
@@ -23,17 +23,6 @@ export function DataTable<T>({ caption, columns, data, getRowId, stale, footer }
   const rows = table.getRowModel().rows;
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtual = rows.length >= VIRTUALIZE_FROM;
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 10,
-    enabled: virtual,
-  });
-  const items = virtual ? virtualizer.getVirtualItems() : [];
-  const shown = virtual ? items.map((item) => rows[item.index]) : rows;
-  const padTop = virtual && items.length ? items[0].start : 0;
-  const padBottom = virtual && items.length ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
   const columnCount = table.getVisibleLeafColumns().length;
   return (
     <div className={`data-table${stale ? ' data-table--stale' : ''}`} aria-busy={stale || undefined}>
@@ -45,34 +34,62 @@ export function DataTable<T>({ caption, columns, data, getRowId, stale, footer }
               <tr key={group.id}>
                 {group.headers.map((header) => (
                   <th key={header.id} scope="col">
-                    {header.isPlaceholder ? null : flexRender(header.column.columnDef.header, header.getContext())}
+                    {header.isPlaceholder ? null : renderTemplate(header.column.columnDef.header, header.getContext())}
                   </th>
                 ))}
               </tr>
             ))}
           </thead>
-          <tbody>
-            {padTop > 0 ? (
-              <tr aria-hidden="true">
-                <td colSpan={columnCount} style={{ height: padTop, padding: 0, border: 0 }} />
-              </tr>
-            ) : null}
-            {shown.map((row) => (
-              <tr key={row.id} aria-rowindex={virtual ? row.index + 2 : undefined}>
-                {row.getVisibleCells().map((cell) => (
-                  <td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>
-                ))}
-              </tr>
-            ))}
-            {padBottom > 0 ? (
-              <tr aria-hidden="true">
-                <td colSpan={columnCount} style={{ height: padBottom, padding: 0, border: 0 }} />
-              </tr>
-            ) : null}
-          </tbody>
+          <tbody>{virtual ? <VirtualRows rows={rows} scrollRef={scrollRef} columnCount={columnCount} /> : rows.map((row) => bodyRow(row, false))}</tbody>
         </table>
       </div>
       {footer}
     </div>
+  );
+}
+
+/**
+ * A column's header or cell called as a function, not mounted as a component (as flexRender does):
+ * columns rebuilt with a new closure (a selection, a role that loaded) then update their cells in
+ * place instead of remounting every cell of the page.
+ */
+function renderTemplate<P extends object>(template: ColumnDefTemplate<P> | undefined, props: P): ReactNode {
+  return typeof template === 'function' ? template(props) : (template ?? null);
+}
+
+function bodyRow<T>(row: Row<T>, virtual: boolean) {
+  return (
+    <tr key={row.id} aria-rowindex={virtual ? row.index + 2 : undefined}>
+      {row.getVisibleCells().map((cell) => (
+        <td key={cell.id}>{renderTemplate(cell.column.columnDef.cell, cell.getContext())}</td>
+      ))}
+    </tr>
+  );
+}
+
+/**
+ * The rows in view of a long page, between spacers. Its own component: the virtualizer measures
+ * the scroll box in a layout effect (a forced layout, then a second render), which a short page,
+ * shown whole, must not pay.
+ */
+function VirtualRows<T>({ rows, scrollRef, columnCount }: { rows: Row<T>[]; scrollRef: RefObject<HTMLDivElement | null>; columnCount: number }) {
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 10 });
+  const items = virtualizer.getVirtualItems();
+  const padTop = items.length ? items[0].start : 0;
+  const padBottom = items.length ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
+  return (
+    <>
+      {padTop > 0 ? (
+        <tr aria-hidden="true">
+          <td colSpan={columnCount} style={{ height: padTop, padding: 0, border: 0 }} />
+        </tr>
+      ) : null}
+      {items.map((item) => bodyRow(rows[item.index], true))}
+      {padBottom > 0 ? (
+        <tr aria-hidden="true">
+          <td colSpan={columnCount} style={{ height: padBottom, padding: 0, border: 0 }} />
+        </tr>
+      ) : null}
+    </>
   );
 }

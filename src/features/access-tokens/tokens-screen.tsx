@@ -1,6 +1,6 @@
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
-import { useRouterState } from '@tanstack/react-router';
+
 import { accessTokensQueries, type AccessToken, type NewAccessToken } from '../../api/access-tokens.ts';
 import { tokenColumns } from '../../components/token-status.tsx';
 import { membersQueries, roleName } from '../../api/members.ts';
@@ -69,7 +69,6 @@ function TokensList({ groupId, groupName, search }: TokensScreenProps) {
   const notify = useNotify();
   const params = tokenListParams(search);
   const page = useSuspenseQuery(accessTokensQueries.list(connection, groupId, params)).data;
-  const loading = useRouterState({ select: (state) => state.status === 'pending' });
   const [creating, setCreating] = useState(false);
   const [rotating, setRotating] = useState<AccessToken | null>(null);
   const [revoking, setRevoking] = useState<AccessToken | null>(null);
@@ -120,7 +119,7 @@ function TokensList({ groupId, groupName, search }: TokensScreenProps) {
       {page.items.length === 0 ? (
         <FilteredEmptyState filtered={filtered} filteredTitle="No token matches these filters." emptyTitle={`${name} has no access tokens.`} />
       ) : (
-        <DataTable caption="Access tokens" columns={columns} data={page.items} getRowId={(token) => String(token.id)} stale={loading} />
+        <DataTable caption="Access tokens" columns={columns} data={page.items} getRowId={(token) => String(token.id)} />
       )}
       <Paginator page={page} label="Access tokens pages" />
       {canManage ? (

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
-import { Link, useRouterState } from '@tanstack/react-router';
+import { Link} from '@tanstack/react-router';
 import { commitsQueries, type Commit } from '../../api/commits.ts';
 import { projectsQueries } from '../../api/projects.ts';
 import { useConnection } from '../../api/react.ts';
@@ -66,7 +66,6 @@ export function HistoryScreen({ projectId, search }: { projectId: number; search
   const params = historyListParams(search);
   const page = useSuspenseQuery(commitsQueries.list(connection, projectId, params)).data;
   const project = useQuery(projectsQueries.detail(connection, projectId)).data;
-  const loading = useRouterState({ select: (state) => state.status === 'pending' });
   const wanted = useRequestedSearch(historySearchSchema, search);
   const setSearch = useSetSearch<HistorySearch>();
   const headingId = useId();
@@ -123,7 +122,7 @@ export function HistoryScreen({ projectId, search }: { projectId: number; search
           ) : null}
         </EmptyState>
       ) : (
-        <div aria-busy={loading || undefined} className={loading ? 'data-table--stale' : undefined}>
+        <div className="commit-days">
           {groups.map((group) => (
             <section key={`${group.day}-${group.commits[0].id}`} aria-label={`Commits on ${group.day}`}>
               <h2>{group.day}</h2>

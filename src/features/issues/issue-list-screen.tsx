@@ -1,6 +1,6 @@
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
-import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
+import { Link, useNavigate} from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
 import { issuesQueries, nextIssueCursor, type Issue, type IssueScope } from '../../api/issues.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
@@ -21,6 +21,8 @@ import { IssueListKeysetPages } from './issue-list-keyset-pages.tsx';
 // the bulk panel (its pickers and the move dialog) loads after the list, not before its first row
 const loadBulkEdit = () => import('./bulk-edit.tsx');
 const BulkEdit = lazy(() => loadBulkEdit().then((module) => ({ default: module.BulkEdit })));
+
+const NO_SELECTION: ReadonlyMap<number, BulkTarget> = new Map();
 
 const SCOPE_TABS = [
   { value: 'assigned_to_me', label: 'Assigned to me' },
@@ -73,7 +75,6 @@ export function IssueListScreen({ scope, sourceName, search }: IssueListScreenPr
   const instance = scope === 'instance';
   const list = useSuspenseQuery(issueListOptions(connection, scope, search));
   const statistics = useQuery(issuesQueries.statistics(connection, scope, issueFilters(search, instance)));
-  const loading = useRouterState({ select: (state) => state.status === 'pending' });
   const navigate = useNavigate();
   const setSearch = useSetSearch<IssuesSearch>();
   const wanted = useRequestedSearch(issuesSearchSchema, search);
@@ -93,10 +94,13 @@ export function IssueListScreen({ scope, sourceName, search }: IssueListScreenPr
 
   // the selection belongs to one view: another filter, order or page starts it afresh
   const viewKey = JSON.stringify(search);
-  const [selected, setSelected] = useState<Map<number, BulkTarget>>(new Map());
+  // stamped with its view rather than emptied by an effect: an effect would render and commit the whole page twice on arrival
+  const [selection, setSelection] = useState(() => ({ view: viewKey, targets: NO_SELECTION }));
+  const selected = selection.view === viewKey ? selection.targets : NO_SELECTION;
+  const setSelected = (change: (previous: ReadonlyMap<number, BulkTarget>) => ReadonlyMap<number, BulkTarget>) =>
+    setSelection((previous) => ({ view: viewKey, targets: change(previous.view === viewKey ? previous.targets : NO_SELECTION) }));
   // once a bulk write ran, its report stays on screen after the selection empties
   const [bulkUsed, setBulkUsed] = useState(false);
-  useEffect(() => setSelected(new Map()), [viewKey]);
   const toggle = (issue: Issue, on: boolean) =>
     setSelected((previous) => {
       const next = new Map(previous);
@@ -240,7 +244,7 @@ export function IssueListScreen({ scope, sourceName, search }: IssueListScreenPr
           clear={(previous) => clearTokens(previous as IssuesSearch)}
         />
       ) : (
-        <DataTable caption={listName} columns={columns} data={items} getRowId={(issue) => String(issue.id)} stale={loading} />
+        <DataTable caption={listName} columns={columns} data={items} getRowId={(issue) => String(issue.id)} />
       )}
       {isOffsetPage(data) ? (
         <Paginator page={data} label={`${listName} pages`} />

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
-import { useNavigate, useRouterState } from '@tanstack/react-router';
+import { useNavigate} from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
 import { BILLABLE_SORTS, membersQueries, type BillableMember } from '../../api/members.ts';
 import { useConnection } from '../../api/react.ts';
@@ -62,7 +62,6 @@ export function BillableMembersScreen({ groupId, groupName, search }: { groupId:
   const navigate = useNavigate();
   const { member: memberId, ...listParams } = search;
   const list = useSuspenseQuery(membersQueries.billable(connection, groupId, listParams)).data;
-  const loading = useRouterState({ select: (state) => state.status === 'pending' });
   // the next page is likely next: fetch it ahead
   usePrefetch(list.nextPage ? membersQueries.billable(connection, groupId, { ...listParams, page: list.nextPage }) : null);
   const wanted = useRequestedSearch(billableSearchSchema, search);
@@ -118,7 +117,7 @@ export function BillableMembersScreen({ groupId, groupName, search }: { groupId:
       {list.items.length === 0 ? (
         <EmptyState title={search.search ? `No billable member matches “${search.search}”.` : 'Nobody takes a seat in this group.'} />
       ) : (
-        <DataTable caption="Billable members" columns={columns} data={list.items} getRowId={(member) => String(member.id)} stale={loading} />
+        <DataTable caption="Billable members" columns={columns} data={list.items} getRowId={(member) => String(member.id)} />
       )}
       <Paginator page={list} label="Billable members pages" />
       {memberId !== undefined ? (

@@ -1,6 +1,6 @@
 import { Suspense, lazy, useEffect, useId, useMemo, useState } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
-import { useRouterState } from '@tanstack/react-router';
+
 import type { ColumnDef } from '@tanstack/react-table';
 import { ROLES, membersQueries, type Member } from '../../api/members.ts';
 import type { Scope, SourceKind } from '../../api/keys.ts';
@@ -85,7 +85,6 @@ export function MembersScreen({ kind, scope, sourceName: loadedName, topLevelGro
   const me = session?.connection;
   // not awaited by the route: actions appear once the caller's role is known
   const myAccess = useQuery({ ...membersQueries.myAccess(connection, scope, me?.userId ?? 0), enabled: !me?.isAdmin });
-  const loading = useRouterState({ select: (state) => state.status === 'pending' });
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<Member | null>(null);
   const [removing, setRemoving] = useState<Member | null>(null);
@@ -243,7 +242,7 @@ export function MembersScreen({ kind, scope, sourceName: loadedName, topLevelGro
           clear={(previous) => ({ tab: previous.tab })}
         />
       ) : (
-        <DataTable caption={listName} columns={columns} data={page.items} getRowId={(member) => String(member.id)} stale={loading} />
+        <DataTable caption={listName} columns={columns} data={page.items} getRowId={(member) => String(member.id)} />
       )}
       <Paginator page={page} label={`${listName} pages`} />
       {canManage ? (

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
-import { Link, useRouterState } from '@tanstack/react-router';
+import { Link} from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
 import { membersQueries } from '../../api/members.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
@@ -135,7 +135,6 @@ function FleetList({ scope, search, caller, instanceVersion }: FleetListProps) {
   const ids = page.items.map((runner) => runner.id);
   // versions and tags are only in the details: fetched for this page alone, six at a time
   const details = useQuery({ ...runnersQueries.details(connection, ids), enabled: ids.length > 0 }).data ?? {};
-  const loading = useRouterState({ select: (state) => state.status === 'pending' });
   const wanted = useRequestedSearch(runnersSearchSchema, search);
   const setSearch = useSetSearch<RunnersSearch>();
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
@@ -337,7 +336,7 @@ function FleetList({ scope, search, caller, instanceVersion }: FleetListProps) {
       {page.items.length === 0 ? (
         <FilteredEmptyState filtered={filtered} filteredTitle="No runner matches these filters." emptyTitle="There are no runners here." />
       ) : (
-        <DataTable caption="Runners" columns={columns} data={page.items} getRowId={(runner) => String(runner.id)} stale={loading} />
+        <DataTable caption="Runners" columns={columns} data={page.items} getRowId={(runner) => String(runner.id)} />
       )}
       <Paginator page={page} label="Runners pages" />
     </>

@@ -1,6 +1,6 @@
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
-import { useRouterState } from '@tanstack/react-router';
+
 import { type AccessToken, type NewAccessToken } from '../../api/access-tokens.ts';
 import { serviceAccountsQueries, type ServiceAccountScope } from '../../api/service-accounts.ts';
 import { useConnection } from '../../api/react.ts';
@@ -70,7 +70,6 @@ function TokensList({ scope, userId, accountName, username, search, canManage }:
   const notify = useNotify();
   const params = accountTokenListParams(search);
   const page = useSuspenseQuery(serviceAccountsQueries.tokens(connection, scope, userId, params)).data;
-  const loading = useRouterState({ select: (state) => state.status === 'pending' });
   const [creating, setCreating] = useState(false);
   const [rotating, setRotating] = useState<AccessToken | null>(null);
   const [revoking, setRevoking] = useState<AccessToken | null>(null);
@@ -108,7 +107,7 @@ function TokensList({ scope, userId, accountName, username, search, canManage }:
       {page.items.length === 0 ? (
         <FilteredEmptyState filtered={filtered} filteredTitle="No token matches these filters." emptyTitle={`${accountName} has no tokens.`} />
       ) : (
-        <DataTable caption="Tokens" columns={columns} data={page.items} getRowId={(token) => String(token.id)} stale={loading} />
+        <DataTable caption="Tokens" columns={columns} data={page.items} getRowId={(token) => String(token.id)} />
       )}
       <Paginator page={page} label="Tokens pages" />
       {canManage ? (

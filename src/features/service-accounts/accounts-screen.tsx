@@ -1,6 +1,6 @@
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import { useSuspenseQuery } from '@tanstack/react-query';
-import { useRouterState } from '@tanstack/react-router';
+
 import type { ColumnDef } from '@tanstack/react-table';
 import { ACCOUNT_SORTS, serviceAccountsQueries, type ServiceAccount, type ServiceAccountScope } from '../../api/service-accounts.ts';
 import { useConnection } from '../../api/react.ts';
@@ -60,7 +60,6 @@ function AccountsList({ scope, search, title, canManage, groupName }: AccountsLi
   const notify = useNotify();
   const params = accountListParams(search);
   const page = useSuspenseQuery(serviceAccountsQueries.list(connection, scope, params)).data;
-  const loading = useRouterState({ select: (state) => state.status === 'pending' });
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<ServiceAccount | null>(null);
   const [deleting, setDeleting] = useState<ServiceAccount | null>(null);
@@ -144,7 +143,7 @@ function AccountsList({ scope, search, title, canManage, groupName }: AccountsLi
       {page.items.length === 0 ? (
         <EmptyState title={groupId === null ? 'This instance has no service accounts.' : `${groupName} has no service accounts.`} />
       ) : (
-        <DataTable caption="Service accounts" columns={columns} data={page.items} getRowId={(account) => String(account.id)} stale={loading} />
+        <DataTable caption="Service accounts" columns={columns} data={page.items} getRowId={(account) => String(account.id)} />
       )}
       <Paginator page={page} label="Service accounts pages" />
       {canManage ? (

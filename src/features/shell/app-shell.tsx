@@ -1,5 +1,5 @@
 import { useRef, type ReactNode } from 'react';
-import { Link } from '@tanstack/react-router';
+import { Link, useRouterState } from '@tanstack/react-router';
 import { CommandPaletteOnDemand, ContextSwitcherOnDemand, UserMenuOnDemand } from './deferred-menus.tsx';
 import { usePreloadLikelyAreas } from './preload-likely-areas.ts';
 import { Sidebar, useSidebarState } from './sidebar.tsx';
@@ -38,10 +38,21 @@ export function AppShell({ children }: { children: ReactNode }) {
       </header>
       <div className="shell__body">
         <Sidebar id="sidebar" expanded={sidebar.expanded} narrow={sidebar.narrow} onClose={sidebar.close} toggleRef={toggleRef} />
-        <main id="main" className="shell__main" tabIndex={-1}>
-          {children}
-        </main>
+        <Main>{children}</Main>
       </div>
     </div>
+  );
+}
+
+/**
+ * The screen, marked busy (and dimmed by CSS) while the router loads the next screen or page: one
+ * subscriber here, so the end of loading re-renders this element alone, not every screen's list.
+ */
+function Main({ children }: { children: ReactNode }) {
+  const navigating = useRouterState({ select: (state) => state.status === 'pending' });
+  return (
+    <main id="main" className="shell__main" tabIndex={-1} aria-busy={navigating || undefined}>
+      {children}
+    </main>
   );
 }

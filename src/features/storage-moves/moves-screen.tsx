@@ -1,6 +1,6 @@
 import { Suspense, lazy, useMemo, useState } from 'react';
 import { useSuspenseQuery } from '@tanstack/react-query';
-import { useRouterState } from '@tanstack/react-router';
+
 import type { ColumnDef } from '@tanstack/react-table';
 import { canReschedule, storageMovesQueries, type StorageMove } from '../../api/storage-moves.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
@@ -51,7 +51,6 @@ function MovesList({ search, canManage }: { search: MovesSearch; canManage: bool
   const connection = useConnection();
   const notify = useNotify();
   const page = useSuspenseQuery(storageMovesQueries.projectMoves(connection, search)).data;
-  const loading = useRouterState({ select: (state) => state.status === 'pending' });
   const reschedule = useScheduleMove();
   const [rescheduleError, setRescheduleError] = useState<string | null>(null);
 
@@ -106,7 +105,7 @@ function MovesList({ search, canManage }: { search: MovesSearch; canManage: bool
       {page.items.length === 0 ? (
         <EmptyState title={search.page > 1 ? 'This page is past the last move.' : 'No project repository has been moved on this instance.'} />
       ) : (
-        <DataTable caption="Project repository moves" columns={columns} data={page.items} getRowId={(move) => String(move.id)} stale={loading} />
+        <DataTable caption="Project repository moves" columns={columns} data={page.items} getRowId={(move) => String(move.id)} />
       )}
       <Paginator page={page} label="Storage moves pages" />
     </>

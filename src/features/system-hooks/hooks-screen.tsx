@@ -1,6 +1,6 @@
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import { useSuspenseQuery } from '@tanstack/react-query';
-import { Link, useRouterState } from '@tanstack/react-router';
+import { Link} from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
 import { systemHooksQueries, type SystemHook } from '../../api/system-hooks.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
@@ -33,7 +33,6 @@ function HooksList({ search, canManage, reason }: { search: HooksSearch; canMana
   const connection = useConnection();
   const notify = useNotify();
   const page = useSuspenseQuery(systemHooksQueries.list(connection, search)).data;
-  const loading = useRouterState({ select: (state) => state.status === 'pending' });
   const [deleting, setDeleting] = useState<SystemHook | null>(null);
 
   usePrefetch(page.nextPage ? systemHooksQueries.list(connection, { ...search, page: page.nextPage }) : null);
@@ -88,7 +87,7 @@ function HooksList({ search, canManage, reason }: { search: HooksSearch; canMana
       {page.items.length === 0 ? (
         <EmptyState title={search.page > 1 ? 'This page is past the last system hook.' : 'This instance has no system hooks.'} />
       ) : (
-        <DataTable caption="System hooks" columns={columns} data={page.items} getRowId={(hook) => String(hook.id)} stale={loading} />
+        <DataTable caption="System hooks" columns={columns} data={page.items} getRowId={(hook) => String(hook.id)} />
       )}
       <Paginator page={page} label="System hooks pages" />
       {canManage ? (

@@ -1,5 +1,5 @@
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
-import { useRouterState } from '@tanstack/react-router';
+
 import { setFollowing, usersQueries } from '../../api/users.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import { Avatar } from '../../components/avatar.tsx';
@@ -34,7 +34,6 @@ export function UserScreen({ userId, search }: { userId: number; search: UserSea
   const notify = useNotify();
   const profile = useSuspenseQuery(usersQueries.detail(connection, userId)).data;
   const list = useSuspenseQuery(usersQueries.follows(connection, userId, search.tab, { page: search.page, per_page: search.per_page })).data;
-  const loading = useRouterState({ select: (state) => state.status === 'pending' });
   const follow = useFollow(userId);
   const me = session?.connection;
   const itsMe = me?.userId === userId;
@@ -88,7 +87,7 @@ export function UserScreen({ userId, search }: { userId: number; search: UserSea
       {list.items.length === 0 ? (
         <EmptyState title={search.tab === 'followers' ? `Nobody follows ${profile.name} yet.` : `${profile.name} follows nobody yet.`} />
       ) : (
-        <DataTable caption={listName} columns={columns} data={list.items} getRowId={(user) => String(user.id)} stale={loading} />
+        <DataTable caption={listName} columns={columns} data={list.items} getRowId={(user) => String(user.id)} />
       )}
       <Paginator page={list} label={`${listName} pages`} />
     </section>
