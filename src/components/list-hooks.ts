@@ -30,3 +30,21 @@ export function useSettled(value: string, delayMs: number): string {
   }, [value, delayMs]);
   return settled;
 }
+
+/**
+ * State that belongs to one view of a list (its filters, order and page), such as a selection:
+ * another view starts from `initial` (a constant) again. Stamped with the view rather than reset by
+ * an effect, which would render and commit the whole page a second time on arrival.
+ */
+export function useViewState<T>(viewKey: string, initial: T): [T, (change: T | ((previous: T) => T)) => void] {
+  const [state, setState] = useState({ view: viewKey, value: initial });
+  const set = useCallback(
+    (change: T | ((previous: T) => T)) =>
+      setState((previous) => {
+        const current = previous.view === viewKey ? previous.value : initial;
+        return { view: viewKey, value: typeof change === 'function' ? (change as (previous: T) => T)(current) : change };
+      }),
+    [viewKey, initial],
+  );
+  return [state.view === viewKey ? state.value : initial, set];
+}

@@ -7,7 +7,7 @@ import { useActiveSession, useConnection } from '../../api/react.ts';
 import { DataTable } from '../../components/data-table.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { FilteredEmptyState, SearchLink } from '../../components/search-link.tsx';
-import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
+import { usePrefetch, useSetSearch, useViewState } from '../../components/list-hooks.ts';
 import { PerPageSelect } from '../../components/list-controls.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { LabelChip } from '../../components/label-chip.tsx';
@@ -93,12 +93,7 @@ export function IssueListScreen({ scope, sourceName, search }: IssueListScreenPr
   );
 
   // the selection belongs to one view: another filter, order or page starts it afresh
-  const viewKey = JSON.stringify(search);
-  // stamped with its view rather than emptied by an effect: an effect would render and commit the whole page twice on arrival
-  const [selection, setSelection] = useState(() => ({ view: viewKey, targets: NO_SELECTION }));
-  const selected = selection.view === viewKey ? selection.targets : NO_SELECTION;
-  const setSelected = (change: (previous: ReadonlyMap<number, BulkTarget>) => ReadonlyMap<number, BulkTarget>) =>
-    setSelection((previous) => ({ view: viewKey, targets: change(previous.view === viewKey ? previous.targets : NO_SELECTION) }));
+  const [selected, setSelected] = useViewState(JSON.stringify(search), NO_SELECTION);
   // once a bulk write ran, its report stays on screen after the selection empties
   const [bulkUsed, setBulkUsed] = useState(false);
   const toggle = (issue: Issue, on: boolean) =>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { Link} from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
@@ -11,7 +11,7 @@ import {
 import { DataTable } from '../../components/data-table.tsx';
 import { downloadText } from '../../components/download.ts';
 import { errorText } from '../../components/error-panel.tsx';
-import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
+import { usePrefetch, useSetSearch, useViewState } from '../../components/list-hooks.ts';
 import { PerPageSelect, SearchInput } from '../../components/list-controls.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { FilteredEmptyState, SearchLink } from '../../components/search-link.tsx';
@@ -120,6 +120,8 @@ interface FleetListProps {
   instanceVersion: string | null;
 }
 
+const NO_SELECTION: ReadonlySet<number> = new Set();
+
 const CSV_HEADER = ['id', 'description', 'name', 'runner_type', 'status', 'paused', 'online', 'is_shared', 'job_execution_status', 'created_at', 'created_by'];
 
 const csvRows = (runners: Runner[]) =>
@@ -137,7 +139,6 @@ function FleetList({ scope, search, caller, instanceVersion }: FleetListProps) {
   const details = useQuery({ ...runnersQueries.details(connection, ids), enabled: ids.length > 0 }).data ?? {};
   const wanted = useRequestedSearch(runnersSearchSchema, search);
   const setSearch = useSetSearch<RunnersSearch>();
-  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [outcome, setOutcome] = useState<{ paused: boolean; data: SetPausedData } | null>(null);
   const [exporting, setExporting] = useState<{ done: number; total: number | null } | null>(null);
   const [exportError, setExportError] = useState<string | null>(null);
@@ -145,8 +146,7 @@ function FleetList({ scope, search, caller, instanceVersion }: FleetListProps) {
   usePrefetch(page.nextPage ? runnersQueries.list(connection, scope, { ...params, page: page.nextPage }) : null);
 
   // a new page or filter starts a new selection
-  const viewKey = JSON.stringify(params);
-  useEffect(() => setSelected(new Set()), [viewKey]);
+  const [selected, setSelected] = useViewState(JSON.stringify(params), NO_SELECTION);
 
   const reference = newestMajorMinor([instanceVersion, ...Object.values(details).map((runner) => runner.version)]);
   const refusal = (runner: Runner) => runnerChangeRefusal(scope, caller, runner.runner_type);
@@ -179,7 +179,7 @@ function FleetList({ scope, search, caller, instanceVersion }: FleetListProps) {
           aria-label="Select all runners on this page"
           checked={allSelected}
           disabled={selectable.length === 0}
-          onChange={(event) => setSelected(event.target.checked ? new Set(selectable.map((runner) => runner.id)) : new Set())}
+          onChange={(event) => setSelected(event.target.checked ? new Set(selectable.map((runner) => runner.id)) : NO_SELECTION)}
         />
       ),
       cell: ({ row: { original: runner } }) => {
