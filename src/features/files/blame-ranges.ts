@@ -29,7 +29,20 @@ export interface LoadedRange {
   bytes: number;
 }
 
-const encoder = new TextEncoder();
+/** UTF-8 length counted from the UTF-16 code units, without encoding: thousands of lines per range. */
+function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let at = 0; at < text.length; at++) {
+    const unit = text.charCodeAt(at);
+    if (unit < 0x80) continue;
+    // a surrogate pair is 2 units and 4 bytes; other units past 0x7ff are 3 bytes
+    if (unit >= 0xd800 && unit <= 0xdbff && at + 1 < text.length && (text.charCodeAt(at + 1) & 0xfc00) === 0xdc00) {
+      bytes += 2;
+      at++;
+    } else bytes += unit < 0x800 ? 1 : 2;
+  }
+  return bytes;
+}
 
 /** The platform's groups of one range, laid out on line numbers: they come in order, each after the last. */
 export function toLoadedRange(index: number, groups: readonly BlameGroup[]): LoadedRange {
@@ -44,7 +57,7 @@ export function toLoadedRange(index: number, groups: readonly BlameGroup[]): Loa
     for (const line of group.lines) {
       lines.push(line);
       groupOfLine.push(lineGroups.length - 1);
-      bytes += encoder.encode(line).length + 1;
+      bytes += utf8Length(line) + 1;
     }
   }
   return { index, start, lines, groups: lineGroups, groupOfLine: Uint16Array.from(groupOfLine), bytes };

@@ -29,7 +29,9 @@ interface BlameViewProps {
   gitRef: string;
 }
 
-const formatLine = (line: number) => line.toLocaleString('en');
+// one formatter: toLocaleString builds a new one on each call, and every row shows its number
+const lineNumbers = new Intl.NumberFormat('en');
+const formatLine = (line: number) => lineNumbers.format(line);
 const rangeLabel = (index: number, lineCount: number) => `lines ${formatLine(rangeStart(index))}–${formatLine(Math.min(rangeEnd(index), Math.max(lineCount, rangeStart(index))))}`;
 
 function useRangeLoader(projectId: number, filePath: string, gitRef: string): BlameRangeLoader {
