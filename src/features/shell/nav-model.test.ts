@@ -7,6 +7,7 @@ describe('the sidebar model', () => {
   it('places a project’s screens in the platform’s sections, in its order, leaving out sections with no screen', () => {
     expect(names(contextSections({ isAdmin: false, isBot: false, projectId: 7 }))).toEqual([
       ['Manage', ['Members']],
+      ['Plan', ['Issue boards']],
       ['Code', ['Files', 'Commits', 'Branches']],
       ['Build', ['Runners']],
       ['Settings', ['Deploy keys']],
@@ -15,14 +16,16 @@ describe('the sidebar model', () => {
 
   it('offers a group’s Owner screens to Owners only, and the top-level ones only on a top-level group', () => {
     const group = (owner: boolean, topLevel: boolean) => names(contextSections({ isAdmin: false, isBot: false, group: { id: 3, owner, topLevel } }));
-    expect(group(false, true)).toEqual([['Manage', ['Members']]]);
+    expect(group(false, true)).toEqual([['Manage', ['Members']], ['Plan', ['Issue boards']]]);
     expect(group(true, false)).toEqual([
       ['Manage', ['Members']],
+      ['Plan', ['Issue boards']],
       ['Build', ['Runners']],
       ['Settings', ['Access tokens']],
     ]);
     expect(group(true, true)).toEqual([
       ['Manage', ['Members']],
+      ['Plan', ['Issue boards']],
       ['Build', ['Runners']],
       ['Settings', ['Access tokens', 'Service accounts', 'Billable members']],
     ]);
@@ -36,7 +39,7 @@ describe('the sidebar model', () => {
   });
 
   it('keeps Files current on a file, its blame and its editor, and Commits on a commit', () => {
-    const [, code] = contextSections({ isAdmin: false, isBot: false, projectId: 7 });
+    const code = contextSections({ isAdmin: false, isBot: false, projectId: 7 }).find((section) => section.name === 'Code')!;
     const [files, commits] = code.items;
     for (const path of ['/projects/7/blob/README.md', '/projects/7/blame/a/b.rs', '/projects/7/edit/x', '/projects/7/new/src', '/projects/7/changes']) expect(files.alsoCurrent?.test(path), path).toBe(true);
     expect(files.alsoCurrent?.test('/projects/7/commits')).toBe(false);

@@ -1,0 +1,209 @@
+import { useMemo, useState } from 'react';
+import { useSuspenseQuery } from '@tanstack/react-query';
+import {
+  DndContext, DragOverlay, KeyboardSensor, MeasuringStrategy, PointerSensor, closestCenter, pointerWithin, rectIntersection, useSensor, useSensors,
+  type Announcements, type CollisionDetection, type DragEndEvent, type DragStartEvent, type ScreenReaderInstructions,
+} from '@dnd-kit/core';
+import { sortableKeyboardCoordinates } from '@dnd-kit/sortable';
+import { boardsQueries, type Board } from '../../api/boards.ts';
+import type { Issue } from '../../api/issues.ts';
+import type { Scope } from '../../api/keys.ts';
+import { useConnection } from '../../api/react.ts';
+import { ConfirmDialog } from '../../components/dialog.tsx';
+import { errorText } from '../../components/error-panel.tsx';
+import { EmptyState } from '../../components/states.tsx';
+import { BoardColumn, CardBody, type DragData } from './board-column.tsx';
+import { AddListDialog, CreateBoardDialog } from './board-dialogs.tsx';
+import { boardColumns, type Column } from './columns.ts';
+import { useDeleteBoard, useRemoveList } from './mutations.ts';
+import { useCardMove } from './use-card-move.ts';
+import './boards.css';
+
+interface BoardScreenProps {
+  scope: Scope;
+  /** The board in the URL; the first board when none is named. */
+  boardId: number | undefined;
+  onSelectBoard: (boardId: number | undefined) => void;
+  /** The project's or group's name, for the heading. */
+  sourceName?: string;
+}
+
+export function BoardScreen({ scope, boardId, onSelectBoard, sourceName }: BoardScreenProps) {
+  const connection = useConnection();
+  const boards = useSuspenseQuery(boardsQueries.list(connection, scope)).data.items;
+  const board = boards.find((item) => item.id === boardId) ?? boards[0];
+  const [creating, setCreating] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const deleteBoard = useDeleteBoard();
+
+  return (
+    <section className="screen board-screen" aria-labelledby="board-heading">
+      <header className="screen__header">
+        <h1 id="board-heading">{sourceName ? `Issue boards of ${sourceName}` : 'Issue boards'}</h1>
+        <div className="board-screen__toolbar">
+          {boards.length ? (
+            <span className="inline-field">
+              <label htmlFor="board-switcher">Board</label>
+              <select id="board-switcher" className="input" value={board?.id} onChange={(event) => onSelectBoard(Number(event.target.value))}>
+                {boards.map((item) => (
+                  <option key={item.id} value={item.id}>
+                    {item.name || `Board ${item.id}`}
+                  </option>
+                ))}
+              </select>
+            </span>
+          ) : null}
+          <button type="button" className="button" onClick={() => setCreating(true)}>
+            Create board
+          </button>
+          {board ? (
+            <button type="button" className="button button--danger-quiet" onClick={() => (deleteBoard.reset(), setDeleting(true))}>
+              Delete board
+            </button>
+          ) : null}
+        </div>
+      </header>
+      <CreateBoardDialog open={creating} onOpenChange={setCreating} scope={scope} onCreated={(created) => onSelectBoard(created.id)} />
+      {board ? (
+        <>
+          <ConfirmDialog
+            open={deleting}
+            onOpenChange={setDeleting}
+            title={`Delete board ${board.name ?? board.id}?`}
+            description={`The board ${board.name ?? board.id} and its lists are deleted. The issues and labels stay as they are.`}
+            confirmLabel="Delete board"
+            destructive
+            write={deleteBoard}
+            error={deleteBoard.status === 'refused' ? errorText(deleteBoard.error) : null}
+            onConfirm={() =>
+              deleteBoard.mutate({ scope, boardId: board.id }, { onSuccess: () => (setDeleting(false), onSelectBoard(undefined)) })
+            }
+          />
+          <BoardColumns key={board.id} board={board} scope={scope} />
+        </>
+      ) : (
+        <EmptyState title="No boards yet">Create a board to see the issues in columns.</EmptyState>
+      )}
+    </section>
+  );
+}
+
+const instructions: ScreenReaderInstructions = {
+  draggable:
+    'To pick up an issue, press Space or Enter. Use the arrow keys to move it within its column or to another column. Press Space or Enter again to drop it, or Escape to cancel.',
+};
+
+/**
+ * The column under the pointer (or under the card, moved by the keyboard), then the card in it
+ * nearest to the dragged one: a tall column's far corners must not lose it to a nearer card of
+ * the column the drag came from.
+ */
+const overCardOrColumn: CollisionDetection = (args) => {
+  const within = args.pointerCoordinates ? pointerWithin(args) : [];
+  const hits = within.length ? within : rectIntersection(args);
+  const column = hits.map((hit) => args.droppableContainers.find((container) => container.id === hit.id)).find((container) => container?.id.toString().startsWith('column-'));
+  if (!column) return hits;
+  const key = (column.data.current as DragData | undefined)?.column.key;
+  const cards = args.droppableContainers.filter((container) => container.id !== column.id && (container.data.current as DragData | undefined)?.column.key === key);
+  const nearest = cards.length ? closestCenter({ ...args, droppableContainers: cards }) : [];
+  return nearest.length ? [nearest[0]] : [{ id: column.id, data: { droppableContainer: column, value: 0 } }];
+};
+
+function dragData(value: { data: { current?: unknown } } | null): DragData | undefined {
+  return value?.data.current as DragData | undefined;
+}
+
+function describe(data: DragData | undefined): string {
+  if (!data) return 'no column';
+  return data.issue ? `#${data.issue.iid} in ${data.column.title}` : `column ${data.column.title}`;
+}
+
+function BoardColumns({ board, scope }: { board: Board; scope: Scope }) {
+  const columns = useMemo(() => boardColumns(board), [board]);
+  const { move, moving, outcome, dismiss } = useCardMove(board, scope);
+  const [dragged, setDragged] = useState<Issue | null>(null);
+  const [adding, setAdding] = useState(false);
+  const [removing, setRemoving] = useState<Column | null>(null);
+  const removeList = useRemoveList();
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 5 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates, scrollBehavior: 'auto' }),
+  );
+
+  const announcements: Announcements = {
+    onDragStart: ({ active }) => `Picked up ${describe(dragData(active))}.`,
+    onDragOver: ({ active, over }) => (over ? `#${dragData(active)?.issue?.iid} is over ${describe(dragData(over))}.` : `#${dragData(active)?.issue?.iid} is over no column.`),
+    onDragEnd: ({ active, over }) => (over ? `#${dragData(active)?.issue?.iid} dropped on ${describe(dragData(over))}.` : `#${dragData(active)?.issue?.iid} dropped outside the board.`),
+    onDragCancel: ({ active }) => `Moving #${dragData(active)?.issue?.iid} was cancelled.`,
+  };
+
+  const onDragStart = ({ active }: DragStartEvent) => setDragged(dragData(active)?.issue ?? null);
+  const onDragEnd = ({ active, over }: DragEndEvent) => {
+    setDragged(null);
+    const from = dragData(active);
+    const target = dragData(over);
+    if (!from?.issue || !target) return;
+    // the card's column as the board has it now (the drag started from a render before)
+    const to = columns.find((column) => column.key === target.column.key);
+    const source = columns.find((column) => column.key === from.column.key);
+    if (!to || !source) return;
+    let index: number | null = null;
+    if (target.issue && over) {
+      const sortable = (over.data.current as { sortable?: { index: number } } | undefined)?.sortable;
+      index = sortable?.index ?? null;
+      // into another column: below the middle of the card it is over means after that card
+      const dragged = active.rect.current.translated;
+      if (index !== null && to.key !== source.key && dragged && dragged.top + dragged.height / 2 > over.rect.top + over.rect.height / 2) index += 1;
+    }
+    move({ issue: from.issue, from: source, to, index });
+  };
+
+  return (
+    <>
+      <div className="board-screen__lists-bar">
+        <button type="button" className="button" onClick={() => setAdding(true)}>
+          Add list
+        </button>
+      </div>
+      <AddListDialog open={adding} onOpenChange={setAdding} scope={scope} board={board} />
+      {removing?.list ? (
+        <ConfirmDialog
+          open
+          onOpenChange={(open) => (!open ? setRemoving(null) : undefined)}
+          title={`Remove list ${removing.title}?`}
+          description={`The list ${removing.title} leaves the board. Its issues keep their ${removing.kind === 'label' ? 'label' : removing.kind} and show in Open.`}
+          confirmLabel="Remove list"
+          destructive
+          write={removeList}
+          error={removeList.status === 'refused' ? errorText(removeList.error) : null}
+          onConfirm={() => removeList.mutate({ scope, boardId: board.id, listId: removing.list!.id }, { onSuccess: () => setRemoving(null) })}
+        />
+      ) : null}
+      {outcome ? (
+        <div className={outcome.kind === 'refused' ? 'form-error board-screen__outcome' : 'notice board-screen__outcome'} role={outcome.kind === 'refused' ? 'alert' : 'status'}>
+          <span>{outcome.message}</span>
+          <button type="button" className="button" onClick={dismiss}>
+            Dismiss
+          </button>
+        </div>
+      ) : null}
+      <DndContext
+        sensors={sensors}
+        collisionDetection={overCardOrColumn}
+        // columns scroll and render cards as they come into view: measure what is under the drag as it moves
+        measuring={{ droppable: { strategy: MeasuringStrategy.Always } }}
+        accessibility={{ announcements, screenReaderInstructions: instructions }}
+        onDragStart={onDragStart}
+        onDragEnd={onDragEnd}
+        onDragCancel={() => setDragged(null)}
+      >
+        <div className="board" role="group" aria-label={`Board ${board.name ?? board.id}`}>
+          {columns.map((column) => (
+            <BoardColumn key={column.key} column={column} scope={scope} moving={moving} onRemove={(chosen) => (removeList.reset(), setRemoving(chosen))} />
+          ))}
+        </div>
+        <DragOverlay>{dragged ? <div className="board-card board-card--overlay"><CardBody issue={dragged} /></div> : null}</DragOverlay>
+      </DndContext>
+    </>
+  );
+}
