@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { Board, ListSubject } from '../../api/boards.ts';
 import type { Scope } from '../../api/keys.ts';
@@ -25,6 +25,11 @@ export function CreateBoardDialog({ open, onOpenChange, scope, onCreated }: Dial
   const write = useCreateBoard();
   const [name, setName] = useState('');
   const [invalid, setInvalid] = useState<string | null>(null);
+  // each opening allows one request, whatever the last one was
+  const { reset } = write;
+  useEffect(() => {
+    if (open) reset();
+  }, [open, reset]);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const trimmed = name.trim();
@@ -55,6 +60,10 @@ export function AddListDialog({ open, onOpenChange, scope, board }: DialogProps 
   const [kind, setKind] = useState<ListKind>('label');
   const [choice, setChoice] = useState('');
   const [invalid, setInvalid] = useState<string | null>(null);
+  const { reset } = write;
+  useEffect(() => {
+    if (open) reset();
+  }, [open, reset]);
   const labels = useQuery({ ...labelsQueries.list(connection, scope, { page: 1, per_page: 100, include_ancestor_groups: true }), enabled: open && kind === 'label' });
   const milestones = useQuery({ ...milestonesQueries.list(connection, scope, { page: 1, per_page: 100, state: 'active', include_ancestors: true }), enabled: open && kind === 'milestone' });
   const members = useQuery({ ...membersQueries.list(connection, scope, 'all', { page: 1, per_page: 100 }), enabled: open && kind === 'assignee' });
