@@ -144,6 +144,30 @@ test.describe('issue board', () => {
     expect(await issueLabels(api, base, issues.first.iid)).toEqual(['To do']);
   });
 
+  test('a group board shows the issues of its subgroups’ projects and moves them in their own project', async ({ page, api }) => {
+    const tag = randomBytes(4).toString('hex');
+    const group = await api.post<{ id: number }>('/groups', { name: `Board group ${tag}`, path: `board-group-${tag}` });
+    const project = async (name: string) => {
+      const subgroup = await api.post<{ id: number }>('/groups', { name, path: `${name}-${tag}`, parent_id: group.id });
+      return api.post<{ id: number }>('/projects', { name: `${name}-app`, namespace_id: subgroup.id });
+    };
+    const web = await project('web');
+    const api2 = await project('api');
+    const doing = await api.post<{ id: number }>(`/groups/${group.id}/labels`, { name: 'Doing', color: '#e9be74' });
+    const webIssue = await api.post<IssueAnswer>(`/projects/${web.id}/issues`, { title: 'Web card' });
+    const apiIssue = await api.post<IssueAnswer>(`/projects/${api2.id}/issues`, { title: 'API card', labels: 'Doing' });
+    const board = await api.post<{ id: number }>(`/groups/${group.id}/boards`, { name: 'Company' });
+    await api.post(`/groups/${group.id}/boards/${board.id}/lists`, { label_id: doing.id });
+
+    await page.goto(`/groups/${group.id}/boards`);
+    await expect(columnHeadings(page)).toHaveText(['Open', 'Doing', 'Closed']);
+    await expect(handle(column(page, 'Doing'), apiIssue)).toBeVisible();
+    await keyboardMove(page, webIssue, [['ArrowRight', `#${apiIssue.iid} in Doing`]]);
+    await expect(handle(column(page, 'Doing'), webIssue)).toBeVisible();
+    await expect.poll(() => issueLabels(api, `/projects/${web.id}`, webIssue.iid)).toEqual(['Doing']);
+    await expect(page.getByRole('status').filter({ hasText: `#${webIssue.iid} moved to Doing` })).toBeVisible();
+  });
+
   test('creates and removes a list; switches and creates boards; no axe violations', async ({ page, api }) => {
     const { project, board, base } = await boardProject(api);
     await page.goto(`/projects/${project.id}/boards?board=${board.id}`);
