@@ -59,9 +59,9 @@ async function keyboardMove(page: Page, column: string, keys: string[]) {
   const handle = list.getByRole('button', { name: /^Move #/ }).first();
   await handle.focus();
   const name = await handle.getAttribute('aria-label');
-  const iid = /^Move #(\d+)/.exec(name ?? '')?.[1];
+  const ref = /^Move (\S+)/.exec(name ?? '')?.[1];
   await page.keyboard.press('Space');
-  await page.getByRole('status').filter({ hasText: `#${iid} is over #${iid} in` }).waitFor({ state: 'attached' });
+  await page.getByRole('status').filter({ hasText: `${ref} is over ${ref} in` }).waitFor({ state: 'attached' });
   for (const key of keys) {
     await page.keyboard.press(key);
     await page.waitForTimeout(100);
@@ -69,7 +69,7 @@ async function keyboardMove(page: Page, column: string, keys: string[]) {
   const writes = watchWrites(page);
   const dropped = performance.now();
   await page.keyboard.press('Space');
-  await page.getByRole('status').filter({ hasText: `#${iid} moved` }).waitFor();
+  await page.getByRole('status').filter({ hasText: `${ref} moved` }).waitFor();
   await page.waitForFunction(() => !document.querySelector('.board-card[aria-busy="true"]'));
   await page.waitForLoadState('networkidle');
   const settled = performance.now() - dropped;

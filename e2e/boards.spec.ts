@@ -10,7 +10,12 @@ interface IssueAnswer {
   labels: string[];
   state: string;
   relative_position: number | null;
+  references: { short: string; full: string };
 }
+
+/** How the board names a card: `#12` on a project's board, the full reference on a group's. */
+type Card = Pick<IssueAnswer, 'iid' | 'title'> & { ref?: string };
+const refOf = (issue: Card) => issue.ref ?? `#${issue.iid}`;
 
 /**
  * A project of the test's own: labels To do, Doing and Review, a board with the lists To do and
@@ -38,7 +43,7 @@ async function boardProject(api: Api) {
 /** The cards of a column, as its list names them: "<column> issues". */
 const column = (page: Page, name: string): Locator => page.getByRole('list', { name: `${name} issues`, exact: true });
 const columnHeadings = (page: Page) => page.getByRole('group', { name: /^Board / }).getByRole('heading', { level: 2 });
-const handle = (scope: Page | Locator, issue: Pick<IssueAnswer, 'iid' | 'title'>) => scope.getByRole('button', { name: `Move #${issue.iid} ${issue.title}` });
+const handle = (scope: Page | Locator, issue: Card) => scope.getByRole('button', { name: `Move ${refOf(issue)} ${issue.title}` });
 
 async function issueLabels(api: Api, base: string, iid: number) {
   return (await api.get<IssueAnswer>(`${base}/issues/${iid}`)).labels;
@@ -54,14 +59,14 @@ async function columnOrder(api: Api, base: string, label: string) {
  * Moves a card by keyboard as a screen reader user does: Space picks it up, the arrows move it,
  * Space drops it; each step waits for the announcement of the drag's live region.
  */
-async function keyboardMove(page: Page, issue: Pick<IssueAnswer, 'iid' | 'title'>, steps: Array<[key: string, over: string]>) {
+async function keyboardMove(page: Page, issue: Card, steps: Array<[key: string, over: string]>) {
   await handle(page, issue).focus();
   await page.keyboard.press('Space');
   // picked up: the live region says the card is over its own place
-  await expect(page.getByRole('status').filter({ hasText: `#${issue.iid} is over #${issue.iid} in` })).toBeAttached();
+  await expect(page.getByRole('status').filter({ hasText: `${refOf(issue)} is over ${refOf(issue)} in` })).toBeAttached();
   for (const [key, over] of steps) {
     await page.keyboard.press(key);
-    await expect(page.getByRole('status').filter({ hasText: `#${issue.iid} is over ` }).filter({ hasText: `${over}.` })).toBeAttached();
+    await expect(page.getByRole('status').filter({ hasText: `${refOf(issue)} is over ` }).filter({ hasText: `${over}.` })).toBeAttached();
   }
   await page.keyboard.press('Space');
 }
@@ -154,18 +159,20 @@ test.describe('issue board', () => {
     const web = await project('web');
     const api2 = await project('api');
     const doing = await api.post<{ id: number }>(`/groups/${group.id}/labels`, { name: 'Doing', color: '#e9be74' });
-    const webIssue = await api.post<IssueAnswer>(`/projects/${web.id}/issues`, { title: 'Web card' });
-    const apiIssue = await api.post<IssueAnswer>(`/projects/${api2.id}/issues`, { title: 'API card', labels: 'Doing' });
+    // across projects the board names each card by its full reference
+    const card = (issue: IssueAnswer): Card => ({ ...issue, ref: issue.references.full });
+    const webIssue = card(await api.post<IssueAnswer>(`/projects/${web.id}/issues`, { title: 'Web card' }));
+    const apiIssue = card(await api.post<IssueAnswer>(`/projects/${api2.id}/issues`, { title: 'API card', labels: 'Doing' }));
     const board = await api.post<{ id: number }>(`/groups/${group.id}/boards`, { name: 'Company' });
     await api.post(`/groups/${group.id}/boards/${board.id}/lists`, { label_id: doing.id });
 
     await page.goto(`/groups/${group.id}/boards`);
     await expect(columnHeadings(page)).toHaveText(['Open', 'Doing', 'Closed']);
     await expect(handle(column(page, 'Doing'), apiIssue)).toBeVisible();
-    await keyboardMove(page, webIssue, [['ArrowRight', `#${apiIssue.iid} in Doing`]]);
+    await keyboardMove(page, webIssue, [['ArrowRight', `${apiIssue.ref} in Doing`]]);
     await expect(handle(column(page, 'Doing'), webIssue)).toBeVisible();
     await expect.poll(() => issueLabels(api, `/projects/${web.id}`, webIssue.iid)).toEqual(['Doing']);
-    await expect(page.getByRole('status').filter({ hasText: `#${webIssue.iid} moved to Doing` })).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: `${webIssue.ref} moved to Doing` })).toBeVisible();
   });
 
   test('creates and removes a list; switches and creates boards; no axe violations', async ({ page, api }) => {

@@ -6,7 +6,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { issuesQueries, labelNames, type Issue, type IssueScope } from '../../api/issues.ts';
 import { useConnection } from '../../api/react.ts';
 import { errorText } from '../../components/error-panel.tsx';
-import type { Column } from './columns.ts';
+import { cardReference, type Column } from './columns.ts';
 import { columnCards } from './use-card-move.ts';
 
 export const cardId = (issue: Pick<Issue, 'id'>) => `issue-${issue.id}`;
@@ -116,7 +116,7 @@ function BoardCard({ issue, column, busy }: { issue: Issue; column: Column; busy
       aria-busy={busy || undefined}
     >
       <CardBody issue={issue} />
-      <button ref={setActivatorNodeRef} type="button" className="board-card__handle" {...attributes} {...listeners} aria-label={`Move #${issue.iid} ${issue.title}`}>
+      <button ref={setActivatorNodeRef} type="button" className="board-card__handle" {...attributes} {...listeners} aria-label={`Move ${cardReference(issue)} ${issue.title}`}>
         <span aria-hidden="true">⠿</span>
       </button>
     </article>
@@ -130,7 +130,7 @@ export function CardBody({ issue }: { issue: Issue }) {
     <div className="board-card__body">
       <p className="board-card__title">{issue.title}</p>
       <p className="board-card__meta">
-        <span>{issue.references?.relative ?? `#${issue.iid}`}</span>
+        <span>{cardReference(issue)}</span>
         {issue.assignees.length ? <span> · {issue.assignees.map((user) => user.username).join(', ')}</span> : null}
       </p>
       {labels.length ? (

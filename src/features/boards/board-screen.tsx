@@ -14,7 +14,7 @@ import { errorText } from '../../components/error-panel.tsx';
 import { EmptyState } from '../../components/states.tsx';
 import { BoardColumn, CardBody, type DragData } from './board-column.tsx';
 import { AddListDialog, CreateBoardDialog } from './board-dialogs.tsx';
-import { boardColumns, type Column } from './columns.ts';
+import { boardColumns, cardReference, type Column } from './columns.ts';
 import { useDeleteBoard, useRemoveList } from './mutations.ts';
 import { useCardMove } from './use-card-move.ts';
 import './boards.css';
@@ -113,9 +113,15 @@ function dragData(value: { data: { current?: unknown } } | null): DragData | und
   return value?.data.current as DragData | undefined;
 }
 
+/** The dragged card's reference, for the announcements. */
+function draggedRef(active: { data: { current?: unknown } }): string {
+  const issue = dragData(active)?.issue;
+  return issue ? cardReference(issue) : 'the card';
+}
+
 function describe(data: DragData | undefined): string {
   if (!data) return 'no column';
-  return data.issue ? `#${data.issue.iid} in ${data.column.title}` : `column ${data.column.title}`;
+  return data.issue ? `${cardReference(data.issue)} in ${data.column.title}` : `column ${data.column.title}`;
 }
 
 function BoardColumns({ board, scope }: { board: Board; scope: Scope }) {
@@ -132,9 +138,9 @@ function BoardColumns({ board, scope }: { board: Board; scope: Scope }) {
 
   const announcements: Announcements = {
     onDragStart: ({ active }) => `Picked up ${describe(dragData(active))}.`,
-    onDragOver: ({ active, over }) => (over ? `#${dragData(active)?.issue?.iid} is over ${describe(dragData(over))}.` : `#${dragData(active)?.issue?.iid} is over no column.`),
-    onDragEnd: ({ active, over }) => (over ? `#${dragData(active)?.issue?.iid} dropped on ${describe(dragData(over))}.` : `#${dragData(active)?.issue?.iid} dropped outside the board.`),
-    onDragCancel: ({ active }) => `Moving #${dragData(active)?.issue?.iid} was cancelled.`,
+    onDragOver: ({ active, over }) => `${draggedRef(active)} is over ${over ? describe(dragData(over)) : 'no column'}.`,
+    onDragEnd: ({ active, over }) => (over ? `${draggedRef(active)} dropped on ${describe(dragData(over))}.` : `${draggedRef(active)} dropped outside the board.`),
+    onDragCancel: ({ active }) => `Moving ${draggedRef(active)} was cancelled.`,
   };
 
   const onDragStart = ({ active }: DragStartEvent) => setDragged(dragData(active)?.issue ?? null);

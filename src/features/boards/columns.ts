@@ -20,6 +20,11 @@ export interface Column {
 
 export const COLUMN_PAGE_SIZE = 20;
 
+/** How a card names its issue: `#12` on a project's board, `group/project#12` on a group's (the platform's relative reference). */
+export function cardReference(issue: Pick<Issue, 'iid' | 'references'>): string {
+  return issue.references?.relative ?? `#${issue.iid}`;
+}
+
 function listTitle(list: BoardList): string {
   if (list.label) return list.label.name;
   if (list.assignee) return list.assignee.name ?? list.assignee.username ?? `User ${list.assignee.id}`;

@@ -5,7 +5,7 @@ import { issuesQueries, labelNames, reorderIssue, updateIssue, type Issue, type 
 import type { Page } from '../../api/pagination.ts';
 import { useConnection } from '../../api/react.ts';
 import { errorText } from '../../components/error-panel.tsx';
-import { moveChanges, reorderNeighbours, type Column } from './columns.ts';
+import { cardReference, moveChanges, reorderNeighbours, type Column } from './columns.ts';
 
 type ColumnData = InfiniteData<Page<Issue>>;
 
@@ -108,7 +108,7 @@ export function useCardMove(board: Board, scope: IssueScope) {
         queryClient.setQueryData<ColumnData>(fromKey, withCards(fromData, fromCards.filter((item) => item.id !== issue.id), -1));
         queryClient.setQueryData<ColumnData>(toKey, withCards(toData, placed, +1));
       }
-      const reference = `#${issue.iid}`;
+      const reference = cardReference(issue);
       void (async () => {
         let edited = false;
         try {
