@@ -175,6 +175,18 @@ test.describe('issue board', () => {
     await expect(page.getByRole('status').filter({ hasText: `${webIssue.ref} moved to Doing` })).toBeVisible();
   });
 
+  test('a Guest sees the board and its cards, with nothing that would change them', async ({ page, api, connectAs }) => {
+    const { project, board, issues } = await boardProject(api);
+    const guest = await api.createUser();
+    await api.post(`/projects/${project.id}/members`, { user_id: guest.id, access_level: 10 });
+    await connectAs(page, guest.token);
+    await page.goto(`/projects/${project.id}/boards?board=${board.id}`);
+    await expect(column(page, 'To do').getByText(issues.first.title)).toBeVisible();
+    await expect(page.getByText('needs the Planner role or above')).toBeVisible();
+    await expect(page.getByRole('button', { name: /^Move #/ })).toHaveCount(0);
+    for (const name of ['Create board', 'Delete board', 'Add list', 'Remove list To do']) await expect(page.getByRole('button', { name })).toHaveCount(0);
+  });
+
   test('creates and removes a list; switches and creates boards; no axe violations', async ({ page, api }) => {
     const { project, board, base } = await boardProject(api);
     await page.goto(`/projects/${project.id}/boards?board=${board.id}`);

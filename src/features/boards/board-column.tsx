@@ -24,6 +24,8 @@ interface ColumnProps {
   column: Column;
   scope: IssueScope;
   moving: ReadonlySet<number>;
+  /** The caller may move cards: each has a drag handle. */
+  movable: boolean;
   onRemove?: (column: Column) => void;
 }
 
@@ -31,7 +33,7 @@ interface ColumnProps {
  * One column: its issues page after page as it scrolls, only the cards in view in the DOM
  * (a column of 3,000 issues keeps a few dozen nodes), each card sortable by pointer and keyboard.
  */
-export const BoardColumn = memo(function BoardColumn({ column, scope, moving, onRemove }: ColumnProps) {
+export const BoardColumn = memo(function BoardColumn({ column, scope, moving, movable, onRemove }: ColumnProps) {
   const connection = useConnection();
   const query = useInfiniteQuery(issuesQueries.pages(connection, scope, column.filter));
   const cards = columnCards(query.data);
@@ -91,7 +93,7 @@ export const BoardColumn = memo(function BoardColumn({ column, scope, moving, on
               const issue = cards[row.index];
               return (
                 <li key={row.key} data-index={row.index} ref={virtualizer.measureElement} className="board-column__row" style={{ top: row.start }}>
-                  {issue ? <BoardCard issue={issue} column={column} busy={moving.has(issue.id)} /> : <p className="board-column__note">Loading more…</p>}
+                  {issue ? <BoardCard issue={issue} column={column} busy={moving.has(issue.id)} movable={movable} /> : <p className="board-column__note">Loading more…</p>}
                 </li>
               );
             })}
@@ -102,11 +104,11 @@ export const BoardColumn = memo(function BoardColumn({ column, scope, moving, on
   );
 });
 
-function BoardCard({ issue, column, busy }: { issue: Issue; column: Column; busy: boolean }) {
+function BoardCard({ issue, column, busy, movable }: { issue: Issue; column: Column; busy: boolean; movable: boolean }) {
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
     id: cardId(issue),
     data: { column, issue } satisfies DragData,
-    disabled: busy,
+    disabled: busy || !movable,
   });
   return (
     <article
@@ -116,9 +118,11 @@ function BoardCard({ issue, column, busy }: { issue: Issue; column: Column; busy
       aria-busy={busy || undefined}
     >
       <CardBody issue={issue} />
-      <button ref={setActivatorNodeRef} type="button" className="board-card__handle" {...attributes} {...listeners} aria-label={`Move ${cardReference(issue)} ${issue.title}`}>
-        <span aria-hidden="true">⠿</span>
-      </button>
+      {movable ? (
+        <button ref={setActivatorNodeRef} type="button" className="board-card__handle" {...attributes} {...listeners} aria-label={`Move ${cardReference(issue)} ${issue.title}`}>
+          <span aria-hidden="true">⠿</span>
+        </button>
+      ) : null}
     </article>
   );
 }

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { useSuspenseQuery } from '@tanstack/react-query';
+import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import {
   DndContext, DragOverlay, KeyboardSensor, MeasuringStrategy, PointerSensor, closestCenter, pointerWithin, rectIntersection, useSensor, useSensors,
   type Announcements, type CollisionDetection, type DragEndEvent, type DragStartEvent, type ScreenReaderInstructions,
@@ -8,7 +8,8 @@ import { sortableKeyboardCoordinates } from '@dnd-kit/sortable';
 import { boardsQueries, type Board } from '../../api/boards.ts';
 import type { Issue } from '../../api/issues.ts';
 import type { Scope } from '../../api/keys.ts';
-import { useConnection } from '../../api/react.ts';
+import { membersQueries } from '../../api/members.ts';
+import { useActiveSession, useConnection } from '../../api/react.ts';
 import { ConfirmDialog } from '../../components/dialog.tsx';
 import { errorText } from '../../components/error-panel.tsx';
 import { EmptyState } from '../../components/states.tsx';
@@ -28,8 +29,15 @@ interface BoardScreenProps {
   sourceName?: string;
 }
 
+/** Boards, their lists and the labels a move changes: the Planner role or above (an administrator may do all). */
+const PLANNER = 15;
+
 export function BoardScreen({ scope, boardId, onSelectBoard, sourceName }: BoardScreenProps) {
   const connection = useConnection();
+  const me = useActiveSession()?.connection;
+  // not awaited by the route: the controls that change the board appear once the caller's role is known
+  const myAccess = useQuery({ ...membersQueries.myAccess(connection, scope, me?.userId ?? 0), enabled: !me?.isAdmin });
+  const canPlan = Boolean(me?.isAdmin) || (myAccess.data ?? 0) >= PLANNER;
   const boards = useSuspenseQuery(boardsQueries.list(connection, scope)).data.items;
   const board = boards.find((item) => item.id === boardId) ?? boards[0];
   const [creating, setCreating] = useState(false);
@@ -53,10 +61,12 @@ export function BoardScreen({ scope, boardId, onSelectBoard, sourceName }: Board
               </select>
             </span>
           ) : null}
-          <button type="button" className="button" onClick={() => setCreating(true)}>
-            Create board
-          </button>
-          {board ? (
+          {canPlan ? (
+            <button type="button" className="button" onClick={() => setCreating(true)}>
+              Create board
+            </button>
+          ) : null}
+          {board && canPlan ? (
             <button type="button" className="button button--danger-quiet" onClick={() => (deleteBoard.reset(), setDeleting(true))}>
               Delete board
             </button>
@@ -79,10 +89,13 @@ export function BoardScreen({ scope, boardId, onSelectBoard, sourceName }: Board
               deleteBoard.mutate({ scope, boardId: board.id }, { onSuccess: () => (setDeleting(false), onSelectBoard(undefined)) })
             }
           />
-          <BoardColumns key={board.id} board={board} scope={scope} />
+          {myAccess.isSuccess && !canPlan ? (
+            <p className="notice">Your role here shows the board; moving cards and changing boards and lists needs the Planner role or above.</p>
+          ) : null}
+          <BoardColumns key={board.id} board={board} scope={scope} canPlan={canPlan} />
         </>
       ) : (
-        <EmptyState title="No boards yet">Create a board to see the issues in columns.</EmptyState>
+        <EmptyState title="No boards yet">{canPlan ? 'Create a board to see the issues in columns.' : 'Nobody has made a board here yet.'}</EmptyState>
       )}
     </section>
   );
@@ -124,7 +137,7 @@ function describe(data: DragData | undefined): string {
   return data.issue ? `${cardReference(data.issue)} in ${data.column.title}` : `column ${data.column.title}`;
 }
 
-function BoardColumns({ board, scope }: { board: Board; scope: Scope }) {
+function BoardColumns({ board, scope, canPlan }: { board: Board; scope: Scope; canPlan: boolean }) {
   const columns = useMemo(() => boardColumns(board), [board]);
   const { move, moving, outcome, dismiss } = useCardMove(board, scope);
   const [dragged, setDragged] = useState<Issue | null>(null);
@@ -166,11 +179,13 @@ function BoardColumns({ board, scope }: { board: Board; scope: Scope }) {
 
   return (
     <>
-      <div className="board-screen__lists-bar">
-        <button type="button" className="button" onClick={() => setAdding(true)}>
-          Add list
-        </button>
-      </div>
+      {canPlan ? (
+        <div className="board-screen__lists-bar">
+          <button type="button" className="button" onClick={() => setAdding(true)}>
+            Add list
+          </button>
+        </div>
+      ) : null}
       <AddListDialog open={adding} onOpenChange={setAdding} scope={scope} board={board} />
       {removing?.list ? (
         <ConfirmDialog
@@ -205,7 +220,14 @@ function BoardColumns({ board, scope }: { board: Board; scope: Scope }) {
       >
         <div className="board" role="group" aria-label={`Board ${board.name ?? board.id}`}>
           {columns.map((column) => (
-            <BoardColumn key={column.key} column={column} scope={scope} moving={moving} onRemove={(chosen) => (removeList.reset(), setRemoving(chosen))} />
+            <BoardColumn
+              key={column.key}
+              column={column}
+              scope={scope}
+              moving={moving}
+              movable={canPlan}
+              onRemove={canPlan ? (chosen) => (removeList.reset(), setRemoving(chosen)) : undefined}
+            />
           ))}
         </div>
         <DragOverlay>{dragged ? <div className="board-card board-card--overlay"><CardBody issue={dragged} /></div> : null}</DragOverlay>
