@@ -134,6 +134,32 @@ test.describe('issue board', () => {
     await expect.poll(() => columnOrder(api, base, 'To do')).toEqual(['Bravo card', 'Charlie card', 'Alpha card']);
   });
 
+  test('a drop sends one edit: the card cannot be moved again until its move is answered; focus stays on it', async ({ page, api }) => {
+    const { project, board, issues, base } = await boardProject(api);
+    let release = () => {};
+    const answered = new Promise<void>((resolve) => (release = resolve));
+    await page.route(`**/api/v4/projects/${project.id}/issues/${issues.first.iid}`, async (route) => {
+      if (route.request().method() === 'PUT') await answered;
+      await route.fallback();
+    });
+    await page.goto(`/projects/${project.id}/boards?board=${board.id}`);
+    const mark = await api.requestMark();
+    await keyboardMove(page, issues.first, [['ArrowRight', 'column Doing']]);
+    const moved = handle(column(page, 'Doing'), issues.first);
+    // the drag handle is disabled while the edit is on its way, and the keyboard stays on the card
+    await expect(moved).toHaveAttribute('aria-disabled', 'true');
+    await expect(moved).toBeFocused();
+    await page.keyboard.press('Space');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('Space');
+    release();
+    await expect(page.getByRole('status').filter({ hasText: `#${issues.first.iid} moved to Doing` })).toBeVisible();
+    await expect(moved).not.toHaveAttribute('aria-disabled', 'true');
+    const edits = await api.requestsSince(mark, { method: 'PUT', path: `/api/v4/projects/${project.id}/issues/*` });
+    expect(edits.map((request) => request.path)).toEqual([`/api/v4/projects/${project.id}/issues/${issues.first.iid}`]);
+    expect(await issueLabels(api, base, issues.first.iid)).toEqual(['Doing']);
+  });
+
   test('a refused move puts the card back and says why', async ({ page, api }) => {
     const { project, board, issues, base } = await boardProject(api);
     await page.route(`**/api/v4/projects/${project.id}/issues/${issues.first.iid}`, (route) =>

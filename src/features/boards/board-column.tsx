@@ -119,7 +119,7 @@ function BoardCard({ issue, column, busy, movable }: { issue: Issue; column: Col
     >
       <CardBody issue={issue} />
       {movable ? (
-        <button ref={setActivatorNodeRef} type="button" className="board-card__handle" {...attributes} {...listeners} aria-label={`Move ${cardReference(issue)} ${issue.title}`}>
+        <button ref={setActivatorNodeRef} type="button" className="board-card__handle" data-card={issue.id} {...attributes} {...listeners} aria-label={`Move ${cardReference(issue)} ${issue.title}`}>
           <span aria-hidden="true">⠿</span>
         </button>
       ) : null}

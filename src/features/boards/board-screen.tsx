@@ -122,6 +122,18 @@ const overCardOrColumn: CollisionDetection = (args) => {
   return nearest.length ? [nearest[0]] : [{ id: column.id, data: { droppableContainer: column, value: 0 } }];
 };
 
+/**
+ * After a keyboard drop the card is drawn anew in its new column: focus goes back to its handle,
+ * so the keyboard user goes on from the card, not from the top of the page.
+ */
+function keepFocusOn(issueId: number, frames = 10) {
+  requestAnimationFrame(() => {
+    const handle = document.querySelector<HTMLElement>(`[data-card="${issueId}"]`);
+    if (handle && document.activeElement !== handle) handle.focus();
+    else if (!handle && frames > 0) keepFocusOn(issueId, frames - 1);
+  });
+}
+
 function dragData(value: { data: { current?: unknown } } | null): DragData | undefined {
   return value?.data.current as DragData | undefined;
 }
@@ -157,8 +169,9 @@ function BoardColumns({ board, scope, canPlan }: { board: Board; scope: Scope; c
   };
 
   const onDragStart = ({ active }: DragStartEvent) => setDragged(dragData(active)?.issue ?? null);
-  const onDragEnd = ({ active, over }: DragEndEvent) => {
+  const onDragEnd = ({ active, over, activatorEvent }: DragEndEvent) => {
     setDragged(null);
+    if (activatorEvent instanceof KeyboardEvent) keepFocusOn(Number(dragData(active)?.issue?.id));
     const from = dragData(active);
     const target = dragData(over);
     if (!from?.issue || !target) return;
