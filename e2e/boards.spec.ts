@@ -60,10 +60,15 @@ async function columnOrder(api: Api, base: string, label: string) {
  * Space drops it; each step waits for the announcement of the drag's live region.
  */
 async function keyboardMove(page: Page, issue: Card, steps: Array<[key: string, over: string]>) {
+  // the board at rest: every column loaded (a column that renders anew during a drag re-measures under it)
+  await expect(page.getByText('Loading…', { exact: true })).toHaveCount(0);
   await handle(page, issue).focus();
   await page.keyboard.press('Space');
   // picked up: the live region says the card is over its own place
   await expect(page.getByRole('status').filter({ hasText: `${refOf(issue)} is over ${refOf(issue)} in` })).toBeAttached();
+  // and the card's copy that follows the drag is drawn (the arrows move from where it is)
+  await expect(page.getByText(issue.title, { exact: true })).toHaveCount(2);
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   for (const [key, over] of steps) {
     await page.keyboard.press(key);
     await expect(page.getByRole('status').filter({ hasText: `${refOf(issue)} is over ` }).filter({ hasText: `${over}.` })).toBeAttached();
@@ -105,6 +110,7 @@ test.describe('issue board', () => {
     // keyboard: Bravo from To do to Doing (the list to its right)
     await keyboardMove(page, issues.second, [['ArrowRight', `#${issues.first.iid} in Doing`]]);
     await expect(handle(column(page, 'Doing'), issues.second)).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: `#${issues.second.iid} moved to Doing` })).toBeVisible();
     await expect.poll(() => issueLabels(api, base, issues.second.iid)).toEqual(['Doing']);
 
     // keyboard to Closed closes it and takes the board's label off

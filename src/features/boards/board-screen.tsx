@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import {
-  DndContext, DragOverlay, KeyboardSensor, MeasuringStrategy, PointerSensor, closestCenter, pointerWithin, rectIntersection, useSensor, useSensors,
+  DndContext, DragOverlay, KeyboardSensor, PointerSensor, closestCenter, pointerWithin, rectIntersection, useSensor, useSensors,
   type Announcements, type CollisionDetection, type DragEndEvent, type DragStartEvent, type ScreenReaderInstructions,
 } from '@dnd-kit/core';
 import { sortableKeyboardCoordinates } from '@dnd-kit/sortable';
@@ -224,8 +224,6 @@ function BoardColumns({ board, scope, canPlan }: { board: Board; scope: Scope; c
       <DndContext
         sensors={sensors}
         collisionDetection={overCardOrColumn}
-        // columns scroll and render cards as they come into view: measure what is under the drag as it moves
-        measuring={{ droppable: { strategy: MeasuringStrategy.Always } }}
         accessibility={{ announcements, screenReaderInstructions: instructions }}
         onDragStart={onDragStart}
         onDragEnd={onDragEnd}

@@ -111,13 +111,14 @@ export function useCardMove(board: Board, scope: IssueScope) {
       const reference = cardReference(issue);
       void (async () => {
         let edited = false;
+        let moved = false;
         try {
           if (changes) {
             await updateIssue(connection, { projectId: issue.project_id, iid: issue.iid, changes });
             edited = true;
           }
           if (neighbours) await reorderIssue(connection, { projectId: issue.project_id, iid: issue.iid, ...neighbours });
-          setOutcome({ kind: 'moved', message: from.key === to.key ? `${reference} moved within ${to.title}.` : `${reference} moved to ${to.title}.` });
+          moved = true;
         } catch (error) {
           if (!edited) {
             // nothing changed on the server: both columns go back as they were
@@ -135,6 +136,8 @@ export function useCardMove(board: Board, scope: IssueScope) {
           ]).catch(() => undefined);
           inFlight.current.delete(issue.id);
           setMoving(new Set(inFlight.current));
+          // said once both columns show what the server holds: the board is at rest again
+          if (moved) setOutcome({ kind: 'moved', message: from.key === to.key ? `${reference} moved within ${to.title}.` : `${reference} moved to ${to.title}.` });
         }
       })();
       return true;
