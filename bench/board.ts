@@ -62,6 +62,8 @@ async function keyboardMove(page: Page, column: string, keys: string[]) {
   const ref = /^Move (\S+)/.exec(name ?? '')?.[1];
   await page.keyboard.press('Space');
   await page.getByRole('status').filter({ hasText: `${ref} is over ${ref} in` }).waitFor({ state: 'attached' });
+  // the card's drag copy is drawn the frame after the pick-up: the arrows move from it
+  await page.waitForTimeout(100);
   for (const key of keys) {
     await page.keyboard.press(key);
     await page.waitForTimeout(100);
