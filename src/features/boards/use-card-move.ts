@@ -90,7 +90,8 @@ export function useCardMove(board: Board, scope: IssueScope) {
       const fromCards = columnCards(fromData);
       const oldIndex = fromCards.findIndex((card) => card.id === issue.id);
       const rest = (from.key === to.key ? fromCards : columnCards(toData)).filter((card) => card.id !== issue.id);
-      const index = drop.index === null ? rest.length : Math.min(Math.max(drop.index, 0), rest.length);
+      // Closed lists the newest closed first: a card closed now goes to its top, wherever it was dropped
+      const index = !to.orderable ? 0 : drop.index === null ? rest.length : Math.min(Math.max(drop.index, 0), rest.length);
       if (from.key === to.key && (index === oldIndex || !to.orderable)) return false;
       const neighbours = to.orderable && drop.index !== null ? reorderNeighbours(rest, index, issue.project_id) : null;
       if (!changes && !neighbours) return false;
