@@ -184,8 +184,8 @@ function BoardColumns({ board, scope, canPlan }: { board: Board; scope: Scope; c
       const sortable = (over.data.current as { sortable?: { index: number } } | undefined)?.sortable;
       index = sortable?.index ?? null;
       // into another column: below the middle of the card it is over means after that card
-      const dragged = active.rect.current.translated;
-      if (index !== null && to.key !== source.key && dragged && dragged.top + dragged.height / 2 > over.rect.top + over.rect.height / 2) index += 1;
+      const card = active.rect.current.translated;
+      if (index !== null && to.key !== source.key && card && card.top + card.height / 2 > over.rect.top + over.rect.height / 2) index += 1;
     }
     move({ issue: from.issue, from: source, to, index });
   };
