@@ -118,6 +118,13 @@ test.describe('issue board', () => {
     await expect(handle(column(page, 'Closed'), issues.third)).toBeVisible();
     await expect.poll(async () => (await api.get<IssueAnswer>(`${base}/issues/${issues.third.iid}`)).state).toBe('closed');
     expect(await issueLabels(api, base, issues.third.iid)).toEqual([]);
+    await expect(page.getByRole('status').filter({ hasText: `#${issues.third.iid} moved to Closed` })).toBeVisible();
+
+    // and out of Closed into the emptied To do: reopened with the list's label, in one edit
+    await keyboardMove(page, issues.third, [['ArrowLeft', 'in Doing'], ['ArrowLeft', 'column To do']]);
+    await expect(handle(column(page, 'To do'), issues.third)).toBeVisible();
+    await expect.poll(async () => (await api.get<IssueAnswer>(`${base}/issues/${issues.third.iid}`)).state).toBe('opened');
+    expect(await issueLabels(api, base, issues.third.iid)).toEqual(['To do']);
   });
 
   test('reorders a card within its column by keyboard; the API keeps the new order', async ({ page, api }) => {

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import {
   DndContext, DragOverlay, KeyboardSensor, PointerSensor, closestCenter, pointerWithin, rectIntersection, useSensor, useSensors,
-  type Announcements, type CollisionDetection, type DragEndEvent, type DragStartEvent, type ScreenReaderInstructions,
+  type Announcements, type CollisionDetection, type KeyboardCoordinateGetter, type DragEndEvent, type DragStartEvent, type ScreenReaderInstructions,
 } from '@dnd-kit/core';
 import { sortableKeyboardCoordinates } from '@dnd-kit/sortable';
 import { boardsQueries, type Board } from '../../api/boards.ts';
@@ -134,6 +134,28 @@ function keepFocusOn(issueId: number, frames = 10) {
   });
 }
 
+/**
+ * The sortable keyboard moves, without the column the card is in as a target: its box starts a few
+ * pixels left of and above the card, so Left or Up went there first and seemed to do nothing.
+ * Up and Down move between cards only; Left and Right also reach an empty column.
+ */
+const boardKeyboardCoordinates: KeyboardCoordinateGetter = (event, args) => {
+  const { context } = args;
+  // the column the card is over now (where it came from, at first)
+  const from = ((context.over ?? context.active)?.data.current as DragData | undefined)?.column.key;
+  const horizontal = event.code === 'ArrowLeft' || event.code === 'ArrowRight';
+  const kept = (container: { id: string | number; data: { current?: unknown } }) =>
+    !String(container.id).startsWith('column-') || (horizontal && (container.data.current as DragData | undefined)?.column.key !== from);
+  const droppableContainers = new Proxy(context.droppableContainers, {
+    get(target, property) {
+      if (property === 'getEnabled') return () => target.getEnabled().filter(kept);
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return sortableKeyboardCoordinates(event, { ...args, context: { ...context, droppableContainers } });
+};
+
 function dragData(value: { data: { current?: unknown } } | null): DragData | undefined {
   return value?.data.current as DragData | undefined;
 }
@@ -158,7 +180,7 @@ function BoardColumns({ board, scope, canPlan }: { board: Board; scope: Scope; c
   const removeList = useRemoveList();
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 5 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates, scrollBehavior: 'auto' }),
+    useSensor(KeyboardSensor, { coordinateGetter: boardKeyboardCoordinates, scrollBehavior: 'auto' }),
   );
 
   const announcements: Announcements = {
