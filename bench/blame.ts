@@ -1,9 +1,10 @@
-import { chromium, type Page, type Request } from '@playwright/test';
+import { chromium, type Page } from '@playwright/test';
 import { chromiumLaunchOptions } from '../e2e/browser.ts';
 import { startConsoleServer } from '../e2e/console-server.ts';
 import { Shell } from '../e2e/pages/shell.ts';
 import { connectedPage } from './page-clock.ts';
 import { emit, log, median, round } from './report.ts';
+import { watchRequests } from './watch-requests.ts';
 
 /**
  * The blame of the demo's 50,000-line file (lumen/core/lumen, src/text/glyph_table.rs) in a real
@@ -56,28 +57,7 @@ async function paintedAt(page: Page): Promise<number> {
 }
 
 /** Blame requests of the page from now on, and the most in flight at once. */
-function watchBlameRequests(page: Page) {
-  const isBlame = (request: Request) => /\/repository\/files\/[^/]+\/blame\?/.test(request.url());
-  const seen = { count: 0, inFlight: 0, maxInFlight: 0 };
-  const onRequest = (request: Request) => {
-    if (!isBlame(request)) return;
-    seen.count++;
-    seen.inFlight++;
-    seen.maxInFlight = Math.max(seen.maxInFlight, seen.inFlight);
-  };
-  const onDone = (request: Request) => {
-    if (isBlame(request)) seen.inFlight--;
-  };
-  page.on('request', onRequest);
-  page.on('requestfinished', onDone);
-  page.on('requestfailed', onDone);
-  const stop = () => {
-    page.off('request', onRequest);
-    page.off('requestfinished', onDone);
-    page.off('requestfailed', onDone);
-  };
-  return { seen, stop };
-}
+const watchBlameRequests = (page: Page) => watchRequests(page, (request) => /\/repository\/files\/[^/]+\/blame\?/.test(request.url()));
 
 const domNodes = (page: Page) => page.evaluate(() => document.querySelectorAll('*').length);
 

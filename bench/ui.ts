@@ -6,6 +6,7 @@ import { bundleFigures } from './bundle.ts';
 import { clickFigures } from './click.ts';
 import { coldFigures } from './cold.ts';
 import { markdownFigures } from './markdown.ts';
+import { boardFigures } from './board.ts';
 
 /**
  * The console's parts of the bench, by name (`npm run bench -- --only <prefix>` runs the parts
@@ -22,4 +23,5 @@ export const CONSOLE_PARTS: ReadonlyArray<readonly [string, () => void | Promise
   ['console.history', historyFigures],
   ['console.blame', blameFigures],
   ['console.markdown', markdownFigures],
+  ['console.board', boardFigures],
 ];

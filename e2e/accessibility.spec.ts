@@ -46,6 +46,7 @@ test.describe('accessibility', () => {
       ['commit history', `/projects/${webApp}/commits`],
       ['commit', `/projects/${webApp}/commit/${head.id}`],
       ['branches', `/projects/${webApp}/branches`],
+      ['issue board', `/projects/${webApp}/boards`],
       ['deploy keys', `/projects/${webApp}/deploy-keys`],
       ['multi-file commit', `/projects/${webApp}/changes`],
       ['file editor', `/projects/${webApp}/edit/README.md`],

@@ -534,6 +534,67 @@ test.describe('one press sends one write', () => {
     });
   }
 
+  /** A project with the labels To do and Doing, and a board with a To do list. */
+  async function projectWithBoard(api: Api) {
+    const project = await newProject(api);
+    const todo = await api.post<{ id: number }>(`/projects/${project.id}/labels`, { name: 'To do', color: '#1f75cb' });
+    await api.post(`/projects/${project.id}/labels`, { name: 'Doing', color: '#e9be74' });
+    const board = await api.post<{ id: number }>(`/projects/${project.id}/boards`, { name: `board ${unique()}` });
+    const list = await api.post<{ id: number }>(`/projects/${project.id}/boards/${board.id}/lists`, { label_id: todo.id });
+    return { project, board, list };
+  }
+
+  eachPress('create an issue board', async ({ page, api }, press) => {
+    const { project } = await projectWithBoard(api);
+    const name = `Triage ${unique()}`;
+    await page.goto(`/projects/${project.id}/boards`);
+    await page.getByRole('button', { name: 'Create board', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create board' });
+    await dialog.getByLabel('Board name', { exact: true }).fill(name);
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: 'Create board', exact: true }), dialog.getByLabel('Board name', { exact: true }));
+    await expect(dialog).toHaveCount(0);
+    await expectOneRequest(api, mark, 'POST', `/api/v4/projects/${project.id}/boards`);
+    expect((await api.get<Array<{ name: string }>>(`/projects/${project.id}/boards`)).filter((board) => board.name === name)).toHaveLength(1);
+  });
+
+  eachPress('add a list to an issue board', async ({ page, api }, press) => {
+    const { project, board } = await projectWithBoard(api);
+    await page.goto(`/projects/${project.id}/boards?board=${board.id}`);
+    await page.getByRole('button', { name: 'Add list', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add list' });
+    await dialog.getByRole('combobox', { name: 'Label', exact: true }).selectOption({ label: 'Doing' });
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: 'Add list', exact: true }));
+    await expect(dialog).toHaveCount(0);
+    await expectOneRequest(api, mark, 'POST', `/api/v4/projects/${project.id}/boards/${board.id}/lists`);
+    expect((await api.get<Array<{ label: { name: string } }>>(`/projects/${project.id}/boards/${board.id}/lists`)).map((list) => list.label.name)).toEqual(['To do', 'Doing']);
+  });
+
+  eachPress('remove a list from an issue board', async ({ page, api }, press) => {
+    const { project, board, list } = await projectWithBoard(api);
+    await page.goto(`/projects/${project.id}/boards?board=${board.id}`);
+    await page.getByRole('button', { name: 'Remove list To do', exact: true }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Remove list To do?' });
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: 'Remove list', exact: true }));
+    await expect(dialog).toHaveCount(0);
+    await expectOneRequest(api, mark, 'DELETE', `/api/v4/projects/${project.id}/boards/${board.id}/lists/${list.id}`);
+    expect(await api.get(`/projects/${project.id}/boards/${board.id}/lists`)).toEqual([]);
+  });
+
+  eachPress('delete an issue board', async ({ page, api }, press) => {
+    const { project, board } = await projectWithBoard(api);
+    await page.goto(`/projects/${project.id}/boards?board=${board.id}`);
+    await page.getByRole('button', { name: 'Delete board', exact: true }).click();
+    const dialog = page.getByRole('alertdialog', { name: /^Delete board / });
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: 'Delete board', exact: true }));
+    await expect(dialog).toHaveCount(0);
+    await expectOneRequest(api, mark, 'DELETE', `/api/v4/projects/${project.id}/boards/${board.id}`);
+    expect(await api.get(`/projects/${project.id}/boards`)).toEqual([]);
+  });
+
   eachPress('add a deploy key', async ({ page, api }, press) => {
     const project = await newProject(api);
     const title = `key ${unique()}`;

@@ -29,10 +29,12 @@ import { Route as AdminRunnersRunnerIdRouteImport } from './routes/admin/runners
 import { Route as AdminStorageMovesIndexRouteImport } from './routes/admin/storage-moves/index'
 import { Route as GroupsGroupIdAccessTokensRouteImport } from './routes/groups/$groupId/access-tokens'
 import { Route as GroupsGroupIdBillableMembersRouteImport } from './routes/groups/$groupId/billable-members'
+import { Route as GroupsGroupIdBoardsRouteImport } from './routes/groups/$groupId/boards'
 import { Route as GroupsGroupIdIssuesRouteImport } from './routes/groups/$groupId/issues'
 import { Route as GroupsGroupIdMembersRouteImport } from './routes/groups/$groupId/members'
 import { Route as GroupsGroupIdRunnersRouteImport } from './routes/groups/$groupId/runners'
 import { Route as GroupsGroupIdServiceAccountsRouteImport } from './routes/groups/$groupId/service-accounts'
+import { Route as ProjectsProjectIdBoardsRouteImport } from './routes/projects/$projectId/boards'
 import { Route as ProjectsProjectIdBranchesRouteImport } from './routes/projects/$projectId/branches'
 import { Route as ProjectsProjectIdChangesRouteImport } from './routes/projects/$projectId/changes'
 import { Route as ProjectsProjectIdCommitsRouteImport } from './routes/projects/$projectId/commits'
@@ -151,6 +153,11 @@ const GroupsGroupIdBillableMembersRoute =
     path: '/groups/$groupId/billable-members',
     getParentRoute: () => rootRouteImport,
   } as any)
+const GroupsGroupIdBoardsRoute = GroupsGroupIdBoardsRouteImport.update({
+  id: '/groups/$groupId/boards',
+  path: '/groups/$groupId/boards',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const GroupsGroupIdIssuesRoute = GroupsGroupIdIssuesRouteImport.update({
   id: '/groups/$groupId/issues',
   path: '/groups/$groupId/issues',
@@ -172,6 +179,11 @@ const GroupsGroupIdServiceAccountsRoute =
     path: '/groups/$groupId/service-accounts',
     getParentRoute: () => rootRouteImport,
   } as any)
+const ProjectsProjectIdBoardsRoute = ProjectsProjectIdBoardsRouteImport.update({
+  id: '/projects/$projectId/boards',
+  path: '/projects/$projectId/boards',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const ProjectsProjectIdBranchesRoute =
   ProjectsProjectIdBranchesRouteImport.update({
     id: '/projects/$projectId/branches',
@@ -282,10 +294,12 @@ export interface FileRoutesByFullPath {
   '/admin/runners/$runnerId': typeof AdminRunnersRunnerIdRoute
   '/groups/$groupId/access-tokens': typeof GroupsGroupIdAccessTokensRoute
   '/groups/$groupId/billable-members': typeof GroupsGroupIdBillableMembersRoute
+  '/groups/$groupId/boards': typeof GroupsGroupIdBoardsRoute
   '/groups/$groupId/issues': typeof GroupsGroupIdIssuesRoute
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
   '/groups/$groupId/runners': typeof GroupsGroupIdRunnersRoute
   '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
+  '/projects/$projectId/boards': typeof ProjectsProjectIdBoardsRoute
   '/projects/$projectId/branches': typeof ProjectsProjectIdBranchesRoute
   '/projects/$projectId/changes': typeof ProjectsProjectIdChangesRoute
   '/projects/$projectId/commits': typeof ProjectsProjectIdCommitsRoute
@@ -323,10 +337,12 @@ export interface FileRoutesByTo {
   '/admin/runners/$runnerId': typeof AdminRunnersRunnerIdRoute
   '/groups/$groupId/access-tokens': typeof GroupsGroupIdAccessTokensRoute
   '/groups/$groupId/billable-members': typeof GroupsGroupIdBillableMembersRoute
+  '/groups/$groupId/boards': typeof GroupsGroupIdBoardsRoute
   '/groups/$groupId/issues': typeof GroupsGroupIdIssuesRoute
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
   '/groups/$groupId/runners': typeof GroupsGroupIdRunnersRoute
   '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
+  '/projects/$projectId/boards': typeof ProjectsProjectIdBoardsRoute
   '/projects/$projectId/branches': typeof ProjectsProjectIdBranchesRoute
   '/projects/$projectId/changes': typeof ProjectsProjectIdChangesRoute
   '/projects/$projectId/commits': typeof ProjectsProjectIdCommitsRoute
@@ -365,10 +381,12 @@ export interface FileRoutesById {
   '/admin/runners_/$runnerId': typeof AdminRunnersRunnerIdRoute
   '/groups/$groupId/access-tokens': typeof GroupsGroupIdAccessTokensRoute
   '/groups/$groupId/billable-members': typeof GroupsGroupIdBillableMembersRoute
+  '/groups/$groupId/boards': typeof GroupsGroupIdBoardsRoute
   '/groups/$groupId/issues': typeof GroupsGroupIdIssuesRoute
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
   '/groups/$groupId/runners': typeof GroupsGroupIdRunnersRoute
   '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
+  '/projects/$projectId/boards': typeof ProjectsProjectIdBoardsRoute
   '/projects/$projectId/branches': typeof ProjectsProjectIdBranchesRoute
   '/projects/$projectId/changes': typeof ProjectsProjectIdChangesRoute
   '/projects/$projectId/commits': typeof ProjectsProjectIdCommitsRoute
@@ -408,10 +426,12 @@ export interface FileRouteTypes {
     | '/admin/runners/$runnerId'
     | '/groups/$groupId/access-tokens'
     | '/groups/$groupId/billable-members'
+    | '/groups/$groupId/boards'
     | '/groups/$groupId/issues'
     | '/groups/$groupId/members'
     | '/groups/$groupId/runners'
     | '/groups/$groupId/service-accounts'
+    | '/projects/$projectId/boards'
     | '/projects/$projectId/branches'
     | '/projects/$projectId/changes'
     | '/projects/$projectId/commits'
@@ -449,10 +469,12 @@ export interface FileRouteTypes {
     | '/admin/runners/$runnerId'
     | '/groups/$groupId/access-tokens'
     | '/groups/$groupId/billable-members'
+    | '/groups/$groupId/boards'
     | '/groups/$groupId/issues'
     | '/groups/$groupId/members'
     | '/groups/$groupId/runners'
     | '/groups/$groupId/service-accounts'
+    | '/projects/$projectId/boards'
     | '/projects/$projectId/branches'
     | '/projects/$projectId/changes'
     | '/projects/$projectId/commits'
@@ -490,10 +512,12 @@ export interface FileRouteTypes {
     | '/admin/runners_/$runnerId'
     | '/groups/$groupId/access-tokens'
     | '/groups/$groupId/billable-members'
+    | '/groups/$groupId/boards'
     | '/groups/$groupId/issues'
     | '/groups/$groupId/members'
     | '/groups/$groupId/runners'
     | '/groups/$groupId/service-accounts'
+    | '/projects/$projectId/boards'
     | '/projects/$projectId/branches'
     | '/projects/$projectId/changes'
     | '/projects/$projectId/commits'
@@ -532,10 +556,12 @@ export interface RootRouteChildren {
   AdminRunnersRunnerIdRoute: typeof AdminRunnersRunnerIdRoute
   GroupsGroupIdAccessTokensRoute: typeof GroupsGroupIdAccessTokensRoute
   GroupsGroupIdBillableMembersRoute: typeof GroupsGroupIdBillableMembersRoute
+  GroupsGroupIdBoardsRoute: typeof GroupsGroupIdBoardsRoute
   GroupsGroupIdIssuesRoute: typeof GroupsGroupIdIssuesRoute
   GroupsGroupIdMembersRoute: typeof GroupsGroupIdMembersRoute
   GroupsGroupIdRunnersRoute: typeof GroupsGroupIdRunnersRoute
   GroupsGroupIdServiceAccountsRoute: typeof GroupsGroupIdServiceAccountsRoute
+  ProjectsProjectIdBoardsRoute: typeof ProjectsProjectIdBoardsRoute
   ProjectsProjectIdBranchesRoute: typeof ProjectsProjectIdBranchesRoute
   ProjectsProjectIdChangesRoute: typeof ProjectsProjectIdChangesRoute
   ProjectsProjectIdCommitsRoute: typeof ProjectsProjectIdCommitsRoute
@@ -697,6 +723,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof GroupsGroupIdBillableMembersRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/groups/$groupId/boards': {
+      id: '/groups/$groupId/boards'
+      path: '/groups/$groupId/boards'
+      fullPath: '/groups/$groupId/boards'
+      preLoaderRoute: typeof GroupsGroupIdBoardsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/groups/$groupId/issues': {
       id: '/groups/$groupId/issues'
       path: '/groups/$groupId/issues'
@@ -723,6 +756,13 @@ declare module '@tanstack/react-router' {
       path: '/groups/$groupId/service-accounts'
       fullPath: '/groups/$groupId/service-accounts'
       preLoaderRoute: typeof GroupsGroupIdServiceAccountsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/projects/$projectId/boards': {
+      id: '/projects/$projectId/boards'
+      path: '/projects/$projectId/boards'
+      fullPath: '/projects/$projectId/boards'
+      preLoaderRoute: typeof ProjectsProjectIdBoardsRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/projects/$projectId/branches': {
@@ -852,10 +892,12 @@ const rootRouteChildren: RootRouteChildren = {
   AdminRunnersRunnerIdRoute: AdminRunnersRunnerIdRoute,
   GroupsGroupIdAccessTokensRoute: GroupsGroupIdAccessTokensRoute,
   GroupsGroupIdBillableMembersRoute: GroupsGroupIdBillableMembersRoute,
+  GroupsGroupIdBoardsRoute: GroupsGroupIdBoardsRoute,
   GroupsGroupIdIssuesRoute: GroupsGroupIdIssuesRoute,
   GroupsGroupIdMembersRoute: GroupsGroupIdMembersRoute,
   GroupsGroupIdRunnersRoute: GroupsGroupIdRunnersRoute,
   GroupsGroupIdServiceAccountsRoute: GroupsGroupIdServiceAccountsRoute,
+  ProjectsProjectIdBoardsRoute: ProjectsProjectIdBoardsRoute,
   ProjectsProjectIdBranchesRoute: ProjectsProjectIdBranchesRoute,
   ProjectsProjectIdChangesRoute: ProjectsProjectIdChangesRoute,
   ProjectsProjectIdCommitsRoute: ProjectsProjectIdCommitsRoute,

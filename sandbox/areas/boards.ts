@@ -4,10 +4,9 @@ import { badRequest, notFound, paramError, validationError } from '../http/error
 import { pageOfArray } from '../http/pagination.ts';
 import { collectParamErrors } from '../http/params.ts';
 import { pathParam, type Call, type Router } from '../http/route.ts';
-import { groupChain, type ProjectRow } from '../model/access.ts';
+import { accessLevelOf, groupChain, groupDescendants } from '../model/access.ts';
 import { userBasic } from '../model/entities.ts';
 import { availableLabels, availableMilestones, groupLabels, labelBasic, milestoneEntity, type LabelRow, type MilestoneRow } from '../model/labels.ts';
-import { canReadIssues } from '../model/issues.ts';
 import { actorOf } from '../model/merge-requests.ts';
 import { timestamp } from '../model/time.ts';
 import { requirePlanner, scopeOf, type Scope } from './labels.ts';
@@ -115,12 +114,18 @@ function boardMilestones(call: Call, scope: Scope): MilestoneRow[] {
     .all(JSON.stringify(groupChain(call.sandbox.db, scope.group!.id))) as MilestoneRow[];
 }
 
-/** A user may head an assignee list when they can read the board's issues (a group board: any of its projects). */
+/**
+ * A user may head an assignee list when they are a member of the board's project, or of its
+ * group, an ancestor or a descendant group (the platform's Boards::UsersFinder: direct,
+ * inherited and descendants), not merely someone who can read a public project.
+ */
 function assigneeAllowed(call: Call, scope: Scope, userId: number): boolean {
-  const user = call.sandbox.db.prepare('SELECT * FROM users WHERE id = ?').get(userId) as UserRow | undefined;
+  const { db } = call.sandbox;
+  const user = db.prepare('SELECT * FROM users WHERE id = ?').get(userId) as UserRow | undefined;
   if (!user) return false;
-  const projects = scope.project ? [scope.project] : call.sandbox.db.prepare('SELECT * FROM projects WHERE namespace_id = ?').all(scope.group!.id) as ProjectRow[];
-  return projects.some((project) => canReadIssues(call.sandbox.db, actorOf(user), project, call.now)) || Boolean(user.is_admin);
+  const actor = actorOf(user);
+  if (scope.project) return accessLevelOf(db, actor, { type: 'Project', id: scope.project.id }, call.now) > 0;
+  return groupDescendants(db, scope.group!.id).some((groupId) => accessLevelOf(db, actor, { type: 'Namespace', id: groupId }, call.now) > 0);
 }
 
 /** Positions from 0 in the given order: the platform keeps them dense. */

@@ -73,4 +73,22 @@ describe('group boards', () => {
     expect((await h.get(`/groups/${subgroupId}/boards/${board.body.id}`)).status).toBe(404);
     expect((await h.delete(`/groups/${groupId}/boards/${board.body.id}`)).status).toBe(204);
   });
+
+  it('takes an assignee list for a member of the group or of a subgroup, not for an outsider', async () => {
+    // the top group has no project of its own: membership, not readable projects, decides
+    const board = (await h.post(`/groups/${groupId}/boards`, { name: 'People' })).body;
+    const url = `/groups/${groupId}/boards/${board.id}/lists`;
+    const subgroupMember = h.user();
+    const outsider = h.user();
+    expect((await h.post(`/groups/${subgroupId}/members`, { user_id: subgroupMember.id, access_level: 30 })).status).toBe(201);
+    const list = await h.post(url, { assignee_id: subgroupMember.id });
+    expect(list.status, list.text).toBe(201);
+    expect(list.body).toMatchObject({ list_type: 'assignee', assignee: { id: subgroupMember.id } });
+    expect((await h.post(url, { assignee_id: outsider.id })).body).toEqual({ message: '400 Bad request - User not found!' });
+    // a project board: members of the project (its groups' members inherited), nobody else
+    const projectBoard = (await h.post(`/projects/${projectId}/boards`, { name: 'People' })).body;
+    const projectUrl = `/projects/${projectId}/boards/${projectBoard.id}/lists`;
+    expect((await h.post(projectUrl, { assignee_id: subgroupMember.id })).status).toBe(201);
+    expect((await h.post(projectUrl, { assignee_id: outsider.id })).status).toBe(400);
+  });
 });

@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { request, requestKeysetPage, requestPage, send, sendUnlessUnchanged, type Connection } from './http.ts';
 import { withoutEmpty, type QueryParams } from './params.ts';
@@ -152,6 +152,15 @@ export const issuesQueries = {
           query: { ...issueListQuery(params), with_labels_details: true, pagination: 'keyset', ...(cursor ? { cursor } : {}) },
           signal,
         }),
+    }),
+  /** The same list page after page (`useInfiniteQuery`): a board's column loads as it scrolls. */
+  pages: (connection: Connection, scope: IssueScope, params: Omit<IssueListParams, 'page'>) =>
+    infiniteQueryOptions({
+      queryKey: [...issuesQueries.scope(scope), 'pages', params] as const,
+      initialPageParam: 1,
+      queryFn: ({ pageParam, signal }) =>
+        requestPage(connection, issuesPath(scope), issueSchema, { query: { ...issueListQuery({ ...params, page: pageParam }), with_labels_details: true }, signal }),
+      getNextPageParam: (last) => last.nextPage,
     }),
   /** Counts of each state for the same filters (the state itself is not a filter here). */
   statistics: (connection: Connection, scope: IssueScope, filters: IssueFilters) =>

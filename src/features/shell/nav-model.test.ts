@@ -7,7 +7,7 @@ describe('the sidebar model', () => {
   it('places a project’s screens in the platform’s sections, in its order, leaving out sections with no screen', () => {
     expect(names(contextSections({ isAdmin: false, isBot: false, projectId: 7 }))).toEqual([
       ['Manage', ['Members']],
-      ['Plan', ['Issues']],
+      ['Plan', ['Issues', 'Issue boards']],
       ['Code', ['Files', 'Commits', 'Branches']],
       ['Build', ['Runners']],
       ['Settings', ['Deploy keys']],
@@ -18,17 +18,17 @@ describe('the sidebar model', () => {
     const group = (owner: boolean, topLevel: boolean) => names(contextSections({ isAdmin: false, isBot: false, group: { id: 3, owner, topLevel } }));
     expect(group(false, true)).toEqual([
       ['Manage', ['Members']],
-      ['Plan', ['Issues']],
+      ['Plan', ['Issues', 'Issue boards']],
     ]);
     expect(group(true, false)).toEqual([
       ['Manage', ['Members']],
-      ['Plan', ['Issues']],
+      ['Plan', ['Issues', 'Issue boards']],
       ['Build', ['Runners']],
       ['Settings', ['Access tokens']],
     ]);
     expect(group(true, true)).toEqual([
       ['Manage', ['Members']],
-      ['Plan', ['Issues']],
+      ['Plan', ['Issues', 'Issue boards']],
       ['Build', ['Runners']],
       ['Settings', ['Access tokens', 'Service accounts', 'Billable members']],
     ]);

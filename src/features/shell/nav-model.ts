@@ -73,6 +73,7 @@ function groupItems(group: NonNullable<NavContext['group']>): Placed[] {
   return [
     { section: 'Manage', label: 'Members', to: '/groups/$groupId/members', params },
     { section: 'Plan', label: 'Issues', to: '/groups/$groupId/issues', params },
+    { section: 'Plan', label: 'Issue boards', to: '/groups/$groupId/boards', params },
     ...(owned ? [{ section: 'Build' as const, label: 'Runners', to: '/groups/$groupId/runners', params }] : []),
     ...(owned ? [{ section: 'Settings' as const, label: 'Access tokens', to: '/groups/$groupId/access-tokens', params }] : []),
     ...(topOwned ? [{ section: 'Settings' as const, label: 'Service accounts', to: '/groups/$groupId/service-accounts', params }] : []),
@@ -87,6 +88,7 @@ function projectItems(projectId: number): Placed[] {
     { section: 'Manage', label: 'Members', to: '/projects/$projectId/members', params },
     // the list stays current on an issue's own page
     { section: 'Plan', label: 'Issues', to: '/projects/$projectId/issues', params, alsoCurrent: /^\/projects\/[^/]+\/issues\// },
+    { section: 'Plan', label: 'Issue boards', to: '/projects/$projectId/boards', params },
     { section: 'Code', label: 'Files', to: '/projects/$projectId/tree/$', params: { ...params, _splat: '' }, alsoCurrent: /^\/projects\/[^/]+\/(blob|blame|edit|new|changes)(\/|$)/ },
     { section: 'Code', label: 'Commits', to: '/projects/$projectId/commits', params, alsoCurrent: /^\/projects\/[^/]+\/commit\// },
     { section: 'Code', label: 'Branches', to: '/projects/$projectId/branches', params },
