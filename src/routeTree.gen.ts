@@ -42,6 +42,7 @@ import { Route as ProjectsProjectIdBlameSplatRouteImport } from './routes/projec
 import { Route as ProjectsProjectIdBlobSplatRouteImport } from './routes/projects/$projectId/blob.$'
 import { Route as ProjectsProjectIdCommitShaRouteImport } from './routes/projects/$projectId/commit.$sha'
 import { Route as ProjectsProjectIdEditSplatRouteImport } from './routes/projects/$projectId/edit.$'
+import { Route as ProjectsProjectIdIssuesIssueIidRouteImport } from './routes/projects/$projectId/issues/$issueIid'
 import { Route as ProjectsProjectIdNewSplatRouteImport } from './routes/projects/$projectId/new.$'
 import { Route as ProjectsProjectIdTreeSplatRouteImport } from './routes/projects/$projectId/tree.$'
 import { Route as GroupsGroupIdServiceAccountsUserIdTokensRouteImport } from './routes/groups/$groupId/service-accounts_.$userId.tokens'
@@ -225,6 +226,12 @@ const ProjectsProjectIdEditSplatRoute =
     path: '/projects/$projectId/edit/$',
     getParentRoute: () => rootRouteImport,
   } as any)
+const ProjectsProjectIdIssuesIssueIidRoute =
+  ProjectsProjectIdIssuesIssueIidRouteImport.update({
+    id: '/projects/$projectId/issues/$issueIid',
+    path: '/projects/$projectId/issues/$issueIid',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const ProjectsProjectIdNewSplatRoute =
   ProjectsProjectIdNewSplatRouteImport.update({
     id: '/projects/$projectId/new/$',
@@ -278,6 +285,7 @@ export interface FileRoutesByFullPath {
   '/projects/$projectId/blob/$': typeof ProjectsProjectIdBlobSplatRoute
   '/projects/$projectId/commit/$sha': typeof ProjectsProjectIdCommitShaRoute
   '/projects/$projectId/edit/$': typeof ProjectsProjectIdEditSplatRoute
+  '/projects/$projectId/issues/$issueIid': typeof ProjectsProjectIdIssuesIssueIidRoute
   '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
   '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
@@ -316,6 +324,7 @@ export interface FileRoutesByTo {
   '/projects/$projectId/blob/$': typeof ProjectsProjectIdBlobSplatRoute
   '/projects/$projectId/commit/$sha': typeof ProjectsProjectIdCommitShaRoute
   '/projects/$projectId/edit/$': typeof ProjectsProjectIdEditSplatRoute
+  '/projects/$projectId/issues/$issueIid': typeof ProjectsProjectIdIssuesIssueIidRoute
   '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
   '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
@@ -355,6 +364,7 @@ export interface FileRoutesById {
   '/projects/$projectId/blob/$': typeof ProjectsProjectIdBlobSplatRoute
   '/projects/$projectId/commit/$sha': typeof ProjectsProjectIdCommitShaRoute
   '/projects/$projectId/edit/$': typeof ProjectsProjectIdEditSplatRoute
+  '/projects/$projectId/issues/$issueIid': typeof ProjectsProjectIdIssuesIssueIidRoute
   '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
   '/groups/$groupId/service-accounts_/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
@@ -395,6 +405,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/blob/$'
     | '/projects/$projectId/commit/$sha'
     | '/projects/$projectId/edit/$'
+    | '/projects/$projectId/issues/$issueIid'
     | '/projects/$projectId/new/$'
     | '/projects/$projectId/tree/$'
     | '/groups/$groupId/service-accounts/$userId/tokens'
@@ -433,6 +444,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/blob/$'
     | '/projects/$projectId/commit/$sha'
     | '/projects/$projectId/edit/$'
+    | '/projects/$projectId/issues/$issueIid'
     | '/projects/$projectId/new/$'
     | '/projects/$projectId/tree/$'
     | '/groups/$groupId/service-accounts/$userId/tokens'
@@ -471,6 +483,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/blob/$'
     | '/projects/$projectId/commit/$sha'
     | '/projects/$projectId/edit/$'
+    | '/projects/$projectId/issues/$issueIid'
     | '/projects/$projectId/new/$'
     | '/projects/$projectId/tree/$'
     | '/groups/$groupId/service-accounts_/$userId/tokens'
@@ -510,6 +523,7 @@ export interface RootRouteChildren {
   ProjectsProjectIdBlobSplatRoute: typeof ProjectsProjectIdBlobSplatRoute
   ProjectsProjectIdCommitShaRoute: typeof ProjectsProjectIdCommitShaRoute
   ProjectsProjectIdEditSplatRoute: typeof ProjectsProjectIdEditSplatRoute
+  ProjectsProjectIdIssuesIssueIidRoute: typeof ProjectsProjectIdIssuesIssueIidRoute
   ProjectsProjectIdNewSplatRoute: typeof ProjectsProjectIdNewSplatRoute
   ProjectsProjectIdTreeSplatRoute: typeof ProjectsProjectIdTreeSplatRoute
   GroupsGroupIdServiceAccountsUserIdTokensRoute: typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
@@ -748,6 +762,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ProjectsProjectIdEditSplatRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/projects/$projectId/issues/$issueIid': {
+      id: '/projects/$projectId/issues/$issueIid'
+      path: '/projects/$projectId/issues/$issueIid'
+      fullPath: '/projects/$projectId/issues/$issueIid'
+      preLoaderRoute: typeof ProjectsProjectIdIssuesIssueIidRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/projects/$projectId/new/$': {
       id: '/projects/$projectId/new/$'
       path: '/projects/$projectId/new/$'
@@ -806,6 +827,7 @@ const rootRouteChildren: RootRouteChildren = {
   ProjectsProjectIdBlobSplatRoute: ProjectsProjectIdBlobSplatRoute,
   ProjectsProjectIdCommitShaRoute: ProjectsProjectIdCommitShaRoute,
   ProjectsProjectIdEditSplatRoute: ProjectsProjectIdEditSplatRoute,
+  ProjectsProjectIdIssuesIssueIidRoute: ProjectsProjectIdIssuesIssueIidRoute,
   ProjectsProjectIdNewSplatRoute: ProjectsProjectIdNewSplatRoute,
   ProjectsProjectIdTreeSplatRoute: ProjectsProjectIdTreeSplatRoute,
   GroupsGroupIdServiceAccountsUserIdTokensRoute:
