@@ -11,14 +11,12 @@ import { WriteOutcome } from './issue-detail-outcome.tsx';
 import { useSetSubscription, useTrackTime, useUpdateIssue, type IssueRef } from './issue-detail-mutations.ts';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
-  const id = useId();
   return (
-    <section className="issue-sidebar__section" aria-labelledby={id}>
-      <h2 id={id} className="issue-sidebar__heading">
-        {title}
-      </h2>
+    // headings, not named regions: a page of a dozen small landmarks helps nobody navigate
+    <div className="issue-sidebar__section">
+      <h2 className="issue-sidebar__heading">{title}</h2>
       {children}
-    </section>
+    </div>
   );
 }
 
@@ -229,7 +227,7 @@ function DueDate({ issue, at: ref, editable }: { issue: Issue; at: IssueRef; edi
       {!editable ? (
         <p>{issue.due_date ?? <span className="muted">None</span>}</p>
       ) : (
-        <form onSubmit={submit} aria-label="Due date">
+        <form onSubmit={submit}>
           <div className="field">
             <label className="field__label" htmlFor={id}>
               Due date
@@ -286,7 +284,7 @@ function TimeTracking({ issue, at: ref, editable }: { issue: Issue; at: IssueRef
       </dl>
       {editable ? (
         <>
-          <form aria-label="Estimate" onSubmit={(event) => (event.preventDefault(), track.mutate({ estimate: estimate.trim() }, { onSuccess: () => setEstimate('') }))}>
+          <form onSubmit={(event) => (event.preventDefault(), track.mutate({ estimate: estimate.trim() }, { onSuccess: () => setEstimate('') }))}>
             <div className="field">
               <label className="field__label" htmlFor={estimateId}>
                 Estimate
@@ -300,7 +298,7 @@ function TimeTracking({ issue, at: ref, editable }: { issue: Issue; at: IssueRef
               Reset estimate
             </button>
           </form>
-          <form aria-label="Time spent" onSubmit={(event) => (event.preventDefault(), track.mutate({ spend: spend.trim() }, { onSuccess: () => setSpend('') }))}>
+          <form onSubmit={(event) => (event.preventDefault(), track.mutate({ spend: spend.trim() }, { onSuccess: () => setSpend('') }))}>
             <div className="field">
               <label className="field__label" htmlFor={spendId}>
                 Time spent
