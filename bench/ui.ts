@@ -5,6 +5,7 @@ import { historyFigures } from './history.ts';
 import { bundleFigures } from './bundle.ts';
 import { clickFigures } from './click.ts';
 import { coldFigures } from './cold.ts';
+import { issueDetailFigures } from './issue-detail.ts';
 
 /**
  * The console's parts of the bench, by name (`npm run bench -- --only <prefix>` runs the parts
@@ -20,4 +21,5 @@ export const CONSOLE_PARTS: ReadonlyArray<readonly [string, () => void | Promise
   ['sandbox.commits', commitHookFigures],
   ['console.history', historyFigures],
   ['console.blame', blameFigures],
+  ['console.issue_timeline', issueDetailFigures],
 ];
