@@ -187,7 +187,7 @@ function MilestonePicker({ issue, at: ref, editable }: { issue: Issue; at: Issue
         <p>{current ? current.title : <span className="muted">None</span>}</p>
       ) : (
         <div className="field">
-          <label className="field__label" htmlFor={id}>
+          <label className="sr-only" htmlFor={id}>
             Milestone
           </label>
           <select
@@ -229,7 +229,7 @@ function DueDate({ issue, at: ref, editable }: { issue: Issue; at: IssueRef; edi
       ) : (
         <form onSubmit={submit}>
           <div className="field">
-            <label className="field__label" htmlFor={id}>
+            <label className="sr-only" htmlFor={id}>
               Due date
             </label>
             <input id={id} className="input" type="date" value={draft} onChange={(event) => setDraft(event.target.value)} />
@@ -251,7 +251,9 @@ function DueDate({ issue, at: ref, editable }: { issue: Issue; at: IssueRef; edi
 
 function Flag({ issue, at: ref, editable, field, label, on, off }: { issue: Issue; at: IssueRef; editable: boolean; field: 'confidential' | 'discussion_locked'; label: string; on: string; off: string }) {
   const update = useUpdateIssue(ref);
-  const value = issue[field];
+  // while the change is on its way, the box shows what was asked for
+  const asked = update.isPending ? update.variables?.[field] : undefined;
+  const value = asked ?? issue[field];
   return (
     <Section title={label}>
       {editable ? (
@@ -328,7 +330,7 @@ function Subscription({ issue, at: ref, canWrite }: { issue: Issue; at: IssueRef
     <Section title="Notifications">
       {canWrite ? (
         <label className="checkbox">
-          <input type="checkbox" checked={issue.subscribed} disabled={subscription.isPending} onChange={(event) => subscription.mutate({ subscribed: event.target.checked })} />
+          <input type="checkbox" checked={subscription.isPending && subscription.variables ? subscription.variables.subscribed : issue.subscribed} disabled={subscription.isPending} onChange={(event) => subscription.mutate({ subscribed: event.target.checked })} />
           Notify me about this issue
         </label>
       ) : null}
