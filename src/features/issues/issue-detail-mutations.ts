@@ -3,7 +3,7 @@ import {
   cloneIssue, deleteIssue, issuesQueries, moveIssue, setIssueSubscription, trackTime, updateIssue,
   type Issue, type IssueChanges, type TimeTracking,
 } from '../../api/issues.ts';
-import { awardEmoji, createNote, deleteNote, notesQueries, removeAwardEmoji, updateNote, type Noteable } from '../../api/notes.ts';
+import { awardEmoji, createNote, deleteNote, notesQueries, removeAwardEmoji, updateNote, type AwardEmoji, type Noteable } from '../../api/notes.ts';
 import { ApiError } from '../../api/errors.ts';
 import { useConnection } from '../../api/react.ts';
 import { REPEAT_AFTER_MS, useWrite } from '../../components/use-write.ts';
@@ -132,11 +132,23 @@ export type ReactVariables = { noteId?: number; name: string; awardId?: number }
 
 export function useReact(ref: IssueRef) {
   const connection = useConnection();
-  return useIssueWrite(ref, ['awards', 'issue'], async ({ noteId, name, awardId }: ReactVariables) => {
-    const noteable: Noteable = { projectId: ref.projectId, issueIid: ref.iid };
-    if (awardId !== undefined) await removeAwardEmoji(connection, { noteable, noteId, awardId });
-    else await awardEmoji(connection, { noteable, noteId, name });
-  });
+  const queryClient = useQueryClient();
+  const noteable: Noteable = { projectId: ref.projectId, issueIid: ref.iid };
+  return useIssueWrite(
+    ref,
+    ['awards', 'issue'],
+    async ({ noteId, name, awardId }: ReactVariables): Promise<AwardEmoji | null> => {
+      if (awardId === undefined) return awardEmoji(connection, { noteable, noteId, name });
+      await removeAwardEmoji(connection, { noteable, noteId, awardId });
+      return null;
+    },
+    // the answer is shown at once, whatever a refetch still in flight from before the write says
+    (award, { noteId, awardId }) =>
+      queryClient.setQueryData(notesQueries.awards(connection, noteable, noteId).queryKey, (page) => {
+        const items = (page?.items ?? []).filter((item) => item.id !== awardId && item.id !== award?.id);
+        return { page: 1, perPage: 100, links: {}, ...page, items: award ? [...items, award] : items };
+      }),
+  );
 }
 
 export function useMoveIssue(ref: IssueRef) {
