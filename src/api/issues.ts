@@ -153,9 +153,14 @@ export const issuesQueries = {
   detail: (connection: Connection, projectId: number, iid: number) =>
     queryOptions({
       queryKey: [...issuesQueries.scope({ project: projectId }), 'detail', iid] as const,
-      queryFn: ({ signal }) => request(connection, `/projects/${projectId}/issues/${iid}`, issueSchema, { query: { with_labels_details: true }, signal }),
+      queryFn: ({ signal }) => getIssue(connection, projectId, iid, signal),
     }),
 };
+
+/** One issue of a project by its iid, labels in detail. */
+export function getIssue(connection: Connection, projectId: number, iid: number, signal?: AbortSignal): Promise<Issue> {
+  return request(connection, `/projects/${projectId}/issues/${iid}`, issueSchema, { query: { with_labels_details: true }, signal });
+}
 
 // -- writes
 

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import {
-  cloneIssue, deleteIssue, issuesQueries, moveIssue, setIssueSubscription, trackTime, updateIssue,
+  cloneIssue, deleteIssue, getIssue, issuesQueries, moveIssue, setIssueSubscription, trackTime, updateIssue,
   type Issue, type IssueChanges, type TimeTracking,
 } from '../../api/issues.ts';
 import { awardEmoji, createNote, deleteNote, notesQueries, removeAwardEmoji, updateNote, type AwardEmoji, type Noteable } from '../../api/notes.ts';
@@ -71,7 +71,8 @@ export function useToggleTask(ref: IssueRef) {
     ref,
     ['issue', 'thread'],
     async ({ shown, next }: ToggleTaskVariables) => {
-      const latest = await queryClient.fetchQuery({ ...issuesQueries.detail(connection, ref.projectId, ref.iid), staleTime: 0 });
+      // straight from the server, past the cache: the cache holds the optimistic tick
+      const latest = await getIssue(connection, ref.projectId, ref.iid);
       if ((latest.description ?? '') !== shown) throw new DescriptionChanged();
       return updateIssue(connection, { ...ref, changes: { description: next } });
     },
