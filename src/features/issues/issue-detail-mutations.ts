@@ -73,7 +73,11 @@ export function useToggleTask(ref: IssueRef) {
     async ({ shown, next }: ToggleTaskVariables) => {
       // straight from the server, past the cache: the cache holds the optimistic tick
       const latest = await getIssue(connection, ref.projectId, ref.iid);
-      if ((latest.description ?? '') !== shown) throw new DescriptionChanged();
+      if ((latest.description ?? '') !== shown) {
+        // a refusal refreshes nothing by itself: the latest replaces the optimistic tick here
+        queryClient.setQueryData(key, latest);
+        throw new DescriptionChanged();
+      }
       return updateIssue(connection, { ...ref, changes: { description: next } });
     },
     (issue) => queryClient.setQueryData(key, issue),
