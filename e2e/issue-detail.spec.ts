@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { expect, test, applyAdminSession, type Api } from './fixtures.ts';
 import { axeViolations } from './axe.ts';
+import { ConnectPage } from './pages/connect.ts';
+import { Shell } from './pages/shell.ts';
 
 interface IssueAnswer {
   iid: number;
@@ -287,4 +289,38 @@ test('a Developer may not delete the issue and is told why; a comment is still h
   await expect(page.getByRole('complementary', { name: 'Issue details' }).getByLabel('Find a label to add')).toBeVisible();
   // the platform says the same
   expect((await api.call('DELETE', path, { token: developer.token })).status).toBe(403);
+});
+
+test('where the browser blocks site data, the draft is kept in the page’s memory across a failed send and navigating away and back', async ({ page, api, consoleServer }) => {
+  // what Chromium does with "Block sites from saving data": the mere access throws (as e2e/blocked-storage.spec.ts)
+  await page.addInitScript(() => {
+    for (const name of ['localStorage', 'sessionStorage']) {
+      Object.defineProperty(window, name, {
+        get() {
+          throw new DOMException(`Failed to read the '${name}' property from 'Window': Access is denied for this document.`, 'SecurityError');
+        },
+      });
+    }
+  });
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  const { project, issue, path } = await newIssue(api);
+  // signed out, the deep link leads to connect and back (the token in memory only: no reload from here on)
+  await page.goto(path);
+  const connect = new ConnectPage(page);
+  await connect.accessToken.fill(consoleServer.adminToken);
+  await connect.submit.click();
+  await expect(page).toHaveURL(`${consoleServer.baseURL}${path}`);
+  const text = `Kept in memory ${unique()}`;
+  await page.route(`**/api/v4/projects/${project.id}/issues/${issue.iid}/notes`, (route) =>
+    route.request().method() === 'POST' ? route.fulfill({ status: 422, contentType: 'application/json', body: JSON.stringify({ message: 'Note could not be saved' }) }) : route.fallback(),
+  );
+  await commentForm(page).getByLabel('Comment', { exact: true }).fill(text);
+  await commentForm(page).getByRole('button', { name: 'Comment', exact: true }).click();
+  await expect(commentForm(page).getByRole('alert')).toContainText('Note could not be saved');
+  await new Shell(page).areas.getByRole('link', { name: 'People' }).click();
+  await expect(page).toHaveURL(/\/users$/);
+  await page.goBack();
+  await expect(commentForm(page).getByLabel('Comment', { exact: true })).toHaveValue(text);
+  expect(errors).toEqual([]);
 });
