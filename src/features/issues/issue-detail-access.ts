@@ -12,6 +12,8 @@ export interface IssueCaller {
   canWrite: boolean;
   /** The caller's effective role in the project (0 when none, or not yet known). */
   role: number;
+  /** The role has been read (or is not needed): until then refusals are not announced. */
+  roleKnown: boolean;
 }
 
 const readOnly = 'This token is read-only (it lacks the api scope).';
@@ -54,5 +56,5 @@ export function useIssueCaller(projectId: number): IssueCaller {
   const userId = me?.userId ?? 0;
   const roleNeeded = Boolean(me?.canWrite) && !me?.isAdmin && userId > 0;
   const role = useQuery({ ...membersQueries.myAccess(connection, { project: projectId }, userId), enabled: roleNeeded });
-  return { userId, isAdmin: Boolean(me?.isAdmin), canWrite: Boolean(me?.canWrite), role: role.data ?? 0 };
+  return { userId, isAdmin: Boolean(me?.isAdmin), canWrite: Boolean(me?.canWrite), role: role.data ?? 0, roleKnown: !roleNeeded || role.data !== undefined };
 }

@@ -74,7 +74,7 @@ export function IssueDetailScreen({ projectId, iid }: { projectId: number; iid: 
             </>
           ) : null}
         </span>
-        {deletion && caller.canWrite ? (
+        {deletion && caller.canWrite && caller.roleKnown ? (
           <p className="muted" id={`${headingId}-delete`}>
             {deletion}
           </p>
@@ -98,7 +98,7 @@ export function IssueDetailScreen({ projectId, iid }: { projectId: number; iid: 
           </section>
           <IssueTimeline issueRef={issueRef} caller={caller} locked={issue.discussion_locked} />
         </div>
-        <IssueSidebar issue={issue} issueRef={issueRef} editRefusal={edit} canWrite={caller.canWrite} />
+        <IssueSidebar issue={issue} issueRef={issueRef} editRefusal={edit} announce={caller.canWrite && caller.roleKnown} canWrite={caller.canWrite} />
       </div>
       <MoveIssueDialog open={dialog === 'move'} onOpenChange={(open) => setDialog(open ? 'move' : null)} issue={issue} issueRef={issueRef} isAdmin={caller.isAdmin} />
       <CloneIssueDialog open={dialog === 'clone'} onOpenChange={(open) => setDialog(open ? 'clone' : null)} issue={issue} issueRef={issueRef} isAdmin={caller.isAdmin} />

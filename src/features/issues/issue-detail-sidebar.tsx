@@ -341,11 +341,12 @@ function Subscription({ issue, at: ref, canWrite }: { issue: Issue; at: IssueRef
 }
 
 /** The issue's fields, each editable in place when the caller may. */
-export function IssueSidebar({ issue, issueRef, editRefusal, canWrite }: { issue: Issue; issueRef: IssueRef; editRefusal: string | null; canWrite: boolean }) {
+export function IssueSidebar(props: { issue: Issue; issueRef: IssueRef; editRefusal: string | null; canWrite: boolean; /** The refusal is final (the role is known). */ announce: boolean }) {
+  const { issue, issueRef, editRefusal, canWrite, announce } = props;
   const editable = editRefusal === null;
   return (
     <aside className="issue-sidebar" aria-label="Issue details">
-      {editRefusal && canWrite ? (
+      {editRefusal && announce ? (
         <p className="notice" role="note">
           {editRefusal}
         </p>
