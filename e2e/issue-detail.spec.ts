@@ -205,6 +205,19 @@ test.describe('as the administrator', () => {
     expect((await issueOf(api, project.id, issue.iid)).description).toBe('- [ ] first\n- [ ] second\n- [ ] third, added elsewhere');
   });
 
+  test('a tick the server refuses is taken back, with the server’s reason', async ({ page, api }) => {
+    const { project, issue, path } = await newIssue(api, { description: '- [ ] only task' });
+    await page.route(`**/api/v4/projects/${project.id}/issues/${issue.iid}`, (route) =>
+      route.request().method() === 'PUT' ? route.fulfill({ status: 403, contentType: 'application/json', body: JSON.stringify({ message: '403 Forbidden' }) }) : route.fallback(),
+    );
+    await page.goto(path);
+    const description = page.getByRole('region', { name: 'Description' });
+    await description.getByRole('checkbox', { name: 'only task' }).click();
+    await expect(description.getByRole('alert')).toContainText('403 Forbidden');
+    await expect(description.getByRole('checkbox', { name: 'only task' })).not.toBeChecked();
+    expect((await issueOf(api, project.id, issue.iid)).description).toBe('- [ ] only task');
+  });
+
   test('time tracking, confidentiality, lock and subscription change through the sidebar', async ({ page, api }) => {
     const { project, issue, path } = await newIssue(api);
     await page.goto(path);

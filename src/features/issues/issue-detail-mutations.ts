@@ -91,12 +91,18 @@ export class DescriptionChanged extends ApiError {
   }
 }
 
-/** Shows the ticked task at once; the refresh after the write (or its failure) shows what the server holds. */
+/**
+ * Shows the ticked task at once (`show`); after a success the write's refresh shows what the server
+ * holds, and after a refusal `restore` fetches it, since a refusal refreshes nothing by itself.
+ */
 export function useOptimisticDescription(ref: IssueRef) {
   const connection = useConnection();
   const queryClient = useQueryClient();
   const key = issuesQueries.detail(connection, ref.projectId, ref.iid).queryKey;
-  return (description: string) => queryClient.setQueryData(key, (issue: Issue | undefined) => (issue ? { ...issue, description } : issue));
+  return {
+    show: (description: string) => queryClient.setQueryData(key, (issue: Issue | undefined) => (issue ? { ...issue, description } : issue)),
+    restore: () => queryClient.invalidateQueries({ queryKey: key }),
+  };
 }
 
 export function useSetSubscription(ref: IssueRef) {

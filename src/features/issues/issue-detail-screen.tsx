@@ -36,7 +36,7 @@ export function IssueDetailScreen({ projectId, iid }: { projectId: number; iid: 
           const next = toggleTask(description, index, checked);
           if (next === description) return;
           // the tick shows at once; the write reads the latest description first, and the refresh after it shows what the server holds
-          if (toggle.mutate({ shown: description, next })) optimistic(next);
+          if (toggle.mutate({ shown: description, next }, { onError: () => void optimistic.restore() })) optimistic.show(next);
         }
       : undefined;
   const tasks = issue.task_completion_status;
