@@ -13,7 +13,8 @@ export function issueReferenceHref(projectId: number) {
       case 'user':
         return `/users?search=${encodeURIComponent(reference.username)}`;
       case 'label':
-        return `/projects/${projectId}/issues?labels=${encodeURIComponent(reference.name)}`;
+        // the issue list's `label` filter (an array: the router writes search arrays as JSON)
+        return `/projects/${projectId}/issues?label=${encodeURIComponent(JSON.stringify([reference.name]))}`;
       default:
         return null;
     }
