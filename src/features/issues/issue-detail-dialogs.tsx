@@ -50,9 +50,10 @@ export function MoveIssueDialog({ open, onOpenChange, issue, issueRef, isAdmin }
   const navigate = useNavigate();
   const notify = useNotify();
   const [target, setTarget] = useState<Target | null>(null);
+  const [unpicked, setUnpicked] = useState(false);
   useEffect(() => {
-    if (open) (setTarget(null), move.reset());
-  }, [open]); // eslint-disable-line react-hooks/exhaustive-deps
+    if (open) (setTarget(null), setUnpicked(false), move.reset());
+  }, [open, move.reset]);
   return (
     <ConfirmDialog
       open={open}
@@ -65,9 +66,9 @@ export function MoveIssueDialog({ open, onOpenChange, issue, issueRef, isAdmin }
       }
       confirmLabel="Move issue"
       write={move}
-      error={move.status === 'refused' ? errorText(move.error) : !target && move.status === 'idle' ? undefined : undefined}
+      error={move.status === 'refused' ? errorText(move.error) : unpicked && !target ? 'Pick the project first.' : undefined}
       onConfirm={() => {
-        if (!target) return;
+        if (!target) return setUnpicked(true);
         move.mutate(
           { toProjectId: target.id },
           {
@@ -91,9 +92,10 @@ export function CloneIssueDialog({ open, onOpenChange, issue, issueRef, isAdmin 
   const notify = useNotify();
   const [target, setTarget] = useState<Target | null>(null);
   const [withNotes, setWithNotes] = useState(false);
+  const [unpicked, setUnpicked] = useState(false);
   useEffect(() => {
-    if (open) (setTarget(null), setWithNotes(false), clone.reset());
-  }, [open]); // eslint-disable-line react-hooks/exhaustive-deps
+    if (open) (setTarget(null), setWithNotes(false), setUnpicked(false), clone.reset());
+  }, [open, clone.reset]);
   return (
     <ConfirmDialog
       open={open}
@@ -106,9 +108,9 @@ export function CloneIssueDialog({ open, onOpenChange, issue, issueRef, isAdmin 
       }
       confirmLabel="Clone issue"
       write={clone}
-      error={clone.status === 'refused' ? errorText(clone.error) : undefined}
+      error={clone.status === 'refused' ? errorText(clone.error) : unpicked && !target ? 'Pick the project first.' : undefined}
       onConfirm={() => {
-        if (!target) return;
+        if (!target) return setUnpicked(true);
         clone.mutate(
           { toProjectId: target.id, withNotes },
           {
@@ -136,7 +138,7 @@ export function DeleteIssueDialog({ open, onOpenChange, issue, issueRef }: Omit<
   const navigate = useNavigate();
   useEffect(() => {
     if (open) remove.reset();
-  }, [open]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [open, remove.reset]);
   return (
     <ConfirmDialog
       open={open}
