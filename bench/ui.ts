@@ -7,6 +7,7 @@ import { clickFigures } from './click.ts';
 import { coldFigures } from './cold.ts';
 import { markdownFigures } from './markdown.ts';
 import { boardFigures } from './board.ts';
+import { issueDetailFigures } from './issue-detail.ts';
 
 /**
  * The console's parts of the bench, by name (`npm run bench -- --only <prefix>` runs the parts
@@ -24,4 +25,5 @@ export const CONSOLE_PARTS: ReadonlyArray<readonly [string, () => void | Promise
   ['console.blame', blameFigures],
   ['console.markdown', markdownFigures],
   ['console.board', boardFigures],
+  ['console.issue_timeline', issueDetailFigures],
 ];

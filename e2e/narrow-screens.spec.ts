@@ -95,6 +95,8 @@ const ADDRESSES: Record<string, (ids: DemoIds) => string> = {
   'projects/$projectId/deploy-keys.tsx': (ids) => `/projects/${ids.project}/deploy-keys`,
   'projects/$projectId/edit.$.tsx': (ids) => `/projects/${ids.project}/edit/README.md`,
   'projects/$projectId/members.tsx': (ids) => `/projects/${ids.project}/members`,
+  // the demo tracker's first issue: a description with a task list, code, a table and a thread
+  'projects/$projectId/issues/$issueIid.tsx': (ids) => `/projects/${ids.project}/issues/1`,
   'projects/$projectId/new.$.tsx': (ids) => `/projects/${ids.project}/new/src`,
   'projects/$projectId/runners.tsx': (ids) => `/projects/${ids.project}/runners`,
   'projects/$projectId/tree.$.tsx': (ids) => `/projects/${ids.project}/tree/src`,

@@ -848,6 +848,81 @@ test.describe('one press sends one write', () => {
     expect(await projectMoves(api, project.id)).toHaveLength(3);
   });
 
+  // the issue detail screen: each press on an issue of its own
+  const newIssue = async (api: Api) => {
+    const project = await newProject(api);
+    api.deleteAfter(`/projects/${project.id}`);
+    const issue = await api.post<{ iid: number; title: string }>(`/projects/${project.id}/issues`, { title: `One write ${unique()}` });
+    return { project, issue, path: `/projects/${project.id}/issues/${issue.iid}` };
+  };
+
+  eachPress('post a comment on an issue', async ({ page, api }, press) => {
+    const { project, issue, path } = await newIssue(api);
+    const text = `One comment ${unique()}`;
+    await page.goto(path);
+    const form = page.getByRole('form', { name: 'Add a comment' });
+    await form.getByLabel('Comment', { exact: true }).fill(text);
+    const mark = await api.requestMark();
+    await pressTwice(page, press, form.getByRole('button', { name: 'Comment', exact: true }));
+    await expect(page.getByRole('article', { name: /^Comment by / })).toContainText(text);
+    await expectOneRequest(api, mark, 'POST', `/api/v4/projects/${project.id}/issues/${issue.iid}/notes`);
+    const notes = await api.get<Array<{ body: string }>>(`/projects/${project.id}/issues/${issue.iid}/notes?per_page=100`);
+    expect(notes.filter((note) => note.body === text)).toHaveLength(1);
+  });
+
+  eachPress('add a label to an issue', async ({ page, api }, press) => {
+    const { project, issue, path } = await newIssue(api);
+    const name = `one-label-${unique()}`;
+    await api.post(`/projects/${project.id}/labels`, { name, color: '#5cb85c' });
+    await page.goto(path);
+    const sidebar = page.getByRole('complementary', { name: 'Issue details' });
+    await sidebar.getByLabel('Find a label to add').fill(name);
+    const mark = await api.requestMark();
+    await pressTwice(page, press, sidebar.getByRole('button', { name: `Add label ${name}`, exact: true }));
+    await expect(sidebar.getByRole('list', { name: 'Labels' })).toContainText(name);
+    await expectOneRequest(api, mark, 'PUT', `/api/v4/projects/${project.id}/issues/${issue.iid}`);
+    const events = await api.get<unknown[]>(`/projects/${project.id}/issues/${issue.iid}/resource_label_events`);
+    expect(events).toHaveLength(1);
+  });
+
+  eachPress('close an issue', async ({ page, api }, press) => {
+    const { project, issue, path } = await newIssue(api);
+    await page.goto(path);
+    const mark = await api.requestMark();
+    await pressTwice(page, press, page.getByRole('button', { name: 'Close issue', exact: true }));
+    await expect(page.getByRole('button', { name: 'Reopen issue', exact: true })).toBeVisible();
+    await expectOneRequest(api, mark, 'PUT', `/api/v4/projects/${project.id}/issues/${issue.iid}`);
+    expect(await api.get<unknown[]>(`/projects/${project.id}/issues/${issue.iid}/resource_state_events`)).toHaveLength(1);
+  });
+
+  eachPress('react to an issue', async ({ page, api }, press) => {
+    const { project, issue, path } = await newIssue(api);
+    await page.goto(path);
+    const reactions = page.getByRole('group', { name: 'Reactions to this issue' });
+    await reactions.getByRole('button', { name: 'Add reaction', exact: true }).click();
+    const mark = await api.requestMark();
+    await pressTwice(page, press, reactions.getByRole('button', { name: 'React with tada', exact: true }));
+    await expect(reactions.getByRole('button', { name: /^tada: 1 reaction/ })).toBeVisible();
+    await expectOneRequest(api, mark, 'POST', `/api/v4/projects/${project.id}/issues/${issue.iid}/award_emoji`);
+    expect(await api.get<unknown[]>(`/projects/${project.id}/issues/${issue.iid}/award_emoji`)).toHaveLength(1);
+  });
+
+  eachPress('move an issue to another project', async ({ page, api }, press) => {
+    const { project, issue, path } = await newIssue(api);
+    const target = await newProject(api);
+    api.deleteAfter(`/projects/${target.id}`);
+    await page.goto(path);
+    await page.getByRole('button', { name: 'Move…', exact: true }).click();
+    const dialog = page.getByRole('alertdialog', { name: `Move issue #${issue.iid}` });
+    await dialog.getByLabel('Search your projects').fill(target.name);
+    await dialog.getByRole('radio', { name: new RegExp(target.name) }).check();
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: 'Move issue', exact: true }));
+    await expect(page).toHaveURL(new RegExp(`/projects/${target.id}/issues/\\d+$`));
+    await expectOneRequest(api, mark, 'POST', `/api/v4/projects/${project.id}/issues/${issue.iid}/move`);
+    expect(await api.get<unknown[]>(`/projects/${target.id}/issues`)).toHaveLength(1);
+  });
+
   test('after a 5xx the hook may have been made: the console checks, then offers to send it again, and one hook is made', async ({ page, api }) => {
     const url = `http://127.0.0.1:9/one-write-${unique()}`;
     await page.goto('/admin/hooks');

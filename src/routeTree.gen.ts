@@ -47,6 +47,7 @@ import { Route as ProjectsProjectIdBlobSplatRouteImport } from './routes/project
 import { Route as ProjectsProjectIdCommitShaRouteImport } from './routes/projects/$projectId/commit.$sha'
 import { Route as ProjectsProjectIdEditSplatRouteImport } from './routes/projects/$projectId/edit.$'
 import { Route as ProjectsProjectIdIssuesIndexRouteImport } from './routes/projects/$projectId/issues/index'
+import { Route as ProjectsProjectIdIssuesIssueIidRouteImport } from './routes/projects/$projectId/issues/$issueIid'
 import { Route as ProjectsProjectIdNewSplatRouteImport } from './routes/projects/$projectId/new.$'
 import { Route as ProjectsProjectIdTreeSplatRouteImport } from './routes/projects/$projectId/tree.$'
 import { Route as GroupsGroupIdServiceAccountsUserIdTokensRouteImport } from './routes/groups/$groupId/service-accounts_.$userId.tokens'
@@ -256,6 +257,12 @@ const ProjectsProjectIdIssuesIndexRoute =
     path: '/projects/$projectId/issues/',
     getParentRoute: () => rootRouteImport,
   } as any)
+const ProjectsProjectIdIssuesIssueIidRoute =
+  ProjectsProjectIdIssuesIssueIidRouteImport.update({
+    id: '/projects/$projectId/issues/$issueIid',
+    path: '/projects/$projectId/issues/$issueIid',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const ProjectsProjectIdNewSplatRoute =
   ProjectsProjectIdNewSplatRouteImport.update({
     id: '/projects/$projectId/new/$',
@@ -313,6 +320,7 @@ export interface FileRoutesByFullPath {
   '/projects/$projectId/blob/$': typeof ProjectsProjectIdBlobSplatRoute
   '/projects/$projectId/commit/$sha': typeof ProjectsProjectIdCommitShaRoute
   '/projects/$projectId/edit/$': typeof ProjectsProjectIdEditSplatRoute
+  '/projects/$projectId/issues/$issueIid': typeof ProjectsProjectIdIssuesIssueIidRoute
   '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
   '/projects/$projectId/issues/': typeof ProjectsProjectIdIssuesIndexRoute
@@ -356,6 +364,7 @@ export interface FileRoutesByTo {
   '/projects/$projectId/blob/$': typeof ProjectsProjectIdBlobSplatRoute
   '/projects/$projectId/commit/$sha': typeof ProjectsProjectIdCommitShaRoute
   '/projects/$projectId/edit/$': typeof ProjectsProjectIdEditSplatRoute
+  '/projects/$projectId/issues/$issueIid': typeof ProjectsProjectIdIssuesIssueIidRoute
   '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
   '/projects/$projectId/issues': typeof ProjectsProjectIdIssuesIndexRoute
@@ -400,6 +409,7 @@ export interface FileRoutesById {
   '/projects/$projectId/blob/$': typeof ProjectsProjectIdBlobSplatRoute
   '/projects/$projectId/commit/$sha': typeof ProjectsProjectIdCommitShaRoute
   '/projects/$projectId/edit/$': typeof ProjectsProjectIdEditSplatRoute
+  '/projects/$projectId/issues/$issueIid': typeof ProjectsProjectIdIssuesIssueIidRoute
   '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
   '/projects/$projectId/issues/': typeof ProjectsProjectIdIssuesIndexRoute
@@ -445,6 +455,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/blob/$'
     | '/projects/$projectId/commit/$sha'
     | '/projects/$projectId/edit/$'
+    | '/projects/$projectId/issues/$issueIid'
     | '/projects/$projectId/new/$'
     | '/projects/$projectId/tree/$'
     | '/projects/$projectId/issues/'
@@ -488,6 +499,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/blob/$'
     | '/projects/$projectId/commit/$sha'
     | '/projects/$projectId/edit/$'
+    | '/projects/$projectId/issues/$issueIid'
     | '/projects/$projectId/new/$'
     | '/projects/$projectId/tree/$'
     | '/projects/$projectId/issues'
@@ -531,6 +543,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/blob/$'
     | '/projects/$projectId/commit/$sha'
     | '/projects/$projectId/edit/$'
+    | '/projects/$projectId/issues/$issueIid'
     | '/projects/$projectId/new/$'
     | '/projects/$projectId/tree/$'
     | '/projects/$projectId/issues/'
@@ -575,6 +588,7 @@ export interface RootRouteChildren {
   ProjectsProjectIdBlobSplatRoute: typeof ProjectsProjectIdBlobSplatRoute
   ProjectsProjectIdCommitShaRoute: typeof ProjectsProjectIdCommitShaRoute
   ProjectsProjectIdEditSplatRoute: typeof ProjectsProjectIdEditSplatRoute
+  ProjectsProjectIdIssuesIssueIidRoute: typeof ProjectsProjectIdIssuesIssueIidRoute
   ProjectsProjectIdNewSplatRoute: typeof ProjectsProjectIdNewSplatRoute
   ProjectsProjectIdTreeSplatRoute: typeof ProjectsProjectIdTreeSplatRoute
   ProjectsProjectIdIssuesIndexRoute: typeof ProjectsProjectIdIssuesIndexRoute
@@ -849,6 +863,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ProjectsProjectIdIssuesIndexRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/projects/$projectId/issues/$issueIid': {
+      id: '/projects/$projectId/issues/$issueIid'
+      path: '/projects/$projectId/issues/$issueIid'
+      fullPath: '/projects/$projectId/issues/$issueIid'
+      preLoaderRoute: typeof ProjectsProjectIdIssuesIssueIidRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/projects/$projectId/new/$': {
       id: '/projects/$projectId/new/$'
       path: '/projects/$projectId/new/$'
@@ -911,6 +932,7 @@ const rootRouteChildren: RootRouteChildren = {
   ProjectsProjectIdBlobSplatRoute: ProjectsProjectIdBlobSplatRoute,
   ProjectsProjectIdCommitShaRoute: ProjectsProjectIdCommitShaRoute,
   ProjectsProjectIdEditSplatRoute: ProjectsProjectIdEditSplatRoute,
+  ProjectsProjectIdIssuesIssueIidRoute: ProjectsProjectIdIssuesIssueIidRoute,
   ProjectsProjectIdNewSplatRoute: ProjectsProjectIdNewSplatRoute,
   ProjectsProjectIdTreeSplatRoute: ProjectsProjectIdTreeSplatRoute,
   ProjectsProjectIdIssuesIndexRoute: ProjectsProjectIdIssuesIndexRoute,

@@ -175,7 +175,7 @@ export const issuesQueries = {
   detail: (connection: Connection, projectId: number, iid: number) =>
     queryOptions({
       queryKey: [...issuesQueries.scope({ project: projectId }), 'detail', iid] as const,
-      queryFn: ({ signal }) => request(connection, `/projects/${projectId}/issues/${iid}`, issueSchema, { query: { with_labels_details: true }, signal }),
+      queryFn: ({ signal }) => getIssue(connection, projectId, iid, signal),
     }),
 };
 
@@ -186,6 +186,11 @@ export const KEYSET_ISSUE_ORDERS: readonly IssueOrder[] = ['created_at', 'update
 export function nextIssueCursor(nextUrl: string | undefined): string | undefined {
   if (!nextUrl) return undefined;
   return new URL(nextUrl, 'http://relative.invalid').searchParams.get('cursor') ?? undefined;
+}
+
+/** One issue of a project by its iid, labels in detail. */
+export function getIssue(connection: Connection, projectId: number, iid: number, signal?: AbortSignal): Promise<Issue> {
+  return request(connection, `/projects/${projectId}/issues/${iid}`, issueSchema, { query: { with_labels_details: true }, signal });
 }
 
 // -- writes
@@ -267,3 +272,62 @@ export function trackTime(connection: Connection, { projectId, iid, change }: { 
   if ('spend' in change) return request(connection, `${base}/add_spent_time`, timeStatsSchema, { method: 'POST', body: withoutEmpty({ duration: change.spend, summary: change.summary }) });
   return request(connection, `${base}/reset_spent_time`, timeStatsSchema, { method: 'POST' });
 }
+
+// -- resource events (the platform's Resource label, state and milestone events APIs)
+
+const eventBase = {
+  id: z.number(),
+  user: z.nullish(embeddedUser),
+  created_at: z.string(),
+  resource_type: z.nullish(z.string()),
+  resource_id: z.nullish(z.number()),
+};
+
+/** A label added to or removed from an issue; `label` is null once the label is deleted. */
+export const labelEventSchema = loose({ ...eventBase, label: z.nullish(labelBasicSchema), action: z.string() });
+export type LabelEvent = z.infer<typeof labelEventSchema>;
+
+/** A change of state: `opened`, `closed`, `reopened`. */
+export const stateEventSchema = loose({ ...eventBase, state: z.string() });
+export type StateEvent = z.infer<typeof stateEventSchema>;
+
+/** A milestone set (`add`) or cleared (`remove`). */
+export const milestoneEventSchema = loose({ ...eventBase, milestone: z.nullish(milestoneSchema), action: z.string() });
+export type MilestoneEvent = z.infer<typeof milestoneEventSchema>;
+
+export interface IssueEvents {
+  label: LabelEvent[];
+  state: StateEvent[];
+  milestone: MilestoneEvent[];
+}
+
+/** Every page of a list, a hundred at a time (the platform's largest page). */
+export async function requestAllPages<T>(first: (page: number) => Promise<{ items: T[]; nextPage?: number | null }>): Promise<T[]> {
+  const items: T[] = [];
+  let page: number | null | undefined = 1;
+  while (page) {
+    const answer: { items: T[]; nextPage?: number | null } = await first(page);
+    items.push(...answer.items);
+    page = answer.nextPage;
+  }
+  return items;
+}
+
+/** The label, state and milestone events of an issue, every page of each. */
+export function issueEvents(connection: Connection, projectId: number, iid: number, signal?: AbortSignal): Promise<IssueEvents> {
+  const base = `/projects/${projectId}/issues/${iid}`;
+  const all = <T>(path: string, schema: z.ZodMiniType<T>) =>
+    requestAllPages((page) => requestPage(connection, `${base}/${path}`, schema, { query: { page, per_page: 100 }, signal }));
+  return Promise.all([all('resource_label_events', labelEventSchema), all('resource_state_events', stateEventSchema), all('resource_milestone_events', milestoneEventSchema)]).then(
+    ([label, state, milestone]) => ({ label, state, milestone }),
+  );
+}
+
+export const issueEventsQueries = {
+  /** Under the issue's detail key, so whatever refreshes the issue refreshes its events too. */
+  of: (connection: Connection, projectId: number, iid: number) =>
+    queryOptions({
+      queryKey: [...issuesQueries.detail(connection, projectId, iid).queryKey, 'events'] as const,
+      queryFn: ({ signal }) => issueEvents(connection, projectId, iid, signal),
+    }),
+};

@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { request, requestPage, send, type Connection } from './http.ts';
 import { flag, loose } from './schema.ts';
@@ -50,6 +50,18 @@ export const notesQueries = {
     queryOptions({
       queryKey: [...notesQueries.of(noteable), 'list', params] as const,
       queryFn: ({ signal }) => requestPage(connection, `${noteablePath(noteable)}/notes`, noteSchema, { query: { ...params }, signal }),
+    }),
+  /**
+   * The whole thread, oldest first, a page of a hundred at a time: the first page paints while
+   * the screen fetches the rest (`fetchNextPage` until `hasNextPage` is false).
+   */
+  thread: (connection: Connection, noteable: Noteable) =>
+    infiniteQueryOptions({
+      queryKey: [...notesQueries.of(noteable), 'thread'] as const,
+      queryFn: ({ pageParam, signal }) =>
+        requestPage(connection, `${noteablePath(noteable)}/notes`, noteSchema, { query: { sort: 'asc', order_by: 'created_at', page: pageParam, per_page: 100 }, signal }),
+      initialPageParam: 1,
+      getNextPageParam: (last) => last.nextPage,
     }),
   /** The reactions on the issue itself, or with `noteId` on one of its notes. */
   awards: (connection: Connection, noteable: Noteable, noteId?: number) =>

@@ -1,0 +1,47 @@
+import { usableStorage } from '../../api/session.ts';
+
+/**
+ * The comment being typed on one issue, kept for this tab only (sessionStorage): it survives a
+ * failed send, a reload and navigating away and back, and is cleared once the comment is posted.
+ * Where the browser blocks site data, it lives in this page's memory instead.
+ */
+export interface DraftStore {
+  read(key: string): string;
+  /** An empty text removes the draft. */
+  write(key: string, text: string): void;
+  clear(key: string): void;
+}
+
+const PREFIX = 'console.issue-draft:';
+
+export function createDraftStore(storage: Storage | null): DraftStore {
+  const memory = new Map<string, string>();
+  const read = (key: string) => memory.get(key) ?? storage?.getItem(PREFIX + key) ?? '';
+  const clear = (key: string) => {
+    memory.delete(key);
+    storage?.removeItem(PREFIX + key);
+  };
+  return {
+    read,
+    clear,
+    write: (key, text) => {
+      if (!text) return clear(key);
+      memory.set(key, text);
+      // a full quota drops the write (usableStorage): the memory copy still serves this page
+      storage?.setItem(PREFIX + key, text);
+    },
+  };
+}
+
+/** Whose draft, on which issue: another account or instance in the same tab never sees it. */
+export function draftKey(connection: { instanceUrl: string; userId?: number }, projectId: number, iid: number): string {
+  return `${connection.instanceUrl}#${connection.userId ?? 0}/${projectId}/${iid}`;
+}
+
+let shared: DraftStore | undefined;
+
+/** The tab's one store, made on first use (so a blocked storage is probed only when needed). */
+export function draftStore(): DraftStore {
+  shared ??= createDraftStore(usableStorage(() => globalThis.sessionStorage));
+  return shared;
+}

@@ -1,0 +1,184 @@
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  cloneIssue, deleteIssue, getIssue, issuesQueries, moveIssue, setIssueSubscription, trackTime, updateIssue,
+  type Issue, type IssueChanges, type TimeTracking,
+} from '../../api/issues.ts';
+import { awardEmoji, createNote, deleteNote, notesQueries, removeAwardEmoji, updateNote, type AwardEmoji, type Noteable } from '../../api/notes.ts';
+import { ApiError } from '../../api/errors.ts';
+import { useConnection } from '../../api/react.ts';
+import { REPEAT_AFTER_MS, useWrite } from '../../components/use-write.ts';
+
+export interface IssueRef {
+  projectId: number;
+  iid: number;
+}
+
+/** What a write changed: the issue (its events ride under its key), the thread, or reactions. */
+type Touches = 'issue' | 'thread' | 'awards';
+
+/**
+ * Toggles (a label, a reaction, a task, the subscription) go back and forth with the same inputs:
+ * those writes may repeat once a double click is over (`repeatAfterMs`); creations may not.
+ */
+function useIssueWrite<V, R>(
+  ref: IssueRef,
+  touches: readonly Touches[],
+  run: (variables: V) => Promise<R>,
+  onDone?: (data: R, variables: V) => void,
+  toggle = true,
+) {
+  const queryClient = useQueryClient();
+  const connection = useConnection();
+  const noteable: Noteable = { projectId: ref.projectId, issueIid: ref.iid };
+  return useWrite({
+    send: run,
+    onDone,
+    repeatAfterMs: toggle ? REPEAT_AFTER_MS : undefined,
+    refresh: () =>
+      Promise.all(
+        touches.map((part) =>
+          part === 'issue'
+            ? queryClient.invalidateQueries({ queryKey: issuesQueries.detail(connection, ref.projectId, ref.iid).queryKey })
+            : part === 'thread'
+              ? queryClient.invalidateQueries({ queryKey: notesQueries.thread(connection, noteable).queryKey })
+              : queryClient.invalidateQueries({ queryKey: [...notesQueries.of(noteable), 'awards'] }),
+        ),
+      ),
+  });
+}
+
+/** An edit of the issue's fields: the issue, and the system notes it records. */
+export function useUpdateIssue(ref: IssueRef) {
+  const connection = useConnection();
+  const queryClient = useQueryClient();
+  return useIssueWrite(ref, ['issue', 'thread'], (changes: IssueChanges) => updateIssue(connection, { ...ref, changes }), (issue) =>
+    queryClient.setQueryData(issuesQueries.detail(connection, ref.projectId, ref.iid).queryKey, issue),
+  );
+}
+
+export type ToggleTaskVariables = { shown: string; next: string };
+
+/**
+ * Ticks a task in the description, conflict-safe: the latest description is read first, and the
+ * write goes only when it is still the one the checkbox was ticked on (otherwise someone else
+ * changed it meanwhile, and writing would undo their change).
+ */
+export function useToggleTask(ref: IssueRef) {
+  const connection = useConnection();
+  const queryClient = useQueryClient();
+  const key = issuesQueries.detail(connection, ref.projectId, ref.iid).queryKey;
+  return useIssueWrite(
+    ref,
+    ['issue', 'thread'],
+    async ({ shown, next }: ToggleTaskVariables) => {
+      // straight from the server, past the cache: the cache holds the optimistic tick
+      const latest = await getIssue(connection, ref.projectId, ref.iid);
+      if ((latest.description ?? '') !== shown) {
+        // a refusal refreshes nothing by itself: the latest replaces the optimistic tick here
+        queryClient.setQueryData(key, latest);
+        throw new DescriptionChanged();
+      }
+      return updateIssue(connection, { ...ref, changes: { description: next } });
+    },
+    (issue) => queryClient.setQueryData(key, issue),
+  );
+}
+
+/** A conflict, refused before anything was sent: a 409 as the platform would answer a stale write. */
+export class DescriptionChanged extends ApiError {
+  constructor() {
+    super(409, 'Someone changed the description since it was shown: the latest version is shown now. Tick the task again if it still needs it.');
+  }
+}
+
+/**
+ * Shows the ticked task at once (`show`); after a success the write's refresh shows what the server
+ * holds, and after a refusal `restore` fetches it, since a refusal refreshes nothing by itself.
+ */
+export function useOptimisticDescription(ref: IssueRef) {
+  const connection = useConnection();
+  const queryClient = useQueryClient();
+  const key = issuesQueries.detail(connection, ref.projectId, ref.iid).queryKey;
+  return {
+    show: (description: string) => queryClient.setQueryData(key, (issue: Issue | undefined) => (issue ? { ...issue, description } : issue)),
+    restore: () => queryClient.invalidateQueries({ queryKey: key }),
+  };
+}
+
+export function useSetSubscription(ref: IssueRef) {
+  const connection = useConnection();
+  return useIssueWrite(ref, ['issue'], ({ subscribed }: { subscribed: boolean }) => setIssueSubscription(connection, { ...ref, subscribed }));
+}
+
+export function useTrackTime(ref: IssueRef) {
+  const connection = useConnection();
+  return useIssueWrite(ref, ['issue', 'thread'], (change: TimeTracking) => trackTime(connection, { ...ref, change }));
+}
+
+export type AddNoteVariables = { body: string; internal: boolean };
+
+export function useAddNote(ref: IssueRef) {
+  const connection = useConnection();
+  return useIssueWrite(ref, ['thread', 'issue'], ({ body, internal }: AddNoteVariables) =>
+    createNote(connection, { noteable: { projectId: ref.projectId, issueIid: ref.iid }, body, internal }), undefined, false,
+  );
+}
+
+export function useEditNote(ref: IssueRef) {
+  const connection = useConnection();
+  return useIssueWrite(ref, ['thread'], ({ noteId, body }: { noteId: number; body: string }) =>
+    updateNote(connection, { noteable: { projectId: ref.projectId, issueIid: ref.iid }, noteId, body }),
+  );
+}
+
+export function useDeleteNote(ref: IssueRef) {
+  const connection = useConnection();
+  return useIssueWrite(ref, ['thread', 'issue'], ({ noteId }: { noteId: number }) =>
+    deleteNote(connection, { noteable: { projectId: ref.projectId, issueIid: ref.iid }, noteId }),
+  );
+}
+
+/** Adds a reaction, or takes back one's own (`awardId`), on the issue or on one of its notes. */
+export type ReactVariables = { noteId?: number; name: string; awardId?: number };
+
+export function useReact(ref: IssueRef) {
+  const connection = useConnection();
+  const queryClient = useQueryClient();
+  const noteable: Noteable = { projectId: ref.projectId, issueIid: ref.iid };
+  return useIssueWrite(
+    ref,
+    ['awards', 'issue'],
+    async ({ noteId, name, awardId }: ReactVariables): Promise<AwardEmoji | null> => {
+      if (awardId === undefined) return awardEmoji(connection, { noteable, noteId, name });
+      await removeAwardEmoji(connection, { noteable, noteId, awardId });
+      return null;
+    },
+    // the answer is shown at once, whatever a refetch still in flight from before the write says
+    (award, { noteId, awardId }) =>
+      queryClient.setQueryData(notesQueries.awards(connection, noteable, noteId).queryKey, (page) => {
+        const items = (page?.items ?? []).filter((item) => item.id !== awardId && item.id !== award?.id);
+        return { page: 1, perPage: 100, links: {}, ...page, items: award ? [...items, award] : items };
+      }),
+  );
+}
+
+export function useMoveIssue(ref: IssueRef) {
+  const connection = useConnection();
+  return useIssueWrite(ref, ['issue'], ({ toProjectId }: { toProjectId: number }) => moveIssue(connection, { ...ref, toProjectId }), undefined, false);
+}
+
+export function useCloneIssue(ref: IssueRef) {
+  const connection = useConnection();
+  return useIssueWrite(ref, ['issue'], ({ toProjectId, withNotes }: { toProjectId: number; withNotes: boolean }) => cloneIssue(connection, { ...ref, toProjectId, withNotes }), undefined, false);
+}
+
+export function useDeleteIssue(ref: IssueRef) {
+  const connection = useConnection();
+  const queryClient = useQueryClient();
+  return useWrite({
+    send: () => deleteIssue(connection, ref),
+    onDone: () => queryClient.removeQueries({ queryKey: issuesQueries.detail(connection, ref.projectId, ref.iid).queryKey }),
+    // the lists that showed it
+    refresh: () => queryClient.invalidateQueries({ queryKey: issuesQueries.scope({ project: ref.projectId }) }),
+  });
+}

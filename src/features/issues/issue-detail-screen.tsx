@@ -1,0 +1,108 @@
+import { useId, useState } from 'react';
+import { useSuspenseQuery } from '@tanstack/react-query';
+import { issuesQueries } from '../../api/issues.ts';
+import { useConnection } from '../../api/react.ts';
+import { toggleTask } from '../../lib/markdown.ts';
+import { formatDateTime, formatRelative } from '../../lib/time.ts';
+import { deleteRefusal, editRefusal, useIssueCaller } from './issue-detail-access.ts';
+import { CloneIssueDialog, DeleteIssueDialog, MoveIssueDialog } from './issue-detail-dialogs.tsx';
+import { WriteOutcome } from './issue-detail-outcome.tsx';
+import { IssueMarkdown } from './issue-detail-markdown.tsx';
+import { useOptimisticDescription, useToggleTask, useUpdateIssue } from './issue-detail-mutations.ts';
+import { Reactions } from './issue-detail-reactions.tsx';
+import { IssueSidebar } from './issue-detail-sidebar.tsx';
+import { IssueTimeline } from './issue-detail-timeline.tsx';
+import './issue-detail.css';
+
+type Dialog = 'move' | 'clone' | 'delete' | null;
+
+/** One issue: its text, its fields, its activity, and what can be done with it. */
+export function IssueDetailScreen({ projectId, iid }: { projectId: number; iid: number }) {
+  const connection = useConnection();
+  const issue = useSuspenseQuery(issuesQueries.detail(connection, projectId, iid)).data;
+  const issueRef = { projectId, iid };
+  const caller = useIssueCaller(projectId);
+  const edit = editRefusal(caller, issue.author?.id);
+  const deletion = deleteRefusal(caller);
+  const toggle = useToggleTask(issueRef);
+  const optimistic = useOptimisticDescription(issueRef);
+  const state = useUpdateIssue(issueRef);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const headingId = useId();
+  const description = issue.description ?? '';
+  const onToggleTask =
+    edit === null
+      ? (index: number, checked: boolean) => {
+          const next = toggleTask(description, index, checked);
+          if (next === description) return;
+          // the tick shows at once; the write reads the latest description first, and the refresh after it shows what the server holds
+          if (toggle.mutate({ shown: description, next }, { onError: () => void optimistic.restore() })) optimistic.show(next);
+        }
+      : undefined;
+  const tasks = issue.task_completion_status;
+  return (
+    <article className="screen issue-detail" aria-labelledby={headingId}>
+      <header className="screen__header">
+        <h1 id={headingId}>{issue.title}</h1>
+        <p>
+          <span className={issue.state === 'closed' ? 'badge' : 'badge badge--role'}>{issue.state === 'closed' ? 'Closed' : 'Open'}</span>{' '}
+          {issue.confidential ? <span className="badge badge--warning">Confidential</span> : null} {issue.discussion_locked ? <span className="badge">Locked</span> : null}{' '}
+          <span className="muted">{issue.references?.full ?? `#${issue.iid}`}</span> · opened{' '}
+          <time dateTime={issue.created_at} title={formatDateTime(issue.created_at)}>
+            {formatRelative(issue.created_at)}
+          </time>{' '}
+          by {issue.author?.name ?? 'someone'}
+          {issue.moved_to_id ? <span className="notice"> This issue was moved to another project.</span> : null}
+        </p>
+        <span className="row-actions">
+          {edit === null ? (
+            <button type="button" className="button" disabled={state.isPending} onClick={() => state.mutate({ state_event: issue.state === 'closed' ? 'reopen' : 'close' })}>
+              {issue.state === 'closed' ? 'Reopen issue' : 'Close issue'}
+            </button>
+          ) : null}
+          {caller.canWrite ? (
+            <>
+              <button type="button" className="button" onClick={() => setDialog('move')}>
+                Move…
+              </button>
+              <button type="button" className="button" onClick={() => setDialog('clone')}>
+                Clone…
+              </button>
+              <button type="button" className="button button--danger-quiet" disabled={deletion !== null} aria-describedby={deletion ? `${headingId}-delete` : undefined} onClick={() => setDialog('delete')}>
+                Delete…
+              </button>
+            </>
+          ) : null}
+        </span>
+        {deletion && caller.canWrite && caller.roleKnown ? (
+          <p className="muted" id={`${headingId}-delete`}>
+            {deletion}
+          </p>
+        ) : null}
+        <WriteOutcome write={state} />
+      </header>
+      <div className="issue-detail__columns">
+        <div className="issue-detail__main">
+          <section aria-label="Description">
+            {tasks && tasks.count ? (
+              <p className="muted">
+                {tasks.completed_count} of {tasks.count} {tasks.count === 1 ? 'task' : 'tasks'} completed
+              </p>
+            ) : null}
+            {description.trim() ? <IssueMarkdown projectId={projectId} source={description} onToggleTask={onToggleTask} /> : <p className="muted">No description.</p>}
+            <WriteOutcome write={toggle} />
+            <p className="muted">
+              {issue.upvotes ?? 0} {issue.upvotes === 1 ? 'upvote' : 'upvotes'}, {issue.downvotes ?? 0} {issue.downvotes === 1 ? 'downvote' : 'downvotes'}
+            </p>
+            <Reactions issue={issueRef} userId={caller.userId} canReact={caller.canWrite} label="Reactions to this issue" />
+          </section>
+          <IssueTimeline issueRef={issueRef} caller={caller} locked={issue.discussion_locked} />
+        </div>
+        <IssueSidebar issue={issue} issueRef={issueRef} editRefusal={edit} announce={caller.canWrite && caller.roleKnown} canWrite={caller.canWrite} />
+      </div>
+      <MoveIssueDialog open={dialog === 'move'} onOpenChange={(open) => setDialog(open ? 'move' : null)} issue={issue} issueRef={issueRef} isAdmin={caller.isAdmin} />
+      <CloneIssueDialog open={dialog === 'clone'} onOpenChange={(open) => setDialog(open ? 'clone' : null)} issue={issue} issueRef={issueRef} isAdmin={caller.isAdmin} />
+      <DeleteIssueDialog open={dialog === 'delete'} onOpenChange={(open) => setDialog(open ? 'delete' : null)} issue={issue} issueRef={issueRef} />
+    </article>
+  );
+}

@@ -1,0 +1,224 @@
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { issueEventsQueries, type IssueEvents } from '../../api/issues.ts';
+import { notesQueries, type Note } from '../../api/notes.ts';
+import { useActiveSession, useConnection } from '../../api/react.ts';
+import { ConfirmDialog } from '../../components/dialog.tsx';
+import { ErrorPanel, errorText } from '../../components/error-panel.tsx';
+import { WriteOutcome } from './issue-detail-outcome.tsx';
+import { formatDateTime, formatRelative } from '../../lib/time.ts';
+import { commentRefusal, mayChangeNote, mayWriteInternal, type IssueCaller } from './issue-detail-access.ts';
+import { draftKey, draftStore } from './issue-detail-draft.ts';
+import { IssueMarkdown, NoteEditor } from './issue-detail-markdown.tsx';
+import { useAddNote, useDeleteNote, useEditNote, type IssueRef } from './issue-detail-mutations.ts';
+import { Reactions } from './issue-detail-reactions.tsx';
+import { mergeTimeline, type TimelineItem } from './timeline.ts';
+
+/** Entries rendered at a time: a 500-note thread paints its first entries at once, the rest on request. */
+export const TIMELINE_STEP = 100;
+
+const NO_EVENTS: IssueEvents = { label: [], state: [], milestone: [] };
+
+function When({ value }: { value: string }) {
+  return (
+    <time dateTime={value} title={formatDateTime(value)}>
+      {formatRelative(value)}
+    </time>
+  );
+}
+
+function Who({ user }: { user: { name: string; username: string } | null | undefined }) {
+  return user ? <strong>{user.name}</strong> : <strong>Someone</strong>;
+}
+
+function NoteEntry({ note, issueRef, caller }: { note: Note; issueRef: IssueRef; caller: IssueCaller }) {
+  const edit = useEditNote(issueRef);
+  const remove = useDeleteNote(issueRef);
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(note.body);
+  const [confirming, setConfirming] = useState(false);
+  const mine = !note.system && mayChangeNote(caller, note.author?.id);
+  const label = `${note.system ? 'Change' : 'Comment'} by ${note.author?.name ?? 'someone'}`;
+  const save = (event: FormEvent) => {
+    event.preventDefault();
+    if (!draft.trim()) return;
+    edit.mutate({ noteId: note.id, body: draft }, { onSuccess: () => setEditing(false) });
+  };
+  if (note.system) {
+    return (
+      <li className="timeline__entry timeline__entry--system">
+        <Who user={note.author} /> <IssueMarkdown projectId={issueRef.projectId} source={note.body} /> <When value={note.created_at} />
+      </li>
+    );
+  }
+  return (
+    <li className="timeline__entry">
+      <article aria-label={label} className="note">
+        <header className="note__header">
+          <Who user={note.author} /> {note.author ? <span className="muted">@{note.author.username}</span> : null} · <When value={note.created_at} />
+          {note.internal ? <span className="badge badge--warning">Internal</span> : null}
+          {note.updated_at && note.updated_at !== note.created_at ? <span className="muted"> (edited)</span> : null}
+          {mine && !editing ? (
+            <span className="row-actions">
+              <button type="button" className="button" onClick={() => (setDraft(note.body), edit.reset(), setEditing(true))}>
+                Edit comment
+              </button>
+              <button type="button" className="button button--danger-quiet" onClick={() => (remove.reset(), setConfirming(true))}>
+                Delete comment
+              </button>
+            </span>
+          ) : null}
+        </header>
+        {editing ? (
+          <form aria-label="Edit comment" onSubmit={save}>
+            <NoteEditor projectId={issueRef.projectId} label="Edited comment" value={draft} onChange={setDraft} />
+            <WriteOutcome write={edit} />
+            <button type="submit" className="button button--primary" disabled={edit.isPending || !draft.trim()}>
+              Save comment
+            </button>
+            <button type="button" className="button" disabled={edit.isPending} onClick={() => setEditing(false)}>
+              Cancel
+            </button>
+          </form>
+        ) : (
+          <IssueMarkdown projectId={issueRef.projectId} source={note.body} />
+        )}
+        <Reactions issue={issueRef} noteId={note.id} userId={caller.userId} canReact={caller.canWrite} label={`Reactions to the comment by ${note.author?.name ?? 'someone'}`} />
+      </article>
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title="Delete this comment?"
+        description={`The comment by ${note.author?.name ?? 'someone'} is deleted for everyone, with its reactions. This cannot be undone.`}
+        confirmLabel="Delete comment"
+        destructive
+        write={remove}
+        error={remove.status === 'refused' ? errorText(remove.error) : undefined}
+        onConfirm={() => remove.mutate({ noteId: note.id }, { onSuccess: () => setConfirming(false) })}
+      />
+    </li>
+  );
+}
+
+function EventEntry({ item }: { item: Exclude<TimelineItem, { kind: 'note' }> }) {
+  if (item.kind === 'labels') {
+    const names = (events: typeof item.added) => events.map((event) => event.label?.name ?? 'a deleted label').join(', ');
+    return (
+      <li className="timeline__entry timeline__entry--system">
+        <Who user={item.user} /> {item.added.length ? `added ${item.added.length === 1 ? 'label' : 'labels'} ${names(item.added)}` : ''}
+        {item.added.length && item.removed.length ? ' and ' : ''}
+        {item.removed.length ? `removed ${item.removed.length === 1 ? 'label' : 'labels'} ${names(item.removed)}` : ''} <When value={item.at} />
+      </li>
+    );
+  }
+  if (item.kind === 'state') {
+    return (
+      <li className="timeline__entry timeline__entry--system">
+        <Who user={item.event.user} /> {item.event.state === 'closed' ? 'closed' : item.event.state === 'reopened' ? 'reopened' : `marked as ${item.event.state}`} this issue <When value={item.at} />
+      </li>
+    );
+  }
+  const title = item.event.milestone?.title ?? 'a deleted milestone';
+  return (
+    <li className="timeline__entry timeline__entry--system">
+      <Who user={item.event.user} /> {item.event.action === 'remove' ? `removed milestone ${title}` : `set milestone ${title}`} <When value={item.at} />
+    </li>
+  );
+}
+
+function CommentForm({ issueRef, caller, locked, onPosted }: { issueRef: IssueRef; caller: IssueCaller; locked: boolean; onPosted: () => void }) {
+  const connection = useConnection();
+  const session = useActiveSession()?.connection;
+  const key = draftKey({ instanceUrl: connection.instanceUrl, userId: session?.userId }, issueRef.projectId, issueRef.iid);
+  const [body, setBody] = useState(() => draftStore().read(key));
+  const [internal, setInternal] = useState(false);
+  const add = useAddNote(issueRef);
+  const refusal = commentRefusal(caller, locked);
+  const change = (text: string) => {
+    setBody(text);
+    draftStore().write(key, text);
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!body.trim()) return;
+    add.mutate(
+      { body, internal },
+      {
+        onSuccess: () => {
+          draftStore().clear(key);
+          setBody('');
+          setInternal(false);
+          add.reset();
+          onPosted();
+        },
+      },
+    );
+  };
+  if (refusal) {
+    return (
+      <p className="notice" role="note">
+        {refusal}
+      </p>
+    );
+  }
+  return (
+    <form aria-label="Add a comment" onSubmit={submit} className="comment-form">
+      <NoteEditor projectId={issueRef.projectId} label="Comment" value={body} onChange={change} />
+      {mayWriteInternal(caller) ? (
+        <label className="checkbox">
+          <input type="checkbox" checked={internal} onChange={(event) => setInternal(event.target.checked)} />
+          Internal note (seen only by project members from Reporter up)
+        </label>
+      ) : null}
+      <WriteOutcome write={add} hint="Your comment is kept: send it again when you are ready." />
+      <button type="submit" className="button button--primary" disabled={add.isPending || !body.trim()}>
+        {add.isPending ? 'Commenting…' : 'Comment'}
+      </button>
+    </form>
+  );
+}
+
+/** Comments, system notes and label, state and milestone events, oldest first, and the comment form. */
+export function IssueTimeline({ issueRef, caller, locked }: { issueRef: IssueRef; caller: IssueCaller; locked: boolean }) {
+  const connection = useConnection();
+  const thread = useInfiniteQuery(notesQueries.thread(connection, { projectId: issueRef.projectId, issueIid: issueRef.iid }));
+  const events = useQuery(issueEventsQueries.of(connection, issueRef.projectId, issueRef.iid));
+  const [shown, setShown] = useState(TIMELINE_STEP);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage, isError: threadFailed } = thread;
+  // every page of notes, one after the other, while the first is already on screen
+  useEffect(() => {
+    if (hasNextPage && !isFetchingNextPage && !threadFailed) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, threadFailed, fetchNextPage]);
+  const notes = useMemo(() => thread.data?.pages.flatMap((page) => page.items) ?? [], [thread.data]);
+  const items = useMemo(() => mergeTimeline(notes, events.data ?? NO_EVENTS, hasNextPage ? notes.at(-1)?.created_at : undefined), [notes, events.data, hasNextPage]);
+  const total = thread.data?.pages[0]?.total;
+  return (
+    <section aria-label="Activity" className="timeline">
+      <h2>Activity</h2>
+      {thread.isPending ? <p role="status">Loading comments…</p> : null}
+      {thread.isError ? <ErrorPanel error={thread.error} onRetry={() => void (thread.data ? fetchNextPage() : thread.refetch())} /> : null}
+      {events.isError ? <ErrorPanel error={events.error} onRetry={() => void events.refetch()} /> : null}
+      {events.isPending ? <p role="status">Loading label, state and milestone changes…</p> : null}
+      {thread.data && !items.length ? <p className="muted">No activity yet.</p> : null}
+      <ol className="timeline__list" aria-label="Activity entries">
+        {items.slice(0, shown).map((item) => (item.kind === 'note' ? <NoteEntry key={item.key} note={item.note} issueRef={issueRef} caller={caller} /> : <EventEntry key={item.key} item={item} />))}
+      </ol>
+      {hasNextPage ? (
+        <p role="status">
+          Loading more comments ({notes.length.toLocaleString()}
+          {total ? ` of ${total.toLocaleString()}` : ''} so far)…
+        </p>
+      ) : null}
+      {items.length > shown ? (
+        <p>
+          Showing {shown.toLocaleString()} of {items.length.toLocaleString()} entries.{' '}
+          <button type="button" className="button" onClick={() => setShown((count) => count + TIMELINE_STEP)}>
+            Show {Math.min(TIMELINE_STEP, items.length - shown)} more
+          </button>
+        </p>
+      ) : null}
+      {/* a new comment is the last entry: the list shows every entry, so it is seen where it was posted */}
+      <CommentForm issueRef={issueRef} caller={caller} locked={locked} onPosted={() => setShown(Number.MAX_SAFE_INTEGER)} />
+    </section>
+  );
+}
