@@ -1,18 +1,10 @@
 import { expect, test } from './fixtures.ts';
 import { ConnectPage } from './pages/connect.ts';
 import { Shell } from './pages/shell.ts';
+import { blockSiteData } from './browser.ts';
 
 test('a browser that blocks site data still gets a working console, the token in memory only', async ({ page, consoleServer }) => {
-  // what Chromium does with "Block sites from saving data": the mere access throws
-  await page.addInitScript(() => {
-    for (const name of ['localStorage', 'sessionStorage']) {
-      Object.defineProperty(window, name, {
-        get() {
-          throw new DOMException(`Failed to read the '${name}' property from 'Window': Access is denied for this document.`, 'SecurityError');
-        },
-      });
-    }
-  });
+  await blockSiteData(page);
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   const connect = new ConnectPage(page);

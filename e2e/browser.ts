@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import fs from 'node:fs';
 import { chromium } from '@playwright/test';
 
@@ -17,4 +18,17 @@ export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-backgr
 /** The launch options the e2e tests and the bench share. */
 export function chromiumLaunchOptions(): { executablePath?: string; args: string[] } {
   return { executablePath: chromiumExecutable(), args: CHROMIUM_ARGS };
+}
+
+/** What Chromium does with "Block sites from saving data": the mere access to localStorage or sessionStorage throws. */
+export async function blockSiteData(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    for (const name of ['localStorage', 'sessionStorage']) {
+      Object.defineProperty(window, name, {
+        get() {
+          throw new DOMException(`Failed to read the '${name}' property from 'Window': Access is denied for this document.`, 'SecurityError');
+        },
+      });
+    }
+  });
 }

@@ -4,6 +4,7 @@ import { expect, test, applyAdminSession, type Api } from './fixtures.ts';
 import { axeViolations } from './axe.ts';
 import { ConnectPage } from './pages/connect.ts';
 import { Shell } from './pages/shell.ts';
+import { blockSiteData } from './browser.ts';
 
 interface IssueAnswer {
   iid: number;
@@ -305,16 +306,7 @@ test('a Developer may not delete the issue and is told why; a comment is still h
 });
 
 test('where the browser blocks site data, the draft is kept in the page’s memory across a failed send and navigating away and back', async ({ page, api, consoleServer }) => {
-  // what Chromium does with "Block sites from saving data": the mere access throws (as e2e/blocked-storage.spec.ts)
-  await page.addInitScript(() => {
-    for (const name of ['localStorage', 'sessionStorage']) {
-      Object.defineProperty(window, name, {
-        get() {
-          throw new DOMException(`Failed to read the '${name}' property from 'Window': Access is denied for this document.`, 'SecurityError');
-        },
-      });
-    }
-  });
+  await blockSiteData(page);
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   const { project, issue, path } = await newIssue(api);

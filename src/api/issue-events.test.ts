@@ -1,24 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as z from 'zod/mini';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
-import { request, type Connection } from './http.ts';
-import { loose } from './schema.ts';
+import type { Connection } from './http.ts';
 import { createIssue, getIssue, issueEvents, updateIssue } from './issues.ts';
 import { createMilestone } from './milestones.ts';
 import { createNote, notesQueries } from './notes.ts';
-import { startSandbox, type RunningSandbox } from '../../sandbox/server.ts';
+import { clientTestSandbox } from './test-sandbox.ts';
 
 describe('an issue’s resource events and its whole thread, against the sandbox', () => {
-  let sandbox: RunningSandbox;
+  const sandbox = clientTestSandbox();
   let connection: Connection;
   let projectId: number;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, seed: 'empty' });
-    connection = { instanceUrl: sandbox.url, token: sandbox.adminToken };
-    projectId = (await request(connection, '/projects', loose({ id: z.number() }), { method: 'POST', body: { name: 'events' } })).id;
-  }, 60_000);
-  afterAll(() => sandbox.close());
+    connection = sandbox.connection();
+    projectId = (await sandbox.post('/projects', { name: 'events' })).id;
+  });
 
   it('reads label, state and milestone events through their schemas', async () => {
     const milestone = await createMilestone(connection, { scope: { project: projectId }, values: { title: 'v2' } });

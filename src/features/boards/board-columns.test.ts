@@ -1,28 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
-import * as z from 'zod/mini';
 import { createBoard, createBoardList } from '../../api/boards.ts';
-import { request, type Connection } from '../../api/http.ts';
+import type { Connection } from '../../api/http.ts';
 import { createIssue, issuesQueries, reorderIssue, type Issue } from '../../api/issues.ts';
 import { createLabel } from '../../api/labels.ts';
 import type { Page } from '../../api/pagination.ts';
-import { loose } from '../../api/schema.ts';
-import { startSandbox, type RunningSandbox } from '../../../sandbox/server.ts';
+import { clientTestSandbox } from '../../api/test-sandbox.ts';
 import { boardColumns, COLUMN_PAGE_SIZE, reorderNeighbours } from './columns.ts';
 import { columnCards } from './use-card-move.ts';
 
 /** The board's columns against the sandbox: each column's filter pages through exactly its issues. */
 describe('a board’s columns against the sandbox', () => {
-  let sandbox: RunningSandbox;
+  const sandbox = clientTestSandbox();
   let connection: Connection;
   let projectId: number;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, seed: 'empty' });
-    connection = { instanceUrl: sandbox.url, token: sandbox.adminToken };
-    projectId = (await request(connection, '/projects', loose({ id: z.number() }), { method: 'POST', body: { name: 'board-columns' } })).id;
-  }, 60_000);
-  afterAll(() => sandbox.close());
+    connection = sandbox.connection();
+    projectId = (await sandbox.post('/projects', { name: 'board-columns' })).id;
+  });
 
   it('pages a column of 25 through its infinite query, and leaves the lists’ issues out of Open', async () => {
     const scope = { project: projectId };

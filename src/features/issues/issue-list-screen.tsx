@@ -12,6 +12,7 @@ import { PerPageSelect } from '../../components/list-controls.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { LabelChip } from '../../components/label-chip.tsx';
 import { Time } from '../../components/time.tsx';
+import { BreakableText } from '../../components/breakable-text.tsx';
 import { FilterBar } from './filter-bar.tsx';
 import { bulkTarget, type BulkTarget } from './bulk-target.ts';
 import { ISSUE_ORDERS, clearTokens, isFiltered, issueFilters, issuesSearchSchema, type IssuesSearch } from './search.ts';
@@ -46,11 +47,11 @@ interface IssueListScreenProps {
 function IssueTitle({ issue, reference }: { issue: Issue; reference: string }) {
   return (
     <div>
-      <Link to={'/projects/$projectId/issues/$issueIid' as never} params={{ projectId: String(issue.project_id), issueIid: String(issue.iid) } as never}>
+      <Link to="/projects/$projectId/issues/$issueIid" params={{ projectId: String(issue.project_id), issueIid: String(issue.iid) }}>
         {issue.title}
       </Link>
       <div className="muted">
-        {reference}
+        <BreakableText text={reference} />
         {issue.confidential ? (
           <>
             {' '}
