@@ -6,6 +6,7 @@ import { deliverSystemEvent, deliveryQueue } from './system-hooks.ts';
 import { git } from '../git/exec.ts';
 import { readCommit } from '../git/repository.ts';
 import { commitHookAttrs, projectHookAttrs } from './hook-attrs.ts';
+import { resetApprovalsOnPush } from './approvals.ts';
 
 export const MERGE_REQUEST_STATES = ['opened', 'closed', 'locked', 'merged'] as const;
 export type MergeRequestState = (typeof MERGE_REQUEST_STATES)[number];
@@ -157,10 +158,13 @@ export function loadRelations(db: Db, rows: readonly MergeRequestRow[]): Relatio
   return { assignees, reviewers, users };
 }
 
-export function setParticipants(db: Db, table: 'merge_request_assignees' | 'merge_request_reviewers', mergeRequestId: number, userIds: readonly number[]): void {
-  db.prepare(`DELETE FROM ${table} WHERE merge_request_id = ?`).run(mergeRequestId);
-  const insert = db.prepare(`INSERT OR IGNORE INTO ${table} (merge_request_id, user_id, position) VALUES (?, ?, ?)`);
-  userIds.forEach((userId, position) => insert.run(mergeRequestId, userId, position));
+export function setParticipants(db: Db, table: 'merge_request_assignees' | 'merge_request_reviewers', mergeRequestId: number, userIds: readonly number[], createdAt?: string): void {
+  // people who stay keep their row (a reviewer keeps their review state); the others go
+  db.prepare(`DELETE FROM ${table} WHERE merge_request_id = ? AND user_id NOT IN (SELECT value FROM json_each(?))`).run(mergeRequestId, JSON.stringify(userIds));
+  const upsert = table === 'merge_request_reviewers'
+    ? db.prepare(`INSERT INTO ${table} (merge_request_id, user_id, position, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET position = excluded.position`)
+    : db.prepare(`INSERT INTO ${table} (merge_request_id, user_id, position) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET position = excluded.position`);
+  userIds.forEach((userId, position) => (table === 'merge_request_reviewers' ? upsert.run(mergeRequestId, userId, position, createdAt ?? null) : upsert.run(mergeRequestId, userId, position)));
 }
 
 export function participantIds(db: Db, table: 'merge_request_assignees' | 'merge_request_reviewers', mergeRequestId: number): number[] {
@@ -216,13 +220,14 @@ export function mergeStatusFor(state: GitState, current: MergeRequestRow['merge_
 }
 
 /** Why a request cannot be merged now, in the platform's `detailed_merge_status` words. */
-export function detailedMergeStatus(row: MergeRequestRow, state: GitState | null): string {
+export function detailedMergeStatus(row: MergeRequestRow, state: GitState | null, approvalsLeft = 0): string {
   if (row.state !== 'opened') return 'not_open';
   if (isDraftTitle(row.title)) return 'draft_status';
   if (state && (!state.sourceHead || !state.targetHead)) return 'broken_status';
   if (state && !state.hasCommits) return 'commits_status';
-  if (row.merge_status === 'cannot_be_merged') return 'conflict';
   if (row.merge_status === 'unchecked') return 'unchecked';
+  if (row.merge_status === 'cannot_be_merged') return 'conflict';
+  if (approvalsLeft > 0) return 'not_approved';
   return 'mergeable';
 }
 
@@ -236,6 +241,8 @@ export interface EntityContext {
   viewedFrom: ProjectRow | null;
   /** The source head when known from git; else the stored one. */
   heads: Map<string, string> | null;
+  /** Approvals each request still needs (absent: none). */
+  approvalsLeft?: Map<number, number>;
 }
 
 export function mergeRequestWebUrl(sandbox: Sandbox, project: ProjectRow, iid: number): string {
@@ -247,8 +254,8 @@ const userOrNull = (sandbox: Sandbox, users: Map<number, UserRow>, id: number | 
   return user ? userBasic(sandbox, user) : null;
 };
 
-/** MergeRequestSimple, for `view=simple`. */
-export function mergeRequestSimpleEntity(sandbox: Sandbox, project: ProjectRow, row: MergeRequestRow) {
+/** The fields every merge request entity opens with (the simple one, the approval result). */
+export function mergeRequestHead(row: MergeRequestRow) {
   return {
     id: row.id,
     iid: row.iid,
@@ -258,6 +265,13 @@ export function mergeRequestSimpleEntity(sandbox: Sandbox, project: ProjectRow, 
     state: row.state,
     created_at: row.created_at,
     updated_at: row.updated_at,
+  };
+}
+
+/** MergeRequestSimple, for `view=simple`. */
+export function mergeRequestSimpleEntity(sandbox: Sandbox, project: ProjectRow, row: MergeRequestRow) {
+  return {
+    ...mergeRequestHead(row),
     web_url: mergeRequestWebUrl(sandbox, project, row.iid),
   };
 }
@@ -313,7 +327,7 @@ export function mergeRequestBasicEntity(context: EntityContext, row: MergeReques
     milestone: null,
     merge_when_pipeline_succeeds: false,
     merge_status: row.merge_status,
-    detailed_merge_status: detailedMergeStatus(row, state),
+    detailed_merge_status: detailedMergeStatus(row, state, context.approvalsLeft?.get(row.id) ?? 0),
     sha: shownSha(row, context.heads),
     merge_commit_sha: row.merge_commit_sha,
     squash_commit_sha: row.squash_commit_sha,
@@ -542,6 +556,7 @@ export function announceMergeRequestEvent(
 export function announceSourceBranchPushes(sandbox: Sandbox, project: ProjectRow, user: UserRow | null, repo: string, changes: readonly { ref: string; before: string; after: string }[]): void {
   for (const change of changes) {
     if (!change.ref.startsWith('refs/heads/') || /^0+$/.test(change.after)) continue;
+    resetApprovalsOnPush(sandbox.db, project.id, change.ref.slice('refs/heads/'.length));
     const rows = sandbox.db
       .prepare(`SELECT * FROM merge_requests WHERE project_id = ? AND source_branch = ? AND state = 'opened'`)
       .all(project.id, change.ref.slice('refs/heads/'.length)) as MergeRequestRow[];
