@@ -672,6 +672,51 @@ export const migrations: ReadonlyArray<(db: Db) => void> = [
     ALTER TABLE merge_request_reviewers ADD COLUMN created_at TEXT;
     ALTER TABLE users ADD COLUMN password_digest TEXT;
   `),
+  // notes and award emoji on merge requests; notes grow threads: a discussion id, a type (DiscussionNote, DiffNote),
+  // whether they can be resolved and who resolved them, and a diff position (JSON) for notes on a line of the changes
+  (db) =>
+    db.exec(`
+    CREATE TABLE notes_v2 (
+      id INTEGER PRIMARY KEY,
+      noteable_type TEXT NOT NULL CHECK (noteable_type IN ('Issue', 'Snippet', 'MergeRequest')),
+      noteable_id INTEGER NOT NULL,
+      project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+      author_id INTEGER NOT NULL REFERENCES users(id),
+      body TEXT NOT NULL,
+      system INTEGER NOT NULL DEFAULT 0,
+      internal INTEGER NOT NULL DEFAULT 0,
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL,
+      discussion_id TEXT,
+      type TEXT,
+      resolvable INTEGER NOT NULL DEFAULT 0,
+      resolved_by_id INTEGER REFERENCES users(id) ON DELETE SET NULL,
+      resolved_at TEXT,
+      position TEXT
+    );
+    INSERT INTO notes_v2 (id, noteable_type, noteable_id, project_id, author_id, body, system, internal, created_at, updated_at)
+      SELECT id, noteable_type, noteable_id, project_id, author_id, body, system, internal, created_at, updated_at FROM notes;
+    DROP TABLE notes;
+    ALTER TABLE notes_v2 RENAME TO notes;
+    CREATE INDEX notes_noteable ON notes(noteable_type, noteable_id, created_at);
+    CREATE INDEX notes_discussion ON notes(discussion_id);
+
+    CREATE TABLE award_emoji_v2 (
+      id INTEGER PRIMARY KEY,
+      name TEXT NOT NULL,
+      user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+      awardable_type TEXT NOT NULL CHECK (awardable_type IN ('Issue', 'Note', 'MergeRequest')),
+      awardable_id INTEGER NOT NULL,
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL,
+      UNIQUE (awardable_type, awardable_id, name, user_id)
+    );
+    INSERT INTO award_emoji_v2 SELECT id, name, user_id, awardable_type, awardable_id, created_at, updated_at FROM award_emoji;
+    DROP TABLE award_emoji;
+    ALTER TABLE award_emoji_v2 RENAME TO award_emoji;
+    CREATE INDEX award_emoji_user ON award_emoji(user_id, name);
+    CREATE INDEX award_emoji_awardable ON award_emoji(awardable_type, awardable_id);
+  `),
 ];
 
 /** Opens (creating if needed) the store in `dir` and brings its schema up to date. */

@@ -11,7 +11,7 @@ import { ProjectProtections, canAccessBranch } from '../model/protected-branches
 import {
   DESCRIPTION_MAX, actorOf, announceMergeRequestEvent, branchHeads, canReadMergeRequests, canUpdateMergeRequest, conflictingOpenRequest,
   duplicateMessage, findMergeRequest, gitStateOf, isDraftTitle, labelsOf, loadRelations, mergeRequestBasicEntity, mergeRequestEntity,
-  mergeRequestSimpleEntity, mergeStatusFor, mergeTree, nextIid, normalizeLabels, projectRoleOf, setParticipants, snapshotOf,
+  mergeRequestSimpleEntity, mergeStatusFor, activityCounts, needsRebase, threadsBlockMerge, mergeTree, nextIid, normalizeLabels, projectRoleOf, setParticipants, snapshotOf,
   type GitState, type MergeRequestAction, type MergeRequestRow, type MergeRequestSnapshot,
 } from '../model/merge-requests.ts';
 import { approvalStateOf, approvalsLeftOf } from '../model/approvals.ts';
@@ -774,6 +774,7 @@ export function registerMergeRequests(routes: Router): void {
     }
     // approvals still missing make the request unmergeable, as a draft does
     if (approvalStateOf(db, row, call.now).left > 0) throw statusError(405, 'Method Not Allowed');
+    if (threadsBlockMerge(project, activityCounts(db, [row.id]).get(row.id)!) || needsRebase(project, state)) throw statusError(405, 'Method Not Allowed');
     if (state.conflicts) throw new HttpError(422, { message: 'Branch cannot be merged' });
     const sha = params.string('sha');
     if (sha !== undefined && sha !== '' && sha !== state.sourceHead) throw conflict(`SHA does not match HEAD of source branch: ${state.sourceHead}`);

@@ -126,6 +126,34 @@ export interface Relations {
   assignees: Map<number, UserRow[]>;
   reviewers: Map<number, UserRow[]>;
   users: Map<number, UserRow>;
+  /** Per request: comments, thumbs up and down, threads left unresolved. */
+  counts: Map<number, ActivityCounts>;
+}
+
+export interface ActivityCounts {
+  notes: number;
+  upvotes: number;
+  downvotes: number;
+  unresolved: number;
+}
+
+/** Comments, votes and unresolved threads of requests, in two queries. */
+export function activityCounts(db: Db, ids: readonly number[]): Map<number, ActivityCounts> {
+  const counts = new Map<number, ActivityCounts>(ids.map((id) => [id, { notes: 0, upvotes: 0, downvotes: 0, unresolved: 0 }]));
+  const json = JSON.stringify(ids);
+  for (const row of db.prepare(
+    `SELECT noteable_id AS id, sum(system = 0) AS notes, count(DISTINCT CASE WHEN resolvable = 1 AND resolved_at IS NULL THEN discussion_id END) AS unresolved
+     FROM notes WHERE noteable_type = 'MergeRequest' AND noteable_id IN (SELECT value FROM json_each(?)) GROUP BY noteable_id`,
+  ).all(json) as Array<{ id: number; notes: number; unresolved: number }>) {
+    Object.assign(counts.get(row.id)!, { notes: row.notes, unresolved: row.unresolved });
+  }
+  for (const row of db.prepare(
+    `SELECT awardable_id AS id, sum(name = 'thumbsup') AS up, sum(name = 'thumbsdown') AS down
+     FROM award_emoji WHERE awardable_type = 'MergeRequest' AND awardable_id IN (SELECT value FROM json_each(?)) GROUP BY awardable_id`,
+  ).all(json) as Array<{ id: number; up: number; down: number }>) {
+    Object.assign(counts.get(row.id)!, { upvotes: row.up, downvotes: row.down });
+  }
+  return counts;
 }
 
 /** Assignees, reviewers, authors and other users of a page of requests, in a few queries. */
@@ -155,7 +183,7 @@ export function loadRelations(db: Db, rows: readonly MergeRequestRow[]): Relatio
       users.set(user.id, user);
     }
   }
-  return { assignees, reviewers, users };
+  return { assignees, reviewers, users, counts: activityCounts(db, rows.map((row) => row.id)) };
 }
 
 export function setParticipants(db: Db, table: 'merge_request_assignees' | 'merge_request_reviewers', mergeRequestId: number, userIds: readonly number[], createdAt?: string): void {
@@ -220,15 +248,30 @@ export function mergeStatusFor(state: GitState, current: MergeRequestRow['merge_
 }
 
 /** Why a request cannot be merged now, in the platform's `detailed_merge_status` words. */
-export function detailedMergeStatus(row: MergeRequestRow, state: GitState | null, approvalsLeft = 0): string {
+export function detailedMergeStatus(
+  row: MergeRequestRow, state: GitState | null, blockers: { approvalsLeft?: number; threadsBlock?: boolean; needRebase?: boolean } = {},
+): string {
   if (row.state !== 'opened') return 'not_open';
   if (isDraftTitle(row.title)) return 'draft_status';
   if (state && (!state.sourceHead || !state.targetHead)) return 'broken_status';
   if (state && !state.hasCommits) return 'commits_status';
   if (row.merge_status === 'unchecked') return 'unchecked';
   if (row.merge_status === 'cannot_be_merged') return 'conflict';
-  if (approvalsLeft > 0) return 'not_approved';
+  if (blockers.needRebase) return 'need_rebase';
+  if (blockers.threadsBlock) return 'discussions_not_resolved';
+  if ((blockers.approvalsLeft ?? 0) > 0) return 'not_approved';
   return 'mergeable';
+}
+
+/** Unresolved threads block merging where the project asks for every thread resolved first. */
+export function threadsBlockMerge(project: ProjectRow, counts: Pick<ActivityCounts, 'unresolved'>): boolean {
+  return counts.unresolved > 0 && Boolean(projectSettings(project).only_allow_merge_if_all_discussions_are_resolved);
+}
+
+/** A fast-forward or semi-linear project merges only a source that contains its target's head. */
+export function needsRebase(project: ProjectRow, state: GitState | null): boolean {
+  if (!state?.targetHead || !state.sourceHead || projectSettings(project).merge_method === 'merge') return false;
+  return state.mergeBase !== state.targetHead;
 }
 
 // -- entities
@@ -289,6 +332,7 @@ export function mergeRequestBasicEntity(context: EntityContext, row: MergeReques
   const assignees = (relations.assignees.get(row.id) ?? []).map((user) => userBasic(sandbox, user));
   const reviewers = (relations.reviewers.get(row.id) ?? []).map((user) => userBasic(sandbox, user));
   const mergeUser = userOrNull(sandbox, relations.users, row.merge_user_id);
+  const counts = relations.counts.get(row.id) ?? { notes: 0, upvotes: 0, downvotes: 0, unresolved: 0 };
   const short = `!${row.iid}`;
   const full = `${project.path_with_namespace}!${row.iid}`;
   const relative = viewedFrom && viewedFrom.id === project.id ? short : full;
@@ -310,9 +354,9 @@ export function mergeRequestBasicEntity(context: EntityContext, row: MergeReques
     closed_at: row.closed_at,
     target_branch: row.target_branch,
     source_branch: row.source_branch,
-    user_notes_count: 0,
-    upvotes: 0,
-    downvotes: 0,
+    user_notes_count: counts.notes,
+    upvotes: counts.upvotes,
+    downvotes: counts.downvotes,
     author: userOrNull(sandbox, relations.users, row.author_id),
     assignees,
     assignee: assignees[0] ?? null,
@@ -327,7 +371,9 @@ export function mergeRequestBasicEntity(context: EntityContext, row: MergeReques
     milestone: null,
     merge_when_pipeline_succeeds: false,
     merge_status: row.merge_status,
-    detailed_merge_status: detailedMergeStatus(row, state, context.approvalsLeft?.get(row.id) ?? 0),
+    detailed_merge_status: detailedMergeStatus(row, state, {
+      approvalsLeft: context.approvalsLeft?.get(row.id), threadsBlock: threadsBlockMerge(project, counts), needRebase: needsRebase(project, state),
+    }),
     sha: shownSha(row, context.heads),
     merge_commit_sha: row.merge_commit_sha,
     squash_commit_sha: row.squash_commit_sha,
@@ -344,7 +390,7 @@ export function mergeRequestBasicEntity(context: EntityContext, row: MergeReques
     squash_on_merge: Boolean(row.squash),
     task_completion_status: { count: 0, completed_count: 0 },
     has_conflicts: row.merge_status === 'cannot_be_merged',
-    blocking_discussions_resolved: true,
+    blocking_discussions_resolved: counts.unresolved === 0,
     approvals_before_merge: null,
   };
 }
