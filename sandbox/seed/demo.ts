@@ -65,7 +65,7 @@ export const DEMO_PATHS = {
   sharedProject: 'platform-team/infrastructure/terraform-modules',
   /**
    * Merge requests in every state (iids in DEMO_MERGE_REQUESTS): draft, awaiting review of diego.ramirez, partly and fully
-   * approved (an any-approver rule needs 2), conflicts, unresolved threads, 100 files / 5,000 lines, merged, closed.
+   * approved (each open one has its own any-approver rule needing 2), conflicts, unresolved threads, 100 files / 5,000 lines, merged, closed.
    */
   mergeRequests: 'acme-engineering/frontend/web-app',
 } as const;

@@ -148,7 +148,9 @@ export function seedDemoMergeRequests(sandbox: Sandbox, project: ProjectRow, rep
     award.run(name, id(who), ids.get(iid)!, when, when);
   }
 
-  db.prepare('INSERT INTO approval_rules (project_id, name, rule_type, approvals_required) VALUES (?, ?, ?, ?)').run(project.id, 'Frontend approvals', 'any_approver', DEMO_APPROVALS_REQUIRED);
+  // the rule sits on each open demo request, not on the project: requests made later (tests, the client library) merge without approvals
+  const rule = db.prepare('INSERT INTO approval_rules (project_id, merge_request_id, name, rule_type, approvals_required) VALUES (?, ?, ?, ?, ?)');
+  for (const spec of specs) if ((spec.state ?? 'opened') === 'opened') rule.run(project.id, ids.get(spec.iid)!, 'Frontend approvals', 'any_approver', DEMO_APPROVALS_REQUIRED);
   db.prepare('INSERT INTO merge_request_iids (project_id, last_iid) VALUES (?, ?) ON CONFLICT(project_id) DO UPDATE SET last_iid = excluded.last_iid')
     .run(project.id, Math.max(...Object.values(DEMO_MERGE_REQUESTS)));
 }
