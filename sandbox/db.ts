@@ -672,7 +672,7 @@ export const migrations: ReadonlyArray<(db: Db) => void> = [
     ALTER TABLE merge_request_reviewers ADD COLUMN created_at TEXT;
     ALTER TABLE users ADD COLUMN password_digest TEXT;
   `),
-  // notes and award emoji on merge requests; notes grow threads: a discussion id, a type (DiscussionNote, DiffNote),
+  // notes and award emoji on merge requests, and merge requests' milestones; notes grow threads: a discussion id, a type (DiscussionNote, DiffNote),
   // whether they can be resolved and who resolved them, and a diff position (JSON) for notes on a line of the changes
   (db) =>
     db.exec(`
@@ -716,6 +716,8 @@ export const migrations: ReadonlyArray<(db: Db) => void> = [
     ALTER TABLE award_emoji_v2 RENAME TO award_emoji;
     CREATE INDEX award_emoji_user ON award_emoji(user_id, name);
     CREATE INDEX award_emoji_awardable ON award_emoji(awardable_type, awardable_id);
+
+    ALTER TABLE merge_requests ADD COLUMN milestone_id INTEGER REFERENCES milestones(id) ON DELETE SET NULL;
   `),
 ];
 

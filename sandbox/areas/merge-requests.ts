@@ -6,6 +6,7 @@ import { ParamReader, collectParamErrors, idNoneAny, type Params } from '../http
 import { pathParam, type Call, type Router } from '../http/route.ts';
 import { AccessLevel, findReadableGroup, findReadableProject, groupDescendants, type ProjectRow } from '../model/access.ts';
 import { likeContains } from '../model/sql.ts';
+import { availableMilestones } from '../model/labels.ts';
 import { timestamp } from '../model/time.ts';
 import { ProjectProtections, canAccessBranch } from '../model/protected-branches.ts';
 import {
@@ -198,6 +199,25 @@ function labelFilter(names: string[], negate: boolean): { sql: string; args: unk
   return negate ? { sql: `NOT (${clauses.join(' OR ')})`, args: names } : { sql: clauses.join(' AND '), args: names };
 }
 
+/** `milestone`: a title, `None` or `Any`; negated, requests without one stay in. */
+function milestoneFilter(value: string, negate: boolean, sql: string[], args: unknown[]): void {
+  const lower = value.toLowerCase();
+  if (lower === 'none' || lower === 'any') {
+    sql.push((lower === 'any') !== negate ? 'm.milestone_id IS NOT NULL' : 'm.milestone_id IS NULL');
+    return;
+  }
+  const clause = 'm.milestone_id IN (SELECT id FROM milestones WHERE title = ?)';
+  sql.push(negate ? `(m.milestone_id IS NULL OR NOT ${clause})` : clause);
+  args.push(value);
+}
+
+/** A milestone of the project or its groups; another one is dropped, as the platform's service does (0 or empty: none). */
+function milestoneFor(call: Call, project: ProjectRow, raw: unknown, id: number | undefined): number | null | undefined {
+  if (raw === '' || raw === null || id === 0) return null;
+  if (id === undefined) return undefined;
+  return availableMilestones(call.sandbox.db, project).some((milestone) => milestone.id === id) ? id : undefined;
+}
+
 /** The list filters of spec 2, 4.3 as SQL over `merge_requests m`. */
 function listFilter(call: Call, scopeDefault: 'all' | 'created_by_me', projectIds: number[] | null, projectList: boolean): ListFilter {
   const { params } = call;
@@ -287,8 +307,7 @@ function listFilter(call: Call, scopeDefault: 'all' | 'created_by_me', projectId
     args.push(...labels.args);
   }
   const milestone = params.string('milestone');
-  // milestones do not exist in the sandbox: every request has none
-  if (milestone !== undefined && milestone !== '' && !/^none$/i.test(milestone)) sql.push('0');
+  if (milestone) milestoneFilter(milestone, false, sql, args);
   for (const [param, column, op] of [['created_after', 'created_at', '>='], ['created_before', 'created_at', '<='], ['updated_after', 'updated_at', '>='], ['updated_before', 'updated_at', '<=']] as const) {
     const value = params.dateTime(param);
     if (value) {
@@ -337,6 +356,8 @@ function listFilter(call: Call, scopeDefault: 'all' | 'created_by_me', projectId
       sql.push('m.author_id IS NOT ?');
       args.push(notAuthor);
     }
+    const notMilestone = negated.string('milestone');
+    if (notMilestone) milestoneFilter(notMilestone, true, sql, args);
     const notLabels = labelFilter(normalizeLabels(negated.stringArray('labels') ?? []), true);
     if (notLabels) {
       sql.push(notLabels.sql);
@@ -372,6 +393,14 @@ async function listAnswer(c: Context<AppEnv>, call: Call, filter: ListFilter, vi
   const headsByProject = new Map<number, Map<string, string>>();
   for (const project of projects.values()) {
     headsByProject.set(project.id, await branchHeads(repositoryFor(call, project)).catch(() => new Map<string, string>()));
+  }
+  // with_merge_status_recheck: the page's open requests asked of git again, for Developers and up (lists do not otherwise)
+  if (call.params.bool('with_merge_status_recheck')) {
+    for (const [index, row] of rows.entries()) {
+      const project = projects.get(row.project_id)!;
+      if (row.state !== 'opened' || projectRoleOf(db, call.actor, project, call.now) < AccessLevel.DEVELOPER) continue;
+      rows[index] = (await refreshed(call, row, repositoryFor(call, project), headsByProject.get(project.id)!).catch(() => ({ row }))).row;
+    }
   }
   const relations = loadRelations(db, rows);
   const approvalsLeft = approvalsLeftOf(db, rows, call.now);
@@ -595,11 +624,12 @@ export function registerMergeRequests(routes: Router): void {
       if (duplicate) throw new HttpError(409, { message: [duplicateMessage(duplicate.iid)] });
       const iid = nextIid(db, project.id);
       const result = db.prepare(
-        `INSERT INTO merge_requests (iid, project_id, title, description, state, source_branch, target_branch, author_id, labels, squash,
+        `INSERT INTO merge_requests (iid, project_id, title, description, state, source_branch, target_branch, author_id, labels, milestone_id, squash,
            force_remove_source_branch, allow_collaboration, merge_after, merge_status, head_sha, created_at, updated_at)
-         VALUES (?, ?, ?, ?, 'opened', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, ?, 'opened', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         iid, project.id, title, description ?? null, source, target, call.actor.user!.id, JSON.stringify(normalizeLabels(params.stringArray('labels') ?? [])),
+        milestoneFor(call, project, params.raw.milestone_id, params.int('milestone_id')) ?? null,
         params.bool('squash') ? 1 : 0, boolColumn(removeSource, null), allowCollaboration ? 1 : 0, params.string('merge_after') || null,
         mergeStatusFor(state, 'unchecked'), state.sourceHead, stamp, stamp,
       );
@@ -685,6 +715,10 @@ export function registerMergeRequests(routes: Router): void {
       next.squash = boolColumn(params.bool('squash'), current.squash)!;
       next.discussion_locked = boolColumn(params.bool('discussion_locked'), current.discussion_locked);
       if (params.has('merge_after')) next.merge_after = params.string('merge_after') || null;
+      if (params.raw.milestone_id !== undefined) {
+        const milestone = milestoneFor(call, project, params.raw.milestone_id, params.int('milestone_id'));
+        if (milestone !== undefined) next.milestone_id = milestone;
+      }
       if (state) {
         next.merge_status = mergeStatusFor(state, current.merge_status);
         next.head_sha = state.sourceHead ?? current.head_sha;
@@ -720,11 +754,11 @@ export function registerMergeRequests(routes: Router): void {
         actions.push('reopen');
       }
       db.prepare(
-        `UPDATE merge_requests SET title = ?, description = ?, state = ?, target_branch = ?, labels = ?, squash = ?, force_remove_source_branch = ?,
+        `UPDATE merge_requests SET title = ?, description = ?, state = ?, target_branch = ?, labels = ?, milestone_id = ?, squash = ?, force_remove_source_branch = ?,
            allow_collaboration = ?, discussion_locked = ?, merge_after = ?, merge_status = ?, head_sha = ?, closed_by_id = ?, closed_at = ?,
            updated_by_id = ?, last_edited_at = ?, last_edited_by_id = ?, updated_at = ? WHERE id = ?`,
       ).run(
-        next.title, next.description, next.state, next.target_branch, next.labels, next.squash, next.force_remove_source_branch,
+        next.title, next.description, next.state, next.target_branch, next.labels, next.milestone_id, next.squash, next.force_remove_source_branch,
         next.allow_collaboration, next.discussion_locked, next.merge_after, next.merge_status, next.head_sha, next.closed_by_id, next.closed_at,
         next.updated_by_id, next.last_edited_at, next.last_edited_by_id, next.updated_at, next.id,
       );

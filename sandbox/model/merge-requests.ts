@@ -7,6 +7,7 @@ import { git } from '../git/exec.ts';
 import { readCommit } from '../git/repository.ts';
 import { commitHookAttrs, projectHookAttrs } from './hook-attrs.ts';
 import { resetApprovalsOnPush } from './approvals.ts';
+import { milestoneEntity, type MilestoneRow } from './labels.ts';
 
 export const MERGE_REQUEST_STATES = ['opened', 'closed', 'locked', 'merged'] as const;
 export type MergeRequestState = (typeof MERGE_REQUEST_STATES)[number];
@@ -22,6 +23,7 @@ export interface MergeRequestRow {
   target_branch: string;
   author_id: number;
   labels: string;
+  milestone_id: number | null;
   squash: number;
   force_remove_source_branch: number | null;
   should_remove_source_branch: number | null;
@@ -128,6 +130,7 @@ export interface Relations {
   users: Map<number, UserRow>;
   /** Per request: comments, thumbs up and down, threads left unresolved. */
   counts: Map<number, ActivityCounts>;
+  milestones: Map<number, MilestoneRow>;
 }
 
 export interface ActivityCounts {
@@ -183,7 +186,14 @@ export function loadRelations(db: Db, rows: readonly MergeRequestRow[]): Relatio
       users.set(user.id, user);
     }
   }
-  return { assignees, reviewers, users, counts: activityCounts(db, rows.map((row) => row.id)) };
+  const milestones = new Map<number, MilestoneRow>();
+  const milestoneIds = [...new Set(rows.map((row) => row.milestone_id).filter((id): id is number => id !== null))];
+  if (milestoneIds.length) {
+    for (const milestone of db.prepare('SELECT * FROM milestones WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(milestoneIds)) as MilestoneRow[]) {
+      milestones.set(milestone.id, milestone);
+    }
+  }
+  return { assignees, reviewers, users, counts: activityCounts(db, rows.map((row) => row.id)), milestones };
 }
 
 export function setParticipants(db: Db, table: 'merge_request_assignees' | 'merge_request_reviewers', mergeRequestId: number, userIds: readonly number[], createdAt?: string): void {
@@ -368,7 +378,7 @@ export function mergeRequestBasicEntity(context: EntityContext, row: MergeReques
     imported: false,
     imported_from: 'none',
     work_in_progress: draft,
-    milestone: null,
+    milestone: row.milestone_id !== null && relations.milestones.has(row.milestone_id) ? milestoneEntity(sandbox, relations.milestones.get(row.milestone_id)!, sandbox.now()) : null,
     merge_when_pipeline_succeeds: false,
     merge_status: row.merge_status,
     detailed_merge_status: detailedMergeStatus(row, state, {
@@ -472,7 +482,7 @@ function rawHookAttributes(snapshot: MergeRequestSnapshot): Record<string, unkno
     merge_status: row.merge_status,
     merge_user_id: row.merge_user_id,
     merge_when_pipeline_succeeds: false,
-    milestone_id: null,
+    milestone_id: row.milestone_id,
     source_branch: row.source_branch,
     source_project_id: row.project_id,
     state_id: STATE_IDS[row.state],

@@ -300,6 +300,34 @@ describe('reviewers, participants, changes and the group list', () => {
   });
 });
 
+describe('milestones and the merge status recheck', () => {
+  it('sets, filters (negated too) and clears a milestone', async () => {
+    const milestone = await h.post(`/projects/${projectId}/milestones`, { title: 'Sprint 9' });
+    expect(milestone.status, milestone.text).toBe(201);
+    const created = await openRequest('milestone/one', { milestone_id: milestone.body.id });
+    expect(created.milestone).toMatchObject({ id: milestone.body.id, title: 'Sprint 9' });
+    const iids = async (query: string) => (await h.get(`/projects/${projectId}/merge_requests?state=opened&${query}`)).body.map((mr: any) => mr.iid);
+    expect(await iids('milestone=Sprint%209')).toEqual([created.iid]);
+    expect(await iids('milestone=Any')).toEqual([created.iid]);
+    expect(await iids('milestone=None')).not.toContain(created.iid);
+    expect(await iids('not[milestone]=Sprint%209')).not.toContain(created.iid);
+    const cleared = await h.put(`/projects/${projectId}/merge_requests/${created.iid}`, { milestone_id: 0 });
+    expect(cleared.body.milestone).toBeNull();
+    // a milestone of nothing this project sees is dropped
+    expect((await h.put(`/projects/${projectId}/merge_requests/${created.iid}`, { milestone_id: 999999 })).body.milestone).toBeNull();
+    expect((await h.put(`/projects/${projectId}/merge_requests/${created.iid}`, { milestone_id: 'x' })).body).toEqual({ error: 'milestone_id is invalid' });
+  });
+
+  it('rechecks mergeability of a page only when asked', async () => {
+    const created = await openRequest('recheck/one');
+    await commit('main', [{ action: 'create', file_path: 'recheck-one.txt', content: 'main side\n' }]);
+    const status = async (query: string) => (await h.get(`/projects/${projectId}/merge_requests?iids[]=${created.iid}${query}`)).body[0].merge_status;
+    expect(await status('')).toBe('can_be_merged');
+    expect(await status('&with_merge_status_recheck=true')).toBe('cannot_be_merged');
+    expect((await h.get(`/projects/${projectId}/merge_requests?iids[]=${created.iid}`)).body[0].has_conflicts).toBe(true);
+  });
+});
+
 describe('updating merge requests', () => {
   it('needs one attribute, with the platform message', async () => {
     const answer = await h.put(`/projects/${projectId}/merge_requests/1`, {});
