@@ -245,6 +245,12 @@ describe('approving', () => {
     await approve(iid, {}, developer.token);
     await commit(branch, 'push-1.txt', 'x\n');
     expect((await h.get(`/projects/${projectId}/merge_requests/${iid}/approvals`)).body.approved_by).toEqual([]);
+    // a write through the files API is a push too
+    await approve(iid, {}, developer.token);
+    tick();
+    const file = await h.put(`/projects/${projectId}/repository/files/push-1.txt`, { branch, content: 'y\n', commit_message: 'Edit through files' });
+    expect(file.status, file.text).toBe(200);
+    expect((await h.get(`/projects/${projectId}/merge_requests/${iid}/approvals`)).body.approved_by).toEqual([]);
     await settings({ reset_approvals_on_push: false });
     await approve(iid, {}, developer.token);
     await commit(branch, 'push-2.txt', 'x\n');
