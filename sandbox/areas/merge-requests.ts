@@ -533,7 +533,7 @@ export function registerMergeRequests(routes: Router): void {
     })));
   });
 
-  // everyone taking part: the author, assignees, reviewers and whoever approved, each once
+  // everyone taking part: the author, assignees, reviewers, whoever approved or commented, each once
   routes.get('/projects/:id/merge_requests/:merge_request_iid/participants', { auth: 'public' }, (c, call) => {
     const iid = iidParam(c);
     const project = mergeRequestProject(c, call);
@@ -541,8 +541,9 @@ export function registerMergeRequests(routes: Router): void {
     const ids = call.sandbox.db.prepare(
       `SELECT ? AS user_id UNION ALL SELECT user_id FROM merge_request_assignees WHERE merge_request_id = ?
        UNION ALL SELECT user_id FROM merge_request_reviewers WHERE merge_request_id = ?
-       UNION ALL SELECT user_id FROM merge_request_approvals WHERE merge_request_id = ?`,
-    ).pluck().all(row.author_id, row.id, row.id, row.id) as number[];
+       UNION ALL SELECT user_id FROM merge_request_approvals WHERE merge_request_id = ?
+       UNION ALL SELECT author_id FROM (SELECT author_id FROM notes WHERE noteable_type = 'MergeRequest' AND noteable_id = ? AND system = 0 AND internal = 0 ORDER BY created_at, id)`,
+    ).pluck().all(row.author_id, row.id, row.id, row.id, row.id) as number[];
     const users = [...new Set(ids)].map((id) => call.sandbox.db.prepare('SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined)
       .filter((user): user is UserRow => Boolean(user));
     return c.json(pageOfArray(c, call.params, users).map((user) => userBasic(call.sandbox, user)));

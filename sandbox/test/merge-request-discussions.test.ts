@@ -60,6 +60,7 @@ describe('notes on merge requests', () => {
     expect((await h.get(path(iid, 'notes'))).body.map((note: any) => note.id)).toEqual([created.body.id]);
     expect((await h.get(path(iid, `notes/${created.body.id}`))).body.id).toBe(created.body.id);
     expect((await h.get(`/projects/${projectId}/merge_requests/${iid}`)).body.user_notes_count).toBe(1);
+    expect((await h.get(path(iid, 'participants'))).body.map((user: any) => user.id)).toEqual([author.id, reporter.id]);
     expect((await h.put(path(iid, `notes/${created.body.id}`), { body: 'edited' }, { token: developer.token })).status).toBe(403);
     expect((await h.put(path(iid, `notes/${created.body.id}`), { body: 'edited' }, { token: reporter.token })).body.body).toBe('edited');
     expect((await h.post(path(iid, 'notes'), { body: '   ' })).body).toEqual({ error: 'body is empty' });
