@@ -28,6 +28,7 @@ import { registerRepository } from './areas/repository.ts';
 import { registerDeployKeys } from './areas/deploy-keys.ts';
 import { registerStorageMoves } from './areas/storage-moves.ts';
 import { registerMergeRequests } from './areas/merge-requests.ts';
+import { registerApprovals } from './areas/approvals.ts';
 import { registerLabels } from './areas/labels.ts';
 import { registerIssues } from './areas/issues.ts';
 import { registerMilestones } from './areas/milestones.ts';
@@ -176,6 +177,7 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
   registerDeployKeys(routes);
   registerStorageMoves(routes);
   registerMergeRequests(routes);
+  registerApprovals(routes);
   registerLabels(routes);
   registerIssues(routes);
   registerMilestones(routes);

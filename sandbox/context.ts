@@ -7,6 +7,8 @@ export interface UserRow {
   name: string;
   email: string;
   public_email: string | null;
+  /** scrypt digest of the password the user was given, if any (approvals may ask for it again). */
+  password_digest?: string | null;
   state: string;
   locked: number;
   is_admin: number;

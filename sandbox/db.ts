@@ -631,6 +631,94 @@ export const migrations: ReadonlyArray<(db: Db) => void> = [
     );
     CREATE INDEX board_lists_board ON board_lists(board_id, position);
   `),
+  // approvals: each project's approval settings, approval rules of projects and of merge requests (users, groups and
+  // protected branches as id lists), who approved which request; reviewers' review state; users' password digests
+  // (scrypt, for approvals that ask for the password again)
+  (db) =>
+    db.exec(`
+    CREATE TABLE project_approval_settings (
+      project_id INTEGER PRIMARY KEY REFERENCES projects(id) ON DELETE CASCADE,
+      approvals_before_merge INTEGER NOT NULL DEFAULT 0,
+      reset_approvals_on_push INTEGER NOT NULL DEFAULT 1,
+      selective_code_owner_removals INTEGER NOT NULL DEFAULT 0,
+      disable_overriding_approvers_per_merge_request INTEGER NOT NULL DEFAULT 0,
+      merge_requests_author_approval INTEGER NOT NULL DEFAULT 0,
+      merge_requests_disable_committers_approval INTEGER NOT NULL DEFAULT 0,
+      require_reauthentication_to_approve INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE approval_rules (
+      id INTEGER PRIMARY KEY,
+      project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+      merge_request_id INTEGER REFERENCES merge_requests(id) ON DELETE CASCADE,
+      name TEXT NOT NULL,
+      rule_type TEXT NOT NULL,
+      approvals_required INTEGER NOT NULL DEFAULT 0,
+      applies_to_all_protected_branches INTEGER NOT NULL DEFAULT 0,
+      user_ids TEXT NOT NULL DEFAULT '[]',
+      group_ids TEXT NOT NULL DEFAULT '[]',
+      protected_branch_ids TEXT NOT NULL DEFAULT '[]',
+      source_rule_id INTEGER REFERENCES approval_rules(id) ON DELETE SET NULL
+    );
+    CREATE INDEX approval_rules_project ON approval_rules(project_id, merge_request_id);
+    CREATE INDEX approval_rules_merge_request ON approval_rules(merge_request_id);
+    CREATE TABLE merge_request_approvals (
+      merge_request_id INTEGER NOT NULL REFERENCES merge_requests(id) ON DELETE CASCADE,
+      user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+      created_at TEXT NOT NULL,
+      PRIMARY KEY (merge_request_id, user_id)
+    );
+    CREATE INDEX merge_request_approvals_user ON merge_request_approvals(user_id);
+    ALTER TABLE merge_request_reviewers ADD COLUMN state TEXT NOT NULL DEFAULT 'unreviewed';
+    ALTER TABLE merge_request_reviewers ADD COLUMN created_at TEXT;
+    ALTER TABLE users ADD COLUMN password_digest TEXT;
+  `),
+  // notes and award emoji on merge requests, and merge requests' milestones; notes grow threads: a discussion id, a type (DiscussionNote, DiffNote),
+  // whether they can be resolved and who resolved them, and a diff position (JSON) for notes on a line of the changes
+  (db) =>
+    db.exec(`
+    CREATE TABLE notes_v2 (
+      id INTEGER PRIMARY KEY,
+      noteable_type TEXT NOT NULL CHECK (noteable_type IN ('Issue', 'Snippet', 'MergeRequest')),
+      noteable_id INTEGER NOT NULL,
+      project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+      author_id INTEGER NOT NULL REFERENCES users(id),
+      body TEXT NOT NULL,
+      system INTEGER NOT NULL DEFAULT 0,
+      internal INTEGER NOT NULL DEFAULT 0,
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL,
+      discussion_id TEXT,
+      type TEXT,
+      resolvable INTEGER NOT NULL DEFAULT 0,
+      resolved_by_id INTEGER REFERENCES users(id) ON DELETE SET NULL,
+      resolved_at TEXT,
+      position TEXT
+    );
+    INSERT INTO notes_v2 (id, noteable_type, noteable_id, project_id, author_id, body, system, internal, created_at, updated_at)
+      SELECT id, noteable_type, noteable_id, project_id, author_id, body, system, internal, created_at, updated_at FROM notes;
+    DROP TABLE notes;
+    ALTER TABLE notes_v2 RENAME TO notes;
+    CREATE INDEX notes_noteable ON notes(noteable_type, noteable_id, created_at);
+    CREATE INDEX notes_discussion ON notes(discussion_id);
+
+    CREATE TABLE award_emoji_v2 (
+      id INTEGER PRIMARY KEY,
+      name TEXT NOT NULL,
+      user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+      awardable_type TEXT NOT NULL CHECK (awardable_type IN ('Issue', 'Note', 'MergeRequest')),
+      awardable_id INTEGER NOT NULL,
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL,
+      UNIQUE (awardable_type, awardable_id, name, user_id)
+    );
+    INSERT INTO award_emoji_v2 SELECT id, name, user_id, awardable_type, awardable_id, created_at, updated_at FROM award_emoji;
+    DROP TABLE award_emoji;
+    ALTER TABLE award_emoji_v2 RENAME TO award_emoji;
+    CREATE INDEX award_emoji_user ON award_emoji(user_id, name);
+    CREATE INDEX award_emoji_awardable ON award_emoji(awardable_type, awardable_id);
+
+    ALTER TABLE merge_requests ADD COLUMN milestone_id INTEGER REFERENCES milestones(id) ON DELETE SET NULL;
+  `),
 ];
 
 /** Opens (creating if needed) the store in `dir` and brings its schema up to date. */

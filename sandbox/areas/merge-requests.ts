@@ -4,16 +4,19 @@ import { HttpError, conflict, forbidden, notFound, paramError, statusError, unau
 import { pageOfArray, pageOfQuery } from '../http/pagination.ts';
 import { ParamReader, collectParamErrors, idNoneAny, type Params } from '../http/params.ts';
 import { pathParam, type Call, type Router } from '../http/route.ts';
-import { AccessLevel, findReadableProject, type ProjectRow } from '../model/access.ts';
+import { AccessLevel, findReadableGroup, findReadableProject, groupDescendants, type ProjectRow } from '../model/access.ts';
 import { likeContains } from '../model/sql.ts';
+import { availableMilestones } from '../model/labels.ts';
 import { timestamp } from '../model/time.ts';
 import { ProjectProtections, canAccessBranch } from '../model/protected-branches.ts';
 import {
   DESCRIPTION_MAX, actorOf, announceMergeRequestEvent, branchHeads, canReadMergeRequests, canUpdateMergeRequest, conflictingOpenRequest,
   duplicateMessage, findMergeRequest, gitStateOf, isDraftTitle, labelsOf, loadRelations, mergeRequestBasicEntity, mergeRequestEntity,
-  mergeRequestSimpleEntity, mergeStatusFor, mergeTree, nextIid, normalizeLabels, projectRoleOf, setParticipants, snapshotOf,
+  mergeRequestSimpleEntity, mergeStatusFor, activityCounts, needsRebase, threadsBlockMerge, mergeTree, nextIid, normalizeLabels, projectRoleOf, setParticipants, snapshotOf,
   type GitState, type MergeRequestAction, type MergeRequestRow, type MergeRequestSnapshot,
 } from '../model/merge-requests.ts';
+import { approvalStateOf, approvalsLeftOf } from '../model/approvals.ts';
+import { userBasic } from '../model/entities.ts';
 import { commitFailed, repositoryFor, writableRepository } from '../git/access.ts';
 import { commitEntity, recordPush } from '../git/entities.ts';
 import { git, gitText, identityEnv, type Identity } from '../git/exec.ts';
@@ -44,19 +47,19 @@ const ORDER_COLUMNS: Record<string, string> = {
 };
 
 /** The project whose merge requests the caller reads: 404 when hidden, 403 without `read_merge_request`. */
-function mergeRequestProject(c: Context<AppEnv>, call: Call): ProjectRow {
+export function mergeRequestProject(c: Context<AppEnv>, call: Call): ProjectRow {
   const project = findReadableProject(call.sandbox.db, call.actor, pathParam(c, 'id'), call.now);
   if (!canReadMergeRequests(call.sandbox.db, call.actor, project, call.now)) throw forbidden();
   return project;
 }
 
-function iidParam(c: Context<AppEnv>): number {
+export function iidParam(c: Context<AppEnv>): number {
   const raw = pathParam(c, 'merge_request_iid');
   if (!/^\d{1,15}$/.test(raw)) throw paramError('merge_request_iid is invalid');
   return Number(raw);
 }
 
-function requestOf(call: Call, project: ProjectRow, iid: number): MergeRequestRow {
+export function requestOf(call: Call, project: ProjectRow, iid: number): MergeRequestRow {
   const row = findMergeRequest(call.sandbox.db, project.id, iid);
   if (!row) throw notFound('Merge Request');
   return row;
@@ -136,7 +139,8 @@ async function detailOf(call: Call, project: ProjectRow, row: MergeRequestRow, r
   const canMerge = Boolean(user) && !project.archived && row.state === 'opened'
     && canAccessBranch(call.sandbox.db, call.actor, project, row.target_branch, 'merge', call.now);
   const subscribed = Boolean(user) && (row.author_id === user!.id || (relations.assignees.get(row.id) ?? []).some((assignee) => assignee.id === user!.id));
-  return mergeRequestEntity({ sandbox: call.sandbox, project, relations, viewedFrom: project, heads }, row, state, { changesCount: count, canMerge, subscribed });
+  const approvalsLeft = approvalsLeftOf(call.sandbox.db, [row], call.now);
+  return mergeRequestEntity({ sandbox: call.sandbox, project, relations, viewedFrom: project, heads, approvalsLeft }, row, state, { changesCount: count, canMerge, subscribed });
 }
 
 /** Git's view of an open request, saved when it moved (the platform's mergeability recheck). */
@@ -151,6 +155,16 @@ async function refreshed(call: Call, row: MergeRequestRow, repo: string | null, 
 }
 
 // -- list
+
+/** `approved_by_ids` and `approver_ids`: up to 5 user ids, or `None` / `Any`. */
+function approvalIdsParam(params: ParamReader, name: string): number[] | 'none' | 'any' | undefined {
+  const raw = params.raw[name];
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  if (typeof raw === 'string' && /^(none|any)$/i.test(raw)) return raw.toLowerCase() as 'none' | 'any';
+  const ids = params.intArray(name);
+  if (ids && ids.length > 5) throw paramError(`${name} has too many values (maximum is 5)`);
+  return ids?.length ? ids : undefined;
+}
 
 interface ListFilter {
   sql: string[];
@@ -185,6 +199,25 @@ function labelFilter(names: string[], negate: boolean): { sql: string; args: unk
   return negate ? { sql: `NOT (${clauses.join(' OR ')})`, args: names } : { sql: clauses.join(' AND '), args: names };
 }
 
+/** `milestone`: a title, `None` or `Any`; negated, requests without one stay in. */
+function milestoneFilter(value: string, negate: boolean, sql: string[], args: unknown[]): void {
+  const lower = value.toLowerCase();
+  if (lower === 'none' || lower === 'any') {
+    sql.push((lower === 'any') !== negate ? 'm.milestone_id IS NOT NULL' : 'm.milestone_id IS NULL');
+    return;
+  }
+  const clause = 'm.milestone_id IN (SELECT id FROM milestones WHERE title = ?)';
+  sql.push(negate ? `(m.milestone_id IS NULL OR NOT ${clause})` : clause);
+  args.push(value);
+}
+
+/** A milestone of the project or its groups; another one is dropped, as the platform's service does (0 or empty: none). */
+function milestoneFor(call: Call, project: ProjectRow, raw: unknown, id: number | undefined): number | null | undefined {
+  if (raw === '' || raw === null || id === 0) return null;
+  if (id === undefined) return undefined;
+  return availableMilestones(call.sandbox.db, project).some((milestone) => milestone.id === id) ? id : undefined;
+}
+
 /** The list filters of spec 2, 4.3 as SQL over `merge_requests m`. */
 function listFilter(call: Call, scopeDefault: 'all' | 'created_by_me', projectIds: number[] | null, projectList: boolean): ListFilter {
   const { params } = call;
@@ -212,6 +245,9 @@ function listFilter(call: Call, scopeDefault: 'all' | 'created_by_me', projectId
     () => { params.bool('with_labels_details'); },
     () => { params.bool('with_merge_status_recheck'); },
     () => { params.intArray('iids'); },
+    () => { params.bool('non_archived'); },
+    () => { approvalIdsParam(params, 'approved_by_ids'); },
+    () => { approvalIdsParam(params, 'approver_ids'); },
   ]);
   for (const [a, b] of [['author_id', 'author_username'], ['assignee_id', 'assignee_username'], ['reviewer_id', 'reviewer_username'], ['merge_user_id', 'merge_user_username']]) {
     if (params.has(a) && params.has(b)) throw paramError(`${a}, ${b} are mutually exclusive`);
@@ -271,8 +307,7 @@ function listFilter(call: Call, scopeDefault: 'all' | 'created_by_me', projectId
     args.push(...labels.args);
   }
   const milestone = params.string('milestone');
-  // milestones do not exist in the sandbox: every request has none
-  if (milestone !== undefined && milestone !== '' && !/^none$/i.test(milestone)) sql.push('0');
+  if (milestone) milestoneFilter(milestone, false, sql, args);
   for (const [param, column, op] of [['created_after', 'created_at', '>='], ['created_before', 'created_at', '<='], ['updated_after', 'updated_at', '>='], ['updated_before', 'updated_at', '<=']] as const) {
     const value = params.dateTime(param);
     if (value) {
@@ -284,6 +319,28 @@ function listFilter(call: Call, scopeDefault: 'all' | 'created_by_me', projectId
   if (iids && projectList && iids.length) {
     sql.push('m.iid IN (SELECT value FROM json_each(?))');
     args.push(JSON.stringify(iids));
+  }
+  const approvedBy = approvalIdsParam(params, 'approved_by_ids');
+  if (approvedBy === 'none' || approvedBy === 'any') {
+    sql.push(`${approvedBy === 'none' ? 'NOT ' : ''}EXISTS (SELECT 1 FROM merge_request_approvals a WHERE a.merge_request_id = m.id)`);
+  } else if (approvedBy) {
+    // approved by every one of them
+    for (const id of approvedBy) sql.push(`EXISTS (SELECT 1 FROM merge_request_approvals a WHERE a.merge_request_id = m.id AND a.user_id = ${Number(id)})`);
+  }
+  const usernames = params.stringArray('approved_by_usernames');
+  for (const name of usernames ?? []) {
+    sql.push('EXISTS (SELECT 1 FROM merge_request_approvals a WHERE a.merge_request_id = m.id AND a.user_id = ?)');
+    args.push(userIdByName(call, name));
+  }
+  const approvers = approvalIdsParam(params, 'approver_ids');
+  if (approvers) {
+    // approvers named by a rule of the request, or of its project when it has none of its own
+    const named = `(SELECT r.user_ids FROM approval_rules r WHERE r.merge_request_id = m.id
+        OR (r.project_id = m.project_id AND r.merge_request_id IS NULL AND NOT EXISTS (SELECT 1 FROM approval_rules o WHERE o.merge_request_id = m.id)))`;
+    const anyNamed = `EXISTS (SELECT 1 FROM ${named} x, json_each(x.user_ids) u)`;
+    if (approvers === 'none') sql.push(`NOT ${anyNamed}`);
+    else if (approvers === 'any') sql.push(anyNamed);
+    else for (const id of approvers) sql.push(`EXISTS (SELECT 1 FROM ${named} x, json_each(x.user_ids) u WHERE u.value = ${Number(id)})`);
   }
   const wip = params.string('wip');
   if (wip === 'yes' || wip === 'no') {
@@ -299,6 +356,8 @@ function listFilter(call: Call, scopeDefault: 'all' | 'created_by_me', projectId
       sql.push('m.author_id IS NOT ?');
       args.push(notAuthor);
     }
+    const notMilestone = negated.string('milestone');
+    if (notMilestone) milestoneFilter(notMilestone, true, sql, args);
     const notLabels = labelFilter(normalizeLabels(negated.stringArray('labels') ?? []), true);
     if (notLabels) {
       sql.push(notLabels.sql);
@@ -306,7 +365,9 @@ function listFilter(call: Call, scopeDefault: 'all' | 'created_by_me', projectId
     }
     const notAssignee = idNoneAny(negated, 'assignee_id') ?? (negated.string('assignee_username') ? userIdByName(call, negated.string('assignee_username')!) : undefined);
     if (notAssignee !== undefined) sql.push(participantFilter('merge_request_assignees', notAssignee, true));
-    const notReviewer = negated.int('reviewer_id') ?? (negated.string('reviewer_username') ? userIdByName(call, negated.string('reviewer_username')!) : undefined);
+    const notReviewerName = negated.string('reviewer_username');
+    const notReviewer = idNoneAny(negated, 'reviewer_id')
+      ?? (notReviewerName ? (/^(none|any)$/i.test(notReviewerName) ? (notReviewerName.toLowerCase() as 'none' | 'any') : userIdByName(call, notReviewerName)) : undefined);
     if (notReviewer !== undefined) sql.push(participantFilter('merge_request_reviewers', notReviewer, true));
   }
   return { sql, args };
@@ -333,11 +394,40 @@ async function listAnswer(c: Context<AppEnv>, call: Call, filter: ListFilter, vi
   for (const project of projects.values()) {
     headsByProject.set(project.id, await branchHeads(repositoryFor(call, project)).catch(() => new Map<string, string>()));
   }
+  // with_merge_status_recheck: the page's open requests asked of git again, for Developers and up (lists do not otherwise)
+  if (call.params.bool('with_merge_status_recheck')) {
+    for (const [index, row] of rows.entries()) {
+      const project = projects.get(row.project_id)!;
+      if (row.state !== 'opened' || projectRoleOf(db, call.actor, project, call.now) < AccessLevel.DEVELOPER) continue;
+      rows[index] = (await refreshed(call, row, repositoryFor(call, project), headsByProject.get(project.id)!).catch(() => ({ row }))).row;
+    }
+  }
   const relations = loadRelations(db, rows);
+  const approvalsLeft = approvalsLeftOf(db, rows, call.now);
   return c.json(rows.map((row) => {
     const project = projects.get(row.project_id)!;
-    return mergeRequestBasicEntity({ sandbox: call.sandbox, project, relations, viewedFrom, heads: headsByProject.get(project.id)! }, row);
+    return mergeRequestBasicEntity({ sandbox: call.sandbox, project, relations, viewedFrom, heads: headsByProject.get(project.id)!, approvalsLeft }, row);
   }));
+}
+
+/** The changes a request brings: its source head against the merge base with its target (for a merged one, against the target before the merge). */
+async function requestDiffs(repo: string | null, row: MergeRequestRow, unidiff: boolean): Promise<Array<Record<string, unknown>>> {
+  let source: string | null | undefined = row.head_sha;
+  let target: string | null | undefined = null;
+  if (row.state === 'merged' && row.merge_commit_sha) {
+    target = `${row.merge_commit_sha}^1`;
+  } else if (repo) {
+    const heads = await branchHeads(repo);
+    source = heads.get(row.source_branch) ?? row.head_sha;
+    target = heads.get(row.target_branch);
+  }
+  let diffs: Array<Record<string, unknown>> = [];
+  if (repo && source) {
+    const base = target ? await git(repo, ['merge-base', '--end-of-options', target, source], { okCodes: [1] }) : null;
+    const mergeBase = base?.code === 0 ? base.stdout.toString('utf8').trim() : null;
+    diffs = await commitDiffs(repo, source, mergeBase, unidiff).catch(() => []);
+  }
+  return diffs;
 }
 
 // -- writes
@@ -374,6 +464,21 @@ export function registerMergeRequests(routes: Router): void {
     const candidates = db.prepare('SELECT * FROM projects WHERE id IN (SELECT DISTINCT project_id FROM merge_requests)').all() as ProjectRow[];
     const readable = candidates.filter((project) => canReadMergeRequests(db, call.actor, project, call.now)).map((project) => project.id);
     const filter = listFilter(call, 'created_by_me', readable, false);
+    return listAnswer(c, call, filter, null);
+  });
+
+  // a group's requests: those of its projects and its subgroups' projects that the caller may read
+  routes.get('/groups/:id/merge_requests', { auth: 'public', async: true }, async (c, call) => {
+    const { db } = call.sandbox;
+    const filter = listFilter(call, 'all', null, false);
+    const group = findReadableGroup(db, call.actor, pathParam(c, 'id'), call.now);
+    const candidates = db.prepare('SELECT * FROM projects WHERE namespace_id IN (SELECT value FROM json_each(?))')
+      .all(JSON.stringify(groupDescendants(db, group.id))) as ProjectRow[];
+    // archived projects are left out unless asked for (non_archived, default true)
+    const nonArchived = call.params.bool('non_archived') ?? true;
+    const readable = candidates.filter((project) => (!nonArchived || !project.archived) && canReadMergeRequests(db, call.actor, project, call.now));
+    filter.sql.unshift('m.project_id IN (SELECT value FROM json_each(?))');
+    filter.args.unshift(JSON.stringify(readable.map((project) => project.id)));
     return listAnswer(c, call, filter, null);
   });
 
@@ -414,6 +519,49 @@ export function registerMergeRequests(routes: Router): void {
     return c.json(pageOfArray(c, call.params, commits).map((commit) => commitEntity(call.sandbox, project, commit)));
   });
 
+  // reviewers with their review state and when they were asked
+  routes.get('/projects/:id/merge_requests/:merge_request_iid/reviewers', { auth: 'public' }, (c, call) => {
+    const iid = iidParam(c);
+    const project = mergeRequestProject(c, call);
+    const row = requestOf(call, project, iid);
+    const reviewers = call.sandbox.db.prepare(
+      `SELECT r.state AS review_state, r.created_at AS requested_at, u.* FROM merge_request_reviewers r JOIN users u ON u.id = r.user_id
+       WHERE r.merge_request_id = ? ORDER BY r.position`,
+    ).all(row.id) as Array<UserRow & { review_state: string; requested_at: string | null }>;
+    return c.json(reviewers.map(({ review_state: state, requested_at: createdAt, ...user }) => ({
+      user: userBasic(call.sandbox, user as UserRow), state, created_at: createdAt ?? row.created_at,
+    })));
+  });
+
+  // everyone taking part: the author, assignees, reviewers, whoever approved or commented, each once
+  routes.get('/projects/:id/merge_requests/:merge_request_iid/participants', { auth: 'public' }, (c, call) => {
+    const iid = iidParam(c);
+    const project = mergeRequestProject(c, call);
+    const row = requestOf(call, project, iid);
+    const ids = call.sandbox.db.prepare(
+      `SELECT ? AS user_id UNION ALL SELECT user_id FROM merge_request_assignees WHERE merge_request_id = ?
+       UNION ALL SELECT user_id FROM merge_request_reviewers WHERE merge_request_id = ?
+       UNION ALL SELECT user_id FROM merge_request_approvals WHERE merge_request_id = ?
+       UNION ALL SELECT author_id FROM (SELECT author_id FROM notes WHERE noteable_type = 'MergeRequest' AND noteable_id = ? AND system = 0 AND internal = 0 ORDER BY created_at, id)`,
+    ).pluck().all(row.author_id, row.id, row.id, row.id, row.id) as number[];
+    const users = [...new Set(ids)].map((id) => call.sandbox.db.prepare('SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined)
+      .filter((user): user is UserRow => Boolean(user));
+    return c.json(pageOfArray(c, call.params, users).map((user) => userBasic(call.sandbox, user)));
+  });
+
+  // the single request with its changes in one answer (deprecated on the platform, still served)
+  routes.get('/projects/:id/merge_requests/:merge_request_iid/changes', { auth: 'public', async: true }, async (c, call) => {
+    const iid = iidParam(c);
+    collectParamErrors([() => call.params.bool('access_raw_diffs'), () => call.params.bool('unidiff')]);
+    const project = mergeRequestProject(c, call);
+    const found = requestOf(call, project, iid);
+    const repo = repositoryFor(call, project);
+    const heads = await branchHeads(repo);
+    const { row, state } = await refreshed(call, found, repo, heads);
+    const diffs = await requestDiffs(repo, row, call.params.bool('unidiff') ?? false);
+    return c.json({ ...(await detailOf(call, project, row, repo, heads, state)), changes: diffs, overflow: false });
+  });
+
   // the changes a request brings: its source head against the merge base with its target
   routes.get('/projects/:id/merge_requests/:merge_request_iid/diffs', { auth: 'public', async: true }, async (c, call) => {
     const iid = iidParam(c);
@@ -421,22 +569,7 @@ export function registerMergeRequests(routes: Router): void {
     const row = requestOf(call, project, iid);
     const unidiff = call.params.bool('unidiff') ?? false;
     const repo = repositoryFor(call, project);
-    let source: string | null | undefined = row.head_sha;
-    let target: string | null | undefined = null;
-    if (row.state === 'merged' && row.merge_commit_sha) {
-      target = `${row.merge_commit_sha}^1`;
-    } else if (repo) {
-      const heads = await branchHeads(repo);
-      source = heads.get(row.source_branch) ?? row.head_sha;
-      target = heads.get(row.target_branch);
-    }
-    let diffs: Array<Record<string, unknown>> = [];
-    if (repo && source) {
-      const base = target ? await git(repo, ['merge-base', '--end-of-options', target, source], { okCodes: [1] }) : null;
-      const mergeBase = base?.code === 0 ? base.stdout.toString('utf8').trim() : null;
-      diffs = await commitDiffs(repo, source, mergeBase, unidiff).catch(() => []);
-    }
-    return c.json(pageOfArray(c, call.params, diffs));
+    return c.json(pageOfArray(c, call.params, await requestDiffs(repo, row, unidiff)));
   });
 
   routes.post('/projects/:id/merge_requests', { async: true }, async (c, call) => {
@@ -492,17 +625,18 @@ export function registerMergeRequests(routes: Router): void {
       if (duplicate) throw new HttpError(409, { message: [duplicateMessage(duplicate.iid)] });
       const iid = nextIid(db, project.id);
       const result = db.prepare(
-        `INSERT INTO merge_requests (iid, project_id, title, description, state, source_branch, target_branch, author_id, labels, squash,
+        `INSERT INTO merge_requests (iid, project_id, title, description, state, source_branch, target_branch, author_id, labels, milestone_id, squash,
            force_remove_source_branch, allow_collaboration, merge_after, merge_status, head_sha, created_at, updated_at)
-         VALUES (?, ?, ?, ?, 'opened', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, ?, 'opened', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         iid, project.id, title, description ?? null, source, target, call.actor.user!.id, JSON.stringify(normalizeLabels(params.stringArray('labels') ?? [])),
+        milestoneFor(call, project, params.raw.milestone_id, params.int('milestone_id')) ?? null,
         params.bool('squash') ? 1 : 0, boolColumn(removeSource, null), allowCollaboration ? 1 : 0, params.string('merge_after') || null,
         mergeStatusFor(state, 'unchecked'), state.sourceHead, stamp, stamp,
       );
       const id = Number(result.lastInsertRowid);
       setParticipants(db, 'merge_request_assignees', id, assigneeIds);
-      setParticipants(db, 'merge_request_reviewers', id, reviewerIds);
+      setParticipants(db, 'merge_request_reviewers', id, reviewerIds, stamp);
       db.prepare('UPDATE projects SET last_activity_at = ? WHERE id = ?').run(stamp, project.id);
       const row = db.prepare('SELECT * FROM merge_requests WHERE id = ?').get(id) as MergeRequestRow;
       return { row, snapshot: snapshotOf(db, row) };
@@ -582,6 +716,10 @@ export function registerMergeRequests(routes: Router): void {
       next.squash = boolColumn(params.bool('squash'), current.squash)!;
       next.discussion_locked = boolColumn(params.bool('discussion_locked'), current.discussion_locked);
       if (params.has('merge_after')) next.merge_after = params.string('merge_after') || null;
+      if (params.raw.milestone_id !== undefined) {
+        const milestone = milestoneFor(call, project, params.raw.milestone_id, params.int('milestone_id'));
+        if (milestone !== undefined) next.milestone_id = milestone;
+      }
       if (state) {
         next.merge_status = mergeStatusFor(state, current.merge_status);
         next.head_sha = state.sourceHead ?? current.head_sha;
@@ -617,16 +755,16 @@ export function registerMergeRequests(routes: Router): void {
         actions.push('reopen');
       }
       db.prepare(
-        `UPDATE merge_requests SET title = ?, description = ?, state = ?, target_branch = ?, labels = ?, squash = ?, force_remove_source_branch = ?,
+        `UPDATE merge_requests SET title = ?, description = ?, state = ?, target_branch = ?, labels = ?, milestone_id = ?, squash = ?, force_remove_source_branch = ?,
            allow_collaboration = ?, discussion_locked = ?, merge_after = ?, merge_status = ?, head_sha = ?, closed_by_id = ?, closed_at = ?,
            updated_by_id = ?, last_edited_at = ?, last_edited_by_id = ?, updated_at = ? WHERE id = ?`,
       ).run(
-        next.title, next.description, next.state, next.target_branch, next.labels, next.squash, next.force_remove_source_branch,
+        next.title, next.description, next.state, next.target_branch, next.labels, next.milestone_id, next.squash, next.force_remove_source_branch,
         next.allow_collaboration, next.discussion_locked, next.merge_after, next.merge_status, next.head_sha, next.closed_by_id, next.closed_at,
         next.updated_by_id, next.last_edited_at, next.last_edited_by_id, next.updated_at, next.id,
       );
       setParticipants(db, 'merge_request_assignees', next.id, assigneeIds);
-      setParticipants(db, 'merge_request_reviewers', next.id, reviewerIds);
+      setParticipants(db, 'merge_request_reviewers', next.id, reviewerIds, stamp);
       const row = db.prepare('SELECT * FROM merge_requests WHERE id = ?').get(next.id) as MergeRequestRow;
       const after = snapshotOf(db, row);
       if (actions.includes('update') && actions.length > 1) {
@@ -669,6 +807,9 @@ export function registerMergeRequests(routes: Router): void {
     if (automatic || row.state !== 'opened' || isDraftTitle(row.title) || !state?.sourceHead || !state.targetHead || !state.hasCommits) {
       throw statusError(405, 'Method Not Allowed');
     }
+    // approvals still missing make the request unmergeable, as a draft does
+    if (approvalStateOf(db, row, call.now).left > 0) throw statusError(405, 'Method Not Allowed');
+    if (threadsBlockMerge(project, activityCounts(db, [row.id]).get(row.id)!) || needsRebase(project, state)) throw statusError(405, 'Method Not Allowed');
     if (state.conflicts) throw new HttpError(422, { message: 'Branch cannot be merged' });
     const sha = params.string('sha');
     if (sha !== undefined && sha !== '' && sha !== state.sourceHead) throw conflict(`SHA does not match HEAD of source branch: ${state.sourceHead}`);

@@ -1,38 +1,59 @@
 import type { Context } from 'hono';
 import type { AppEnv, Sandbox, UserRow } from '../context.ts';
-import { HttpError, forbidden, notFound, paramError, validationError } from '../http/errors.ts';
-import { pageOfQuery } from '../http/pagination.ts';
-import { collectParamErrors } from '../http/params.ts';
+import { HttpError, badRequest, forbidden, notFound, paramError, validationError } from '../http/errors.ts';
+import { pageOfArray, pageOfQuery } from '../http/pagination.ts';
+import { ParamReader, collectParamErrors, type Params } from '../http/params.ts';
 import { pathParam, type Call, type Router } from '../http/route.ts';
 import { AccessLevel, type ProjectRow } from '../model/access.ts';
 import { canAdminIssues, insertNote, projectRole } from '../model/issues.ts';
 import {
-  DEFAULT_NOTES_CREATE_LIMIT, NOTE_BODY_MAX, awardEntity, awardOnlyBody, emojiName, noteEntity, type AwardRow, type NoteRow,
+  DEFAULT_NOTES_CREATE_LIMIT, NOTE_BODY_MAX, awardEntity, awardOnlyBody, discussionEntity, discussionIdOf, emojiName, newDiscussionId, noteEntity,
+  type AwardRow, type NoteRow,
 } from '../model/notes.ts';
+import { canUpdateMergeRequest, projectRoleOf } from '../model/merge-requests.ts';
 import { timestamp } from '../model/time.ts';
 import { issueOf, issueProject } from './issues.ts';
+import { iidParam, mergeRequestProject, requestOf } from './merge-requests.ts';
 import { snippetOf, snippetProject } from './snippets.ts';
 
-/** What a note hangs on: an issue or a project snippet. */
+/** What a note hangs on: an issue, a merge request or a project snippet. */
 interface Noteable {
-  type: 'Issue' | 'Snippet';
+  type: 'Issue' | 'Snippet' | 'MergeRequest';
   id: number;
   iid: number | null;
   project: ProjectRow;
   locked: boolean;
   /** Planner and up: internal notes, locked discussions. */
   privileged: boolean;
+  /** Who may resolve threads: a merge request's author and Developers and up; nobody elsewhere. */
+  canResolve: boolean;
 }
 
+const NOTE_BASES: Record<Noteable['type'], string> = {
+  Issue: '/projects/:id/issues/:issue_iid',
+  MergeRequest: '/projects/:id/merge_requests/:merge_request_iid',
+  Snippet: '/projects/:id/snippets/:snippet_id',
+};
+
 function noteableOf(c: Context<AppEnv>, call: Call, type: Noteable['type']): Noteable {
+  if (type === 'MergeRequest') {
+    const iid = iidParam(c);
+    const project = mergeRequestProject(c, call);
+    const row = requestOf(call, project, iid);
+    return {
+      type, id: row.id, iid: row.iid, project, locked: Boolean(row.discussion_locked),
+      privileged: projectRoleOf(call.sandbox.db, call.actor, project, call.now) >= AccessLevel.PLANNER,
+      canResolve: canUpdateMergeRequest(call.sandbox.db, call.actor, project, row, call.now),
+    };
+  }
   if (type === 'Issue') {
     const project = issueProject(c, call);
     const issue = issueOf(c, call, project);
-    return { type, id: issue.id, iid: issue.iid, project, locked: Boolean(issue.discussion_locked), privileged: canAdminIssues(call.sandbox.db, call.actor, project, call.now) };
+    return { type, id: issue.id, iid: issue.iid, project, locked: Boolean(issue.discussion_locked), privileged: canAdminIssues(call.sandbox.db, call.actor, project, call.now), canResolve: false };
   }
   const project = snippetProject(c, call);
   const snippet = snippetOf(c, call, project);
-  return { type, id: snippet.id, iid: null, project, locked: false, privileged: projectRole(call.sandbox.db, call.actor, project, call.now) >= AccessLevel.PLANNER };
+  return { type, id: snippet.id, iid: null, project, locked: false, privileged: projectRole(call.sandbox.db, call.actor, project, call.now) >= AccessLevel.PLANNER, canResolve: false };
 }
 
 function noteOf(c: Context<AppEnv>, call: Call, noteable: Noteable): NoteRow {
@@ -48,7 +69,16 @@ function userById(sandbox: Sandbox, id: number): UserRow | undefined {
   return sandbox.db.prepare('SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
 }
 
-const present = (call: Call, noteable: Noteable, note: NoteRow) => noteEntity(call.sandbox, note, userById(call.sandbox, note.author_id), noteable.iid);
+const present = (call: Call, noteable: Noteable, note: NoteRow) => noteEntity(
+  call.sandbox, note, userById(call.sandbox, note.author_id), noteable.iid, note.resolved_by_id === null ? undefined : userById(call.sandbox, note.resolved_by_id),
+);
+
+/** Deletes a note with its awards: its author, or Maintainer and up (admin_note). */
+function deleteNote(call: Call, noteable: Noteable, note: NoteRow): void {
+  if (note.author_id !== call.actor.user!.id && projectRole(call.sandbox.db, call.actor, noteable.project, call.now) < AccessLevel.MAINTAINER) throw forbidden();
+  call.sandbox.db.prepare("DELETE FROM award_emoji WHERE awardable_type = 'Note' AND awardable_id = ?").run(note.id);
+  call.sandbox.db.prepare('DELETE FROM notes WHERE id = ?').run(note.id);
+}
 
 function bodyErrors(body: string): void {
   if (body.length > NOTE_BODY_MAX) throw validationError({ note: [`is too long (maximum is ${NOTE_BODY_MAX} characters)`] });
@@ -98,8 +128,14 @@ function addAward(call: Call, type: AwardRow['awardable_type'], id: number, name
   return db.prepare('SELECT * FROM award_emoji WHERE id = ?').get(awardId) as AwardRow;
 }
 
+/** A new note makes its issue or merge request updated now. */
+function touch(call: Call, noteable: Noteable): void {
+  if (noteable.type === 'Issue') call.sandbox.db.prepare('UPDATE issues SET updated_at = ? WHERE id = ?').run(timestamp(call.now), noteable.id);
+  if (noteable.type === 'MergeRequest') call.sandbox.db.prepare('UPDATE merge_requests SET updated_at = ? WHERE id = ?').run(timestamp(call.now), noteable.id);
+}
+
 function registerNotesOn(routes: Router, type: Noteable['type']): void {
-  const base = type === 'Issue' ? '/projects/:id/issues/:issue_iid/notes' : '/projects/:id/snippets/:snippet_id/notes';
+  const base = `${NOTE_BASES[type]}/notes`;
 
   routes.get(base, { auth: 'public' }, (c, call) => {
     let sort: 'asc' | 'desc' = 'desc';
@@ -156,9 +192,9 @@ function registerNotesOn(routes: Router, type: Noteable['type']): void {
     bodyErrors(body);
     throttleNoteCreation(call);
     const emoji = awardOnlyBody(body);
-    if (emoji && type === 'Issue') return c.json(awardAnswer(call, addAward(call, 'Issue', noteable.id, emoji)), 201);
+    if (emoji && type !== 'Snippet') return c.json(awardAnswer(call, addAward(call, type, noteable.id, emoji)), 201);
     const id = insertNote(db, { type, noteableId: noteable.id, projectId: noteable.project.id, authorId: call.actor.user!.id, body, system: false, internal, at: createdAt });
-    if (type === 'Issue') db.prepare('UPDATE issues SET updated_at = ? WHERE id = ?').run(timestamp(call.now), noteable.id);
+    touch(call, noteable);
     return c.json(present(call, noteable, db.prepare('SELECT * FROM notes WHERE id = ?').get(id) as NoteRow), 201);
   });
 
@@ -178,21 +214,17 @@ function registerNotesOn(routes: Router, type: Noteable['type']): void {
 
   routes.delete(`${base}/:note_id`, {}, (c, call) => {
     const noteable = noteableOf(c, call, type);
-    const note = noteOf(c, call, noteable);
-    // admin_note: the author, or Maintainer and up
-    if (note.author_id !== call.actor.user!.id && projectRole(call.sandbox.db, call.actor, noteable.project, call.now) < AccessLevel.MAINTAINER) throw forbidden();
-    call.sandbox.db.prepare("DELETE FROM award_emoji WHERE awardable_type = 'Note' AND awardable_id = ?").run(note.id);
-    call.sandbox.db.prepare('DELETE FROM notes WHERE id = ?').run(note.id);
+    deleteNote(call, noteable, noteOf(c, call, noteable));
     return c.body(null, 204);
   });
 }
 
 /** Award emoji on an issue or on one of its notes: list, get, award, take back (spec 2, 2.1 upvotes/downvotes). */
-function registerAwards(routes: Router, on: 'issue' | 'note'): void {
-  const base = on === 'issue' ? '/projects/:id/issues/:issue_iid/award_emoji' : '/projects/:id/issues/:issue_iid/notes/:note_id/award_emoji';
+function registerAwards(routes: Router, type: 'Issue' | 'MergeRequest', on: 'noteable' | 'note'): void {
+  const base = on === 'noteable' ? `${NOTE_BASES[type]}/award_emoji` : `${NOTE_BASES[type]}/notes/:note_id/award_emoji`;
   const target = (c: Context<AppEnv>, call: Call): { type: AwardRow['awardable_type']; id: number } => {
-    const noteable = noteableOf(c, call, 'Issue');
-    return on === 'issue' ? { type: 'Issue', id: noteable.id } : { type: 'Note', id: noteOf(c, call, noteable).id };
+    const noteable = noteableOf(c, call, type);
+    return on === 'noteable' ? { type, id: noteable.id } : { type: 'Note', id: noteOf(c, call, noteable).id };
   };
   const awardOf = (c: Context<AppEnv>, call: Call, of: { type: string; id: number }) => {
     const raw = pathParam(c, 'award_id');
@@ -235,6 +267,205 @@ function registerAwards(routes: Router, on: 'issue' | 'note'): void {
 export function registerNotes(routes: Router): void {
   registerNotesOn(routes, 'Issue');
   registerNotesOn(routes, 'Snippet');
-  registerAwards(routes, 'issue');
-  registerAwards(routes, 'note');
+  registerNotesOn(routes, 'MergeRequest');
+  for (const type of ['Issue', 'MergeRequest'] as const) {
+    registerAwards(routes, type, 'noteable');
+    registerAwards(routes, type, 'note');
+    registerDiscussions(routes, type);
+  }
+}
+
+// -- discussions: threads of notes; on merge requests they can be resolved and sit on a line of the changes
+
+const SHA = /^[0-9a-f]{40}$/;
+
+/** A diff position (`position[...]`), checked as the platform's Gitlab::Diff::Position needs it; stored as JSON. */
+function positionOf(call: Call): string | null {
+  const raw = call.params.raw.position;
+  if (raw === undefined || raw === null) return null;
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw paramError('position is invalid');
+  const position = new ParamReader(raw as Params);
+  const out: Record<string, unknown> = {};
+  collectParamErrors([
+    () => { out.position_type = position.oneOf('position_type', ['text', 'image', 'file'] as const) ?? (() => { throw paramError('position[position_type] is missing'); })(); },
+    ...(['base_sha', 'start_sha', 'head_sha'] as const).map((key) => () => {
+      const value = position.string(key);
+      if (value === undefined) throw paramError(`position[${key}] is missing`);
+      if (!SHA.test(value)) throw paramError(`position[${key}] is invalid`);
+      out[key] = value;
+    }),
+    () => { out.old_path = position.string('old_path') ?? null; },
+    () => { out.new_path = position.string('new_path') ?? null; },
+    () => { out.old_line = position.int('old_line', { min: 1 }) ?? null; },
+    () => { out.new_line = position.int('new_line', { min: 1 }) ?? null; },
+  ]);
+  const errors: string[] = [];
+  if (!out.old_path && !out.new_path) errors.push("path can't be blank");
+  if (out.position_type === 'text' && out.old_line === null && out.new_line === null) errors.push("line can't be blank");
+  if (errors.length) throw badRequest(`Note {:position=>[${errors.map((error) => JSON.stringify(error)).join(', ')}]}`);
+  out.old_path ??= out.new_path;
+  out.new_path ??= out.old_path;
+  return JSON.stringify(out);
+}
+
+/** The noteable's visible notes grouped into threads, oldest thread first. */
+function threadsOf(call: Call, noteable: Noteable): NoteRow[][] {
+  const rows = call.sandbox.db.prepare(
+    `SELECT * FROM notes WHERE noteable_type = ? AND noteable_id = ?${noteable.privileged ? '' : ' AND internal = 0'} ORDER BY created_at, id`,
+  ).all(noteable.type, noteable.id) as NoteRow[];
+  const threads = new Map<string, NoteRow[]>();
+  for (const row of rows) {
+    const id = discussionIdOf(row);
+    if (!threads.has(id)) threads.set(id, []);
+    threads.get(id)!.push(row);
+  }
+  return [...threads.values()];
+}
+
+function threadOf(c: Context<AppEnv>, call: Call, noteable: Noteable): NoteRow[] {
+  const id = pathParam(c, 'discussion_id');
+  const thread = threadsOf(call, noteable).find((notes) => discussionIdOf(notes[0]) === id);
+  if (!thread) throw notFound('Discussion');
+  return thread;
+}
+
+function usersOf(call: Call, notes: readonly NoteRow[]): Map<number, UserRow> {
+  const ids = new Set<number>();
+  for (const note of notes) {
+    ids.add(note.author_id);
+    if (note.resolved_by_id !== null) ids.add(note.resolved_by_id);
+  }
+  const users = call.sandbox.db.prepare('SELECT * FROM users WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify([...ids])) as UserRow[];
+  return new Map(users.map((user) => [user.id, user]));
+}
+
+function discussionAnswer(call: Call, noteable: Noteable, notes: readonly NoteRow[]) {
+  return discussionEntity(call.sandbox, notes, usersOf(call, notes), noteable.iid);
+}
+
+function reloadThread(call: Call, noteable: Noteable, discussionId: string): NoteRow[] {
+  return threadsOf(call, noteable).find((notes) => discussionIdOf(notes[0]) === discussionId)!;
+}
+
+/** Resolves or reopens the resolvable notes given; 403 for callers who may not, 400 where nothing can be resolved. */
+function setResolved(call: Call, noteable: Noteable, notes: readonly NoteRow[], resolved: boolean): void {
+  if (!noteable.canResolve) throw forbidden();
+  const resolvable = notes.filter((note) => note.resolvable);
+  if (!resolvable.length) throw badRequest('Discussion is not resolvable');
+  const stamp = timestamp(call.now);
+  const update = call.sandbox.db.prepare('UPDATE notes SET resolved_at = ?, resolved_by_id = ? WHERE id = ? AND (resolved_at IS NULL) = ?');
+  call.sandbox.db.transaction(() => {
+    for (const note of resolvable) update.run(resolved ? stamp : null, resolved ? call.actor.user!.id : null, note.id, resolved ? 1 : 0);
+  })();
+}
+
+function registerDiscussions(routes: Router, type: 'Issue' | 'MergeRequest'): void {
+  const base = `${NOTE_BASES[type]}/discussions`;
+
+  routes.get(base, { auth: 'public' }, (c, call) => {
+    const noteable = noteableOf(c, call, type);
+    const threads = pageOfArray(c, call.params, threadsOf(call, noteable));
+    const users = usersOf(call, threads.flat());
+    return c.json(threads.map((notes) => discussionEntity(call.sandbox, notes, users, noteable.iid)));
+  });
+
+  routes.get(`${base}/:discussion_id`, { auth: 'public' }, (c, call) => {
+    const noteable = noteableOf(c, call, type);
+    return c.json(discussionAnswer(call, noteable, threadOf(c, call, noteable)));
+  });
+
+  // a new thread, on a merge request optionally on a line of its changes
+  routes.post(base, {}, (c, call) => {
+    const { params } = call;
+    let body = '';
+    collectParamErrors([() => { body = params.requiredString('body'); }, () => params.dateTime('created_at'), () => params.string('commit_id'), () => params.bool('internal')]);
+    const noteable = noteableOf(c, call, type);
+    if (noteable.locked && !noteable.privileged) throw forbidden('Your note could not be created because the discussion is locked');
+    const position = type === 'MergeRequest' ? positionOf(call) : null;
+    bodyErrors(body);
+    throttleNoteCreation(call);
+    const discussionId = newDiscussionId();
+    call.sandbox.db.transaction(() => {
+      insertNote(call.sandbox.db, {
+        type, noteableId: noteable.id, projectId: noteable.project.id, authorId: call.actor.user!.id, body, system: false, internal: false, at: timestamp(call.now),
+        thread: { discussionId, type: position ? 'DiffNote' : 'DiscussionNote', resolvable: type === 'MergeRequest', position },
+      });
+      touch(call, noteable);
+    })();
+    return c.json(discussionAnswer(call, noteable, reloadThread(call, noteable, discussionId)), 201);
+  });
+
+  // a reply; replying to a lone comment makes it a thread
+  routes.post(`${base}/:discussion_id/notes`, {}, (c, call) => {
+    let body = '';
+    collectParamErrors([() => { body = call.params.requiredString('body'); }, () => call.params.dateTime('created_at')]);
+    const noteable = noteableOf(c, call, type);
+    const thread = threadOf(c, call, noteable);
+    if (noteable.locked && !noteable.privileged) throw forbidden('Your note could not be created because the discussion is locked');
+    if (thread[0].system) throw badRequest('Discussion is a system note');
+    bodyErrors(body);
+    throttleNoteCreation(call);
+    const discussionId = discussionIdOf(thread[0]);
+    const { db } = call.sandbox;
+    const id = db.transaction(() => {
+      const first = thread[0];
+      const resolvable = type === 'MergeRequest';
+      if (first.type === null) {
+        db.prepare("UPDATE notes SET discussion_id = ?, type = 'DiscussionNote', resolvable = ? WHERE id = ?").run(discussionId, resolvable ? 1 : 0, first.id);
+      }
+      const noteId = insertNote(db, {
+        type, noteableId: noteable.id, projectId: noteable.project.id, authorId: call.actor.user!.id, body, system: false, internal: Boolean(first.internal), at: timestamp(call.now),
+        thread: { discussionId, type: 'DiscussionNote', resolvable, position: null },
+      });
+      // a reply to a resolved thread reopens it, as on the platform
+      if (resolvable) db.prepare('UPDATE notes SET resolved_at = NULL, resolved_by_id = NULL WHERE discussion_id = ?').run(discussionId);
+      touch(call, noteable);
+      return noteId;
+    })();
+    return c.json(present(call, noteable, db.prepare('SELECT * FROM notes WHERE id = ?').get(id) as NoteRow), 201);
+  });
+
+  routes.put(`${base}/:discussion_id`, {}, (c, call) => {
+    let resolved = false;
+    collectParamErrors([() => {
+      const value = call.params.bool('resolved');
+      if (value === undefined) throw paramError('resolved is missing');
+      resolved = value;
+    }]);
+    const noteable = noteableOf(c, call, type);
+    const thread = threadOf(c, call, noteable);
+    setResolved(call, noteable, thread, resolved);
+    return c.json(discussionAnswer(call, noteable, reloadThread(call, noteable, discussionIdOf(thread[0]))));
+  });
+
+  // a note of a thread: edit its text (its author) or resolve it (who may resolve)
+  routes.put(`${base}/:discussion_id/notes/:note_id`, {}, (c, call) => {
+    const { params } = call;
+    collectParamErrors([() => params.string('body'), () => params.bool('resolved')]);
+    const noteable = noteableOf(c, call, type);
+    const thread = threadOf(c, call, noteable);
+    const note = noteOf(c, call, noteable);
+    if (!thread.some((row) => row.id === note.id)) throw notFound('Note');
+    const body = params.string('body');
+    const resolved = params.bool('resolved');
+    if (body === undefined && resolved === undefined) throw paramError('body, resolved are missing, exactly one parameter must be provided');
+    if (body !== undefined && resolved !== undefined) throw paramError('body, resolved are mutually exclusive');
+    if (resolved !== undefined) {
+      setResolved(call, noteable, [note], resolved);
+    } else {
+      if (note.system || note.author_id !== call.actor.user!.id) throw forbidden();
+      bodyErrors(body!);
+      call.sandbox.db.prepare('UPDATE notes SET body = ?, updated_at = ? WHERE id = ?').run(body, timestamp(call.now), note.id);
+    }
+    return c.json(present(call, noteable, call.sandbox.db.prepare('SELECT * FROM notes WHERE id = ?').get(note.id) as NoteRow));
+  });
+
+  routes.delete(`${base}/:discussion_id/notes/:note_id`, {}, (c, call) => {
+    const noteable = noteableOf(c, call, type);
+    const thread = threadOf(c, call, noteable);
+    const note = noteOf(c, call, noteable);
+    if (!thread.some((row) => row.id === note.id)) throw notFound('Note');
+    deleteNote(call, noteable, note);
+    return c.body(null, 204);
+  });
 }

@@ -11,6 +11,7 @@ import { collectParamErrors } from '../http/params.ts';
 import { personalTokenEntity } from '../model/tokens.ts';
 import { addDays, timestamp, today } from '../model/time.ts';
 import { likeContains } from '../model/sql.ts';
+import { passwordDigest } from '../model/approvals.ts';
 
 const USER_ORDERS = ['id', 'name', 'username', 'created_at', 'updated_at'] as const;
 type UserOrder = (typeof USER_ORDERS)[number];
@@ -248,6 +249,8 @@ export function registerUsers(routes: Router): void {
     const canCreateGroup = params.bool('can_create_group');
     if (projectsLimit !== undefined) sandbox.db.prepare('UPDATE users SET projects_limit = ? WHERE id = ?').run(projectsLimit, user.id);
     if (canCreateGroup !== undefined) sandbox.db.prepare('UPDATE users SET can_create_group = ? WHERE id = ?').run(canCreateGroup ? 1 : 0, user.id);
+    // kept as a digest, for approvals that ask for the password again
+    if (password !== undefined) sandbox.db.prepare('UPDATE users SET password_digest = ? WHERE id = ?').run(passwordDigest(password), user.id);
     return c.json(userFull(sandbox, findUser(sandbox, user.id), actor), 201);
   });
 
@@ -277,6 +280,7 @@ export function registerUsers(routes: Router): void {
     }
     // a new address waits for confirmation unless the administrator skips it
     if (next.email.toLowerCase() !== user.email.toLowerCase() && !input.skip_reconfirmation) columns.confirmed_at = null;
+    if (input.password !== undefined) columns.password_digest = passwordDigest(input.password);
     columns.updated_at = timestamp(now);
     db.prepare(`UPDATE users SET ${Object.keys(columns).map((key) => `${key} = @${key}`).join(', ')} WHERE id = @id`).run({ ...columns, id: user.id });
     renamePersonalNamespace(sandbox, user, next, now);

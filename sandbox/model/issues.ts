@@ -329,11 +329,20 @@ export function issueEntity(view: IssueView, row: IssueRow) {
 
 export function insertNote(
   db: Db,
-  input: { type: 'Issue' | 'Snippet'; noteableId: number; projectId: number; authorId: number; body: string; system: boolean; internal: boolean; at: string },
+  input: {
+    type: 'Issue' | 'Snippet' | 'MergeRequest'; noteableId: number; projectId: number; authorId: number; body: string; system: boolean; internal: boolean; at: string;
+    /** A note in a thread: its id, type, whether it can be resolved and its diff position (JSON). */
+    thread?: { discussionId: string; type: 'DiscussionNote' | 'DiffNote'; resolvable: boolean; position: string | null };
+  },
 ): number {
+  const thread = input.thread;
   return Number(db.prepare(
-    'INSERT INTO notes (noteable_type, noteable_id, project_id, author_id, body, system, internal, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-  ).run(input.type, input.noteableId, input.projectId, input.authorId, input.body, input.system ? 1 : 0, input.internal ? 1 : 0, input.at, input.at).lastInsertRowid);
+    `INSERT INTO notes (noteable_type, noteable_id, project_id, author_id, body, system, internal, created_at, updated_at, discussion_id, type, resolvable, position)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    input.type, input.noteableId, input.projectId, input.authorId, input.body, input.system ? 1 : 0, input.internal ? 1 : 0, input.at, input.at,
+    thread?.discussionId ?? null, thread?.type ?? null, thread?.resolvable ? 1 : 0, thread?.position ?? null,
+  ).lastInsertRowid);
 }
 
 export function systemNote(db: Db, issue: Pick<IssueRow, 'id' | 'project_id'>, userId: number, body: string, at: string): void {

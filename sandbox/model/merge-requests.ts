@@ -6,6 +6,8 @@ import { deliverSystemEvent, deliveryQueue } from './system-hooks.ts';
 import { git } from '../git/exec.ts';
 import { readCommit } from '../git/repository.ts';
 import { commitHookAttrs, projectHookAttrs } from './hook-attrs.ts';
+import { resetApprovalsOnPush } from './approvals.ts';
+import { milestoneEntity, type MilestoneRow } from './labels.ts';
 
 export const MERGE_REQUEST_STATES = ['opened', 'closed', 'locked', 'merged'] as const;
 export type MergeRequestState = (typeof MERGE_REQUEST_STATES)[number];
@@ -21,6 +23,7 @@ export interface MergeRequestRow {
   target_branch: string;
   author_id: number;
   labels: string;
+  milestone_id: number | null;
   squash: number;
   force_remove_source_branch: number | null;
   should_remove_source_branch: number | null;
@@ -125,6 +128,35 @@ export interface Relations {
   assignees: Map<number, UserRow[]>;
   reviewers: Map<number, UserRow[]>;
   users: Map<number, UserRow>;
+  /** Per request: comments, thumbs up and down, threads left unresolved. */
+  counts: Map<number, ActivityCounts>;
+  milestones: Map<number, MilestoneRow>;
+}
+
+export interface ActivityCounts {
+  notes: number;
+  upvotes: number;
+  downvotes: number;
+  unresolved: number;
+}
+
+/** Comments, votes and unresolved threads of requests, in two queries. */
+export function activityCounts(db: Db, ids: readonly number[]): Map<number, ActivityCounts> {
+  const counts = new Map<number, ActivityCounts>(ids.map((id) => [id, { notes: 0, upvotes: 0, downvotes: 0, unresolved: 0 }]));
+  const json = JSON.stringify(ids);
+  for (const row of db.prepare(
+    `SELECT noteable_id AS id, sum(system = 0) AS notes, count(DISTINCT CASE WHEN resolvable = 1 AND resolved_at IS NULL THEN discussion_id END) AS unresolved
+     FROM notes WHERE noteable_type = 'MergeRequest' AND noteable_id IN (SELECT value FROM json_each(?)) GROUP BY noteable_id`,
+  ).all(json) as Array<{ id: number; notes: number; unresolved: number }>) {
+    Object.assign(counts.get(row.id)!, { notes: row.notes, unresolved: row.unresolved });
+  }
+  for (const row of db.prepare(
+    `SELECT awardable_id AS id, sum(name = 'thumbsup') AS up, sum(name = 'thumbsdown') AS down
+     FROM award_emoji WHERE awardable_type = 'MergeRequest' AND awardable_id IN (SELECT value FROM json_each(?)) GROUP BY awardable_id`,
+  ).all(json) as Array<{ id: number; up: number; down: number }>) {
+    Object.assign(counts.get(row.id)!, { upvotes: row.up, downvotes: row.down });
+  }
+  return counts;
 }
 
 /** Assignees, reviewers, authors and other users of a page of requests, in a few queries. */
@@ -154,13 +186,23 @@ export function loadRelations(db: Db, rows: readonly MergeRequestRow[]): Relatio
       users.set(user.id, user);
     }
   }
-  return { assignees, reviewers, users };
+  const milestones = new Map<number, MilestoneRow>();
+  const milestoneIds = [...new Set(rows.map((row) => row.milestone_id).filter((id): id is number => id !== null))];
+  if (milestoneIds.length) {
+    for (const milestone of db.prepare('SELECT * FROM milestones WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(milestoneIds)) as MilestoneRow[]) {
+      milestones.set(milestone.id, milestone);
+    }
+  }
+  return { assignees, reviewers, users, counts: activityCounts(db, rows.map((row) => row.id)), milestones };
 }
 
-export function setParticipants(db: Db, table: 'merge_request_assignees' | 'merge_request_reviewers', mergeRequestId: number, userIds: readonly number[]): void {
-  db.prepare(`DELETE FROM ${table} WHERE merge_request_id = ?`).run(mergeRequestId);
-  const insert = db.prepare(`INSERT OR IGNORE INTO ${table} (merge_request_id, user_id, position) VALUES (?, ?, ?)`);
-  userIds.forEach((userId, position) => insert.run(mergeRequestId, userId, position));
+export function setParticipants(db: Db, table: 'merge_request_assignees' | 'merge_request_reviewers', mergeRequestId: number, userIds: readonly number[], createdAt?: string): void {
+  // people who stay keep their row (a reviewer keeps their review state); the others go
+  db.prepare(`DELETE FROM ${table} WHERE merge_request_id = ? AND user_id NOT IN (SELECT value FROM json_each(?))`).run(mergeRequestId, JSON.stringify(userIds));
+  const upsert = table === 'merge_request_reviewers'
+    ? db.prepare(`INSERT INTO ${table} (merge_request_id, user_id, position, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET position = excluded.position`)
+    : db.prepare(`INSERT INTO ${table} (merge_request_id, user_id, position) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET position = excluded.position`);
+  userIds.forEach((userId, position) => (table === 'merge_request_reviewers' ? upsert.run(mergeRequestId, userId, position, createdAt ?? null) : upsert.run(mergeRequestId, userId, position)));
 }
 
 export function participantIds(db: Db, table: 'merge_request_assignees' | 'merge_request_reviewers', mergeRequestId: number): number[] {
@@ -216,14 +258,30 @@ export function mergeStatusFor(state: GitState, current: MergeRequestRow['merge_
 }
 
 /** Why a request cannot be merged now, in the platform's `detailed_merge_status` words. */
-export function detailedMergeStatus(row: MergeRequestRow, state: GitState | null): string {
+export function detailedMergeStatus(
+  row: MergeRequestRow, state: GitState | null, blockers: { approvalsLeft?: number; threadsBlock?: boolean; needRebase?: boolean } = {},
+): string {
   if (row.state !== 'opened') return 'not_open';
   if (isDraftTitle(row.title)) return 'draft_status';
   if (state && (!state.sourceHead || !state.targetHead)) return 'broken_status';
   if (state && !state.hasCommits) return 'commits_status';
-  if (row.merge_status === 'cannot_be_merged') return 'conflict';
   if (row.merge_status === 'unchecked') return 'unchecked';
+  if (row.merge_status === 'cannot_be_merged') return 'conflict';
+  if (blockers.needRebase) return 'need_rebase';
+  if (blockers.threadsBlock) return 'discussions_not_resolved';
+  if ((blockers.approvalsLeft ?? 0) > 0) return 'not_approved';
   return 'mergeable';
+}
+
+/** Unresolved threads block merging where the project asks for every thread resolved first. */
+export function threadsBlockMerge(project: ProjectRow, counts: Pick<ActivityCounts, 'unresolved'>): boolean {
+  return counts.unresolved > 0 && Boolean(projectSettings(project).only_allow_merge_if_all_discussions_are_resolved);
+}
+
+/** A fast-forward or semi-linear project merges only a source that contains its target's head. */
+export function needsRebase(project: ProjectRow, state: GitState | null): boolean {
+  if (!state?.targetHead || !state.sourceHead || projectSettings(project).merge_method === 'merge') return false;
+  return state.mergeBase !== state.targetHead;
 }
 
 // -- entities
@@ -236,6 +294,8 @@ export interface EntityContext {
   viewedFrom: ProjectRow | null;
   /** The source head when known from git; else the stored one. */
   heads: Map<string, string> | null;
+  /** Approvals each request still needs (absent: none). */
+  approvalsLeft?: Map<number, number>;
 }
 
 export function mergeRequestWebUrl(sandbox: Sandbox, project: ProjectRow, iid: number): string {
@@ -247,8 +307,8 @@ const userOrNull = (sandbox: Sandbox, users: Map<number, UserRow>, id: number | 
   return user ? userBasic(sandbox, user) : null;
 };
 
-/** MergeRequestSimple, for `view=simple`. */
-export function mergeRequestSimpleEntity(sandbox: Sandbox, project: ProjectRow, row: MergeRequestRow) {
+/** The fields every merge request entity opens with (the simple one, the approval result). */
+export function mergeRequestHead(row: MergeRequestRow) {
   return {
     id: row.id,
     iid: row.iid,
@@ -258,6 +318,13 @@ export function mergeRequestSimpleEntity(sandbox: Sandbox, project: ProjectRow, 
     state: row.state,
     created_at: row.created_at,
     updated_at: row.updated_at,
+  };
+}
+
+/** MergeRequestSimple, for `view=simple`. */
+export function mergeRequestSimpleEntity(sandbox: Sandbox, project: ProjectRow, row: MergeRequestRow) {
+  return {
+    ...mergeRequestHead(row),
     web_url: mergeRequestWebUrl(sandbox, project, row.iid),
   };
 }
@@ -275,6 +342,7 @@ export function mergeRequestBasicEntity(context: EntityContext, row: MergeReques
   const assignees = (relations.assignees.get(row.id) ?? []).map((user) => userBasic(sandbox, user));
   const reviewers = (relations.reviewers.get(row.id) ?? []).map((user) => userBasic(sandbox, user));
   const mergeUser = userOrNull(sandbox, relations.users, row.merge_user_id);
+  const counts = relations.counts.get(row.id) ?? { notes: 0, upvotes: 0, downvotes: 0, unresolved: 0 };
   const short = `!${row.iid}`;
   const full = `${project.path_with_namespace}!${row.iid}`;
   const relative = viewedFrom && viewedFrom.id === project.id ? short : full;
@@ -296,9 +364,9 @@ export function mergeRequestBasicEntity(context: EntityContext, row: MergeReques
     closed_at: row.closed_at,
     target_branch: row.target_branch,
     source_branch: row.source_branch,
-    user_notes_count: 0,
-    upvotes: 0,
-    downvotes: 0,
+    user_notes_count: counts.notes,
+    upvotes: counts.upvotes,
+    downvotes: counts.downvotes,
     author: userOrNull(sandbox, relations.users, row.author_id),
     assignees,
     assignee: assignees[0] ?? null,
@@ -310,10 +378,12 @@ export function mergeRequestBasicEntity(context: EntityContext, row: MergeReques
     imported: false,
     imported_from: 'none',
     work_in_progress: draft,
-    milestone: null,
+    milestone: row.milestone_id !== null && relations.milestones.has(row.milestone_id) ? milestoneEntity(sandbox, relations.milestones.get(row.milestone_id)!, sandbox.now()) : null,
     merge_when_pipeline_succeeds: false,
     merge_status: row.merge_status,
-    detailed_merge_status: detailedMergeStatus(row, state),
+    detailed_merge_status: detailedMergeStatus(row, state, {
+      approvalsLeft: context.approvalsLeft?.get(row.id), threadsBlock: threadsBlockMerge(project, counts), needRebase: needsRebase(project, state),
+    }),
     sha: shownSha(row, context.heads),
     merge_commit_sha: row.merge_commit_sha,
     squash_commit_sha: row.squash_commit_sha,
@@ -330,7 +400,7 @@ export function mergeRequestBasicEntity(context: EntityContext, row: MergeReques
     squash_on_merge: Boolean(row.squash),
     task_completion_status: { count: 0, completed_count: 0 },
     has_conflicts: row.merge_status === 'cannot_be_merged',
-    blocking_discussions_resolved: true,
+    blocking_discussions_resolved: counts.unresolved === 0,
     approvals_before_merge: null,
   };
 }
@@ -412,7 +482,7 @@ function rawHookAttributes(snapshot: MergeRequestSnapshot): Record<string, unkno
     merge_status: row.merge_status,
     merge_user_id: row.merge_user_id,
     merge_when_pipeline_succeeds: false,
-    milestone_id: null,
+    milestone_id: row.milestone_id,
     source_branch: row.source_branch,
     source_project_id: row.project_id,
     state_id: STATE_IDS[row.state],
@@ -542,6 +612,7 @@ export function announceMergeRequestEvent(
 export function announceSourceBranchPushes(sandbox: Sandbox, project: ProjectRow, user: UserRow | null, repo: string, changes: readonly { ref: string; before: string; after: string }[]): void {
   for (const change of changes) {
     if (!change.ref.startsWith('refs/heads/') || /^0+$/.test(change.after)) continue;
+    resetApprovalsOnPush(sandbox.db, project.id, change.ref.slice('refs/heads/'.length));
     const rows = sandbox.db
       .prepare(`SELECT * FROM merge_requests WHERE project_id = ? AND source_branch = ? AND state = 'opened'`)
       .all(project.id, change.ref.slice('refs/heads/'.length)) as MergeRequestRow[];

@@ -1,9 +1,10 @@
+import crypto from 'node:crypto';
 import type { Sandbox, UserRow } from '../context.ts';
 import { userBasic } from './entities.ts';
 
 export interface NoteRow {
   id: number;
-  noteable_type: 'Issue' | 'Snippet';
+  noteable_type: 'Issue' | 'Snippet' | 'MergeRequest';
   noteable_id: number;
   project_id: number;
   author_id: number;
@@ -12,13 +13,28 @@ export interface NoteRow {
   internal: number;
   created_at: string;
   updated_at: string;
+  /** The thread; null for notes written before threads, which are each their own (see discussionIdOf). */
+  discussion_id: string | null;
+  type: 'DiscussionNote' | 'DiffNote' | null;
+  resolvable: number;
+  resolved_by_id: number | null;
+  resolved_at: string | null;
+  /** A diff position as JSON, for a DiffNote. */
+  position: string | null;
 }
+
+/** A note's thread id: 40 hex digits, as the platform's. */
+export function discussionIdOf(note: Pick<NoteRow, 'id' | 'discussion_id'>): string {
+  return note.discussion_id ?? crypto.createHash('sha1').update(`note:${note.id}`).digest('hex');
+}
+
+export const newDiscussionId = () => crypto.randomBytes(20).toString('hex');
 
 export interface AwardRow {
   id: number;
   name: string;
   user_id: number;
-  awardable_type: 'Issue' | 'Note';
+  awardable_type: 'Issue' | 'Note' | 'MergeRequest';
   awardable_id: number;
   created_at: string;
   updated_at: string;
@@ -55,10 +71,11 @@ export function awardOnlyBody(body: string): string | null {
   return match ? emojiName(match[1]) : null;
 }
 
-export function noteEntity(sandbox: Sandbox, note: NoteRow, author: UserRow | undefined, noteableIid: number | null) {
+export function noteEntity(sandbox: Sandbox, note: NoteRow, author: UserRow | undefined, noteableIid: number | null, resolver?: UserRow) {
+  const resolvable = Boolean(note.resolvable);
   return {
     id: note.id,
-    type: null,
+    type: note.type ?? null,
     body: note.body,
     author: author ? userBasic(sandbox, author) : null,
     created_at: note.created_at,
@@ -68,7 +85,13 @@ export function noteEntity(sandbox: Sandbox, note: NoteRow, author: UserRow | un
     noteable_type: note.noteable_type,
     project_id: note.project_id,
     commit_id: null,
-    resolvable: false,
+    ...(note.position ? { position: JSON.parse(note.position) as unknown } : {}),
+    resolvable,
+    ...(resolvable ? {
+      resolved: note.resolved_at !== null,
+      resolved_by: resolver ? userBasic(sandbox, resolver) : null,
+      resolved_at: note.resolved_at,
+    } : {}),
     confidential: Boolean(note.internal),
     internal: Boolean(note.internal),
     imported: false,
@@ -89,5 +112,14 @@ export function awardEntity(sandbox: Sandbox, award: AwardRow, user: UserRow | u
     awardable_id: award.awardable_id,
     awardable_type: award.awardable_type,
     url: null,
+  };
+}
+
+/** A thread: its notes in order; `individual_note` for a lone comment outside any thread. */
+export function discussionEntity(sandbox: Sandbox, notes: readonly NoteRow[], users: Map<number, UserRow>, noteableIid: number | null) {
+  return {
+    id: discussionIdOf(notes[0]),
+    individual_note: notes.length === 1 && notes[0].type === null,
+    notes: notes.map((note) => noteEntity(sandbox, note, users.get(note.author_id), noteableIid, note.resolved_by_id === null ? undefined : users.get(note.resolved_by_id))),
   };
 }

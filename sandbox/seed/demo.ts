@@ -63,7 +63,14 @@ export const DEMO_PATHS = {
   issueTracker: 'acme-engineering/frontend/web-app',
   /** Project invited acme-engineering/backend at Developer. */
   sharedProject: 'platform-team/infrastructure/terraform-modules',
+  /**
+   * Merge requests in every state (iids in DEMO_MERGE_REQUESTS): draft, awaiting review of diego.ramirez, partly and fully
+   * approved (each open one has its own any-approver rule needing 2), conflicts, unresolved threads, 100 files / 5,000 lines, merged, closed.
+   */
+  mergeRequests: 'acme-engineering/frontend/web-app',
 } as const;
+
+export { DEMO_MERGE_REQUESTS } from './merge-requests.ts';
 
 export const DEMO_SAML_PROVIDER_ID = 7;
 

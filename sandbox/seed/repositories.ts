@@ -6,6 +6,7 @@ import { gitSync } from '../git/exec.ts';
 import { ensureRepository } from '../git/repository.ts';
 import { blameFile } from '../git/blame.ts';
 import { generator } from './random.ts';
+import { seedDemoMergeRequests } from './merge-requests.ts';
 
 /**
  * Real git histories for the demo projects, written with `git fast-import` so the whole seed
@@ -169,7 +170,60 @@ function webApp(sandbox: Sandbox, repo: string, anchor: Date): void {
   history.branchAt('renovate/react-19', history.head('main')!);
   history.commit({ branch: 'renovate/react-19', author: { name: 'renovate', email: 'renovate@noreply.example' }, at: when(), message: 'chore(deps): update react to v19', files: { 'package.json': '{\n  "name": "web-app",\n  "private": true,\n  "scripts": { "dev": "vite", "build": "vite build" },\n  "dependencies": { "react": "^19.0.0" }\n}\n' } });
   history.tag('v1.2.0', history.head('main')!, team[0], when(), 'Order summary revisions');
+  mergeRequestBranches(history, team, anchor, v1, component);
   history.write(repo);
+}
+
+/** The source branches of the web app's demo merge requests (seed/merge-requests.ts opens the requests). */
+export const MR_BRANCHES = {
+  draft: 'feature/dark-mode',
+  awaitingReview: 'feature/product-search',
+  partlyApproved: 'feature/wishlist',
+  approved: 'feature/coupon-codes',
+  conflict: 'fix/order-summary-total',
+  threads: 'feature/address-autocomplete',
+  big: 'feature/design-tokens',
+} as const;
+
+/** The big request: 100 files of 50 lines each, 5,000 changed lines. */
+export const MR_BIG_FILES = 100;
+export const MR_BIG_LINES_PER_FILE = 50;
+
+function mergeRequestBranches(history: History, team: Person[], anchor: Date, beforeRevisions: number, component: (name: string, body: string) => string): void {
+  const base = history.head('main')!;
+  const when = clock(anchor, 6, 0.2, 16);
+  const branch = (name: string, from: number, author: Person, commits: Array<[string, Record<string, string>]>) => {
+    history.branchAt(name, from);
+    for (const [message, files] of commits) history.commit({ branch: name, author, at: when(), message, files });
+  };
+  branch(MR_BRANCHES.draft, base, team[1], [
+    ['Add a dark theme', { 'src/theme/dark.css': ':root {\n  --bg: #111;\n  --fg: #eee;\n}\n' }],
+    ['Follow the system colour scheme', { 'src/theme/dark.css': '@media (prefers-color-scheme: dark) {\n  :root {\n    --bg: #111;\n    --fg: #eee;\n  }\n}\n' }],
+  ]);
+  branch(MR_BRANCHES.awaitingReview, base, team[2], [
+    ['Add product search', { 'src/components/Search.tsx': component('Search', '<input type="search" aria-label="Search products" />') }],
+  ]);
+  branch(MR_BRANCHES.partlyApproved, base, team[3], [
+    ['Add a wishlist', { 'src/components/Wishlist.tsx': component('Wishlist', '<h2>Saved for later</h2>') }],
+    ['Persist the wishlist', { 'src/lib/wishlist.ts': 'export const saved = new Set<string>();\n' }],
+  ]);
+  branch(MR_BRANCHES.approved, base, team[0], [
+    ['Accept coupon codes at checkout', { 'src/lib/coupons.ts': 'export const discount = (code: string) => (code === "WELCOME10" ? 0.1 : 0);\n' }],
+  ]);
+  // from before the order summary revisions on main, changing the same lines: a real conflict
+  branch(MR_BRANCHES.conflict, beforeRevisions, team[2], [
+    ['Show the order total in the summary', { 'src/components/Order Summary.tsx': component('OrderSummary', '<h2>Your order total</h2>\n      <p>Total: {total}</p>') }],
+  ]);
+  branch(MR_BRANCHES.threads, base, team[1], [
+    ['Autocomplete addresses', { 'src/components/Address.tsx': component('Address', '<input aria-label="Street address" autoComplete="street-address" />'), 'src/lib/places.ts': 'export async function suggest(query: string) {\n  const response = await fetch(`/api/places?q=${encodeURIComponent(query)}`);\n  return response.json();\n}\n' }],
+  ]);
+  const tokens: Record<string, string> = {};
+  for (let file = 0; file < MR_BIG_FILES; file++) {
+    const name = `token${String(file).padStart(3, '0')}`;
+    const lines = Array.from({ length: MR_BIG_LINES_PER_FILE - 2 }, (_, line) => `  ${name}_${line}: '${(file * 97 + line * 31) % 360}deg',`);
+    tokens[`src/tokens/${name}.ts`] = [`export const ${name} = {`, ...lines, '};'].join('\n') + '\n';
+  }
+  branch(MR_BRANCHES.big, base, team[0], [['Generate design tokens', tokens]]);
 }
 
 function dotfiles(sandbox: Sandbox, repo: string, anchor: Date): void {
@@ -322,7 +376,9 @@ export function hasPendingRepository(sandbox: Pick<Sandbox, 'db'>, projectId: nu
 /** Seeds the demo repositories inside the demo seed's transaction. */
 export function seedDemoRepositories(sandbox: Sandbox, projects: { webApp: ProjectRow; dotfiles: ProjectRow; paymentsService: ProjectRow; ledger: ProjectRow; lumen: ProjectRow }, anchor: Date): void {
   const { db } = sandbox;
-  webApp(sandbox, ensureRepository(sandbox, projects.webApp), anchor);
+  const webAppRepo = ensureRepository(sandbox, projects.webApp);
+  webApp(sandbox, webAppRepo, anchor);
+  seedDemoMergeRequests(sandbox, projects.webApp, webAppRepo, anchor);
   dotfiles(sandbox, ensureRepository(sandbox, projects.dotfiles), anchor);
   paymentsService(sandbox, ensureRepository(sandbox, projects.paymentsService), anchor, projects.paymentsService.default_branch);
   paymentsService(sandbox, ensureRepository(sandbox, projects.ledger), anchor, projects.ledger.default_branch);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Gitlab } from '@gitbeaker/rest';
 import { generateKeyPairSync } from 'node:crypto';
 import { startSandbox, type RunningSandbox } from '../server.ts';
-import { DEMO_PATHS } from '../seed/demo.ts';
+import { DEMO_MERGE_REQUESTS, DEMO_PATHS, DEMO_TOKENS } from '../seed/demo.ts';
 
 /**
  * A client library written for the real platform (gitbeaker, the most used one for JavaScript),
@@ -176,6 +176,58 @@ describe('gitbeaker against the sandbox', () => {
     await api.ProjectIssueBoards.removeList(tracker.id, board.id, first.id);
     const group = await api.Groups.show(DEMO_PATHS.bigGroup);
     expect((await api.GroupIssueBoards.all(group.id)).map((each) => each.name)).toContain('Engineering workflow');
+  });
+
+  it('reviews a merge request: lists, reviewers, threads, approval rules, approvals and the merge', async () => {
+    const project = await api.Projects.show(DEMO_PATHS.mergeRequests);
+    const reviewer = new Gitlab({ host: sandbox.url, token: DEMO_TOKENS.developer.secret });
+    const me = await reviewer.Users.showCurrentUser();
+    const queue = await reviewer.MergeRequests.all({ reviewerId: me.id, scope: 'all', state: 'opened' });
+    expect(queue.map((each) => each.iid)).toContain(DEMO_MERGE_REQUESTS.awaitingReview);
+    const group = await api.Groups.show('acme-engineering/frontend');
+    const drafts = await api.MergeRequests.all({ groupId: group.id, wip: 'yes', state: 'opened' });
+    expect(drafts.map((each) => each.iid)).toEqual([DEMO_MERGE_REQUESTS.draft]);
+    const partly = await api.MergeRequestApprovals.showApprovalState(project.id, DEMO_MERGE_REQUESTS.partlyApproved);
+    expect(partly.rules).toEqual([expect.objectContaining({ name: 'Frontend approvals', approvals_required: 2, approved: false })]);
+
+    await api.Branches.create(project.id, 'gitbeaker/review', 'main');
+    const commit = await api.Commits.create(project.id, 'gitbeaker/review', 'Reviewed work', [{ action: 'create', filePath: 'reviewed.txt', content: 'one\ntwo\n' }]);
+    const request = await api.MergeRequests.create(project.id, 'gitbeaker/review', 'main', 'Reviewed with gitbeaker', { reviewerIds: [me.id] });
+    expect(request.reviewers).toEqual([expect.objectContaining({ id: me.id })]);
+    const refs = request.diff_refs as { base_sha: string; start_sha: string };
+    const rule = await api.MergeRequestApprovals.createApprovalRule(project.id, 'One reviewer', 1, { mergerequestIId: request.iid, ruleType: 'any_approver' });
+    expect(rule).toMatchObject({ name: 'One reviewer', approvals_required: 1 });
+    expect((await api.MergeRequests.show(project.id, request.iid)).detailed_merge_status).toBe('not_approved');
+    const refused = (await api.MergeRequests.accept(project.id, request.iid).catch((error: unknown) => error)) as Error & { cause?: { response?: Response } };
+    expect(refused.cause?.response?.status).toBe(405);
+
+    const thread = await reviewer.MergeRequestDiscussions.create(project.id, request.iid, 'Please double-check line 2', {
+      position: { baseSha: refs.base_sha, startSha: refs.start_sha, headSha: commit.id, positionType: 'text', newPath: 'reviewed.txt', newLine: '2' },
+    });
+    expect(thread.notes?.[0]).toMatchObject({ type: 'DiffNote', resolvable: true, resolved: false });
+    await api.MergeRequestDiscussions.addNote(project.id, request.iid, thread.id, 'Checked.');
+    const resolved = await api.MergeRequestDiscussions.resolve(project.id, request.iid, thread.id, true);
+    expect((resolved.notes as Array<{ resolved?: boolean }>).every((note) => note.resolved)).toBe(true);
+    await reviewer.MergeRequestNotes.create(project.id, request.iid, 'LGTM');
+    await reviewer.MergeRequestAwardEmojis.award(project.id, request.iid, 'thumbsup');
+
+    const stale = (await reviewer.MergeRequestApprovals.approve(project.id, request.iid, { sha: '0'.repeat(40) }).catch((error: unknown) => error)) as Error & { cause?: { response?: Response } };
+    expect(stale.cause?.response?.status).toBe(409);
+    const approved = await reviewer.MergeRequestApprovals.approve(project.id, request.iid, { sha: commit.id });
+    expect(approved).toMatchObject({ approvals_left: 0, approved_by: [expect.objectContaining({ user: expect.objectContaining({ username: DEMO_TOKENS.developer.username }) })] });
+    await reviewer.MergeRequestApprovals.unapprove(project.id, request.iid);
+    await reviewer.MergeRequestApprovals.approve(project.id, request.iid);
+    const detail = await api.MergeRequests.show(project.id, request.iid);
+    expect(detail).toMatchObject({ detailed_merge_status: 'mergeable', upvotes: 1, user_notes_count: 3, blocking_discussions_resolved: true });
+    expect((await api.MergeRequests.accept(project.id, request.iid)).state).toBe('merged');
+
+    const settings = await api.MergeRequestApprovals.showConfiguration(project.id);
+    expect(settings).toMatchObject({ reset_approvals_on_push: true, merge_requests_author_approval: false });
+    const projectRule = await api.MergeRequestApprovals.createApprovalRule(project.id, 'Gitbeaker rule', 1, { userIds: [1], protectedBranchIds: [] });
+    expect((await api.MergeRequestApprovals.allApprovalRules(project.id)).map((each) => each.name)).toContain('Gitbeaker rule');
+    await api.MergeRequestApprovals.editApprovalRule(project.id, projectRule.id, 'Gitbeaker rule', 0);
+    expect((await api.MergeRequestApprovals.showApprovalRule(project.id, projectRule.id)).approvals_required).toBe(0);
+    await api.MergeRequestApprovals.removeApprovalRule(project.id, projectRule.id);
   });
 
   it('adds, tests and removes a system hook', async () => {

@@ -237,6 +237,97 @@ describe('reading merge requests', () => {
   });
 });
 
+describe('reviewers, participants, changes and the group list', () => {
+  it('lists the reviewers with their review state and when they were asked', async () => {
+    const answer = await h.get(`/projects/${projectId}/merge_requests/1/reviewers`);
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body).toEqual([{ user: expect.objectContaining({ id: reporter.id, username: reporter.username }), state: 'unreviewed', created_at: '2024-05-01T09:03:00.000Z' }]);
+    expect((await h.get(`/projects/${projectId}/merge_requests/999/reviewers`)).status).toBe(404);
+    expect((await h.get(`/projects/${projectId}/merge_requests/1/reviewers`, { token: outsider.token })).status).toBe(404);
+  });
+
+  it('lists participants once each: author, assignees, reviewers', async () => {
+    const answer = await h.get(`/projects/${projectId}/merge_requests/1/participants`);
+    expect(answer.body.map((user: any) => user.id)).toEqual([developer.id, reporter.id]);
+  });
+
+  it('serves the request with its changes in one answer', async () => {
+    const answer = await h.get(`/projects/${projectId}/merge_requests/1/changes`);
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body).toMatchObject({ iid: 1, overflow: false, changes: [{ new_path: 'login.ts', new_file: true }] });
+    expect((await h.get(`/projects/${projectId}/merge_requests/1/changes?unidiff=maybe`)).body).toEqual({ error: 'unidiff is invalid' });
+  });
+
+  it('filters reviewers None and Any, also negated', async () => {
+    const iids = async (query: string) => (await h.get(`/projects/${projectId}/merge_requests?${query}`)).body.map((mr: any) => mr.iid);
+    expect(await iids('reviewer_username=Any')).toEqual([1]);
+    expect(await iids('reviewer_username=None')).toEqual([3, 2]);
+    expect(await iids('reviewer_id=None')).toEqual([3, 2]);
+    expect(await iids('not[reviewer_id]=None')).toEqual([1]);
+    expect(await iids(`not[reviewer_username]=${reporter.username}`)).toEqual([3, 2]);
+    expect(await iids('approved_by_ids=None')).toEqual([3, 2, 1]);
+    expect(await iids('approved_by_ids=Any')).toEqual([]);
+    expect((await h.get(`/projects/${projectId}/merge_requests?approved_by_ids[]=1&approved_by_ids[]=2&approved_by_ids[]=3&approved_by_ids[]=4&approved_by_ids[]=5&approved_by_ids[]=6`)).status).toBe(400);
+    expect((await h.get(`/projects/${projectId}/merge_requests?approver_ids=x`)).body).toEqual({ error: 'approver_ids is invalid' });
+  });
+
+  it('lists a group\'s requests across its projects and subgroups, readable ones only', async () => {
+    const group = await h.post('/groups', { name: 'MR Group', path: 'mr-group' });
+    expect(group.status, group.text).toBe(201);
+    const sub = await h.post('/groups', { name: 'Sub', path: 'sub', parent_id: group.body.id });
+    expect(sub.status, sub.text).toBe(201);
+    const requests: number[] = [];
+    for (const namespace of [group.body.id, sub.body.id]) {
+      const project = await h.post('/projects', { name: `In ${namespace}`, namespace_id: namespace, initialize_with_readme: true });
+      expect(project.status, project.text).toBe(201);
+      const branch = await h.post(`/projects/${project.body.id}/repository/branches?branch=topic&ref=main`);
+      expect(branch.status, branch.text).toBe(201);
+      const change = await h.post(`/projects/${project.body.id}/repository/commits`, { branch: 'topic', commit_message: 'topic', actions: [{ action: 'create', file_path: 't.txt', content: 't' }] });
+      expect(change.status, change.text).toBe(201);
+      const mr = await h.post(`/projects/${project.body.id}/merge_requests`, { source_branch: 'topic', target_branch: 'main', title: `Topic ${namespace}` });
+      expect(mr.status, mr.text).toBe(201);
+      requests.push(mr.body.id);
+    }
+    const all = await h.get(`/groups/${group.body.id}/merge_requests?sort=asc`);
+    expect(all.status, all.text).toBe(200);
+    expect(all.body.map((mr: any) => mr.id)).toEqual(requests);
+    expect(all.body[0].references.relative).toContain('mr-group/');
+    expect((await h.get(`/groups/${sub.body.id}/merge_requests`)).body.map((mr: any) => mr.id)).toEqual([requests[1]]);
+    expect((await h.get(`/groups/mr-group%2Fsub/merge_requests?search=Topic`)).body).toHaveLength(1);
+    expect((await h.get(`/groups/${group.body.id}/merge_requests`, { token: outsider.token })).status).toBe(404);
+    expect((await h.get('/groups/999999/merge_requests')).status).toBe(404);
+    expect((await h.get(`/groups/${group.body.id}/merge_requests?state=nope`)).status).toBe(400);
+  });
+});
+
+describe('milestones and the merge status recheck', () => {
+  it('sets, filters (negated too) and clears a milestone', async () => {
+    const milestone = await h.post(`/projects/${projectId}/milestones`, { title: 'Sprint 9' });
+    expect(milestone.status, milestone.text).toBe(201);
+    const created = await openRequest('milestone/one', { milestone_id: milestone.body.id });
+    expect(created.milestone).toMatchObject({ id: milestone.body.id, title: 'Sprint 9' });
+    const iids = async (query: string) => (await h.get(`/projects/${projectId}/merge_requests?state=opened&${query}`)).body.map((mr: any) => mr.iid);
+    expect(await iids('milestone=Sprint%209')).toEqual([created.iid]);
+    expect(await iids('milestone=Any')).toEqual([created.iid]);
+    expect(await iids('milestone=None')).not.toContain(created.iid);
+    expect(await iids('not[milestone]=Sprint%209')).not.toContain(created.iid);
+    const cleared = await h.put(`/projects/${projectId}/merge_requests/${created.iid}`, { milestone_id: 0 });
+    expect(cleared.body.milestone).toBeNull();
+    // a milestone of nothing this project sees is dropped
+    expect((await h.put(`/projects/${projectId}/merge_requests/${created.iid}`, { milestone_id: 999999 })).body.milestone).toBeNull();
+    expect((await h.put(`/projects/${projectId}/merge_requests/${created.iid}`, { milestone_id: 'x' })).body).toEqual({ error: 'milestone_id is invalid' });
+  });
+
+  it('rechecks mergeability of a page only when asked', async () => {
+    const created = await openRequest('recheck/one');
+    await commit('main', [{ action: 'create', file_path: 'recheck-one.txt', content: 'main side\n' }]);
+    const status = async (query: string) => (await h.get(`/projects/${projectId}/merge_requests?iids[]=${created.iid}${query}`)).body[0].merge_status;
+    expect(await status('')).toBe('can_be_merged');
+    expect(await status('&with_merge_status_recheck=true')).toBe('cannot_be_merged');
+    expect((await h.get(`/projects/${projectId}/merge_requests?iids[]=${created.iid}`)).body[0].has_conflicts).toBe(true);
+  });
+});
+
 describe('updating merge requests', () => {
   it('needs one attribute, with the platform message', async () => {
     const answer = await h.put(`/projects/${projectId}/merge_requests/1`, {});

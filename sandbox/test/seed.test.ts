@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from './harness.ts';
-import { DEMO_DEAD_TOKENS, DEMO_PATHS, DEMO_SAML_PROVIDER_ID, DEMO_TOKENS } from '../seed/demo.ts';
+import { DEMO_DEAD_TOKENS, DEMO_MERGE_REQUESTS, DEMO_PATHS, DEMO_SAML_PROVIDER_ID, DEMO_TOKENS } from '../seed/demo.ts';
 import { addDays } from '../model/time.ts';
 
 // a fixed clock: expiry dates and the determinism check do not depend on when the suite runs
@@ -258,6 +258,38 @@ describe('demo seed: issue tracker', () => {
     expect(boards[0].lists.map((list: any) => list.label.name)).toEqual(['workflow::triage', 'workflow::ready', 'workflow::in dev', 'workflow::in review', 'workflow::blocked']);
     const projects = new Set((await h.get(`/groups/${DEMO_PATHS.bigGroup}/issues?labels=workflow::ready&per_page=100`)).body.map((issue: any) => issue.project_id));
     expect(projects.size).toBeGreaterThan(1);
+  });
+});
+
+describe('demo seed: merge requests', () => {
+  const base = `/projects/${enc(DEMO_PATHS.mergeRequests)}/merge_requests`;
+  const get = async (iid: number) => (await h.get(`${base}/${iid}`)).body;
+
+  it('has one in every state, each as git and the rules make it', async () => {
+    expect(await get(DEMO_MERGE_REQUESTS.draft)).toMatchObject({ draft: true, detailed_merge_status: 'draft_status' });
+    expect(await get(DEMO_MERGE_REQUESTS.awaitingReview)).toMatchObject({ state: 'opened', detailed_merge_status: 'not_approved', reviewers: [{ username: 'diego.ramirez' }, { username: 'grace.okafor' }] });
+    expect(await get(DEMO_MERGE_REQUESTS.conflict)).toMatchObject({ has_conflicts: true, detailed_merge_status: 'conflict' });
+    expect(await get(DEMO_MERGE_REQUESTS.unresolvedThreads)).toMatchObject({ blocking_discussions_resolved: false, user_notes_count: 5 });
+    expect(await get(DEMO_MERGE_REQUESTS.approved)).toMatchObject({ detailed_merge_status: 'mergeable', upvotes: 2 });
+    const merged = await get(DEMO_MERGE_REQUESTS.merged);
+    expect(merged).toMatchObject({ state: 'merged', merge_user: { username: 'maya.chen' } });
+    expect(merged.merge_commit_sha).toMatch(/^[0-9a-f]{40}$/);
+    expect(await get(DEMO_MERGE_REQUESTS.closed)).toMatchObject({ state: 'closed', closed_by: { username: 'maya.chen' } });
+    const approvals = async (iid: number) => (await h.get(`${base}/${iid}/approvals`)).body;
+    expect(await approvals(DEMO_MERGE_REQUESTS.partlyApproved)).toMatchObject({ approvals_required: 2, approvals_left: 1 });
+    expect(await approvals(DEMO_MERGE_REQUESTS.approved)).toMatchObject({ approvals_left: 0, approved: true });
+    const review = await h.get('/merge_requests?scope=reviews_for_me&state=opened', { token: DEMO_TOKENS.developer.secret });
+    expect(review.body.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('has a request with 100 files and 5,000 changed lines, and threads on a diff line', async () => {
+    const diffs = await allPages(`${base}/${DEMO_MERGE_REQUESTS.big}/diffs`);
+    expect(diffs).toHaveLength(100);
+    const added = diffs.reduce((sum, diff) => sum + diff.diff.split('\n').filter((line: string) => line.startsWith('+')).length, 0);
+    expect(added).toBe(5_000);
+    const threads = (await h.get(`${base}/${DEMO_MERGE_REQUESTS.unresolvedThreads}/discussions`)).body;
+    expect(threads.map((thread: any) => thread.notes[0].resolved)).toEqual([false, false, true]);
+    expect(threads[0].notes[0]).toMatchObject({ type: 'DiffNote', position: { new_path: 'src/lib/places.ts', new_line: 2 } });
   });
 });
 
