@@ -8,9 +8,9 @@ import { DataTable } from '../../components/data-table.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { FilteredEmptyState, SearchLink } from '../../components/search-link.tsx';
 import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
-import { PerPageSelect } from '../../components/list-controls.tsx';
+import { PerPageSelect, SortControls } from '../../components/list-controls.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
-import { LabelChip } from '../../components/label-chip.tsx';
+import { LabelChipList } from '../../components/label-chip.tsx';
 import { Time } from '../../components/time.tsx';
 import { BreakableText } from '../../components/breakable-text.tsx';
 import { MergeRequestFilterForm } from './filter-form.tsx';
@@ -101,16 +101,7 @@ export function MergeRequestListScreen({ scope, sourceName, search }: MergeReque
       {
         id: 'labels',
         header: 'Labels',
-        cell: ({ row: { original: request } }) =>
-          request.labels.length ? (
-            <ul className="chip-list" aria-label={`Labels of ${reference(request)}`}>
-              {request.labels.map((label) => (
-                <li key={typeof label === 'string' ? label : label.id}>
-                  <LabelChip label={label} />
-                </li>
-              ))}
-            </ul>
-          ) : null,
+        cell: ({ row: { original: request } }) => <LabelChipList labels={request.labels} name={reference(request)} />,
       },
       { id: 'target', header: 'Target', cell: ({ row }) => <BreakableText text={row.original.target_branch} /> },
       { id: 'updated', header: 'Updated', cell: ({ row }) => <span className="nowrap"><Time value={row.original.updated_at} relative /></span> },
@@ -142,23 +133,7 @@ export function MergeRequestListScreen({ scope, sourceName, search }: MergeReque
       </nav>
       <MergeRequestFilterForm key={JSON.stringify(search)} search={search} onChange={(next) => void navigate({ to: '.', search: next as never, replace: true })} />
       <div className="filter-bar">
-        <label className="inline-field">
-          <span>Sort by</span>
-          <select className="input" value={wanted.order_by} onChange={(event) => setSearch({ order_by: event.target.value as MergeRequestsSearch['order_by'] })}>
-            {MERGE_REQUEST_ORDERS.map((order) => (
-              <option key={order.value} value={order.value}>
-                {order.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="inline-field">
-          <span>Direction</span>
-          <select className="input" value={wanted.sort} onChange={(event) => setSearch({ sort: event.target.value as MergeRequestsSearch['sort'] })}>
-            <option value="asc">Ascending</option>
-            <option value="desc">Descending</option>
-          </select>
-        </label>
+        <SortControls orders={MERGE_REQUEST_ORDERS} orderBy={wanted.order_by} sort={wanted.sort} onChange={setSearch} />
         <PerPageSelect value={wanted.per_page} onChange={(perPage) => setSearch({ per_page: perPage as MergeRequestsSearch['per_page'] })} />
       </div>
       {data.items.length === 0 ? (
