@@ -100,3 +100,32 @@ test('a project list filtered to drafts and without a label, kept through a relo
   await page.getByRole('link', { name: 'Clear the filters' }).click();
   await expect(rows).toHaveCount(4);
 });
+
+test('a group’s list by state tab and order: merged and closed requests of its projects, the order in the URL', async ({ page, context, adminSession, api }) => {
+  await applyAdminSession(context, adminSession);
+  const webApp = await api.projectId(DEMO_PATHS.mergeRequests);
+  const group = await api.groupId(DEMO_PATHS.mergeRequests.split('/').slice(0, -1).join('/'));
+  const merged = await api.get<{ title: string }>(`/projects/${webApp}/merge_requests/${DEMO_MERGE_REQUESTS.merged}`);
+  const closed = await api.get<{ title: string }>(`/projects/${webApp}/merge_requests/${DEMO_MERGE_REQUESTS.closed}`);
+  await page.goto(`/groups/${group}/merge-requests`);
+  const states = page.getByRole('navigation', { name: 'Merge request states' });
+  await expect(states.getByRole('link', { name: 'Open' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('row').filter({ hasText: merged.title })).toHaveCount(0);
+
+  await states.getByRole('link', { name: 'Merged' }).click();
+  await expect.poll(param(page, 'state')).toBe('merged');
+  const row = page.getByRole('table', { name: 'Merged merge requests' }).getByRole('row').filter({ hasText: merged.title });
+  await expect(row).toContainText('Merged');
+  await expect(page.getByRole('row').filter({ hasText: closed.title })).toHaveCount(0);
+
+  await states.getByRole('link', { name: 'Closed' }).click();
+  await expect(page.getByRole('table', { name: 'Closed merge requests' }).getByRole('row').filter({ hasText: closed.title })).toHaveCount(1);
+
+  await page.getByRole('combobox', { name: 'Sort by' }).selectOption({ label: 'Title' });
+  await page.getByRole('combobox', { name: 'Direction' }).selectOption({ label: 'Ascending' });
+  await expect.poll(param(page, 'order_by')).toBe('title');
+  await expect.poll(param(page, 'sort')).toBe('asc');
+  await page.reload();
+  await expect(page.getByRole('combobox', { name: 'Sort by' })).toHaveValue('title');
+  await expect(page.getByRole('table', { name: 'Closed merge requests' })).toBeVisible();
+});
