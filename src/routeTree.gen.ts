@@ -18,6 +18,7 @@ import { Route as AdminRunnersRouteImport } from './routes/admin/runners'
 import { Route as AdminServiceAccountsRouteImport } from './routes/admin/service-accounts'
 import { Route as GroupsIndexRouteImport } from './routes/groups/index'
 import { Route as IssuesIndexRouteImport } from './routes/issues/index'
+import { Route as MergeRequestsIndexRouteImport } from './routes/merge-requests/index'
 import { Route as ProjectsIndexRouteImport } from './routes/projects/index'
 import { Route as RunnersRunnerIdRouteImport } from './routes/runners/$runnerId'
 import { Route as UsersIndexRouteImport } from './routes/users/index'
@@ -32,6 +33,7 @@ import { Route as GroupsGroupIdBillableMembersRouteImport } from './routes/group
 import { Route as GroupsGroupIdBoardsRouteImport } from './routes/groups/$groupId/boards'
 import { Route as GroupsGroupIdIssuesRouteImport } from './routes/groups/$groupId/issues'
 import { Route as GroupsGroupIdMembersRouteImport } from './routes/groups/$groupId/members'
+import { Route as GroupsGroupIdMergeRequestsRouteImport } from './routes/groups/$groupId/merge-requests'
 import { Route as GroupsGroupIdRunnersRouteImport } from './routes/groups/$groupId/runners'
 import { Route as GroupsGroupIdServiceAccountsRouteImport } from './routes/groups/$groupId/service-accounts'
 import { Route as ProjectsProjectIdBoardsRouteImport } from './routes/projects/$projectId/boards'
@@ -48,6 +50,7 @@ import { Route as ProjectsProjectIdCommitShaRouteImport } from './routes/project
 import { Route as ProjectsProjectIdEditSplatRouteImport } from './routes/projects/$projectId/edit.$'
 import { Route as ProjectsProjectIdIssuesIndexRouteImport } from './routes/projects/$projectId/issues/index'
 import { Route as ProjectsProjectIdIssuesIssueIidRouteImport } from './routes/projects/$projectId/issues/$issueIid'
+import { Route as ProjectsProjectIdMergeRequestsIndexRouteImport } from './routes/projects/$projectId/merge-requests/index'
 import { Route as ProjectsProjectIdNewSplatRouteImport } from './routes/projects/$projectId/new.$'
 import { Route as ProjectsProjectIdTreeSplatRouteImport } from './routes/projects/$projectId/tree.$'
 import { Route as GroupsGroupIdServiceAccountsUserIdTokensRouteImport } from './routes/groups/$groupId/service-accounts_.$userId.tokens'
@@ -95,6 +98,11 @@ const GroupsIndexRoute = GroupsIndexRouteImport.update({
 const IssuesIndexRoute = IssuesIndexRouteImport.update({
   id: '/issues/',
   path: '/issues/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const MergeRequestsIndexRoute = MergeRequestsIndexRouteImport.update({
+  id: '/merge-requests/',
+  path: '/merge-requests/',
   getParentRoute: () => rootRouteImport,
 } as any)
 const ProjectsIndexRoute = ProjectsIndexRouteImport.update({
@@ -169,6 +177,12 @@ const GroupsGroupIdMembersRoute = GroupsGroupIdMembersRouteImport.update({
   path: '/groups/$groupId/members',
   getParentRoute: () => rootRouteImport,
 } as any)
+const GroupsGroupIdMergeRequestsRoute =
+  GroupsGroupIdMergeRequestsRouteImport.update({
+    id: '/groups/$groupId/merge-requests',
+    path: '/groups/$groupId/merge-requests',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const GroupsGroupIdRunnersRoute = GroupsGroupIdRunnersRouteImport.update({
   id: '/groups/$groupId/runners',
   path: '/groups/$groupId/runners',
@@ -263,6 +277,12 @@ const ProjectsProjectIdIssuesIssueIidRoute =
     path: '/projects/$projectId/issues/$issueIid',
     getParentRoute: () => rootRouteImport,
   } as any)
+const ProjectsProjectIdMergeRequestsIndexRoute =
+  ProjectsProjectIdMergeRequestsIndexRouteImport.update({
+    id: '/projects/$projectId/merge-requests/',
+    path: '/projects/$projectId/merge-requests/',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const ProjectsProjectIdNewSplatRoute =
   ProjectsProjectIdNewSplatRouteImport.update({
     id: '/projects/$projectId/new/$',
@@ -294,6 +314,7 @@ export interface FileRoutesByFullPath {
   '/users/$userId': typeof UsersUserIdRoute
   '/groups/': typeof GroupsIndexRoute
   '/issues/': typeof IssuesIndexRoute
+  '/merge-requests/': typeof MergeRequestsIndexRoute
   '/projects/': typeof ProjectsIndexRoute
   '/users/': typeof UsersIndexRoute
   '/admin/hooks/$hookId': typeof AdminHooksHookIdRoute
@@ -304,6 +325,7 @@ export interface FileRoutesByFullPath {
   '/groups/$groupId/boards': typeof GroupsGroupIdBoardsRoute
   '/groups/$groupId/issues': typeof GroupsGroupIdIssuesRoute
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
+  '/groups/$groupId/merge-requests': typeof GroupsGroupIdMergeRequestsRoute
   '/groups/$groupId/runners': typeof GroupsGroupIdRunnersRoute
   '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
   '/projects/$projectId/boards': typeof ProjectsProjectIdBoardsRoute
@@ -324,6 +346,7 @@ export interface FileRoutesByFullPath {
   '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
   '/projects/$projectId/issues/': typeof ProjectsProjectIdIssuesIndexRoute
+  '/projects/$projectId/merge-requests/': typeof ProjectsProjectIdMergeRequestsIndexRoute
   '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
 }
 export interface FileRoutesByTo {
@@ -338,6 +361,7 @@ export interface FileRoutesByTo {
   '/users/$userId': typeof UsersUserIdRoute
   '/groups': typeof GroupsIndexRoute
   '/issues': typeof IssuesIndexRoute
+  '/merge-requests': typeof MergeRequestsIndexRoute
   '/projects': typeof ProjectsIndexRoute
   '/users': typeof UsersIndexRoute
   '/admin/hooks/$hookId': typeof AdminHooksHookIdRoute
@@ -348,6 +372,7 @@ export interface FileRoutesByTo {
   '/groups/$groupId/boards': typeof GroupsGroupIdBoardsRoute
   '/groups/$groupId/issues': typeof GroupsGroupIdIssuesRoute
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
+  '/groups/$groupId/merge-requests': typeof GroupsGroupIdMergeRequestsRoute
   '/groups/$groupId/runners': typeof GroupsGroupIdRunnersRoute
   '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
   '/projects/$projectId/boards': typeof ProjectsProjectIdBoardsRoute
@@ -368,6 +393,7 @@ export interface FileRoutesByTo {
   '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
   '/projects/$projectId/issues': typeof ProjectsProjectIdIssuesIndexRoute
+  '/projects/$projectId/merge-requests': typeof ProjectsProjectIdMergeRequestsIndexRoute
   '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
 }
 export interface FileRoutesById {
@@ -383,6 +409,7 @@ export interface FileRoutesById {
   '/users/$userId': typeof UsersUserIdRoute
   '/groups/': typeof GroupsIndexRoute
   '/issues/': typeof IssuesIndexRoute
+  '/merge-requests/': typeof MergeRequestsIndexRoute
   '/projects/': typeof ProjectsIndexRoute
   '/users/': typeof UsersIndexRoute
   '/admin/hooks/$hookId': typeof AdminHooksHookIdRoute
@@ -393,6 +420,7 @@ export interface FileRoutesById {
   '/groups/$groupId/boards': typeof GroupsGroupIdBoardsRoute
   '/groups/$groupId/issues': typeof GroupsGroupIdIssuesRoute
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
+  '/groups/$groupId/merge-requests': typeof GroupsGroupIdMergeRequestsRoute
   '/groups/$groupId/runners': typeof GroupsGroupIdRunnersRoute
   '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
   '/projects/$projectId/boards': typeof ProjectsProjectIdBoardsRoute
@@ -413,6 +441,7 @@ export interface FileRoutesById {
   '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
   '/projects/$projectId/issues/': typeof ProjectsProjectIdIssuesIndexRoute
+  '/projects/$projectId/merge-requests/': typeof ProjectsProjectIdMergeRequestsIndexRoute
   '/groups/$groupId/service-accounts_/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
 }
 export interface FileRouteTypes {
@@ -429,6 +458,7 @@ export interface FileRouteTypes {
     | '/users/$userId'
     | '/groups/'
     | '/issues/'
+    | '/merge-requests/'
     | '/projects/'
     | '/users/'
     | '/admin/hooks/$hookId'
@@ -439,6 +469,7 @@ export interface FileRouteTypes {
     | '/groups/$groupId/boards'
     | '/groups/$groupId/issues'
     | '/groups/$groupId/members'
+    | '/groups/$groupId/merge-requests'
     | '/groups/$groupId/runners'
     | '/groups/$groupId/service-accounts'
     | '/projects/$projectId/boards'
@@ -459,6 +490,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/new/$'
     | '/projects/$projectId/tree/$'
     | '/projects/$projectId/issues/'
+    | '/projects/$projectId/merge-requests/'
     | '/groups/$groupId/service-accounts/$userId/tokens'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -473,6 +505,7 @@ export interface FileRouteTypes {
     | '/users/$userId'
     | '/groups'
     | '/issues'
+    | '/merge-requests'
     | '/projects'
     | '/users'
     | '/admin/hooks/$hookId'
@@ -483,6 +516,7 @@ export interface FileRouteTypes {
     | '/groups/$groupId/boards'
     | '/groups/$groupId/issues'
     | '/groups/$groupId/members'
+    | '/groups/$groupId/merge-requests'
     | '/groups/$groupId/runners'
     | '/groups/$groupId/service-accounts'
     | '/projects/$projectId/boards'
@@ -503,6 +537,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/new/$'
     | '/projects/$projectId/tree/$'
     | '/projects/$projectId/issues'
+    | '/projects/$projectId/merge-requests'
     | '/groups/$groupId/service-accounts/$userId/tokens'
   id:
     | '__root__'
@@ -517,6 +552,7 @@ export interface FileRouteTypes {
     | '/users/$userId'
     | '/groups/'
     | '/issues/'
+    | '/merge-requests/'
     | '/projects/'
     | '/users/'
     | '/admin/hooks/$hookId'
@@ -527,6 +563,7 @@ export interface FileRouteTypes {
     | '/groups/$groupId/boards'
     | '/groups/$groupId/issues'
     | '/groups/$groupId/members'
+    | '/groups/$groupId/merge-requests'
     | '/groups/$groupId/runners'
     | '/groups/$groupId/service-accounts'
     | '/projects/$projectId/boards'
@@ -547,6 +584,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/new/$'
     | '/projects/$projectId/tree/$'
     | '/projects/$projectId/issues/'
+    | '/projects/$projectId/merge-requests/'
     | '/groups/$groupId/service-accounts_/$userId/tokens'
   fileRoutesById: FileRoutesById
 }
@@ -562,6 +600,7 @@ export interface RootRouteChildren {
   UsersUserIdRoute: typeof UsersUserIdRoute
   GroupsIndexRoute: typeof GroupsIndexRoute
   IssuesIndexRoute: typeof IssuesIndexRoute
+  MergeRequestsIndexRoute: typeof MergeRequestsIndexRoute
   ProjectsIndexRoute: typeof ProjectsIndexRoute
   UsersIndexRoute: typeof UsersIndexRoute
   AdminHooksHookIdRoute: typeof AdminHooksHookIdRoute
@@ -572,6 +611,7 @@ export interface RootRouteChildren {
   GroupsGroupIdBoardsRoute: typeof GroupsGroupIdBoardsRoute
   GroupsGroupIdIssuesRoute: typeof GroupsGroupIdIssuesRoute
   GroupsGroupIdMembersRoute: typeof GroupsGroupIdMembersRoute
+  GroupsGroupIdMergeRequestsRoute: typeof GroupsGroupIdMergeRequestsRoute
   GroupsGroupIdRunnersRoute: typeof GroupsGroupIdRunnersRoute
   GroupsGroupIdServiceAccountsRoute: typeof GroupsGroupIdServiceAccountsRoute
   ProjectsProjectIdBoardsRoute: typeof ProjectsProjectIdBoardsRoute
@@ -592,6 +632,7 @@ export interface RootRouteChildren {
   ProjectsProjectIdNewSplatRoute: typeof ProjectsProjectIdNewSplatRoute
   ProjectsProjectIdTreeSplatRoute: typeof ProjectsProjectIdTreeSplatRoute
   ProjectsProjectIdIssuesIndexRoute: typeof ProjectsProjectIdIssuesIndexRoute
+  ProjectsProjectIdMergeRequestsIndexRoute: typeof ProjectsProjectIdMergeRequestsIndexRoute
   GroupsGroupIdServiceAccountsUserIdTokensRoute: typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
 }
 
@@ -658,6 +699,13 @@ declare module '@tanstack/react-router' {
       path: '/issues'
       fullPath: '/issues/'
       preLoaderRoute: typeof IssuesIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/merge-requests/': {
+      id: '/merge-requests/'
+      path: '/merge-requests'
+      fullPath: '/merge-requests/'
+      preLoaderRoute: typeof MergeRequestsIndexRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/projects/': {
@@ -756,6 +804,13 @@ declare module '@tanstack/react-router' {
       path: '/groups/$groupId/members'
       fullPath: '/groups/$groupId/members'
       preLoaderRoute: typeof GroupsGroupIdMembersRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/groups/$groupId/merge-requests': {
+      id: '/groups/$groupId/merge-requests'
+      path: '/groups/$groupId/merge-requests'
+      fullPath: '/groups/$groupId/merge-requests'
+      preLoaderRoute: typeof GroupsGroupIdMergeRequestsRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/groups/$groupId/runners': {
@@ -870,6 +925,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ProjectsProjectIdIssuesIssueIidRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/projects/$projectId/merge-requests/': {
+      id: '/projects/$projectId/merge-requests/'
+      path: '/projects/$projectId/merge-requests'
+      fullPath: '/projects/$projectId/merge-requests/'
+      preLoaderRoute: typeof ProjectsProjectIdMergeRequestsIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/projects/$projectId/new/$': {
       id: '/projects/$projectId/new/$'
       path: '/projects/$projectId/new/$'
@@ -906,6 +968,7 @@ const rootRouteChildren: RootRouteChildren = {
   UsersUserIdRoute: UsersUserIdRoute,
   GroupsIndexRoute: GroupsIndexRoute,
   IssuesIndexRoute: IssuesIndexRoute,
+  MergeRequestsIndexRoute: MergeRequestsIndexRoute,
   ProjectsIndexRoute: ProjectsIndexRoute,
   UsersIndexRoute: UsersIndexRoute,
   AdminHooksHookIdRoute: AdminHooksHookIdRoute,
@@ -916,6 +979,7 @@ const rootRouteChildren: RootRouteChildren = {
   GroupsGroupIdBoardsRoute: GroupsGroupIdBoardsRoute,
   GroupsGroupIdIssuesRoute: GroupsGroupIdIssuesRoute,
   GroupsGroupIdMembersRoute: GroupsGroupIdMembersRoute,
+  GroupsGroupIdMergeRequestsRoute: GroupsGroupIdMergeRequestsRoute,
   GroupsGroupIdRunnersRoute: GroupsGroupIdRunnersRoute,
   GroupsGroupIdServiceAccountsRoute: GroupsGroupIdServiceAccountsRoute,
   ProjectsProjectIdBoardsRoute: ProjectsProjectIdBoardsRoute,
@@ -936,6 +1000,8 @@ const rootRouteChildren: RootRouteChildren = {
   ProjectsProjectIdNewSplatRoute: ProjectsProjectIdNewSplatRoute,
   ProjectsProjectIdTreeSplatRoute: ProjectsProjectIdTreeSplatRoute,
   ProjectsProjectIdIssuesIndexRoute: ProjectsProjectIdIssuesIndexRoute,
+  ProjectsProjectIdMergeRequestsIndexRoute:
+    ProjectsProjectIdMergeRequestsIndexRoute,
   GroupsGroupIdServiceAccountsUserIdTokensRoute:
     GroupsGroupIdServiceAccountsUserIdTokensRoute,
 }

@@ -48,3 +48,17 @@ export function LabelChip({ label }: { label: LabelBasic | string }) {
     </span>
   );
 }
+
+/** A row's labels as a list named after the row (`Labels of !44`); nothing when there are none. */
+export function LabelChipList({ labels, name }: { labels: ReadonlyArray<LabelBasic | string>; name: string }) {
+  if (!labels.length) return null;
+  return (
+    <ul className="chip-list" aria-label={`Labels of ${name}`}>
+      {labels.map((label) => (
+        <li key={typeof label === 'string' ? label : label.id}>
+          <LabelChip label={label} />
+        </li>
+      ))}
+    </ul>
+  );
+}

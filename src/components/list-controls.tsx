@@ -64,3 +64,35 @@ export function PerPageSelect({ value, onChange }: { value: number; onChange: (p
     </label>
   );
 }
+
+interface SortControlsProps<Order extends string> {
+  orders: ReadonlyArray<{ value: Order; label: string }>;
+  orderBy: Order;
+  sort: 'asc' | 'desc';
+  onChange: (change: { order_by?: Order; sort?: 'asc' | 'desc' }) => void;
+}
+
+/** A list's order as the API takes it: the field (`order_by`) and the direction (`sort`). */
+export function SortControls<Order extends string>({ orders, orderBy, sort, onChange }: SortControlsProps<Order>) {
+  return (
+    <>
+      <label className="inline-field">
+        <span>Sort by</span>
+        <select className="input" value={orderBy} onChange={(event) => onChange({ order_by: event.target.value as Order })}>
+          {orders.map((order) => (
+            <option key={order.value} value={order.value}>
+              {order.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="inline-field">
+        <span>Direction</span>
+        <select className="input" value={sort} onChange={(event) => onChange({ sort: event.target.value as 'asc' | 'desc' })}>
+          <option value="asc">Ascending</option>
+          <option value="desc">Descending</option>
+        </select>
+      </label>
+    </>
+  );
+}

@@ -8,9 +8,9 @@ import { DataTable } from '../../components/data-table.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { FilteredEmptyState, SearchLink } from '../../components/search-link.tsx';
 import { usePrefetch, useSetSearch, useViewState } from '../../components/list-hooks.ts';
-import { PerPageSelect } from '../../components/list-controls.tsx';
+import { PerPageSelect, SortControls } from '../../components/list-controls.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
-import { LabelChip } from '../../components/label-chip.tsx';
+import { LabelChipList } from '../../components/label-chip.tsx';
 import { Time } from '../../components/time.tsx';
 import { BreakableText } from '../../components/breakable-text.tsx';
 import { FilterBar } from './filter-bar.tsx';
@@ -114,16 +114,7 @@ export function IssueListScreen({ scope, sourceName, search }: IssueListScreenPr
       {
         id: 'labels',
         header: 'Labels',
-        cell: ({ row: { original: issue } }) =>
-          issue.labels.length ? (
-            <ul className="chip-list" aria-label={`Labels of ${reference(issue)}`}>
-              {issue.labels.map((label) => (
-                <li key={typeof label === 'string' ? label : label.id}>
-                  <LabelChip label={label} />
-                </li>
-              ))}
-            </ul>
-          ) : null,
+        cell: ({ row: { original: issue } }) => <LabelChipList labels={issue.labels} name={reference(issue)} />,
       },
       { id: 'milestone', header: 'Milestone', cell: ({ row }) => row.original.milestone?.title ?? <span className="muted">None</span> },
       {
@@ -196,23 +187,7 @@ export function IssueListScreen({ scope, sourceName, search }: IssueListScreenPr
       {statistics.error ? <p className="notice" role="note">The counts could not be read.</p> : null}
       <FilterBar scope={scope} search={search} onChange={(next) => void navigate({ to: '.', search: next as never, replace: true })} />
       <div className="filter-bar">
-        <label className="inline-field">
-          <span>Sort by</span>
-          <select className="input" value={wanted.order_by} onChange={(event) => setSearch({ order_by: event.target.value as IssuesSearch['order_by'], cursor: undefined })}>
-            {ISSUE_ORDERS.map((order) => (
-              <option key={order.value} value={order.value}>
-                {order.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="inline-field">
-          <span>Direction</span>
-          <select className="input" value={wanted.sort} onChange={(event) => setSearch({ sort: event.target.value as IssuesSearch['sort'], cursor: undefined })}>
-            <option value="asc">Ascending</option>
-            <option value="desc">Descending</option>
-          </select>
-        </label>
+        <SortControls orders={ISSUE_ORDERS} orderBy={wanted.order_by} sort={wanted.sort} onChange={(change) => setSearch({ ...change, cursor: undefined })} />
         <PerPageSelect value={wanted.per_page} onChange={(perPage) => setSearch({ per_page: perPage as IssuesSearch['per_page'], cursor: undefined })} />
       </div>
       {!canWrite ? <p className="notice" role="note">This token is read-only (it lacks the api scope): issues can be viewed, not changed.</p> : null}

@@ -46,6 +46,7 @@ export function yourWork({ isBot }: Pick<NavContext, 'isBot'>): NavSection {
       { label: 'Projects', to: '/projects', exact: true },
       { label: 'People', to: '/users' },
       { label: 'Issues', to: '/issues' },
+      { label: 'Merge requests', to: '/merge-requests' },
       { label: 'Token expiry', to: '/access-tokens/expiry' },
       ...(isBot ? [{ label: 'This token', to: '/access-tokens/self' }] : []),
     ],
@@ -74,6 +75,7 @@ function groupItems(group: NonNullable<NavContext['group']>): Placed[] {
     { section: 'Manage', label: 'Members', to: '/groups/$groupId/members', params },
     { section: 'Plan', label: 'Issues', to: '/groups/$groupId/issues', params },
     { section: 'Plan', label: 'Issue boards', to: '/groups/$groupId/boards', params },
+    { section: 'Code', label: 'Merge requests', to: '/groups/$groupId/merge-requests', params },
     ...(owned ? [{ section: 'Build' as const, label: 'Runners', to: '/groups/$groupId/runners', params }] : []),
     ...(owned ? [{ section: 'Settings' as const, label: 'Access tokens', to: '/groups/$groupId/access-tokens', params }] : []),
     ...(topOwned ? [{ section: 'Settings' as const, label: 'Service accounts', to: '/groups/$groupId/service-accounts', params }] : []),
@@ -89,6 +91,7 @@ function projectItems(projectId: number): Placed[] {
     // the list stays current on an issue's own page
     { section: 'Plan', label: 'Issues', to: '/projects/$projectId/issues', params, alsoCurrent: /^\/projects\/[^/]+\/issues\// },
     { section: 'Plan', label: 'Issue boards', to: '/projects/$projectId/boards', params },
+    { section: 'Code', label: 'Merge requests', to: '/projects/$projectId/merge-requests', params, alsoCurrent: /^\/projects\/[^/]+\/merge-requests\// },
     { section: 'Code', label: 'Files', to: '/projects/$projectId/tree/$', params: { ...params, _splat: '' }, alsoCurrent: /^\/projects\/[^/]+\/(blob|blame|edit|new|changes)(\/|$)/ },
     { section: 'Code', label: 'Commits', to: '/projects/$projectId/commits', params, alsoCurrent: /^\/projects\/[^/]+\/commit\// },
     { section: 'Code', label: 'Branches', to: '/projects/$projectId/branches', params },

@@ -1,0 +1,152 @@
+import { useMemo } from 'react';
+import { useSuspenseQuery } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import type { ColumnDef } from '@tanstack/react-table';
+import type { MergeRequest, MergeRequestScope } from '../../api/merge-requests.ts';
+import { useActiveSession, useConnection } from '../../api/react.ts';
+import { DataTable } from '../../components/data-table.tsx';
+import { Paginator } from '../../components/paginator.tsx';
+import { FilteredEmptyState, SearchLink } from '../../components/search-link.tsx';
+import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
+import { PerPageSelect, SortControls } from '../../components/list-controls.tsx';
+import { useRequestedSearch } from '../../components/use-requested-search.ts';
+import { LabelChipList } from '../../components/label-chip.tsx';
+import { Time } from '../../components/time.tsx';
+import { BreakableText } from '../../components/breakable-text.tsx';
+import { MergeRequestFilterForm } from './filter-form.tsx';
+import { MERGE_REQUEST_ORDERS, STATE_TABS, WHOSE_TABS, clearFilters, isFiltered, mergeRequestsSearchSchema, type MergeRequestsSearch } from './search.ts';
+import { mergeRequestListOptions } from './route-options.ts';
+
+/** `detailed_merge_status` in words (spec 2, 2.3). */
+const MERGE_STATUS_WORDS: Record<string, string> = {
+  mergeable: 'Ready to merge',
+  not_open: 'Not open',
+  draft_status: 'Draft',
+  broken_status: 'Source branch broken',
+  commits_status: 'Commits missing',
+  ci_must_pass: 'Pipeline must succeed',
+  ci_still_running: 'Pipeline still running',
+  unchecked: 'Not checked yet',
+  checking: 'Checking',
+  preparing: 'Preparing',
+  conflict: 'Has conflicts',
+  need_rebase: 'Needs a rebase',
+  discussions_not_resolved: 'Unresolved threads',
+  not_approved: 'Approvals missing',
+  blocked_status: 'Blocked by another merge request',
+  jira_association_missing: 'Jira issue missing',
+  requested_changes: 'Changes requested',
+  approvals_syncing: 'Approvals syncing',
+};
+
+export function mergeStatusWords(status: string | null | undefined): string {
+  if (!status) return 'Unknown';
+  return MERGE_STATUS_WORDS[status] ?? status.replaceAll('_', ' ');
+}
+
+interface MergeRequestListScreenProps {
+  scope: MergeRequestScope;
+  /** The group's or project's name once loaded; the instance list has none. */
+  sourceName?: string;
+  search: MergeRequestsSearch;
+}
+
+/** A merge request list of the instance (with its whose tabs), a group or a project: state tabs, filters, sort, rows and pages. */
+export function MergeRequestListScreen({ scope, sourceName, search }: MergeRequestListScreenProps) {
+  const connection = useConnection();
+  const me = useActiveSession()?.connection.username;
+  const instance = scope === 'instance';
+  const { data } = useSuspenseQuery(mergeRequestListOptions(connection, scope, search, me));
+  const navigate = useNavigate();
+  const setSearch = useSetSearch<MergeRequestsSearch>();
+  const wanted = useRequestedSearch(mergeRequestsSearchSchema, search);
+  usePrefetch(data.nextPage ? mergeRequestListOptions(connection, scope, { ...search, page: data.nextPage }, me) : null);
+
+  const columns = useMemo<ColumnDef<MergeRequest>[]>(() => {
+    const project = scope !== 'instance' && 'project' in scope;
+    const reference = (request: MergeRequest) => (project ? (request.references?.short ?? `!${request.iid}`) : (request.references?.full ?? `!${request.iid}`));
+    return [
+      {
+        id: 'request',
+        header: 'Merge request',
+        // no detail screen yet: the title is text, with its reference
+        cell: ({ row: { original: request } }) => (
+          <div>
+            <span>{request.title}</span>
+            <div className="muted">
+              <BreakableText text={reference(request)} />
+              {request.draft ? (
+                <>
+                  {' '}
+                  <span className="badge badge--warning">Draft</span>
+                </>
+              ) : null}
+              {request.state !== 'opened' ? (
+                <>
+                  {' '}
+                  <span className="badge">{request.state === 'merged' ? 'Merged' : request.state === 'closed' ? 'Closed' : request.state}</span>
+                </>
+              ) : null}
+            </div>
+          </div>
+        ),
+      },
+      { id: 'author', header: 'Author', cell: ({ row }) => (row.original.author ? `@${row.original.author.username}` : <span className="muted">Unknown</span>) },
+      {
+        id: 'reviewers',
+        header: 'Reviewers',
+        cell: ({ row }) => (row.original.reviewers.length ? row.original.reviewers.map((user) => `@${user.username}`).join(', ') : <span className="muted">None</span>),
+      },
+      { id: 'status', header: 'Merge status', cell: ({ row }) => (row.original.state === 'opened' ? mergeStatusWords(row.original.detailed_merge_status) : <span className="muted">{mergeStatusWords('not_open')}</span>) },
+      {
+        id: 'labels',
+        header: 'Labels',
+        cell: ({ row: { original: request } }) => <LabelChipList labels={request.labels} name={reference(request)} />,
+      },
+      { id: 'target', header: 'Target', cell: ({ row }) => <BreakableText text={row.original.target_branch} /> },
+      { id: 'updated', header: 'Updated', cell: ({ row }) => <span className="nowrap"><Time value={row.original.updated_at} relative /></span> },
+    ];
+  }, [scope]);
+
+  const heading = instance ? 'Merge requests' : sourceName ? `Merge requests of ${sourceName}` : 'Merge requests';
+  const listName = `${STATE_TABS.find((tab) => tab.value === search.state)?.label ?? ''} merge requests`;
+  return (
+    <section className="screen" aria-labelledby="merge-requests-heading">
+      <header className="screen__header">
+        <h1 id="merge-requests-heading">{heading}</h1>
+      </header>
+      {instance ? (
+        <nav aria-label="Whose merge requests" className="tabs">
+          {WHOSE_TABS.map((tab) => (
+            <SearchLink key={tab.value} search={(previous) => ({ ...previous, whose: tab.value, page: 1 })} current={search.whose === tab.value} className="tabs__tab">
+              {tab.label}
+            </SearchLink>
+          ))}
+        </nav>
+      ) : null}
+      <nav aria-label="Merge request states" className="tabs">
+        {STATE_TABS.map((tab) => (
+          <SearchLink key={tab.value} search={(previous) => ({ ...previous, state: tab.value, page: 1 })} current={search.state === tab.value} className="tabs__tab">
+            {tab.label}
+          </SearchLink>
+        ))}
+      </nav>
+      <MergeRequestFilterForm key={JSON.stringify(search)} search={search} onChange={(next) => void navigate({ to: '.', search: next as never, replace: true })} />
+      <div className="filter-bar">
+        <SortControls orders={MERGE_REQUEST_ORDERS} orderBy={wanted.order_by} sort={wanted.sort} onChange={setSearch} />
+        <PerPageSelect value={wanted.per_page} onChange={(perPage) => setSearch({ per_page: perPage as MergeRequestsSearch['per_page'] })} />
+      </div>
+      {data.items.length === 0 ? (
+        <FilteredEmptyState
+          filtered={isFiltered(search)}
+          filteredTitle="No merge request matches these filters."
+          emptyTitle={`No ${listName.toLowerCase()}.`}
+          clear={(previous) => clearFilters(previous as MergeRequestsSearch)}
+        />
+      ) : (
+        <DataTable caption={listName} columns={columns} data={data.items} getRowId={(request) => String(request.id)} />
+      )}
+      <Paginator page={data} label={`${listName} pages`} />
+    </section>
+  );
+}

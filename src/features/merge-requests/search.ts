@@ -1,0 +1,124 @@
+import * as z from 'zod/mini';
+import { pageParams, withDefault } from '../../lib/search-params.ts';
+import type { MergeRequestFilters, MergeRequestListParams, NegatableMergeRequestFilters } from '../../api/merge-requests.ts';
+
+/**
+ * A merge request list in the URL: the instance's "whose" tab, the state tab, the filters (negated
+ * ones under `not_`, where spec 2, 4.3 has `not[...]`), the order and the page. A bad value falls
+ * back to its default, so a mangled bookmark still opens the list.
+ */
+
+export const MERGE_REQUEST_ORDERS = [
+  { value: 'created_at', label: 'Created date' },
+  { value: 'updated_at', label: 'Updated date' },
+  { value: 'merged_at', label: 'Merged date' },
+  { value: 'title', label: 'Title' },
+] as const;
+type Order = (typeof MERGE_REQUEST_ORDERS)[number]['value'];
+
+/** The instance list's tabs: reviews asked of the caller, assigned to them, written by them. */
+export const WHOSE_TABS = [
+  { value: 'review_requested', label: 'Review requested from me' },
+  { value: 'assigned_to_me', label: 'Assigned to me' },
+  { value: 'created_by_me', label: 'Created by me' },
+] as const;
+type Whose = (typeof WHOSE_TABS)[number]['value'];
+
+export const STATE_TABS = [
+  { value: 'opened', label: 'Open' },
+  { value: 'merged', label: 'Merged' },
+  { value: 'closed', label: 'Closed' },
+  { value: 'all', label: 'All' },
+] as const;
+type State = (typeof STATE_TABS)[number]['value'];
+
+const text = withDefault(z.string(), '');
+const texts = withDefault(z.array(z.string().check(z.minLength(1))), []);
+const optionalText = z.catch(z.optional(z.string().check(z.minLength(1))), undefined);
+
+export const mergeRequestsSearchSchema = z.object({
+  /** The instance list's tab; groups and projects ignore it. */
+  whose: withDefault(z.enum(WHOSE_TABS.map((tab) => tab.value) as [Whose, ...Whose[]]), 'review_requested'),
+  state: withDefault(z.enum(STATE_TABS.map((tab) => tab.value) as [State, ...State[]]), 'opened'),
+  author: optionalText,
+  not_author: optionalText,
+  /** A username, or `None` / `Any`. */
+  assignee: optionalText,
+  not_assignee: optionalText,
+  /** A username, or `None` / `Any`. */
+  reviewer: optionalText,
+  not_reviewer: optionalText,
+  label: texts,
+  not_label: texts,
+  milestone: optionalText,
+  not_milestone: optionalText,
+  draft: z.catch(z.optional(z.enum(['yes', 'no'])), undefined),
+  search: text,
+  target_branch: optionalText,
+  order_by: withDefault(z.enum(MERGE_REQUEST_ORDERS.map((order) => order.value) as [Order, ...Order[]]), 'created_at'),
+  sort: withDefault(z.enum(['asc', 'desc']), 'desc'),
+  ...pageParams,
+});
+export type MergeRequestsSearch = z.output<typeof mergeRequestsSearchSchema>;
+
+/** Left out of the URL when equal, so a plain list has a plain address. */
+export const MERGE_REQUESTS_SEARCH_DEFAULTS: Partial<MergeRequestsSearch> = {
+  whose: 'review_requested', state: 'opened', label: [], not_label: [], search: '', order_by: 'created_at', sort: 'desc', page: 1, per_page: 20,
+};
+
+/** The filters a form edits (tabs, order and page are not filters). */
+export const FILTER_KEYS = [
+  'author', 'not_author', 'assignee', 'not_assignee', 'reviewer', 'not_reviewer', 'label', 'not_label', 'milestone', 'not_milestone', 'draft', 'search', 'target_branch',
+] as const;
+
+const person = (value: string | undefined, field: 'assignee' | 'reviewer'): NegatableMergeRequestFilters => {
+  if (value === undefined) return {};
+  // None and Any are the platform's words, sent as the id filter; names go as usernames
+  if (value === 'None' || value === 'Any') return { [`${field}_id`]: value };
+  return { [`${field}_username`]: value };
+};
+
+function negatable(search: MergeRequestsSearch, negated: boolean): NegatableMergeRequestFilters {
+  const pick = <K extends 'author' | 'assignee' | 'reviewer' | 'milestone' | 'label'>(field: K) => search[(negated ? `not_${field}` : field) as K];
+  const labels = pick('label');
+  const author = pick('author');
+  const milestone = pick('milestone');
+  return {
+    ...(labels.length ? { labels } : {}),
+    ...(author !== undefined ? { author_username: author } : {}),
+    ...person(pick('assignee'), 'assignee'),
+    ...person(pick('reviewer'), 'reviewer'),
+    ...(milestone !== undefined ? { milestone } : {}),
+  };
+}
+
+/** What the list asks the API for: the tab as `scope` or `reviewer_username`, the filters, the order and the page. */
+export function mergeRequestListParams(search: MergeRequestsSearch, instance: boolean, me: string | undefined): MergeRequestListParams {
+  const filters: MergeRequestFilters = { ...negatable(search, false), state: search.state };
+  if (instance) {
+    // the platform has no "reviews for me" scope on every version: reviewer_username is the documented way
+    if (search.whose === 'review_requested') {
+      filters.scope = 'all';
+      if (me) filters.reviewer_username = me;
+    } else filters.scope = search.whose;
+  }
+  if (search.draft) filters.wip = search.draft;
+  if (search.search) filters.search = search.search;
+  if (search.target_branch) filters.target_branch = search.target_branch;
+  const not = negatable(search, true);
+  if (Object.keys(not).length) filters.not = not;
+  return { ...filters, order_by: search.order_by, sort: search.sort, page: search.page, per_page: search.per_page };
+}
+
+/** Whether any filter is set: an empty list then says so. */
+export function isFiltered(search: MergeRequestsSearch): boolean {
+  return FILTER_KEYS.some((key) => {
+    const value = search[key];
+    return Array.isArray(value) ? value.length > 0 : value !== undefined && value !== '';
+  });
+}
+
+/** The search params with no filter: tabs, order and page size stay. */
+export function clearFilters(search: MergeRequestsSearch): MergeRequestsSearch {
+  return { ...search, author: undefined, not_author: undefined, assignee: undefined, not_assignee: undefined, reviewer: undefined, not_reviewer: undefined, label: [], not_label: [], milestone: undefined, not_milestone: undefined, draft: undefined, search: '', target_branch: undefined, page: 1 };
+}
