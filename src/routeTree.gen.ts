@@ -34,6 +34,7 @@ import { Route as GroupsGroupIdIssuesRouteImport } from './routes/groups/$groupI
 import { Route as GroupsGroupIdMembersRouteImport } from './routes/groups/$groupId/members'
 import { Route as GroupsGroupIdRunnersRouteImport } from './routes/groups/$groupId/runners'
 import { Route as GroupsGroupIdServiceAccountsRouteImport } from './routes/groups/$groupId/service-accounts'
+import { Route as ProjectsProjectIdApprovalSettingsRouteImport } from './routes/projects/$projectId/approval-settings'
 import { Route as ProjectsProjectIdBoardsRouteImport } from './routes/projects/$projectId/boards'
 import { Route as ProjectsProjectIdBranchesRouteImport } from './routes/projects/$projectId/branches'
 import { Route as ProjectsProjectIdChangesRouteImport } from './routes/projects/$projectId/changes'
@@ -180,6 +181,12 @@ const GroupsGroupIdServiceAccountsRoute =
     path: '/groups/$groupId/service-accounts',
     getParentRoute: () => rootRouteImport,
   } as any)
+const ProjectsProjectIdApprovalSettingsRoute =
+  ProjectsProjectIdApprovalSettingsRouteImport.update({
+    id: '/projects/$projectId/approval-settings',
+    path: '/projects/$projectId/approval-settings',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const ProjectsProjectIdBoardsRoute = ProjectsProjectIdBoardsRouteImport.update({
   id: '/projects/$projectId/boards',
   path: '/projects/$projectId/boards',
@@ -306,6 +313,7 @@ export interface FileRoutesByFullPath {
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
   '/groups/$groupId/runners': typeof GroupsGroupIdRunnersRoute
   '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
+  '/projects/$projectId/approval-settings': typeof ProjectsProjectIdApprovalSettingsRoute
   '/projects/$projectId/boards': typeof ProjectsProjectIdBoardsRoute
   '/projects/$projectId/branches': typeof ProjectsProjectIdBranchesRoute
   '/projects/$projectId/changes': typeof ProjectsProjectIdChangesRoute
@@ -350,6 +358,7 @@ export interface FileRoutesByTo {
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
   '/groups/$groupId/runners': typeof GroupsGroupIdRunnersRoute
   '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
+  '/projects/$projectId/approval-settings': typeof ProjectsProjectIdApprovalSettingsRoute
   '/projects/$projectId/boards': typeof ProjectsProjectIdBoardsRoute
   '/projects/$projectId/branches': typeof ProjectsProjectIdBranchesRoute
   '/projects/$projectId/changes': typeof ProjectsProjectIdChangesRoute
@@ -395,6 +404,7 @@ export interface FileRoutesById {
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
   '/groups/$groupId/runners': typeof GroupsGroupIdRunnersRoute
   '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
+  '/projects/$projectId/approval-settings': typeof ProjectsProjectIdApprovalSettingsRoute
   '/projects/$projectId/boards': typeof ProjectsProjectIdBoardsRoute
   '/projects/$projectId/branches': typeof ProjectsProjectIdBranchesRoute
   '/projects/$projectId/changes': typeof ProjectsProjectIdChangesRoute
@@ -441,6 +451,7 @@ export interface FileRouteTypes {
     | '/groups/$groupId/members'
     | '/groups/$groupId/runners'
     | '/groups/$groupId/service-accounts'
+    | '/projects/$projectId/approval-settings'
     | '/projects/$projectId/boards'
     | '/projects/$projectId/branches'
     | '/projects/$projectId/changes'
@@ -485,6 +496,7 @@ export interface FileRouteTypes {
     | '/groups/$groupId/members'
     | '/groups/$groupId/runners'
     | '/groups/$groupId/service-accounts'
+    | '/projects/$projectId/approval-settings'
     | '/projects/$projectId/boards'
     | '/projects/$projectId/branches'
     | '/projects/$projectId/changes'
@@ -529,6 +541,7 @@ export interface FileRouteTypes {
     | '/groups/$groupId/members'
     | '/groups/$groupId/runners'
     | '/groups/$groupId/service-accounts'
+    | '/projects/$projectId/approval-settings'
     | '/projects/$projectId/boards'
     | '/projects/$projectId/branches'
     | '/projects/$projectId/changes'
@@ -574,6 +587,7 @@ export interface RootRouteChildren {
   GroupsGroupIdMembersRoute: typeof GroupsGroupIdMembersRoute
   GroupsGroupIdRunnersRoute: typeof GroupsGroupIdRunnersRoute
   GroupsGroupIdServiceAccountsRoute: typeof GroupsGroupIdServiceAccountsRoute
+  ProjectsProjectIdApprovalSettingsRoute: typeof ProjectsProjectIdApprovalSettingsRoute
   ProjectsProjectIdBoardsRoute: typeof ProjectsProjectIdBoardsRoute
   ProjectsProjectIdBranchesRoute: typeof ProjectsProjectIdBranchesRoute
   ProjectsProjectIdChangesRoute: typeof ProjectsProjectIdChangesRoute
@@ -772,6 +786,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof GroupsGroupIdServiceAccountsRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/projects/$projectId/approval-settings': {
+      id: '/projects/$projectId/approval-settings'
+      path: '/projects/$projectId/approval-settings'
+      fullPath: '/projects/$projectId/approval-settings'
+      preLoaderRoute: typeof ProjectsProjectIdApprovalSettingsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/projects/$projectId/boards': {
       id: '/projects/$projectId/boards'
       path: '/projects/$projectId/boards'
@@ -918,6 +939,8 @@ const rootRouteChildren: RootRouteChildren = {
   GroupsGroupIdMembersRoute: GroupsGroupIdMembersRoute,
   GroupsGroupIdRunnersRoute: GroupsGroupIdRunnersRoute,
   GroupsGroupIdServiceAccountsRoute: GroupsGroupIdServiceAccountsRoute,
+  ProjectsProjectIdApprovalSettingsRoute:
+    ProjectsProjectIdApprovalSettingsRoute,
   ProjectsProjectIdBoardsRoute: ProjectsProjectIdBoardsRoute,
   ProjectsProjectIdBranchesRoute: ProjectsProjectIdBranchesRoute,
   ProjectsProjectIdChangesRoute: ProjectsProjectIdChangesRoute,
