@@ -32,8 +32,14 @@ export function SettingsSection({ projectId, settings, readOnly }: SettingsSecti
   }, [JSON.stringify(serverValues)]);
   const submit = form.handleSubmit((values) => {
     setFormError(null);
+    // only what the user changed: a switch someone else set meanwhile is not overwritten
+    const changes = Object.fromEntries(SETTING_SWITCHES.filter(({ name }) => values[name] !== serverValues[name]).map(({ name }) => [name, values[name]]));
+    if (Object.keys(changes).length === 0) {
+      setFormError('Nothing to save: no switch was changed.');
+      return;
+    }
     save.mutate(
-      { projectId, changes: values },
+      { projectId, changes },
       {
         onSuccess: (saved) => {
           form.reset(settingsFormValues(saved));
@@ -49,7 +55,7 @@ export function SettingsSection({ projectId, settings, readOnly }: SettingsSecti
   return (
     <section aria-labelledby={headingId}>
       <h2 id={headingId}>Approval settings</h2>
-      <form className="form" noValidate onSubmit={submit}>
+      <form className="form" noValidate onSubmit={submit} aria-labelledby={headingId}>
         <fieldset className="field" disabled={readOnly !== null} aria-describedby={readOnly ? hintId : undefined}>
           <legend className="sr-only">Approval settings</legend>
           {SETTING_SWITCHES.map((item) => {
