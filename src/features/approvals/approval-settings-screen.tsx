@@ -2,13 +2,13 @@ import { lazy, Suspense, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { approvalsQueries, type ApprovalRule } from '../../api/approvals.ts';
-import { membersQueries } from '../../api/members.ts';
-import { useActiveSession, useConnection } from '../../api/react.ts';
+import { useConnection } from '../../api/react.ts';
 import { DataTable } from '../../components/data-table.tsx';
 import { Note } from '../../components/note.tsx';
 import { QueryStates } from '../../components/query-states.tsx';
 import { EmptyState } from '../../components/states.tsx';
-import { approvalsReadOnly, type ApprovalsCaller } from './permissions.ts';
+import { useProjectCaller } from '../../components/use-project-caller.ts';
+import { approvalsReadOnly } from './permissions.ts';
 import { SettingsSection } from './settings-section.tsx';
 
 // the rule forms load when the screen is there, not before its first paint
@@ -16,17 +16,9 @@ const loadDialogs = () => import('./rule-dialogs.tsx');
 const RuleDialog = lazy(() => loadDialogs().then((module) => ({ default: module.RuleDialog })));
 const DeleteRuleDialog = lazy(() => loadDialogs().then((module) => ({ default: module.DeleteRuleDialog })));
 
-function useApprovalsCaller(projectId: number): { caller: ApprovalsCaller; pending: boolean } {
-  const connection = useConnection();
-  const me = useActiveSession()?.connection;
-  const isAdmin = Boolean(me?.isAdmin);
-  const role = useQuery({ ...membersQueries.myAccess(connection, { project: projectId }, me?.userId ?? 0), enabled: !isAdmin });
-  return { caller: { isAdmin, canWrite: Boolean(me?.canWrite), role: role.data ?? 0 }, pending: !isAdmin && role.isPending };
-}
-
 export function ApprovalSettingsScreen({ projectId, projectName }: { projectId: number; projectName?: string }) {
   const connection = useConnection();
-  const { caller, pending } = useApprovalsCaller(projectId);
+  const { caller, pending } = useProjectCaller(projectId);
   const readOnly = pending ? 'Checking your role in this project…' : approvalsReadOnly(caller);
   const settings = useQuery(approvalsQueries.settings(connection, projectId));
   return (
