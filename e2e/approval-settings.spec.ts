@@ -14,6 +14,7 @@ interface Rule {
   name: string;
   approvals_required: number;
   users: Array<{ id: number }>;
+  protected_branches: Array<{ name: string }>;
 }
 
 const unique = () => randomBytes(4).toString('hex');
@@ -94,6 +95,8 @@ test.describe('merge request approvals of a project (administrator)', () => {
     const project = await newProject(api);
     const approver = await api.createUser({ name: `Approver ${unique()}` });
     await api.post(`/projects/${project.id}/members`, { user_id: approver.id, access_level: 30 });
+    await api.post(`/projects/${project.id}/repository/branches`, { branch: 'release', ref: 'main' });
+    await api.post(`/projects/${project.id}/protected_branches`, { name: 'release' });
     await page.goto(`/projects/${project.id}/approval-settings`);
     await expect(page.getByRole('status', { name: 'This project has no approval rules.' })).toBeVisible();
 
@@ -106,22 +109,25 @@ test.describe('merge request approvals of a project (administrator)', () => {
     await dialog.getByLabel('Approvals required').fill('1');
     await dialog.getByRole('searchbox', { name: 'Search users by name or username' }).fill(approver.username);
     await dialog.getByRole('checkbox', { name: new RegExp(approver.name) }).check();
+    await dialog.getByRole('group', { name: 'Target branches' }).getByRole('checkbox', { name: 'release' }).check();
     await dialog.getByRole('button', { name: 'Add rule' }).click();
     await expect(dialog).toHaveCount(0);
     const row = page.getByRole('row').filter({ hasText: 'Security' });
     await expect(row).toContainText(approver.name);
+    await expect(row).toContainText('release');
     const [created] = await api.get<Rule[]>(`/projects/${project.id}/approval_rules`);
-    expect(created).toMatchObject({ name: 'Security', approvals_required: 1, users: [{ id: approver.id }] });
+    expect(created).toMatchObject({ name: 'Security', approvals_required: 1, users: [{ id: approver.id }], protected_branches: [{ name: 'release' }] });
     expect(await axeViolations(page, 'approval rules')).toEqual([]);
 
     await page.getByRole('button', { name: 'Edit Security' }).click();
     const edit = page.getByRole('dialog', { name: 'Edit the rule Security' });
     await expect(edit.getByRole('checkbox', { name: new RegExp(approver.name) })).toBeChecked();
+    await expect(edit.getByRole('group', { name: 'Target branches' }).getByRole('checkbox', { name: 'release' })).toBeChecked();
     await edit.getByLabel('Approvals required').fill('2');
     await edit.getByRole('button', { name: 'Save rule' }).click();
     await expect(edit).toHaveCount(0);
     await expect(row.getByRole('cell', { name: '2', exact: true })).toBeVisible();
-    expect(await api.get<Rule[]>(`/projects/${project.id}/approval_rules`)).toEqual([expect.objectContaining({ id: created!.id, approvals_required: 2, users: [expect.objectContaining({ id: approver.id })] })]);
+    expect(await api.get<Rule[]>(`/projects/${project.id}/approval_rules`)).toEqual([expect.objectContaining({ id: created!.id, approvals_required: 2, users: [expect.objectContaining({ id: approver.id })], protected_branches: [expect.objectContaining({ name: 'release' })] })]);
 
     await page.getByRole('button', { name: 'Delete Security' }).click();
     const confirm = page.getByRole('alertdialog', { name: 'Delete the rule Security?' });

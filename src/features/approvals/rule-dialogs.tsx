@@ -3,6 +3,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ApprovalRule } from '../../api/approvals.ts';
+import { branchesQueries } from '../../api/branches.ts';
 import { groupsQueries } from '../../api/groups.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import { usersQueries } from '../../api/users.ts';
@@ -71,6 +72,32 @@ function useGroupMatches(search: string) {
   return { options: results.data?.items.map((group) => ({ id: group.id, label: group.name, detail: group.full_path })), error: results.error };
 }
 
+/** The rule's target branches among the project's protected ones; none chosen means every branch. */
+function BranchChoice({ projectId, chosen, onChange }: { projectId: number; chosen: readonly number[]; onChange: (next: number[]) => void }) {
+  const connection = useConnection();
+  const protections = useQuery(branchesQueries.protections(connection, projectId));
+  return (
+    <fieldset className="field">
+      <legend className="field__label">Target branches</legend>
+      <p className="field__hint">Leave all unchecked for the rule to apply to every branch.</p>
+      {protections.error ? <p role="alert">{errorText(protections.error)}</p> : null}
+      {protections.data?.length === 0 ? <p className="muted">This project has no protected branches.</p> : null}
+      <div className="scope-list">
+        {protections.data?.map((branch) => (
+          <label key={branch.id} className="checkbox">
+            <input
+              type="checkbox"
+              checked={chosen.includes(branch.id)}
+              onChange={(event) => onChange(event.target.checked ? [...chosen, branch.id] : chosen.filter((id) => id !== branch.id))}
+            />{' '}
+            {branch.name}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
 const usersOf = (rule: ApprovalRule | null): Option[] => rule?.users.map((user) => ({ id: user.id, label: user.name, detail: `@${user.username}` })) ?? [];
 const groupsOf = (rule: ApprovalRule | null): Option[] => rule?.groups.map((group) => ({ id: group.id, label: group.name, detail: group.full_path ?? '' })) ?? [];
 
@@ -127,6 +154,11 @@ export function RuleDialog({ projectId, rule, open, onClose }: RuleDialogProps) 
         </Field>
         <MultiPicker legend="Approvers (users)" searchLabel="Search users by name or username" chosen={users} onChange={choose('user_ids', setUsers)} useMatches={useUserMatches} />
         <MultiPicker legend="Approvers (groups)" searchLabel="Search groups by name" chosen={groups} onChange={choose('group_ids', setGroups)} useMatches={useGroupMatches} />
+        <BranchChoice
+          projectId={projectId}
+          chosen={form.watch('protected_branch_ids')}
+          onChange={(next) => form.setValue('protected_branch_ids', next, { shouldDirty: true })}
+        />
         <FormError message={formError} />
         <FormActions write={write} onCancel={onClose} submitLabel={rule ? 'Save rule' : 'Add rule'} pendingLabel="Saving…" />
       </form>

@@ -6,16 +6,18 @@ export const ruleFormSchema = z.object({
   approvals_required: z.coerce.number({ error: 'Enter a whole number' }).check(z.int('Enter a whole number'), z.gte(0, 'Enter 0 or more'), z.lte(100, 'Enter at most 100')),
   user_ids: z.array(z.number()),
   group_ids: z.array(z.number()),
+  /** Empty: the rule targets every branch. */
+  protected_branch_ids: z.array(z.number()),
 });
 export type RuleFormInput = z.input<typeof ruleFormSchema>;
 export type RuleFormValues = z.output<typeof ruleFormSchema>;
 
 export function ruleFormDefaults(rule: ApprovalRule | null): RuleFormInput {
   return rule
-    ? { name: rule.name, approvals_required: rule.approvals_required, user_ids: rule.users.map((user) => user.id), group_ids: rule.groups.map((group) => group.id) }
-    : { name: '', approvals_required: 1, user_ids: [], group_ids: [] };
+    ? { name: rule.name, approvals_required: rule.approvals_required, user_ids: rule.users.map((user) => user.id), group_ids: rule.groups.map((group) => group.id), protected_branch_ids: rule.protected_branches.map((branch) => branch.id) }
+    : { name: '', approvals_required: 1, user_ids: [], group_ids: [], protected_branch_ids: [] };
 }
 
 export function ruleValues(values: RuleFormValues): ApprovalRuleValues {
-  return { name: values.name, approvals_required: values.approvals_required, user_ids: values.user_ids, group_ids: values.group_ids };
+  return { name: values.name, approvals_required: values.approvals_required, user_ids: values.user_ids, group_ids: values.group_ids, protected_branch_ids: values.protected_branch_ids };
 }

@@ -29,9 +29,9 @@ describe('the approval settings form', () => {
 
 describe('the approval rule form', () => {
   it('needs a name and a whole number of approvals from 0', () => {
-    expect(ruleFormSchema.safeParse({ name: '  ', approvals_required: '1', user_ids: [], group_ids: [] }).success).toBe(false);
-    expect(ruleFormSchema.safeParse({ name: 'QA', approvals_required: '-1', user_ids: [], group_ids: [] }).success).toBe(false);
-    expect(ruleFormSchema.safeParse({ name: 'QA', approvals_required: '1.5', user_ids: [], group_ids: [] }).success).toBe(false);
-    expect(ruleFormSchema.parse({ name: ' QA ', approvals_required: '2', user_ids: [4], group_ids: [] })).toEqual({ name: 'QA', approvals_required: 2, user_ids: [4], group_ids: [] });
+    expect(ruleFormSchema.safeParse({ name: '  ', approvals_required: '1', user_ids: [], group_ids: [], protected_branch_ids: [] }).success).toBe(false);
+    expect(ruleFormSchema.safeParse({ name: 'QA', approvals_required: '-1', user_ids: [], group_ids: [], protected_branch_ids: [] }).success).toBe(false);
+    expect(ruleFormSchema.safeParse({ name: 'QA', approvals_required: '1.5', user_ids: [], group_ids: [], protected_branch_ids: [] }).success).toBe(false);
+    expect(ruleFormSchema.parse({ name: ' QA ', approvals_required: '2', user_ids: [4], group_ids: [], protected_branch_ids: [9] })).toEqual({ name: 'QA', approvals_required: 2, user_ids: [4], group_ids: [], protected_branch_ids: [9] });
   });
 });
