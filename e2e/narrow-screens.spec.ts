@@ -86,6 +86,7 @@ const ADDRESSES: Record<string, (ids: DemoIds) => string> = {
   'groups/$groupId/service-accounts.tsx': (ids) => `/groups/${ids.group}/service-accounts`,
   'groups/$groupId/service-accounts_.$userId.tokens.tsx': (ids) => `/groups/${ids.group}/service-accounts/${ids.groupAccount}/tokens`,
   'projects/index.tsx': () => '/projects',
+  'projects/$projectId/approval-settings.tsx': (ids) => `/projects/${ids.project}/approval-settings`,
   'projects/$projectId/blame.$.tsx': (ids) => `/projects/${ids.project}/blame/README.md`,
   'projects/$projectId/blob.$.tsx': (ids) => `/projects/${ids.project}/blob/src/components/Order%20Summary.tsx`,
   'projects/$projectId/boards.tsx': (ids) => `/projects/${ids.project}/boards`,

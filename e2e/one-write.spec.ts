@@ -946,4 +946,42 @@ test.describe('one press sends one write', () => {
     for (const hook of made) api.deleteAfter(`/hooks/${hook.id}`);
     expect(made).toHaveLength(1);
   });
+
+  eachPress('save the approval settings of a project', async ({ page, api }, press) => {
+    const project = await newProject(api);
+    await page.goto(`/projects/${project.id}/approval-settings`);
+    const form = page.getByRole('form', { name: 'Approval settings' });
+    await form.getByRole('checkbox', { name: 'Prevent approvals by committers' }).check();
+    const mark = await api.requestMark();
+    await pressTwice(page, press, form.getByRole('button', { name: 'Save approval settings', exact: true }));
+    await expect(page.getByText('Saved the approval settings.', { exact: true })).toBeVisible();
+    await expectOneRequest(api, mark, 'POST', `/api/v4/projects/${project.id}/approvals`);
+    expect(await api.get<{ merge_requests_disable_committers_approval: boolean }>(`/projects/${project.id}/approvals`)).toMatchObject({ merge_requests_disable_committers_approval: true });
+  });
+
+  eachPress('create an approval rule', async ({ page, api }, press) => {
+    const project = await newProject(api);
+    await page.goto(`/projects/${project.id}/approval-settings`);
+    await page.getByRole('button', { name: 'Add approval rule', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add an approval rule' });
+    await dialog.getByLabel('Rule name', { exact: true }).fill('Security');
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: 'Add rule', exact: true }), dialog.getByLabel('Rule name', { exact: true }));
+    await expect(dialog).toHaveCount(0);
+    await expectOneRequest(api, mark, 'POST', `/api/v4/projects/${project.id}/approval_rules`);
+    expect((await api.get<Array<{ name: string }>>(`/projects/${project.id}/approval_rules`)).map((rule) => rule.name)).toEqual(['Security']);
+  });
+
+  eachPress('delete an approval rule', async ({ page, api }, press) => {
+    const project = await newProject(api);
+    const rule = await api.post<{ id: number }>(`/projects/${project.id}/approval_rules`, { name: 'Backend', approvals_required: 1 });
+    await page.goto(`/projects/${project.id}/approval-settings`);
+    await page.getByRole('button', { name: 'Delete Backend', exact: true }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Delete the rule Backend?' });
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: 'Delete rule', exact: true }));
+    await expect(dialog).toHaveCount(0);
+    await expectOneRequest(api, mark, 'DELETE', `/api/v4/projects/${project.id}/approval_rules/${rule.id}`);
+    expect(await api.get<unknown[]>(`/projects/${project.id}/approval_rules`)).toEqual([]);
+  });
 });

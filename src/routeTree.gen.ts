@@ -36,6 +36,7 @@ import { Route as GroupsGroupIdMembersRouteImport } from './routes/groups/$group
 import { Route as GroupsGroupIdMergeRequestsRouteImport } from './routes/groups/$groupId/merge-requests'
 import { Route as GroupsGroupIdRunnersRouteImport } from './routes/groups/$groupId/runners'
 import { Route as GroupsGroupIdServiceAccountsRouteImport } from './routes/groups/$groupId/service-accounts'
+import { Route as ProjectsProjectIdApprovalSettingsRouteImport } from './routes/projects/$projectId/approval-settings'
 import { Route as ProjectsProjectIdBoardsRouteImport } from './routes/projects/$projectId/boards'
 import { Route as ProjectsProjectIdBranchesRouteImport } from './routes/projects/$projectId/branches'
 import { Route as ProjectsProjectIdChangesRouteImport } from './routes/projects/$projectId/changes'
@@ -194,6 +195,12 @@ const GroupsGroupIdServiceAccountsRoute =
     path: '/groups/$groupId/service-accounts',
     getParentRoute: () => rootRouteImport,
   } as any)
+const ProjectsProjectIdApprovalSettingsRoute =
+  ProjectsProjectIdApprovalSettingsRouteImport.update({
+    id: '/projects/$projectId/approval-settings',
+    path: '/projects/$projectId/approval-settings',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const ProjectsProjectIdBoardsRoute = ProjectsProjectIdBoardsRouteImport.update({
   id: '/projects/$projectId/boards',
   path: '/projects/$projectId/boards',
@@ -328,6 +335,7 @@ export interface FileRoutesByFullPath {
   '/groups/$groupId/merge-requests': typeof GroupsGroupIdMergeRequestsRoute
   '/groups/$groupId/runners': typeof GroupsGroupIdRunnersRoute
   '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
+  '/projects/$projectId/approval-settings': typeof ProjectsProjectIdApprovalSettingsRoute
   '/projects/$projectId/boards': typeof ProjectsProjectIdBoardsRoute
   '/projects/$projectId/branches': typeof ProjectsProjectIdBranchesRoute
   '/projects/$projectId/changes': typeof ProjectsProjectIdChangesRoute
@@ -375,6 +383,7 @@ export interface FileRoutesByTo {
   '/groups/$groupId/merge-requests': typeof GroupsGroupIdMergeRequestsRoute
   '/groups/$groupId/runners': typeof GroupsGroupIdRunnersRoute
   '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
+  '/projects/$projectId/approval-settings': typeof ProjectsProjectIdApprovalSettingsRoute
   '/projects/$projectId/boards': typeof ProjectsProjectIdBoardsRoute
   '/projects/$projectId/branches': typeof ProjectsProjectIdBranchesRoute
   '/projects/$projectId/changes': typeof ProjectsProjectIdChangesRoute
@@ -423,6 +432,7 @@ export interface FileRoutesById {
   '/groups/$groupId/merge-requests': typeof GroupsGroupIdMergeRequestsRoute
   '/groups/$groupId/runners': typeof GroupsGroupIdRunnersRoute
   '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
+  '/projects/$projectId/approval-settings': typeof ProjectsProjectIdApprovalSettingsRoute
   '/projects/$projectId/boards': typeof ProjectsProjectIdBoardsRoute
   '/projects/$projectId/branches': typeof ProjectsProjectIdBranchesRoute
   '/projects/$projectId/changes': typeof ProjectsProjectIdChangesRoute
@@ -472,6 +482,7 @@ export interface FileRouteTypes {
     | '/groups/$groupId/merge-requests'
     | '/groups/$groupId/runners'
     | '/groups/$groupId/service-accounts'
+    | '/projects/$projectId/approval-settings'
     | '/projects/$projectId/boards'
     | '/projects/$projectId/branches'
     | '/projects/$projectId/changes'
@@ -519,6 +530,7 @@ export interface FileRouteTypes {
     | '/groups/$groupId/merge-requests'
     | '/groups/$groupId/runners'
     | '/groups/$groupId/service-accounts'
+    | '/projects/$projectId/approval-settings'
     | '/projects/$projectId/boards'
     | '/projects/$projectId/branches'
     | '/projects/$projectId/changes'
@@ -566,6 +578,7 @@ export interface FileRouteTypes {
     | '/groups/$groupId/merge-requests'
     | '/groups/$groupId/runners'
     | '/groups/$groupId/service-accounts'
+    | '/projects/$projectId/approval-settings'
     | '/projects/$projectId/boards'
     | '/projects/$projectId/branches'
     | '/projects/$projectId/changes'
@@ -614,6 +627,7 @@ export interface RootRouteChildren {
   GroupsGroupIdMergeRequestsRoute: typeof GroupsGroupIdMergeRequestsRoute
   GroupsGroupIdRunnersRoute: typeof GroupsGroupIdRunnersRoute
   GroupsGroupIdServiceAccountsRoute: typeof GroupsGroupIdServiceAccountsRoute
+  ProjectsProjectIdApprovalSettingsRoute: typeof ProjectsProjectIdApprovalSettingsRoute
   ProjectsProjectIdBoardsRoute: typeof ProjectsProjectIdBoardsRoute
   ProjectsProjectIdBranchesRoute: typeof ProjectsProjectIdBranchesRoute
   ProjectsProjectIdChangesRoute: typeof ProjectsProjectIdChangesRoute
@@ -827,6 +841,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof GroupsGroupIdServiceAccountsRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/projects/$projectId/approval-settings': {
+      id: '/projects/$projectId/approval-settings'
+      path: '/projects/$projectId/approval-settings'
+      fullPath: '/projects/$projectId/approval-settings'
+      preLoaderRoute: typeof ProjectsProjectIdApprovalSettingsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/projects/$projectId/boards': {
       id: '/projects/$projectId/boards'
       path: '/projects/$projectId/boards'
@@ -982,6 +1003,8 @@ const rootRouteChildren: RootRouteChildren = {
   GroupsGroupIdMergeRequestsRoute: GroupsGroupIdMergeRequestsRoute,
   GroupsGroupIdRunnersRoute: GroupsGroupIdRunnersRoute,
   GroupsGroupIdServiceAccountsRoute: GroupsGroupIdServiceAccountsRoute,
+  ProjectsProjectIdApprovalSettingsRoute:
+    ProjectsProjectIdApprovalSettingsRoute,
   ProjectsProjectIdBoardsRoute: ProjectsProjectIdBoardsRoute,
   ProjectsProjectIdBranchesRoute: ProjectsProjectIdBranchesRoute,
   ProjectsProjectIdChangesRoute: ProjectsProjectIdChangesRoute,

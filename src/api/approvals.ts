@@ -97,7 +97,8 @@ export const approvalsQueries = {
 };
 
 export function updateApprovalSettings(connection: Connection, { projectId, changes }: { projectId: number; changes: ApprovalSettingsChanges }): Promise<ApprovalSettings> {
-  return request(connection, `/projects/${projectId}/approvals`, approvalSettingsSchema, { method: 'POST', body: withoutEmpty(changes) });
+  // false turns a switch off: it is sent, not dropped as an empty filter would be
+  return request(connection, `/projects/${projectId}/approvals`, approvalSettingsSchema, { method: 'POST', body: changes });
 }
 
 export function createApprovalRule(connection: Connection, { owner, values }: { owner: RuleOwner; values: ApprovalRuleValues }): Promise<ApprovalRule> {

@@ -98,7 +98,8 @@ describe('merge requests and approvals against the sandbox', () => {
     expect(settings).toMatchObject({ reset_approvals_on_push: true, selective_code_owner_removals: false });
     await expect(updateApprovalSettings(admin, { projectId, changes: { selective_code_owner_removals: true } })).rejects.toMatchObject({ status: 400 });
     expect(await updateApprovalSettings(admin, { projectId, changes: { merge_requests_author_approval: true } })).toMatchObject({ merge_requests_author_approval: true });
-    await updateApprovalSettings(admin, { projectId, changes: { merge_requests_author_approval: false } });
+    // a switch turned off is sent as false, not left out
+    expect(await updateApprovalSettings(admin, { projectId, changes: { merge_requests_author_approval: false } })).toMatchObject({ merge_requests_author_approval: false });
     const rule = await createApprovalRule(admin, { owner: { projectId }, values: { name: 'Client rule', approvals_required: 0, user_ids: [1] } });
     expect(rule.users.map((user) => user.id)).toEqual([1]);
     const rules = await run<{ items: Array<{ name: string }> }>(approvalsQueries.rules(admin, { projectId }));

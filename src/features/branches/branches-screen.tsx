@@ -2,8 +2,8 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { branchesQueries, type Branch, type ProtectedBranch } from '../../api/branches.ts';
-import { membersQueries } from '../../api/members.ts';
-import { useActiveSession, useConnection } from '../../api/react.ts';
+import { useConnection } from '../../api/react.ts';
+import { useProjectCaller } from '../../components/use-project-caller.ts';
 import { DataTable } from '../../components/data-table.tsx';
 import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { PerPageSelect, SearchInput } from '../../components/list-controls.tsx';
@@ -32,17 +32,8 @@ interface BranchesScreenProps {
   search: BranchesSearch;
 }
 
-/** The caller's rights on the project's branches; the role is asked only of non-administrators. */
-function useBranchCaller(projectId: number): { caller: BranchCaller; pending: boolean } {
-  const connection = useConnection();
-  const me = useActiveSession()?.connection;
-  const isAdmin = Boolean(me?.isAdmin);
-  const role = useQuery({ ...membersQueries.myAccess(connection, { project: projectId }, me?.userId ?? 0), enabled: !isAdmin });
-  return { caller: { isAdmin, canWrite: Boolean(me?.canWrite), role: role.data ?? 0 }, pending: !isAdmin && role.isPending };
-}
-
 export function BranchesScreen({ projectId, projectName, defaultBranch, search }: BranchesScreenProps) {
-  const { caller, pending } = useBranchCaller(projectId);
+  const { caller, pending } = useProjectCaller(projectId);
   const [creating, setCreating] = useState(false);
   const [deletingMerged, setDeletingMerged] = useState(false);
   const push = pushRefusal(caller);

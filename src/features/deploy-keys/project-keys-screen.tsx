@@ -2,8 +2,8 @@ import { lazy, Suspense, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { deployKeysQueries, type ProjectDeployKey } from '../../api/deploy-keys.ts';
-import { membersQueries } from '../../api/members.ts';
-import { useActiveSession, useConnection } from '../../api/react.ts';
+import { useConnection } from '../../api/react.ts';
+import { useProjectCaller } from '../../components/use-project-caller.ts';
 import { DataTable } from '../../components/data-table.tsx';
 import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { PerPageSelect } from '../../components/list-controls.tsx';
@@ -24,14 +24,6 @@ const DeleteDeployKeyDialog = lazy(() => loadDialogs().then((module) => ({ defau
 const EditDeployKeyDialog = lazy(() => loadDialogs().then((module) => ({ default: module.EditDeployKeyDialog })));
 const EnableDeployKeyDialog = lazy(() => loadDialogs().then((module) => ({ default: module.EnableDeployKeyDialog })));
 
-function useKeyCaller(projectId: number): { caller: DeployKeyCaller; pending: boolean } {
-  const connection = useConnection();
-  const me = useActiveSession()?.connection;
-  const isAdmin = Boolean(me?.isAdmin);
-  const role = useQuery({ ...membersQueries.myAccess(connection, { project: projectId }, me?.userId ?? 0), enabled: !isAdmin });
-  return { caller: { isAdmin, canWrite: Boolean(me?.canWrite), role: role.data ?? 0 }, pending: !isAdmin && role.isPending };
-}
-
 interface ProjectKeysScreenProps {
   projectId: number;
   projectName?: string;
@@ -39,7 +31,7 @@ interface ProjectKeysScreenProps {
 }
 
 export function ProjectKeysScreen({ projectId, projectName, search }: ProjectKeysScreenProps) {
-  const { caller, pending } = useKeyCaller(projectId);
+  const { caller, pending } = useProjectCaller(projectId);
   const refusal = projectKeysRefusal(caller);
   return (
     <section className="screen" aria-labelledby="deploy-keys-heading">

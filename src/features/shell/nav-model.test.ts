@@ -10,7 +10,7 @@ describe('the sidebar model', () => {
       ['Plan', ['Issues', 'Issue boards']],
       ['Code', ['Merge requests', 'Files', 'Commits', 'Branches']],
       ['Build', ['Runners']],
-      ['Settings', ['Deploy keys']],
+      ['Settings', ['Deploy keys', 'Merge request approvals']],
     ]);
   });
 

@@ -98,6 +98,8 @@ function projectItems(projectId: number): Placed[] {
     { section: 'Build', label: 'Runners', to: '/projects/$projectId/runners', params },
     // the platform keeps deploy keys in Settings, Repository
     { section: 'Settings', label: 'Deploy keys', to: '/projects/$projectId/deploy-keys', params },
+    // the platform keeps these in Settings, Merge requests; members below Maintainer see them read-only
+    { section: 'Settings', label: 'Merge request approvals', to: '/projects/$projectId/approval-settings', params },
   ];
 }
 
