@@ -4,6 +4,7 @@ import type { HLJSApi } from 'highlight.js';
 import { highlightedLineNodes, languageForFence, loadHighlighter, type HighlightNode } from '../lib/highlight.ts';
 import type { MarkdownProps } from './markdown.tsx';
 import { renderMarkdown } from './markdown-render.ts';
+import { toggleTask } from '../lib/markdown.ts';
 import './highlight.css';
 import './markdown.css';
 
@@ -11,13 +12,13 @@ import './markdown.css';
 export default function MarkdownView({ source, instanceUrl, references, onToggleTask }: MarkdownProps) {
   const container = useRef<HTMLDivElement>(null);
   const router = useRouter({ warn: false });
-  const toggleTask = useRef(onToggleTask);
+  const latest = useRef({ onToggleTask, source });
   const tasksEditable = Boolean(onToggleTask);
   const context = references?.context;
   const href = references?.href;
 
   useLayoutEffect(() => {
-    toggleTask.current = onToggleTask;
+    latest.current = { onToggleTask, source };
   });
 
   useLayoutEffect(() => {
@@ -34,7 +35,11 @@ export default function MarkdownView({ source, instanceUrl, references, onToggle
     const element = container.current!;
     const onChange = (event: Event) => {
       const input = event.target;
-      if (input instanceof HTMLInputElement && input.dataset.task !== undefined) toggleTask.current?.(Number(input.dataset.task), input.checked);
+      if (!(input instanceof HTMLInputElement) || input.dataset.task === undefined) return;
+      // the text with that box changed, by the parser already loaded here: the caller's chunk need not carry it
+      const { onToggleTask: onToggle, source: text } = latest.current;
+      const index = Number(input.dataset.task);
+      onToggle?.(index, input.checked, toggleTask(text, index, input.checked));
     };
     // links into the console stay in the single-page app, as its own links do
     const onClick = (event: MouseEvent) => {

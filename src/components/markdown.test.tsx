@@ -193,13 +193,16 @@ describe('Markdown', () => {
     expect(view.querySelector('code')?.textContent).toBe('const answer = 42;\n');
   });
 
-  it('reports a task toggled by the user with its index and state', async () => {
+  it('reports a task toggled by the user with its index, its state and the source with that box changed', async () => {
     const toggled = vi.fn();
     const view = await mount(<Markdown source={'- [ ] one\n- [x] two'} instanceUrl={INSTANCE} onToggleTask={toggled} references={{ context: { project: 'a/b' }, href: () => null }} />);
     const boxes = view.querySelectorAll<HTMLInputElement>('input[type="checkbox"]');
     act(() => boxes[1].click());
     act(() => boxes[0].click());
-    expect(toggled.mock.calls).toEqual([[1, false], [0, true]]);
+    expect(toggled.mock.calls).toEqual([
+      [1, false, '- [ ] one\n- [ ] two'],
+      [0, true, '- [x] one\n- [x] two'],
+    ]);
   });
 
   it('keeps task checkboxes read-only without a callback', async () => {

@@ -11,10 +11,11 @@ export interface MarkdownProps {
   /** Where `#12`, `!3`, `@user` and `~label` point: the text's project or group, and the console path for each. */
   references?: { context: ReferenceContext; href: ReferenceHref };
   /**
-   * Makes task list checkboxes editable: called with the task's index in document order (as
-   * `toggleTask` in src/lib/markdown.ts counts them) and its new state. Without it they are read-only.
+   * Makes task list checkboxes editable: called with the task's index in document order, its new
+   * state and the source with that task changed (as `toggleTask` in src/lib/markdown.ts makes it).
+   * Without it they are read-only.
    */
-  onToggleTask?: (index: number, checked: boolean) => void;
+  onToggleTask?: (index: number, checked: boolean, edited: string) => void;
 }
 
 // the parser, the sanitizer and their rules are a chunk of their own, loaded by the first screen that shows Markdown

@@ -9,10 +9,11 @@ import { QueryStates } from '../../components/query-states.tsx';
 import { EmptyState } from '../../components/states.tsx';
 import { useProjectCaller } from '../../components/use-project-caller.ts';
 import { approvalsReadOnly } from './permissions.ts';
-import { SettingsSection } from './settings-section.tsx';
 
 // the rule forms load when the screen is there, not before its first paint
 const loadDialogs = () => import('./rule-dialogs.tsx');
+// the switches are a form (react-hook-form and its resolver): their code loads beside the settings' request, not in the route's chunk
+const SettingsSection = lazy(() => import('./settings-section.tsx').then((module) => ({ default: module.SettingsSection })));
 const RuleDialog = lazy(() => loadDialogs().then((module) => ({ default: module.RuleDialog })));
 const DeleteRuleDialog = lazy(() => loadDialogs().then((module) => ({ default: module.DeleteRuleDialog })));
 
@@ -27,7 +28,13 @@ export function ApprovalSettingsScreen({ projectId, projectName }: { projectId: 
         <h1 id="approval-settings-heading">{projectName ? `Merge request approvals of ${projectName}` : 'Merge request approvals'}</h1>
       </header>
       {pending ? null : <Note>{readOnly}</Note>}
-      <QueryStates query={settings}>{(data) => <SettingsSection projectId={projectId} settings={data} readOnly={readOnly} />}</QueryStates>
+      <QueryStates query={settings}>
+        {(data) => (
+          <Suspense fallback={<p role="status">Loading the settings…</p>}>
+            <SettingsSection projectId={projectId} settings={data} readOnly={readOnly} />
+          </Suspense>
+        )}
+      </QueryStates>
       <RulesSection projectId={projectId} readOnly={readOnly} />
     </section>
   );

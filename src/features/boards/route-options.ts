@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import type { QueryClient } from '@tanstack/react-query';
 import { boardsQueries } from '../../api/boards.ts';
 import { issuesQueries } from '../../api/issues.ts';
@@ -6,11 +5,6 @@ import type { Connection } from '../../api/http.ts';
 import type { Scope } from '../../api/keys.ts';
 import { boardColumns } from './columns.ts';
 
-/** The board in the URL (`?board=12`); absent or not a board id: the first board. */
-export const boardSearchSchema = z.object({
-  board: z.catch(z.optional(z.number().check(z.int(), z.positive())), undefined),
-});
-export type BoardSearch = z.output<typeof boardSearchSchema>;
 
 /**
  * The boards (with their lists) block the first paint; the first page of every column of the

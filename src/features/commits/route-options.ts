@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { commitsQueries, sinceOf, untilOf, type CommitListParams } from '../../api/commits.ts';
 import type { Connection } from '../../api/http.ts';
 import { projectsQueries } from '../../api/projects.ts';
-import { historySearchSchema, type HistorySearch } from './search.ts';
+import { type HistorySearch } from './search.ts';
 
 type LoaderContext = { queryClient: QueryClient; api: Connection };
 
@@ -23,11 +23,6 @@ export function historyListParams(search: HistorySearch): CommitListParams {
     per_page: search.per_page,
   };
 }
-
-export const historyRouteOptions = {
-  validateSearch: historySearchSchema,
-  loaderDeps: ({ search }: { search: HistorySearch }) => search,
-};
 
 /** The page of history blocks the first paint; the project (its name and default branch) loads alongside. */
 export function loadHistory(context: LoaderContext, projectId: number, search: HistorySearch) {

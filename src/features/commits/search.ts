@@ -30,3 +30,8 @@ export const HISTORY_SEARCH_DEFAULTS: HistorySearch = {
 export function isFiltered(search: HistorySearch): boolean {
   return Boolean(search.path || search.author || search.since || search.until || search.first_parent);
 }
+
+export const historyRouteOptions = {
+  validateSearch: historySearchSchema,
+  loaderDeps: ({ search }: { search: HistorySearch }) => search,
+};

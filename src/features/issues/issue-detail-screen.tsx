@@ -2,7 +2,6 @@ import { useId, useState } from 'react';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { issuesQueries } from '../../api/issues.ts';
 import { useConnection } from '../../api/react.ts';
-import { toggleTask } from '../../lib/markdown.ts';
 import { formatDateTime, formatRelative } from '../../lib/time.ts';
 import { deleteRefusal, editRefusal, useIssueCaller } from './issue-detail-access.ts';
 import { CloneIssueDialog, DeleteIssueDialog, MoveIssueDialog } from './issue-detail-dialogs.tsx';
@@ -32,8 +31,7 @@ export function IssueDetailScreen({ projectId, iid }: { projectId: number; iid: 
   const description = issue.description ?? '';
   const onToggleTask =
     edit === null
-      ? (index: number, checked: boolean) => {
-          const next = toggleTask(description, index, checked);
+      ? (_index: number, _checked: boolean, next: string) => {
           if (next === description) return;
           // the tick shows at once; the write reads the latest description first, and the refresh after it shows what the server holds
           if (toggle.mutate({ shown: description, next }, { onError: () => void optimistic.restore() })) optimistic.show(next);

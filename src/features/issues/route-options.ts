@@ -2,13 +2,7 @@ import type { QueryClient, UseSuspenseQueryOptions } from '@tanstack/react-query
 import type { Connection } from '../../api/http.ts';
 import { issuesQueries, type Issue, type IssueScope } from '../../api/issues.ts';
 import type { KeysetPage, Page } from '../../api/pagination.ts';
-import { issueFilters, issueListParams, issuesSearchSchema, pagesByKeyset, type IssuesSearch } from './search.ts';
-
-/** What the instance, group and project issue routes share: the URL's schema and what the loader fetches. */
-export const issuesRouteOptions = {
-  validateSearch: issuesSearchSchema,
-  loaderDeps: ({ search }: { search: IssuesSearch }) => search,
-};
+import { issueFilters, issueListParams, pagesByKeyset, type IssuesSearch } from './search.ts';
 
 export type IssueListData = Page<Issue> | KeysetPage<Issue>;
 

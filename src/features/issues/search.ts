@@ -248,3 +248,9 @@ export function issueListParams(search: IssuesSearch, instance: boolean): IssueL
 export function isFiltered(search: IssuesSearch): boolean {
   return tokensFromSearch(search).length > 0;
 }
+
+/** What the instance, group and project issue routes share: the URL's schema and what the loader fetches. */
+export const issuesRouteOptions = {
+  validateSearch: issuesSearchSchema,
+  loaderDeps: ({ search }: { search: IssuesSearch }) => search,
+};

@@ -3,13 +3,7 @@ import type { Connection } from '../../api/http.ts';
 import type { Scope } from '../../api/keys.ts';
 import { membersQueries } from '../../api/members.ts';
 import type { SessionStore } from '../../api/session.ts';
-import { billableSearchSchema, membersListParams, membersSearchSchema, type BillableSearch, type MembersSearch } from './search.ts';
-
-/** What the group and project members routes share: the URL's schema and what the loader fetches. */
-export const membersRouteOptions = {
-  validateSearch: membersSearchSchema,
-  loaderDeps: ({ search }: { search: MembersSearch }) => search,
-};
+import { membersListParams, type MembersSearch } from './search.ts';
 
 /** The list blocks the first paint; the caller's role (which actions to offer) loads alongside. */
 export function loadMembers(context: { queryClient: QueryClient; api: Connection; session: SessionStore }, scope: Scope, search: MembersSearch) {
@@ -21,7 +15,3 @@ export function loadMembers(context: { queryClient: QueryClient; api: Connection
   return list;
 }
 
-export const billableRouteOptions = {
-  validateSearch: billableSearchSchema,
-  loaderDeps: ({ search: { member: _member, ...list } }: { search: BillableSearch }) => list,
-};

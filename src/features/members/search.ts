@@ -39,3 +39,14 @@ export function membersListParams(search: MembersSearch) {
   const { tab: _tab, ...params } = search;
   return params;
 }
+
+/** What the group and project members routes share: the URL's schema and what the loader fetches. */
+export const membersRouteOptions = {
+  validateSearch: membersSearchSchema,
+  loaderDeps: ({ search }: { search: MembersSearch }) => search,
+};
+
+export const billableRouteOptions = {
+  validateSearch: billableSearchSchema,
+  loaderDeps: ({ search: { member: _member, ...list } }: { search: BillableSearch }) => list,
+};

@@ -2,13 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { Connection } from '../../api/http.ts';
 import type { SessionStore } from '../../api/session.ts';
 import { mergeRequestsQueries, type MergeRequestScope } from '../../api/merge-requests.ts';
-import { mergeRequestListParams, mergeRequestsSearchSchema, type MergeRequestsSearch } from './search.ts';
-
-/** What the instance, group and project merge request routes share: the URL's schema and what the loader fetches. */
-export const mergeRequestsRouteOptions = {
-  validateSearch: mergeRequestsSearchSchema,
-  loaderDeps: ({ search }: { search: MergeRequestsSearch }) => search,
-};
+import { mergeRequestListParams, type MergeRequestsSearch } from './search.ts';
 
 /** The list's query; `me` (the caller's username) names the reviewer of the instance's "review requested" tab. */
 export function mergeRequestListOptions(connection: Connection, scope: MergeRequestScope, search: MergeRequestsSearch, me: string | undefined) {

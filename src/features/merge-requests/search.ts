@@ -122,3 +122,9 @@ export function isFiltered(search: MergeRequestsSearch): boolean {
 export function clearFilters(search: MergeRequestsSearch): MergeRequestsSearch {
   return { ...search, author: undefined, not_author: undefined, assignee: undefined, not_assignee: undefined, reviewer: undefined, not_reviewer: undefined, label: [], not_label: [], milestone: undefined, not_milestone: undefined, draft: undefined, search: '', target_branch: undefined, page: 1 };
 }
+
+/** What the instance, group and project merge request routes share: the URL's schema and what the loader fetches. */
+export const mergeRequestsRouteOptions = {
+  validateSearch: mergeRequestsSearchSchema,
+  loaderDeps: ({ search }: { search: MergeRequestsSearch }) => search,
+};

@@ -1,7 +1,7 @@
 import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
-import { ISSUES_SEARCH_DEFAULTS } from '../../features/issues/search.ts';
+import { ISSUES_SEARCH_DEFAULTS, issuesRouteOptions } from '../../features/issues/search.ts';
 import { IssueListScreen } from '../../features/issues/issue-list-screen.tsx';
-import { issuesRouteOptions, loadIssues } from '../../features/issues/route-options.ts';
+import { loadIssues } from '../../features/issues/route-options.ts';
 
 export const Route = createFileRoute('/issues/')({
   ...issuesRouteOptions,

@@ -1,7 +1,7 @@
 import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
-import { MERGE_REQUESTS_SEARCH_DEFAULTS } from '../../features/merge-requests/search.ts';
+import { MERGE_REQUESTS_SEARCH_DEFAULTS, mergeRequestsRouteOptions } from '../../features/merge-requests/search.ts';
 import { MergeRequestListScreen } from '../../features/merge-requests/merge-request-list-screen.tsx';
-import { loadMergeRequests, mergeRequestsRouteOptions } from '../../features/merge-requests/route-options.ts';
+import { loadMergeRequests } from '../../features/merge-requests/route-options.ts';
 
 export const Route = createFileRoute('/merge-requests/')({
   ...mergeRequestsRouteOptions,

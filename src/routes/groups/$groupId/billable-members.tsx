@@ -1,10 +1,10 @@
 import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { useSuspenseQuery } from '@tanstack/react-query';
-import { BILLABLE_SEARCH_DEFAULTS } from '../../../features/members/search.ts';
+import { BILLABLE_SEARCH_DEFAULTS, billableRouteOptions } from '../../../features/members/search.ts';
 import { groupsQueries } from '../../../api/groups.ts';
 import { membersQueries } from '../../../api/members.ts';
 import { BillableMembersScreen } from '../../../features/members/billable-members-screen.tsx';
-import { billableRouteOptions } from '../../../features/members/route-options.ts';
+
 
 export const Route = createFileRoute('/groups/$groupId/billable-members')({
   ...billableRouteOptions,

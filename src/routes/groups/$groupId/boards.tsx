@@ -2,7 +2,8 @@ import { createFileRoute } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { groupsQueries } from '../../../api/groups.ts';
 import { BoardScreen } from '../../../features/boards/board-screen.tsx';
-import { boardSearchSchema, loadBoards } from '../../../features/boards/route-options.ts';
+import { loadBoards } from '../../../features/boards/route-options.ts';
+import { boardSearchSchema } from '../../../features/boards/search.ts';
 
 export const Route = createFileRoute('/groups/$groupId/boards')({
   validateSearch: boardSearchSchema,

@@ -1,9 +1,9 @@
 import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { groupsQueries } from '../../../api/groups.ts';
-import { MERGE_REQUESTS_SEARCH_DEFAULTS } from '../../../features/merge-requests/search.ts';
+import { MERGE_REQUESTS_SEARCH_DEFAULTS, mergeRequestsRouteOptions } from '../../../features/merge-requests/search.ts';
 import { MergeRequestListScreen } from '../../../features/merge-requests/merge-request-list-screen.tsx';
-import { loadMergeRequests, mergeRequestsRouteOptions } from '../../../features/merge-requests/route-options.ts';
+import { loadMergeRequests } from '../../../features/merge-requests/route-options.ts';
 
 export const Route = createFileRoute('/groups/$groupId/merge-requests')({
   ...mergeRequestsRouteOptions,

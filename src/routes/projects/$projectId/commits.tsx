@@ -1,7 +1,7 @@
 import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
-import { HISTORY_SEARCH_DEFAULTS } from '../../../features/commits/search.ts';
+import { HISTORY_SEARCH_DEFAULTS, historyRouteOptions } from '../../../features/commits/search.ts';
 import { HistoryScreen } from '../../../features/commits/history-screen.tsx';
-import { historyRouteOptions, loadHistory } from '../../../features/commits/route-options.ts';
+import { loadHistory } from '../../../features/commits/route-options.ts';
 
 export const Route = createFileRoute('/projects/$projectId/commits')({
   ...historyRouteOptions,

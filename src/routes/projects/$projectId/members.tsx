@@ -1,9 +1,9 @@
 import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
-import { MEMBERS_SEARCH_DEFAULTS } from '../../../features/members/search.ts';
+import { MEMBERS_SEARCH_DEFAULTS, membersRouteOptions } from '../../../features/members/search.ts';
 import { projectsQueries } from '../../../api/projects.ts';
 import { MembersScreen } from '../../../features/members/members-screen.tsx';
-import { loadMembers, membersRouteOptions } from '../../../features/members/route-options.ts';
+import { loadMembers } from '../../../features/members/route-options.ts';
 
 export const Route = createFileRoute('/projects/$projectId/members')({
   ...membersRouteOptions,

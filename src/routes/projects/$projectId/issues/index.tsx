@@ -1,9 +1,9 @@
 import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { projectsQueries } from '../../../../api/projects.ts';
-import { ISSUES_SEARCH_DEFAULTS } from '../../../../features/issues/search.ts';
+import { ISSUES_SEARCH_DEFAULTS, issuesRouteOptions } from '../../../../features/issues/search.ts';
 import { IssueListScreen } from '../../../../features/issues/issue-list-screen.tsx';
-import { issuesRouteOptions, loadIssues } from '../../../../features/issues/route-options.ts';
+import { loadIssues } from '../../../../features/issues/route-options.ts';
 
 export const Route = createFileRoute('/projects/$projectId/issues/')({
   ...issuesRouteOptions,
