@@ -21,9 +21,6 @@ export default defineConfig({
     servedConsole(),
   ],
   build: {
-    // the API modules only declare schemas, queries and requests: one a route's search options
-    // import for a constant no longer carries every schema of its file into the entry
-    rolldownOptions: { treeshake: { moduleSideEffects: [{ test: /\/src\/api\/[^/]+\.ts$/, sideEffects: false }] } },
     manifest: true,
     sourcemap: false,
     target: 'es2022',
