@@ -4,7 +4,8 @@ import { request, requestPage, send, type Connection } from './http.ts';
 import { withoutEmpty } from './params.ts';
 import { flag, loose } from './schema.ts';
 import { protectedBranchSchema } from './branches.ts';
-import { embeddedUser, mergeRequestsQueries } from './merge-requests.ts';
+import { mergeRequestsQueries } from './merge-requests.ts';
+import { userSummariesSchema, userSummarySchema } from './users.ts';
 
 /** A project's approval configuration (spec 2, 2.4). */
 export const approvalSettingsSchema = loose({
@@ -25,8 +26,8 @@ export const approvalRuleSchema = loose({
   name: z.string(),
   rule_type: z.string(),
   approvals_required: z.number(),
-  eligible_approvers: z.pipe(z.nullish(z.array(embeddedUser)), z.transform((users) => users ?? [])),
-  users: z.pipe(z.nullish(z.array(embeddedUser)), z.transform((users) => users ?? [])),
+  eligible_approvers: userSummariesSchema,
+  users: userSummariesSchema,
   groups: z.pipe(z.nullish(z.array(loose({ id: z.number(), name: z.string(), full_path: z.nullish(z.string()) }))), z.transform((groups) => groups ?? [])),
   protected_branches: z.pipe(z.nullish(z.array(protectedBranchSchema)), z.transform((branches) => branches ?? [])),
   applies_to_all_protected_branches: flag,
@@ -39,7 +40,7 @@ export const approvalsSchema = loose({
   approved: flag,
   approvals_required: z.number(),
   approvals_left: z.number(),
-  approved_by: z.array(loose({ user: embeddedUser })),
+  approved_by: z.array(loose({ user: userSummarySchema })),
   user_has_approved: flag,
   user_can_approve: flag,
   require_password_to_approve: flag,
@@ -51,7 +52,7 @@ export type Approvals = z.infer<typeof approvalsSchema>;
 /** Each rule with who approved for it. */
 export const approvalStateSchema = loose({
   approval_rules_overwritten: flag,
-  rules: z.array(z.extend(approvalRuleSchema, { approved_by: z.array(embeddedUser), approved: flag })),
+  rules: z.array(z.extend(approvalRuleSchema, { approved_by: z.array(userSummarySchema), approved: flag })),
 });
 export type ApprovalState = z.infer<typeof approvalStateSchema>;
 

@@ -3,12 +3,10 @@ import * as z from 'zod/mini';
 import { request, requestKeysetPage, requestPage, send, sendUnlessUnchanged, type Connection } from './http.ts';
 import { withoutEmpty, type QueryParams } from './params.ts';
 import { scopePath, type Scope } from './keys.ts';
-import { flag, loose } from './schema.ts';
-import { userSummarySchema } from './users.ts';
+import { flag, loose, referencesSchema } from './schema.ts';
+import { userSummariesSchema, userSummarySchema } from './users.ts';
 import { labelBasicSchema } from './labels.ts';
 import { milestoneSchema } from './milestones.ts';
-
-const embeddedUser = z.pick(userSummarySchema, { id: true, username: true, name: true, avatar_url: true, web_url: true, state: true, locked: true });
 
 /** Estimates and time spent, in seconds and as the platform writes them (`1h 30m`). */
 export const timeStatsSchema = loose({
@@ -30,11 +28,11 @@ export const issueSchema = loose({
   created_at: z.string(),
   updated_at: z.string(),
   closed_at: z.nullish(z.string()),
-  closed_by: z.nullish(embeddedUser),
+  closed_by: z.nullish(userSummarySchema),
   labels: z.array(z.union([z.string(), labelBasicSchema])),
   milestone: z.nullish(milestoneSchema),
-  assignees: z.pipe(z.nullish(z.array(embeddedUser)), z.transform((users) => users ?? [])),
-  author: z.nullish(embeddedUser),
+  assignees: userSummariesSchema,
+  author: z.nullish(userSummarySchema),
   user_notes_count: z.nullish(z.number()),
   upvotes: z.nullish(z.number()),
   downvotes: z.nullish(z.number()),
@@ -45,7 +43,7 @@ export const issueSchema = loose({
   web_url: z.nullish(z.string()),
   time_stats: z.nullish(timeStatsSchema),
   task_completion_status: z.nullish(loose({ count: z.number(), completed_count: z.number() })),
-  references: z.nullish(loose({ short: z.string(), relative: z.string(), full: z.string() })),
+  references: referencesSchema,
   moved_to_id: z.nullish(z.number()),
   subscribed: z.optional(flag),
 });
@@ -277,7 +275,7 @@ export function trackTime(connection: Connection, { projectId, iid, change }: { 
 
 const eventBase = {
   id: z.number(),
-  user: z.nullish(embeddedUser),
+  user: z.nullish(userSummarySchema),
   created_at: z.string(),
   resource_type: z.nullish(z.string()),
   resource_id: z.nullish(z.number()),

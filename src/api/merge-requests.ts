@@ -3,16 +3,13 @@ import * as z from 'zod/mini';
 import { request, requestPage, type Connection } from './http.ts';
 import { withoutEmpty, type QueryParams } from './params.ts';
 import { scopePath, type Scope } from './keys.ts';
-import { flag, loose } from './schema.ts';
-import { userSummarySchema } from './users.ts';
+import { flag, loose, referencesSchema } from './schema.ts';
+import { userSummariesSchema, userSummarySchema } from './users.ts';
 import { labelBasicSchema } from './labels.ts';
 import { milestoneSchema } from './milestones.ts';
 import { commitDiffSchema, commitSchema } from './commits.ts';
 import { noteSchema } from './notes.ts';
 
-/** A user as merge requests and approvals embed them. */
-export const embeddedUser = z.pick(userSummarySchema, { id: true, username: true, name: true, avatar_url: true, web_url: true, state: true, locked: true });
-const people = z.pipe(z.nullish(z.array(embeddedUser)), z.transform((users) => users ?? []));
 
 /** Why a request cannot merge now, in the platform's words (spec 2, 2.3; the ones the sandbox computes first). */
 export type DetailedMergeStatus =
@@ -31,11 +28,11 @@ export const mergeRequestSchema = loose({
   updated_at: z.string(),
   merged_at: z.nullish(z.string()),
   closed_at: z.nullish(z.string()),
-  merge_user: z.nullish(embeddedUser),
-  closed_by: z.nullish(embeddedUser),
-  author: z.nullish(embeddedUser),
-  assignees: people,
-  reviewers: people,
+  merge_user: z.nullish(userSummarySchema),
+  closed_by: z.nullish(userSummarySchema),
+  author: z.nullish(userSummarySchema),
+  assignees: userSummariesSchema,
+  reviewers: userSummariesSchema,
   source_branch: z.string(),
   target_branch: z.string(),
   labels: z.array(z.union([z.string(), labelBasicSchema])),
@@ -55,7 +52,7 @@ export const mergeRequestSchema = loose({
   force_remove_source_branch: z.nullish(z.boolean()),
   discussion_locked: z.nullish(z.boolean()),
   web_url: z.nullish(z.string()),
-  references: z.nullish(loose({ short: z.string(), relative: z.string(), full: z.string() })),
+  references: referencesSchema,
 });
 export type MergeRequest = z.infer<typeof mergeRequestSchema>;
 
@@ -68,7 +65,7 @@ export const mergeRequestDetailSchema = z.extend(mergeRequestSchema, {
 });
 export type MergeRequestDetail = z.infer<typeof mergeRequestDetailSchema>;
 
-export const reviewerSchema = loose({ user: embeddedUser, state: z.string(), created_at: z.nullish(z.string()) });
+export const reviewerSchema = loose({ user: userSummarySchema, state: z.string(), created_at: z.nullish(z.string()) });
 export type Reviewer = z.infer<typeof reviewerSchema>;
 
 /** A position on a line of the changes, for a thread on the diff. */
@@ -88,7 +85,7 @@ export const discussionNoteSchema = z.extend(noteSchema, {
   type: z.nullish(z.string()),
   resolvable: flag,
   resolved: flag,
-  resolved_by: z.nullish(embeddedUser),
+  resolved_by: z.nullish(userSummarySchema),
   resolved_at: z.nullish(z.string()),
   position: z.nullish(diffPositionSchema),
 });

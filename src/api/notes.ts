@@ -4,13 +4,12 @@ import { request, requestPage, send, type Connection } from './http.ts';
 import { flag, loose } from './schema.ts';
 import { userSummarySchema } from './users.ts';
 
-const noteAuthor = z.pick(userSummarySchema, { id: true, username: true, name: true, avatar_url: true, web_url: true, state: true, locked: true });
 
 /** A comment, or a system note the platform wrote for a change (spec 2, 4.2). */
 export const noteSchema = loose({
   id: z.number(),
   body: z.string(),
-  author: z.nullish(noteAuthor),
+  author: z.nullish(userSummarySchema),
   created_at: z.string(),
   updated_at: z.nullish(z.string()),
   system: flag,
@@ -24,7 +23,7 @@ export type Note = z.infer<typeof noteSchema>;
 export const awardEmojiSchema = loose({
   id: z.number(),
   name: z.string(),
-  user: z.nullish(noteAuthor),
+  user: z.nullish(userSummarySchema),
   created_at: z.nullish(z.string()),
 });
 export type AwardEmoji = z.infer<typeof awardEmojiSchema>;

@@ -6,6 +6,9 @@ export const flag = z.pipe(z.nullish(z.boolean()), z.transform((value) => value 
 /** Objects keep fields the schema does not name: newer platform versions add fields. */
 export const loose = z.looseObject;
 
+/** An issue's or merge request's `references`: `#12`, `group/project#12` relative to where it is shown, and in full. */
+export const referencesSchema = z.nullish(z.looseObject({ short: z.string(), relative: z.string(), full: z.string() }));
+
 /** `YYYY-MM-DD` */
 export const isoDate = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/));
 

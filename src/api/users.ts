@@ -16,6 +16,9 @@ export const userSummarySchema = loose({
 });
 export type UserSummary = z.infer<typeof userSummarySchema>;
 
+/** Users embedded in a list field (assignees, reviewers, approvers): absent or null reads as none. */
+export const userSummariesSchema = z.pipe(z.nullish(z.array(userSummarySchema)), z.transform((users) => users ?? []));
+
 export const userProfileSchema = z.extend(userSummarySchema, {
   created_at: z.nullish(z.string()),
   bio: z.nullish(z.string()),

@@ -36,6 +36,35 @@ export function SearchLink({ search, current, className, children, ...rest }: Se
 }
 
 /**
+ * Tabs over one search param (a state, a scope): each a SearchLink that sets `param` to its value
+ * and starts again at page 1, clearing `reset` (a cursor); `badge` adds a count beside a label.
+ */
+export function SearchTabs<V extends string>({ label, param, tabs, current, reset = [], badge }: {
+  label: string;
+  param: string;
+  tabs: ReadonlyArray<{ value: V; label: string }>;
+  current: V;
+  reset?: readonly string[];
+  badge?: (value: V) => ReactNode;
+}) {
+  return (
+    <nav aria-label={label} className="tabs">
+      {tabs.map((tab) => (
+        <SearchLink
+          key={tab.value}
+          search={(previous) => ({ ...previous, [param]: tab.value, page: 1, ...Object.fromEntries(reset.map((name) => [name, undefined])) })}
+          current={current === tab.value}
+          className="tabs__tab"
+        >
+          {tab.label}
+          {badge?.(tab.value)}
+        </SearchLink>
+      ))}
+    </nav>
+  );
+}
+
+/**
  * An empty list. When filters hid everything it says so and links to the list without them
  * (`clear` keeps what is not a filter, e.g. the tab); otherwise it says what is empty.
  */

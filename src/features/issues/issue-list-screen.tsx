@@ -6,7 +6,7 @@ import { issuesQueries, nextIssueCursor, type Issue, type IssueScope } from '../
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import { DataTable } from '../../components/data-table.tsx';
 import { Paginator } from '../../components/paginator.tsx';
-import { FilteredEmptyState, SearchLink } from '../../components/search-link.tsx';
+import { FilteredEmptyState, SearchTabs } from '../../components/search-link.tsx';
 import { usePrefetch, useSetSearch, useViewState } from '../../components/list-hooks.ts';
 import { PerPageSelect, SortControls } from '../../components/list-controls.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
@@ -32,9 +32,9 @@ const SCOPE_TABS = [
 ] as const;
 
 const STATE_TABS = [
-  { value: 'opened', label: 'Open', count: 'opened' },
-  { value: 'closed', label: 'Closed', count: 'closed' },
-  { value: 'all', label: 'All', count: 'all' },
+  { value: 'opened', label: 'Open' },
+  { value: 'closed', label: 'Closed' },
+  { value: 'all', label: 'All' },
 ] as const;
 
 interface IssueListScreenProps {
@@ -168,22 +168,16 @@ export function IssueListScreen({ scope, sourceName, search }: IssueListScreenPr
         <h1 id="issues-heading">{heading}</h1>
       </header>
       {instance ? (
-        <nav aria-label="Whose issues" className="tabs">
-          {SCOPE_TABS.map((tab) => (
-            <SearchLink key={tab.value} search={(previous) => ({ ...previous, scope: tab.value, page: 1, cursor: undefined })} current={search.scope === tab.value} className="tabs__tab">
-              {tab.label}
-            </SearchLink>
-          ))}
-        </nav>
+        <SearchTabs label="Whose issues" param="scope" tabs={SCOPE_TABS} current={search.scope} reset={['cursor']} />
       ) : null}
-      <nav aria-label="Issue states" className="tabs">
-        {STATE_TABS.map((tab) => (
-          <SearchLink key={tab.value} search={(previous) => ({ ...previous, state: tab.value, page: 1, cursor: undefined })} current={search.state === tab.value} className="tabs__tab">
-            {tab.label}
-            {counts ? <span className="badge">{counts[tab.count]}</span> : null}
-          </SearchLink>
-        ))}
-      </nav>
+      <SearchTabs
+        label="Issue states"
+        param="state"
+        tabs={STATE_TABS}
+        current={search.state}
+        reset={['cursor']}
+        badge={(state) => (counts ? <span className="badge">{counts[state]}</span> : null)}
+      />
       {statistics.error ? <p className="notice" role="note">The counts could not be read.</p> : null}
       <FilterBar scope={scope} search={search} onChange={(next) => void navigate({ to: '.', search: next as never, replace: true })} />
       <div className="filter-bar">

@@ -6,7 +6,7 @@ import type { MergeRequest, MergeRequestScope } from '../../api/merge-requests.t
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import { DataTable } from '../../components/data-table.tsx';
 import { Paginator } from '../../components/paginator.tsx';
-import { FilteredEmptyState, SearchLink } from '../../components/search-link.tsx';
+import { FilteredEmptyState, SearchTabs } from '../../components/search-link.tsx';
 import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { PerPageSelect, SortControls } from '../../components/list-controls.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
@@ -116,21 +116,9 @@ export function MergeRequestListScreen({ scope, sourceName, search }: MergeReque
         <h1 id="merge-requests-heading">{heading}</h1>
       </header>
       {instance ? (
-        <nav aria-label="Whose merge requests" className="tabs">
-          {WHOSE_TABS.map((tab) => (
-            <SearchLink key={tab.value} search={(previous) => ({ ...previous, whose: tab.value, page: 1 })} current={search.whose === tab.value} className="tabs__tab">
-              {tab.label}
-            </SearchLink>
-          ))}
-        </nav>
+        <SearchTabs label="Whose merge requests" param="whose" tabs={WHOSE_TABS} current={search.whose} />
       ) : null}
-      <nav aria-label="Merge request states" className="tabs">
-        {STATE_TABS.map((tab) => (
-          <SearchLink key={tab.value} search={(previous) => ({ ...previous, state: tab.value, page: 1 })} current={search.state === tab.value} className="tabs__tab">
-            {tab.label}
-          </SearchLink>
-        ))}
-      </nav>
+      <SearchTabs label="Merge request states" param="state" tabs={STATE_TABS} current={search.state} />
       <MergeRequestFilterForm key={JSON.stringify(search)} search={search} onChange={(next) => void navigate({ to: '.', search: next as never, replace: true })} />
       <div className="filter-bar">
         <SortControls orders={MERGE_REQUEST_ORDERS} orderBy={wanted.order_by} sort={wanted.sort} onChange={setSearch} />
