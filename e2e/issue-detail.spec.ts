@@ -43,6 +43,19 @@ test.describe.configure({ mode: 'parallel' });
 test.describe('as the administrator', () => {
   test.beforeEach(({ context, adminSession }) => applyAdminSession(context, adminSession));
 
+  test('a merge request reference in the text opens that merge request', async ({ page, api }) => {
+    const project = await api.post<{ id: number }>('/projects', { name: `issue-detail-${unique()}`, initialize_with_readme: true });
+    api.deleteAfter(`/projects/${project.id}`);
+    await api.post(`/projects/${project.id}/repository/branches`, { branch: 'fix-login', ref: 'main' });
+    const request = await api.post<{ iid: number; title: string }>(`/projects/${project.id}/merge_requests`, { source_branch: 'fix-login', target_branch: 'main', title: `Fix the login ${unique()}` });
+    const issue = await api.post<IssueAnswer>(`/projects/${project.id}/issues`, { title: `Detail ${unique()}`, description: `Fixed by !${request.iid}.` });
+    await page.goto(`/projects/${project.id}/issues/${issue.iid}`);
+    await page.getByRole('region', { name: 'Description' }).getByRole('link', { name: `!${request.iid}` }).click();
+    await expect(page).toHaveURL(new RegExp(`/projects/${project.id}/merge-requests/${request.iid}$`));
+    await expect(page.getByRole('heading', { level: 1, name: request.title })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Merge request' }).getByRole('link', { name: 'Overview' })).toHaveAttribute('aria-current', 'page');
+  });
+
   test('a comment with a table, a task and code is previewed, posted, edited, then deleted', async ({ page, api }) => {
     const { project, issue, path } = await newIssue(api);
     await page.goto(path);

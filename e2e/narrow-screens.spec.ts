@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEMO_PATHS, expect, test, type Api } from './fixtures.ts';
+import { DEMO_MERGE_REQUESTS } from '../sandbox/seed/demo.ts';
 
 /**
  * No screen scrolls sideways on a phone (390 px): every route file in src/routes is visited with
@@ -92,6 +93,9 @@ const ADDRESSES: Record<string, (ids: DemoIds) => string> = {
   'projects/$projectId/boards.tsx': (ids) => `/projects/${ids.project}/boards`,
   'projects/$projectId/issues/index.tsx': (ids) => `/projects/${ids.project}/issues`,
   'projects/$projectId/merge-requests/index.tsx': (ids) => `/projects/${ids.project}/merge-requests?state=all`,
+  // the demo's merge request of 100 files (its branches' names are the longest)
+  'projects/$projectId/merge-requests/$mergeRequestIid/route.tsx': (ids) => `/projects/${ids.project}/merge-requests/${DEMO_MERGE_REQUESTS.big}`,
+  'projects/$projectId/merge-requests/$mergeRequestIid/index.tsx': (ids) => `/projects/${ids.project}/merge-requests/${DEMO_MERGE_REQUESTS.awaitingReview}`,
   'projects/$projectId/branches.tsx': (ids) => `/projects/${ids.project}/branches`,
   'projects/$projectId/changes.tsx': (ids) => `/projects/${ids.project}/changes`,
   'projects/$projectId/commit.$sha.tsx': (ids) => `/projects/${ids.project}/commit/${ids.sha}`,

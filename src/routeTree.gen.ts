@@ -52,9 +52,11 @@ import { Route as ProjectsProjectIdEditSplatRouteImport } from './routes/project
 import { Route as ProjectsProjectIdIssuesIndexRouteImport } from './routes/projects/$projectId/issues/index'
 import { Route as ProjectsProjectIdIssuesIssueIidRouteImport } from './routes/projects/$projectId/issues/$issueIid'
 import { Route as ProjectsProjectIdMergeRequestsIndexRouteImport } from './routes/projects/$projectId/merge-requests/index'
+import { Route as ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteImport } from './routes/projects/$projectId/merge-requests/$mergeRequestIid/route'
 import { Route as ProjectsProjectIdNewSplatRouteImport } from './routes/projects/$projectId/new.$'
 import { Route as ProjectsProjectIdTreeSplatRouteImport } from './routes/projects/$projectId/tree.$'
 import { Route as GroupsGroupIdServiceAccountsUserIdTokensRouteImport } from './routes/groups/$groupId/service-accounts_.$userId.tokens'
+import { Route as ProjectsProjectIdMergeRequestsMergeRequestIidIndexRouteImport } from './routes/projects/$projectId/merge-requests/$mergeRequestIid/index'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -290,6 +292,12 @@ const ProjectsProjectIdMergeRequestsIndexRoute =
     path: '/projects/$projectId/merge-requests/',
     getParentRoute: () => rootRouteImport,
   } as any)
+const ProjectsProjectIdMergeRequestsMergeRequestIidRouteRoute =
+  ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteImport.update({
+    id: '/projects/$projectId/merge-requests/$mergeRequestIid',
+    path: '/projects/$projectId/merge-requests/$mergeRequestIid',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const ProjectsProjectIdNewSplatRoute =
   ProjectsProjectIdNewSplatRouteImport.update({
     id: '/projects/$projectId/new/$',
@@ -307,6 +315,13 @@ const GroupsGroupIdServiceAccountsUserIdTokensRoute =
     id: '/groups/$groupId/service-accounts_/$userId/tokens',
     path: '/groups/$groupId/service-accounts/$userId/tokens',
     getParentRoute: () => rootRouteImport,
+  } as any)
+const ProjectsProjectIdMergeRequestsMergeRequestIidIndexRoute =
+  ProjectsProjectIdMergeRequestsMergeRequestIidIndexRouteImport.update({
+    id: '/',
+    path: '/',
+    getParentRoute: () =>
+      ProjectsProjectIdMergeRequestsMergeRequestIidRouteRoute,
   } as any)
 
 export interface FileRoutesByFullPath {
@@ -345,6 +360,7 @@ export interface FileRoutesByFullPath {
   '/projects/$projectId/runners': typeof ProjectsProjectIdRunnersRoute
   '/admin/hooks/': typeof AdminHooksIndexRoute
   '/admin/storage-moves/': typeof AdminStorageMovesIndexRoute
+  '/projects/$projectId/merge-requests/$mergeRequestIid': typeof ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteWithChildren
   '/admin/service-accounts/$userId/tokens': typeof AdminServiceAccountsUserIdTokensRoute
   '/projects/$projectId/blame/$': typeof ProjectsProjectIdBlameSplatRoute
   '/projects/$projectId/blob/$': typeof ProjectsProjectIdBlobSplatRoute
@@ -356,6 +372,7 @@ export interface FileRoutesByFullPath {
   '/projects/$projectId/issues/': typeof ProjectsProjectIdIssuesIndexRoute
   '/projects/$projectId/merge-requests/': typeof ProjectsProjectIdMergeRequestsIndexRoute
   '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
+  '/projects/$projectId/merge-requests/$mergeRequestIid/': typeof ProjectsProjectIdMergeRequestsMergeRequestIidIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -404,6 +421,7 @@ export interface FileRoutesByTo {
   '/projects/$projectId/issues': typeof ProjectsProjectIdIssuesIndexRoute
   '/projects/$projectId/merge-requests': typeof ProjectsProjectIdMergeRequestsIndexRoute
   '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
+  '/projects/$projectId/merge-requests/$mergeRequestIid': typeof ProjectsProjectIdMergeRequestsMergeRequestIidIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -442,6 +460,7 @@ export interface FileRoutesById {
   '/projects/$projectId/runners': typeof ProjectsProjectIdRunnersRoute
   '/admin/hooks/': typeof AdminHooksIndexRoute
   '/admin/storage-moves/': typeof AdminStorageMovesIndexRoute
+  '/projects/$projectId/merge-requests/$mergeRequestIid': typeof ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteWithChildren
   '/admin/service-accounts_/$userId/tokens': typeof AdminServiceAccountsUserIdTokensRoute
   '/projects/$projectId/blame/$': typeof ProjectsProjectIdBlameSplatRoute
   '/projects/$projectId/blob/$': typeof ProjectsProjectIdBlobSplatRoute
@@ -453,6 +472,7 @@ export interface FileRoutesById {
   '/projects/$projectId/issues/': typeof ProjectsProjectIdIssuesIndexRoute
   '/projects/$projectId/merge-requests/': typeof ProjectsProjectIdMergeRequestsIndexRoute
   '/groups/$groupId/service-accounts_/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
+  '/projects/$projectId/merge-requests/$mergeRequestIid/': typeof ProjectsProjectIdMergeRequestsMergeRequestIidIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -492,6 +512,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/runners'
     | '/admin/hooks/'
     | '/admin/storage-moves/'
+    | '/projects/$projectId/merge-requests/$mergeRequestIid'
     | '/admin/service-accounts/$userId/tokens'
     | '/projects/$projectId/blame/$'
     | '/projects/$projectId/blob/$'
@@ -503,6 +524,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/issues/'
     | '/projects/$projectId/merge-requests/'
     | '/groups/$groupId/service-accounts/$userId/tokens'
+    | '/projects/$projectId/merge-requests/$mergeRequestIid/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -551,6 +573,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/issues'
     | '/projects/$projectId/merge-requests'
     | '/groups/$groupId/service-accounts/$userId/tokens'
+    | '/projects/$projectId/merge-requests/$mergeRequestIid'
   id:
     | '__root__'
     | '/'
@@ -588,6 +611,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/runners'
     | '/admin/hooks/'
     | '/admin/storage-moves/'
+    | '/projects/$projectId/merge-requests/$mergeRequestIid'
     | '/admin/service-accounts_/$userId/tokens'
     | '/projects/$projectId/blame/$'
     | '/projects/$projectId/blob/$'
@@ -599,6 +623,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/issues/'
     | '/projects/$projectId/merge-requests/'
     | '/groups/$groupId/service-accounts_/$userId/tokens'
+    | '/projects/$projectId/merge-requests/$mergeRequestIid/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -637,6 +662,7 @@ export interface RootRouteChildren {
   ProjectsProjectIdRunnersRoute: typeof ProjectsProjectIdRunnersRoute
   AdminHooksIndexRoute: typeof AdminHooksIndexRoute
   AdminStorageMovesIndexRoute: typeof AdminStorageMovesIndexRoute
+  ProjectsProjectIdMergeRequestsMergeRequestIidRouteRoute: typeof ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteWithChildren
   AdminServiceAccountsUserIdTokensRoute: typeof AdminServiceAccountsUserIdTokensRoute
   ProjectsProjectIdBlameSplatRoute: typeof ProjectsProjectIdBlameSplatRoute
   ProjectsProjectIdBlobSplatRoute: typeof ProjectsProjectIdBlobSplatRoute
@@ -953,6 +979,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ProjectsProjectIdMergeRequestsIndexRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/projects/$projectId/merge-requests/$mergeRequestIid': {
+      id: '/projects/$projectId/merge-requests/$mergeRequestIid'
+      path: '/projects/$projectId/merge-requests/$mergeRequestIid'
+      fullPath: '/projects/$projectId/merge-requests/$mergeRequestIid'
+      preLoaderRoute: typeof ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/projects/$projectId/new/$': {
       id: '/projects/$projectId/new/$'
       path: '/projects/$projectId/new/$'
@@ -974,8 +1007,30 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof GroupsGroupIdServiceAccountsUserIdTokensRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/projects/$projectId/merge-requests/$mergeRequestIid/': {
+      id: '/projects/$projectId/merge-requests/$mergeRequestIid/'
+      path: '/'
+      fullPath: '/projects/$projectId/merge-requests/$mergeRequestIid/'
+      preLoaderRoute: typeof ProjectsProjectIdMergeRequestsMergeRequestIidIndexRouteImport
+      parentRoute: typeof ProjectsProjectIdMergeRequestsMergeRequestIidRouteRoute
+    }
   }
 }
+
+interface ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteChildren {
+  ProjectsProjectIdMergeRequestsMergeRequestIidIndexRoute: typeof ProjectsProjectIdMergeRequestsMergeRequestIidIndexRoute
+}
+
+const ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteChildren: ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteChildren =
+  {
+    ProjectsProjectIdMergeRequestsMergeRequestIidIndexRoute:
+      ProjectsProjectIdMergeRequestsMergeRequestIidIndexRoute,
+  }
+
+const ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteWithChildren =
+  ProjectsProjectIdMergeRequestsMergeRequestIidRouteRoute._addFileChildren(
+    ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteChildren,
+  )
 
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
@@ -1014,6 +1069,8 @@ const rootRouteChildren: RootRouteChildren = {
   ProjectsProjectIdRunnersRoute: ProjectsProjectIdRunnersRoute,
   AdminHooksIndexRoute: AdminHooksIndexRoute,
   AdminStorageMovesIndexRoute: AdminStorageMovesIndexRoute,
+  ProjectsProjectIdMergeRequestsMergeRequestIidRouteRoute:
+    ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteWithChildren,
   AdminServiceAccountsUserIdTokensRoute: AdminServiceAccountsUserIdTokensRoute,
   ProjectsProjectIdBlameSplatRoute: ProjectsProjectIdBlameSplatRoute,
   ProjectsProjectIdBlobSplatRoute: ProjectsProjectIdBlobSplatRoute,

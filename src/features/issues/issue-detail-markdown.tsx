@@ -1,12 +1,12 @@
 import { useId, useMemo, useState } from 'react';
 import { useConnection } from '../../api/react.ts';
 import { Markdown } from '../../components/markdown.tsx';
-import { issueReferenceHref } from './issue-detail-references.ts';
+import { projectReferenceHref } from '../../components/project-references.ts';
 
 /** An issue's text as Markdown: references open console screens of the issue's project. */
 export function IssueMarkdown({ projectId, source, onToggleTask }: { projectId: number; source: string; onToggleTask?: (index: number, checked: boolean, edited: string) => void }) {
   const connection = useConnection();
-  const references = useMemo(() => ({ context: { project: String(projectId) }, href: issueReferenceHref(projectId) }), [projectId]);
+  const references = useMemo(() => ({ context: { project: String(projectId) }, href: projectReferenceHref(projectId) }), [projectId]);
   return <Markdown source={source} instanceUrl={connection.instanceUrl} references={references} onToggleTask={onToggleTask} />;
 }
 

@@ -5,11 +5,6 @@ import { notesQueries } from '../../api/notes.ts';
 
 type LoaderContext = { queryClient: QueryClient; api: Connection };
 
-/** A route's `:issueIid` (and `:projectId`): positive whole numbers, or null for the not-found screen. */
-export function issueParam(value: string): number | null {
-  return /^\d{1,15}$/.test(value) && Number(value) > 0 ? Number(value) : null;
-}
-
 /** The issue blocks the first paint; the first page of its thread and its events start alongside. */
 export function loadIssueDetail(context: LoaderContext, projectId: number, iid: number) {
   const issue = context.queryClient.ensureQueryData(issuesQueries.detail(context.api, projectId, iid));

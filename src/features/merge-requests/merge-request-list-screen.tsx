@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useSuspenseQuery } from '@tanstack/react-query';
-import { useNavigate } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import type { ColumnDef } from '@tanstack/react-table';
 import type { MergeRequest, MergeRequestScope } from '../../api/merge-requests.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
@@ -69,10 +69,11 @@ export function MergeRequestListScreen({ scope, sourceName, search }: MergeReque
       {
         id: 'request',
         header: 'Merge request',
-        // no detail screen yet: the title is text, with its reference
         cell: ({ row: { original: request } }) => (
           <div>
-            <span>{request.title}</span>
+            <Link to="/projects/$projectId/merge-requests/$mergeRequestIid" params={{ projectId: String(request.project_id), mergeRequestIid: String(request.iid) }}>
+              {request.title}
+            </Link>
             <div className="muted">
               <BreakableText text={reference(request)} />
               {request.draft ? (

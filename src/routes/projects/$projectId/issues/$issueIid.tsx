@@ -1,11 +1,12 @@
 import { createFileRoute, notFound } from '@tanstack/react-router';
 import { IssueDetailScreen } from '../../../../features/issues/issue-detail-screen.tsx';
-import { issueParam, loadIssueDetail } from '../../../../features/issues/issue-detail-route-options.ts';
+import { loadIssueDetail } from '../../../../features/issues/issue-detail-route-options.ts';
+import { positiveIdParam } from '../../../../lib/route-params.ts';
 
 export const Route = createFileRoute('/projects/$projectId/issues/$issueIid')({
   loader: ({ context, params }) => {
-    const projectId = issueParam(params.projectId);
-    const iid = issueParam(params.issueIid);
+    const projectId = positiveIdParam(params.projectId);
+    const iid = positiveIdParam(params.issueIid);
     if (projectId === null || iid === null) throw notFound();
     return loadIssueDetail(context, projectId, iid);
   },

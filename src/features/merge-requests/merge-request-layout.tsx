@@ -1,0 +1,50 @@
+import { useId, type ReactNode } from 'react';
+import { Link } from '@tanstack/react-router';
+import { useSuspenseQuery } from '@tanstack/react-query';
+import { mergeRequestsQueries, type MergeRequestDetail } from '../../api/merge-requests.ts';
+import { useConnection } from '../../api/react.ts';
+import { BreakableText } from '../../components/breakable-text.tsx';
+import { formatDateTime, formatRelative } from '../../lib/time.ts';
+
+const STATE_LABELS: Record<string, string> = { opened: 'Open', merged: 'Merged', closed: 'Closed', locked: 'Locked' };
+
+/** The tabs of one merge request; each is a route under `/projects/$projectId/merge-requests/$mergeRequestIid`. */
+const TABS = [{ label: 'Overview', to: '/projects/$projectId/merge-requests/$mergeRequestIid' }] as const;
+
+/** One merge request: its title, state and branches above the tab in view. */
+export function MergeRequestLayout({ projectId, iid, children }: { projectId: number; iid: number; children: ReactNode }) {
+  const connection = useConnection();
+  const request = useSuspenseQuery(mergeRequestsQueries.detail(connection, projectId, iid)).data;
+  const headingId = useId();
+  const params = { projectId: String(projectId), mergeRequestIid: String(iid) };
+  return (
+    <article className="screen merge-request" aria-labelledby={headingId}>
+      <header className="screen__header">
+        <h1 id={headingId}>{request.title}</h1>
+        <MergeRequestSummary request={request} />
+      </header>
+      <nav aria-label="Merge request" className="tabs">
+        {TABS.map((tab) => (
+          <Link key={tab.label} to={tab.to} params={params} activeOptions={{ exact: true, includeSearch: false }} className="tabs__tab">
+            {tab.label}
+          </Link>
+        ))}
+      </nav>
+      {children}
+    </article>
+  );
+}
+
+function MergeRequestSummary({ request }: { request: MergeRequestDetail }) {
+  return (
+    <p>
+      <span className={request.state === 'opened' ? 'badge badge--role' : 'badge'}>{STATE_LABELS[request.state] ?? request.state}</span>{' '}
+      {request.draft ? <span className="badge badge--warning">Draft</span> : null} <span className="muted">{request.references?.full ?? `!${request.iid}`}</span> · opened{' '}
+      <time dateTime={request.created_at} title={formatDateTime(request.created_at)}>
+        {formatRelative(request.created_at)}
+      </time>{' '}
+      by {request.author?.name ?? 'someone'} · wants to merge <code><BreakableText text={request.source_branch} /></code> into{' '}
+      <code><BreakableText text={request.target_branch} /></code>
+    </p>
+  );
+}
