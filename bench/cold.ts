@@ -130,7 +130,9 @@ export async function coldFigures(): Promise<void> {
     ];
     const storage = await signedInStorage(browser, server.baseURL, server.adminToken, STEP_TIMEOUT_MS);
     const list = (values: number[]) => values.map((value) => round(value, 0)).join(', ');
-    for (const screen of screens) {
+    // BENCH_COLD_SCREENS=members,files measures only those (while working on one screen)
+    const wanted = process.env.BENCH_COLD_SCREENS?.split(',');
+    for (const screen of screens.filter((candidate) => !wanted || wanted.includes(candidate.name))) {
       const loads: ColdLoad[] = [];
       for (let run = 0; run < RUNS; run++) loads.push(await coldLoad(browser, server.baseURL, storage, screen));
       log(`cold ${screen.path}: LCP ${list(loads.map((load) => load.lcp))} ms; first ${screen.target.caption ? 'row' : 'line'} painted ${list(loads.map((load) => load.firstPaint))} ms; TBT ${list(loads.map((load) => load.tbt))} ms; ${list(loads.map((load) => load.bytes / 1000))} KB in ${list(loads.map((load) => load.requests))} requests, of which idle prefetch ${list(loads.map((load) => load.prefetchBytes / 1000))} KB`);

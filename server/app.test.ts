@@ -89,8 +89,8 @@ describe('compression of the console\'s files', () => {
 });
 
 describe('security headers of the served console', () => {
-  it('sends a strict policy, nosniff, no referrer and its own browsing context group on the page and its files', async () => {
-    for (const pathname of ['/', '/groups/12/members', '/assets/index-AbC123.js', '/favicon.png', '/assets/index-Gone99.js']) {
+  it('sends a strict policy, nosniff, no referrer and its own browsing context group on the page and every answer that may be shown as one', async () => {
+    for (const pathname of ['/', '/groups/12/members', '/favicon.png', '/assets/index-Gone99.js']) {
       const answer = await get(pathname);
       const policy = answer.headers.get('content-security-policy') ?? '';
       const directives = new Map(policy.split(';').map((directive) => {
@@ -109,6 +109,17 @@ describe('security headers of the served console', () => {
       expect(answer.headers.get('referrer-policy'), pathname).toBe('no-referrer');
       expect(answer.headers.get('cross-origin-opener-policy'), pathname).toBe('same-origin');
     }
+  });
+
+  it('sends a hashed script nosniff and no referrer, without the headers only a document reads', async () => {
+    const answer = await get('/assets/index-AbC123.js');
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(answer.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(answer.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(answer.headers.get('content-security-policy')).toBeNull();
+    expect(answer.headers.get('cross-origin-opener-policy')).toBeNull();
+    expect(answer.headers.get('last-modified')).toBeNull();
   });
 
   it('behind --target lets the instance\'s own avatars in, whatever its scheme', async () => {

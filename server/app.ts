@@ -63,13 +63,24 @@ function cacheWhenFound(value: string): MiddlewareHandler {
   };
 }
 
-/** The security headers on every answer of the console itself (its page and files). */
+/**
+ * The security headers on every answer of the console itself (its page and files). A hashed
+ * script or stylesheet is never a document: the document-only headers (the policy, the opener
+ * policy) and Last-Modified (an immutable file is never revalidated) would be some 400 bytes on
+ * each of the dozens of chunks a screen loads, and do nothing there.
+ */
 function secured(headers: Readonly<Record<string, string>>): MiddlewareHandler {
   return async (c, next) => {
     await next();
-    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+    const hashedFile = c.res.status === 200 && c.req.path.startsWith('/assets/') && /\.(?:js|css)$/.test(c.req.path);
+    for (const [name, value] of Object.entries(headers)) {
+      if (!hashedFile || !DOCUMENT_ONLY_HEADERS.has(name)) c.res.headers.set(name, value);
+    }
+    if (hashedFile) c.res.headers.delete('Last-Modified');
   };
 }
+
+const DOCUMENT_ONLY_HEADERS = new Set(['Content-Security-Policy', 'Cross-Origin-Opener-Policy']);
 
 type PageVariants = Array<{ encoding: string | null; body: Buffer }>;
 
