@@ -1,11 +1,10 @@
 import type { ReactNode } from 'react';
 import { keepPreviousData, useQuery, type UseQueryOptions } from '@tanstack/react-query';
-import type { ColumnDef } from '@tanstack/react-table';
 import * as z from 'zod/mini';
 import type { Page } from '../api/pagination.ts';
 import { useActiveSession } from '../api/react.ts';
 import { ChoiceSelect, VisibilityAndRoleFilters } from './choice-select.tsx';
-import { DataTable } from './data-table.tsx';
+import { DataTable, type ColumnDef } from './data-table.tsx';
 import { PerPageSelect, SearchInput } from './list-controls.tsx';
 import { usePrefetch, useSetSearch } from './list-hooks.ts';
 import { Paginator } from './paginator.tsx';

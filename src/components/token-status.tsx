@@ -1,4 +1,4 @@
-import type { ColumnDef } from '@tanstack/react-table';
+import type { ColumnDef } from './data-table.tsx';
 import { tokenState, type AccessToken } from '../api/access-tokens.ts';
 import { roleName } from '../api/members.ts';
 import { daysUntil, formatDate } from '../lib/time.ts';

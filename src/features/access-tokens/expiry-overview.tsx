@@ -1,12 +1,11 @@
 import { Suspense, lazy, useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import type { ColumnDef } from '@tanstack/react-table';
 import { accessTokensQueries, expiryReasons, rotateGroupToken, type ExpiryOverview, type ExpiryReason, type NewAccessToken, type OverviewToken } from '../../api/access-tokens.ts';
 import { roleName } from '../../api/members.ts';
 import { rotateAccountToken } from '../../api/service-accounts.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
-import { DataTable } from '../../components/data-table.tsx';
+import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { ErrorPanel } from '../../components/error-panel.tsx';
 import { EmptyState } from '../../components/states.tsx';
 import { SecretOnce } from '../../components/secret-once.tsx';

@@ -1,9 +1,8 @@
 import { lazy, Suspense, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import type { ColumnDef } from '@tanstack/react-table';
 import { approvalsQueries, type ApprovalRule } from '../../api/approvals.ts';
 import { useConnection } from '../../api/react.ts';
-import { DataTable } from '../../components/data-table.tsx';
+import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { Note } from '../../components/note.tsx';
 import { QueryStates } from '../../components/query-states.tsx';
 import { EmptyState } from '../../components/states.tsx';

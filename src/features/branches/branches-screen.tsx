@@ -1,10 +1,9 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { ColumnDef } from '@tanstack/react-table';
 import { branchesQueries, type Branch, type ProtectedBranch } from '../../api/branches.ts';
 import { useConnection } from '../../api/react.ts';
 import { useProjectCaller } from '../../components/use-project-caller.ts';
-import { DataTable } from '../../components/data-table.tsx';
+import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { PerPageSelect, SearchInput } from '../../components/list-controls.tsx';
 import { Paginator } from '../../components/paginator.tsx';

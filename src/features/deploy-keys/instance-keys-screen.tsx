@@ -1,10 +1,9 @@
 import { lazy, Suspense, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import type { ColumnDef } from '@tanstack/react-table';
 import { deployKeysQueries, type InstanceDeployKey, type KeyProject } from '../../api/deploy-keys.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
-import { DataTable } from '../../components/data-table.tsx';
+import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { PerPageSelect } from '../../components/list-controls.tsx';
 import { Paginator } from '../../components/paginator.tsx';

@@ -1,10 +1,9 @@
 import { lazy, Suspense, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { ColumnDef } from '@tanstack/react-table';
 import { deployKeysQueries, type ProjectDeployKey } from '../../api/deploy-keys.ts';
 import { useConnection } from '../../api/react.ts';
 import { useProjectCaller } from '../../components/use-project-caller.ts';
-import { DataTable } from '../../components/data-table.tsx';
+import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { PerPageSelect } from '../../components/list-controls.tsx';
 import { Note } from '../../components/note.tsx';

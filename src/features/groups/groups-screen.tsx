@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import type { ColumnDef } from '@tanstack/react-table';
+import type { ColumnDef } from '../../components/data-table.tsx';
 import { groupsQueries, type Group } from '../../api/groups.ts';
 import { useConnection } from '../../api/react.ts';
 import { ScopedListScreen } from '../../components/scoped-list-screen.tsx';

@@ -1,11 +1,10 @@
 import { useMemo } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { useNavigate} from '@tanstack/react-router';
-import type { ColumnDef } from '@tanstack/react-table';
 import { BILLABLE_SORTS, membersQueries, type BillableMember } from '../../api/members.ts';
 import { useConnection } from '../../api/react.ts';
 import { PersonCell } from '../../components/person-cell.tsx';
-import { DataTable } from '../../components/data-table.tsx';
+import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { ErrorPanel } from '../../components/error-panel.tsx';
 import { PerPageSelect, SearchInput } from '../../components/list-controls.tsx';

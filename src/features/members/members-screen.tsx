@@ -1,11 +1,10 @@
 import { Suspense, lazy, useEffect, useId, useMemo, useState } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 
-import type { ColumnDef } from '@tanstack/react-table';
 import { ROLES, membersQueries, type Member } from '../../api/members.ts';
 import type { Scope, SourceKind } from '../../api/keys.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
-import { DataTable } from '../../components/data-table.tsx';
+import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { FilteredEmptyState, SearchLink } from '../../components/search-link.tsx';
 import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';

@@ -1,10 +1,9 @@
 import { useMemo } from 'react';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import type { ColumnDef } from '@tanstack/react-table';
 import type { MergeRequest, MergeRequestScope } from '../../api/merge-requests.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
-import { DataTable } from '../../components/data-table.tsx';
+import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { FilteredEmptyState, SearchTabs } from '../../components/search-link.tsx';
 import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';

@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import type { ColumnDef } from '@tanstack/react-table';
+import type { ColumnDef } from '../../components/data-table.tsx';
 import { projectsQueries, type ProjectRow } from '../../api/projects.ts';
 import { useConnection } from '../../api/react.ts';
 import { ChoiceSelect } from '../../components/choice-select.tsx';

@@ -1,14 +1,13 @@
 import { useState } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { Link} from '@tanstack/react-router';
-import type { ColumnDef } from '@tanstack/react-table';
 import { membersQueries } from '../../api/members.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import {
   RUNNER_STATUSES, RUNNER_TYPES, exportRunners, runnersQueries,
   type Runner, type RunnerFilters, type RunnerScope, type SetPausedData,
 } from '../../api/runners.ts';
-import { DataTable } from '../../components/data-table.tsx';
+import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { downloadText } from '../../components/download.ts';
 import { errorText } from '../../components/error-panel.tsx';
 import { usePrefetch, useSetSearch, useViewState } from '../../components/list-hooks.ts';

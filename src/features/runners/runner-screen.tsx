@@ -1,11 +1,10 @@
 import { Suspense, lazy, useEffect, useState } from 'react';
 import { keepPreviousData, useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import type { ColumnDef } from '@tanstack/react-table';
 import { membersQueries } from '../../api/members.ts';
 import { useActiveSession, useConnection, useInstancePage } from '../../api/react.ts';
 import { JOB_STATUSES, RUNNER_ACCESS_LEVELS, runnersQueries, type RunnerDetail, type RunnerJob } from '../../api/runners.ts';
-import { DataTable } from '../../components/data-table.tsx';
+import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { ErrorPanel, errorText } from '../../components/error-panel.tsx';
 import { useSetSearch } from '../../components/list-hooks.ts';
 import { PerPageSelect } from '../../components/list-controls.tsx';

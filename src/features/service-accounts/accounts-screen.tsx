@@ -1,10 +1,9 @@
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import { useSuspenseQuery } from '@tanstack/react-query';
 
-import type { ColumnDef } from '@tanstack/react-table';
 import { ACCOUNT_SORTS, serviceAccountsQueries, type ServiceAccount, type ServiceAccountScope } from '../../api/service-accounts.ts';
 import { useConnection } from '../../api/react.ts';
-import { DataTable } from '../../components/data-table.tsx';
+import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { PerPageSelect } from '../../components/list-controls.tsx';
 import { EmptyState, RoutePending } from '../../components/states.tsx';

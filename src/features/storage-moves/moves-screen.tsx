@@ -1,10 +1,9 @@
 import { Suspense, lazy, useMemo, useState } from 'react';
 import { useSuspenseQuery } from '@tanstack/react-query';
 
-import type { ColumnDef } from '@tanstack/react-table';
 import { canReschedule, storageMovesQueries, type StorageMove } from '../../api/storage-moves.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
-import { DataTable } from '../../components/data-table.tsx';
+import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { EmptyState } from '../../components/states.tsx';
 import { usePrefetch } from '../../components/list-hooks.ts';

@@ -1,10 +1,9 @@
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link} from '@tanstack/react-router';
-import type { ColumnDef } from '@tanstack/react-table';
 import { systemHooksQueries, type SystemHook } from '../../api/system-hooks.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
-import { DataTable } from '../../components/data-table.tsx';
+import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { EmptyState } from '../../components/states.tsx';
 import { usePrefetch } from '../../components/list-hooks.ts';

@@ -1,8 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import type { ColumnDef } from '@tanstack/react-table';
 import { systemHooksQueries, type HookDelivery } from '../../api/system-hooks.ts';
 import { useConnection } from '../../api/react.ts';
-import { DataTable } from '../../components/data-table.tsx';
+import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { ErrorPanel } from '../../components/error-panel.tsx';
 import { EmptyState } from '../../components/states.tsx';
 import { Time } from '../../components/time.tsx';

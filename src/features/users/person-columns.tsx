@@ -1,4 +1,4 @@
-import type { ColumnDef } from '@tanstack/react-table';
+import type { ColumnDef } from '../../components/data-table.tsx';
 import type { UserSummary } from '../../api/users.ts';
 import { PersonCell } from '../../components/person-cell.tsx';
 
