@@ -7,6 +7,7 @@ import { flag, loose, referencesSchema } from './schema.ts';
 import { userSummariesSchema, userSummarySchema } from './users.ts';
 import { labelBasicSchema } from './labels.ts';
 import { milestoneSchema } from './milestones.ts';
+import type { IssueOrder } from './vocabulary.ts';
 
 /** Estimates and time spent, in seconds and as the platform writes them (`1h 30m`). */
 export const timeStatsSchema = loose({
@@ -60,7 +61,7 @@ export const issueStatisticsSchema = loose({
 export type IssueStatistics = z.infer<typeof issueStatisticsSchema>;
 
 export type IssueState = 'opened' | 'closed' | 'all';
-export type IssueOrder = 'created_at' | 'updated_at' | 'priority' | 'due_date' | 'relative_position' | 'label_priority' | 'milestone_due' | 'popularity' | 'weight' | 'title';
+export type { IssueOrder };
 export type DueDateFilter = '0' | 'any' | 'today' | 'tomorrow' | 'overdue' | 'week' | 'month' | 'next_month_and_previous_two_weeks';
 
 /** The filters that may also be negated (`not[...]`). */
@@ -176,9 +177,6 @@ export const issuesQueries = {
       queryFn: ({ signal }) => getIssue(connection, projectId, iid, signal),
     }),
 };
-
-/** The orders a project's issues may be paged by keyset in. */
-export const KEYSET_ISSUE_ORDERS: readonly IssueOrder[] = ['created_at', 'updated_at'];
 
 /** The `cursor` of a keyset page's next link; undefined on the last page. */
 export function nextIssueCursor(nextUrl: string | undefined): string | undefined {

@@ -65,3 +65,9 @@ export const JOB_STATUSES = [
   'failed', 'canceling', 'canceled', 'skipped', 'manual', 'scheduled',
 ] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** The orders of an issue list (spec 2, 4.1). */
+export type IssueOrder = 'created_at' | 'updated_at' | 'priority' | 'due_date' | 'relative_position' | 'label_priority' | 'milestone_due' | 'popularity' | 'weight' | 'title';
+
+/** The orders a project's issues may be paged by keyset in. */
+export const KEYSET_ISSUE_ORDERS: readonly IssueOrder[] = ['created_at', 'updated_at'];

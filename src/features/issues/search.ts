@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { pageParams, withDefault } from '../../lib/search-params.ts';
-import { KEYSET_ISSUE_ORDERS, type DueDateFilter, type IssueFilters, type IssueListParams, type IssueOrder, type IssueScope, type IssueState, type NegatableIssueFilters } from '../../api/issues.ts';
+import { KEYSET_ISSUE_ORDERS } from '../../api/vocabulary.ts';
+import type { DueDateFilter, IssueFilters, IssueListParams, IssueOrder, IssueScope, IssueState, NegatableIssueFilters } from '../../api/issues.ts';
 
 /**
  * An issue list in the URL: the state tab, the instance's scope tab, every filter of the filter
