@@ -1,3 +1,5 @@
+import { onFirstUse } from './first-use.ts';
+
 const DAY_MS = 86_400_000;
 
 /** Whole days from today (UTC) to a `YYYY-MM-DD` date; negative when past. */
@@ -7,12 +9,13 @@ export function daysUntil(date: string, now: Date = new Date()): number {
   return Math.round((target - today) / DAY_MS);
 }
 
-// building an Intl formatter costs far more than using one: a table row formats several dates
-const localDate = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
-const utcDate = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
-const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+// Intl formatters are built on first use: building one costs far more than using it
+
+const localDate = onFirstUse(() => new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' }));
+const utcDate = onFirstUse(() => new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }));
+const relative = onFirstUse(() => new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' }));
 const dateTimeOptions: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' };
-const localDateTime = new Intl.DateTimeFormat(undefined, dateTimeOptions);
+const localDateTime = onFirstUse(() => new Intl.DateTimeFormat(undefined, dateTimeOptions));
 
 const isDateOnly = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value);
 
@@ -22,7 +25,7 @@ export function formatDateTime(value: string | null | undefined, timeZone?: stri
   if (isDateOnly(value)) return formatDate(value);
   const time = Date.parse(value);
   if (Number.isNaN(time)) return value;
-  return (timeZone ? new Intl.DateTimeFormat(undefined, { ...dateTimeOptions, timeZone }) : localDateTime).format(time);
+  return (timeZone ? new Intl.DateTimeFormat(undefined, { ...dateTimeOptions, timeZone }) : localDateTime()).format(time);
 }
 
 /** A date or date-time as a short local date, e.g. "22 Nov 2026"; a date alone stays in UTC. */
@@ -31,7 +34,7 @@ export function formatDate(value: string | null | undefined): string {
   const dateOnly = isDateOnly(value);
   const time = Date.parse(dateOnly ? `${value}T00:00:00Z` : value);
   if (Number.isNaN(time)) return value;
-  return (dateOnly ? utcDate : localDate).format(time);
+  return (dateOnly ? utcDate() : localDate()).format(time);
 }
 
 /** "3 days ago", "in 2 months": relative to now, for activity and sign-in times. */
@@ -42,7 +45,7 @@ export function formatRelative(value: string | null | undefined, now: Date = new
   const seconds = (time - now.getTime()) / 1000;
   const units: Array<[Intl.RelativeTimeFormatUnit, number]> = [['year', 31_536_000], ['month', 2_592_000], ['week', 604_800], ['day', 86_400], ['hour', 3600], ['minute', 60]];
   for (const [unit, size] of units) {
-    if (Math.abs(seconds) >= size) return relative.format(Math.round(seconds / size), unit);
+    if (Math.abs(seconds) >= size) return relative().format(Math.round(seconds / size), unit);
   }
-  return relative.format(Math.round(seconds), 'second');
+  return relative().format(Math.round(seconds), 'second');
 }

@@ -1,3 +1,4 @@
+import { onFirstUse } from '../../lib/first-use.ts';
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type MouseEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation, useNavigate } from '@tanstack/react-router';
@@ -30,8 +31,8 @@ interface BlameViewProps {
 }
 
 // one formatter: toLocaleString builds a new one on each call, and every row shows its number
-const lineNumbers = new Intl.NumberFormat('en');
-const formatLine = (line: number) => lineNumbers.format(line);
+const lineNumbers = onFirstUse(() => new Intl.NumberFormat('en'));
+const formatLine = (line: number) => lineNumbers().format(line);
 const rangeLabel = (index: number, lineCount: number) => `lines ${formatLine(rangeStart(index))}–${formatLine(Math.min(rangeEnd(index), Math.max(lineCount, rangeStart(index))))}`;
 
 function useRangeLoader(projectId: number, filePath: string, gitRef: string): BlameRangeLoader {
