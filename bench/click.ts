@@ -247,6 +247,12 @@ export async function clickFigures(only?: readonly string[]): Promise<void> {
         link: (page) => new Shell(page).section('Plan').getByRole('link', { name: 'Issues', exact: true }),
         away: (page) => areas(page).getByRole('link', { name: 'Members', exact: true }), target: { caption: '^Open issues$' }, request: /^\/api\/v4\/projects\/\d+\/issues$/,
       },
+      {
+        // the tracker holds the demo's merge requests too
+        name: 'merge_requests', token: server.adminToken, start: `/projects/${tracker.id}/members`,
+        link: (page) => new Shell(page).section('Code').getByRole('link', { name: 'Merge requests', exact: true }),
+        away: (page) => areas(page).getByRole('link', { name: 'Members', exact: true }), target: { caption: '^Open merge requests$' }, request: /^\/api\/v4\/projects\/\d+\/merge_requests$/,
+      },
     ];
     for (const screen of screens) if (!only || only.includes(screen.name)) await screenFigures(browser, server.baseURL, faults, screen);
   } finally {
