@@ -120,7 +120,7 @@ export function MergeRequestListScreen({ scope, sourceName, search }: MergeReque
         <SearchTabs label="Whose merge requests" param="whose" tabs={WHOSE_TABS} current={search.whose} />
       ) : null}
       <SearchTabs label="Merge request states" param="state" tabs={STATE_TABS} current={search.state} />
-      <MergeRequestFilterForm key={JSON.stringify(search)} search={search} onChange={(next) => void navigate({ to: '.', search: next as never, replace: true })} />
+      <MergeRequestFilterForm search={search} onChange={(next) => void navigate({ to: '.', search: next as never, replace: true })} />
       <div className="filter-bar">
         <SortControls orders={MERGE_REQUEST_ORDERS} orderBy={wanted.order_by} sort={wanted.sort} onChange={setSearch} />
         <PerPageSelect value={wanted.per_page} onChange={(perPage) => setSearch({ per_page: perPage as MergeRequestsSearch['per_page'] })} />
