@@ -110,7 +110,10 @@ export function FilterBar<S, F extends string>({ label, scope, model, search, on
       {info.suggest || info.special ? (
         <datalist id={listId}>
           {suggestions.map((suggestion) => (
-            <option key={suggestion} value={suggestion} />
+            // the text too, so the suggestion has an accessible name
+            <option key={suggestion} value={suggestion}>
+              {suggestion}
+            </option>
           ))}
         </datalist>
       ) : null}

@@ -14,6 +14,7 @@ import { LabelChipList } from '../../components/label-chip.tsx';
 import { Time } from '../../components/time.tsx';
 import { BreakableText } from '../../components/breakable-text.tsx';
 import { MergeRequestFilterForm } from './filter-form.tsx';
+import { ApprovalsCell, useApprovalsInView } from './approvals-cell.tsx';
 import { MERGE_REQUEST_ORDERS, STATE_TABS, WHOSE_TABS, clearFilters, isFiltered, mergeRequestsSearchSchema, type MergeRequestsSearch } from './search.ts';
 import { mergeRequestListOptions } from './route-options.ts';
 
@@ -60,6 +61,7 @@ export function MergeRequestListScreen({ scope, sourceName, search }: MergeReque
   const navigate = useNavigate();
   const setSearch = useSetSearch<MergeRequestsSearch>();
   const wanted = useRequestedSearch(mergeRequestsSearchSchema, search);
+  useApprovalsInView(data.items);
   usePrefetch(data.nextPage ? mergeRequestListOptions(connection, scope, { ...search, page: data.nextPage }, me) : null);
 
   const columns = useMemo<ColumnDef<MergeRequest>[]>(() => {
@@ -98,6 +100,7 @@ export function MergeRequestListScreen({ scope, sourceName, search }: MergeReque
         header: 'Reviewers',
         cell: ({ row }) => (row.original.reviewers.length ? row.original.reviewers.map((user) => `@${user.username}`).join(', ') : <span className="muted">None</span>),
       },
+      { id: 'approvals', header: 'Approvals', cell: ({ row }) => <ApprovalsCell request={row.original} /> },
       { id: 'status', header: 'Merge status', cell: ({ row }) => (row.original.state === 'opened' ? mergeStatusWords(row.original.detailed_merge_status) : <span className="muted">{mergeStatusWords('not_open')}</span>) },
       {
         id: 'labels',
