@@ -164,10 +164,24 @@ test('the approvals column shows given of required for the rows in view, asked f
     const path = new URL(request.url()).pathname;
     if (/\/merge_requests\/\d+\/approvals$/.test(path)) asked.add(path);
   });
+  // the approvals are held back until the rows have been measured without them
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/merge_requests\/\d+\/approvals$/, async (route) => {
+    await held;
+    await route.continue();
+  });
   await page.goto(`/projects/${webApp}/merge-requests`);
   const rows = page.getByRole('table', { name: 'Open merge requests' }).getByRole('row').filter({ has: page.getByRole('cell') });
   const shown = await api.get<Array<{ iid: number; title: string }>>(`/projects/${webApp}/merge_requests?state=opened&per_page=20`);
   await expect(rows).toHaveCount(shown.length);
+  await expect(rows.getByText('Loading…')).toHaveCount(shown.length);
+  const heights = async () => Promise.all((await rows.all()).map(async (row) => (await row.boundingBox())?.height));
+  const before = await heights();
+  release();
+  await expect(rows.getByText('Loading…')).toHaveCount(0);
+  // the counts arrived without moving a row
+  expect(await heights()).toEqual(before);
   for (const request of shown) {
     const approvals = await api.get<{ approvals_required: number; approved_by: unknown[] }>(`/projects/${webApp}/merge_requests/${request.iid}/approvals`);
     const row = rows.filter({ has: page.getByRole('link', { name: request.title, exact: true }) });
