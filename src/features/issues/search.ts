@@ -1,6 +1,6 @@
+import { tokenModel, type FilterToken as GenericFilterToken, type TokenFieldDef } from '../../lib/filter-tokens.ts';
 import * as z from 'zod/mini';
 import { pageParams, withDefault } from '../../lib/search-params.ts';
-import { tokenModel, type FilterToken as GenericFilterToken, type TokenFieldDef } from '../../lib/filter-tokens.ts';
 import { KEYSET_ISSUE_ORDERS, type DueDateFilter, type IssueFilters, type IssueListParams, type IssueOrder, type IssueScope, type IssueState, type NegatableIssueFilters } from '../../api/issues.ts';
 
 /**
