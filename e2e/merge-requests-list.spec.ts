@@ -58,47 +58,147 @@ test('a reviewer finds the merge request awaiting their review in "Review reques
   await expect(page.getByRole('row').filter({ hasText: awaiting.title })).toHaveCount(0);
 });
 
-test('a project list filtered to drafts and without a label, kept through a reload', async ({ page, context, adminSession, api }) => {
+/** The filter bar (`role="search"` named "Filter merge requests"): its tokens and the form that adds one, by role and label. */
+function filterBar(page: Page) {
+  const bar = page.getByRole('search', { name: 'Filter merge requests' });
+  const form = bar.getByRole('form', { name: 'Add a filter' });
+  return {
+    bar,
+    form,
+    token: (text: string) => bar.getByRole('list', { name: 'Active filters' }).getByText(text, { exact: true }),
+    remove: (text: string) => bar.getByRole('button', { name: `Remove filter ${text}`, exact: true }),
+    async add(field: string, operator: 'is' | 'is not', value: string) {
+      await form.getByRole('combobox', { name: 'Filter by' }).selectOption({ label: field });
+      // a field without a negated form has its operator fixed at "is"
+      const operatorSelect = form.getByRole('combobox', { name: 'Operator' });
+      if (operator === 'is not' || (await operatorSelect.isEnabled())) await operatorSelect.selectOption({ label: operator });
+      const input = form.getByLabel('Filter value');
+      // a select for fixed values (draft), a text box with suggestions for the others
+      if ((await input.evaluate((element) => element.tagName)) === 'SELECT') {
+        await input.selectOption({ label: value });
+        await form.getByRole('button', { name: 'Add filter' }).click();
+      } else {
+        await input.fill(value);
+        await input.press('Enter');
+      }
+    },
+  };
+}
+
+test('a project list filtered through the bar: a negated label and reviewer None, kept in the URL and through a reload', async ({ page, context, adminSession, api }) => {
   await applyAdminSession(context, adminSession);
   const tag = unique();
+  const maya = await api.userByUsername('maya.chen');
   const projectId = await projectWithRequests(api, [
     { title: `Draft: Dark mode ${tag}`, labels: ['frontend'] },
     { title: `Draft: Old browsers ${tag}`, labels: ['frontend', 'wontfix'] },
     { title: `Search box ${tag}`, labels: ['frontend'] },
   ]);
+  await api.post(`/projects/${projectId}/members`, { user_id: maya.id, access_level: 30 });
+  await api.put(`/projects/${projectId}/merge_requests/3`, { reviewer_ids: [maya.id] });
   await page.goto(`/projects/${projectId}/merge-requests`);
   const rows = page.getByRole('table', { name: 'Open merge requests' }).getByRole('row');
   await expect(rows).toHaveCount(4); // the header and three requests
   await expect(rows.filter({ hasText: `Draft: Dark mode ${tag}` })).toContainText('Draft');
 
-  const filters = page.getByRole('form', { name: 'Merge request filters' });
-  await filters.getByLabel('Draft').selectOption({ label: 'Drafts only' });
-  await filters.getByLabel('Labels are not').fill('wontfix');
-  await filters.getByRole('button', { name: 'Apply filters' }).click();
-  await expect.poll(param(page, 'draft')).toBe('yes');
+  const filters = filterBar(page);
+  await filters.add('Label', 'is not', 'wontfix');
+  await expect(filters.token('label is not wontfix')).toBeVisible();
   await expect.poll(param(page, 'not_label')).toEqual(['wontfix']);
+  await expect(rows).toHaveCount(3);
+  await expect(rows.filter({ hasText: `Old browsers ${tag}` })).toHaveCount(0);
+
+  // suggestions: the reviewer's value offers the platform's words and the users the API finds
+  await filters.form.getByRole('combobox', { name: 'Filter by' }).selectOption({ label: 'Reviewer' });
+  await filters.form.getByLabel('Filter value').fill('maya');
+  await expect(filters.form.getByRole('option', { name: 'maya.chen', includeHidden: true })).toHaveCount(1);
+  await expect(filters.form.getByRole('option', { name: 'None', includeHidden: true })).toHaveCount(1);
+
+  await filters.add('Reviewer', 'is', 'None');
+  await expect(filters.token('reviewer is None')).toBeVisible();
+  await expect.poll(param(page, 'reviewer')).toBe('None');
   await expect(rows).toHaveCount(2);
   await expect(rows.filter({ hasText: `Dark mode ${tag}` })).toHaveCount(1);
 
+  // the same URL restores the same tokens and rows
   await page.reload();
+  await expect(filters.token('label is not wontfix')).toBeVisible();
+  await expect(filters.token('reviewer is None')).toBeVisible();
   await expect(rows).toHaveCount(2);
   await expect(rows.filter({ hasText: `Dark mode ${tag}` })).toHaveCount(1);
-  await expect(filters.getByLabel('Draft')).toHaveValue('yes');
-  await expect(filters.getByLabel('Labels are not')).toHaveValue('wontfix');
-  expect(await axeViolations(page, 'project merge requests')).toEqual([]);
+  expect(await axeViolations(page, 'project merge requests with filters')).toEqual([]);
 
-  // not drafts: the one ready request
-  await filters.getByLabel('Draft').selectOption({ label: 'Not drafts' });
-  await filters.getByRole('button', { name: 'Apply filters' }).click();
+  // the API agrees with what the list shows
+  const expected = await api.get<Array<{ title: string }>>(`/projects/${projectId}/merge_requests?state=opened&reviewer_id=None&not[labels]=wontfix`);
+  expect(expected.map((request) => request.title)).toEqual([`Draft: Dark mode ${tag}`]);
+
+  // the reviewer instead: only maya's request; then drafts only hides it
+  await filters.remove('reviewer is None').click();
+  await filters.add('Reviewer', 'is', 'maya.chen');
   await expect(rows).toHaveCount(2);
   await expect(rows.filter({ hasText: `Search box ${tag}` })).toHaveCount(1);
-
-  // a filter that hides everything says so and clears back to the full list
-  await filters.getByLabel('Author', { exact: true }).fill(`nobody-${tag}`);
-  await filters.getByRole('button', { name: 'Apply filters' }).click();
+  await filters.add('Draft', 'is', 'yes');
+  await expect.poll(param(page, 'draft')).toBe('yes');
   await expect(page.getByText('No merge request matches these filters.')).toBeVisible();
-  await page.getByRole('link', { name: 'Clear the filters' }).click();
+
+  // a value the API cannot take is refused with a message, the typed value kept
+  await filters.form.getByRole('combobox', { name: 'Filter by' }).selectOption({ label: 'Target branch' });
+  await expect(filters.form.getByRole('combobox', { name: 'Operator' })).toBeDisabled();
+  await filters.form.getByLabel('Filter value').fill('   ');
+  await filters.form.getByRole('button', { name: 'Add filter' }).click();
+  await expect(filters.form.getByRole('alert')).toHaveText('Enter a value.');
+
+  // clear all: the full list, and no filter left in the URL
+  await filters.bar.getByRole('button', { name: 'Clear all filters' }).click();
   await expect(rows).toHaveCount(4);
+  await expect.poll(param(page, 'not_label')).toBeNull();
+  await expect.poll(param(page, 'reviewer')).toBeNull();
+  await expect(filters.bar.getByText('No filters: add one below.')).toBeVisible();
+});
+
+test('the approvals column shows given of required for the rows in view, asked for those rows only (none for another tab’s)', async ({ page, context, adminSession, api }) => {
+  await applyAdminSession(context, adminSession);
+  const webApp = await api.projectId(DEMO_PATHS.mergeRequests);
+  const asked = new Set<string>();
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (/\/merge_requests\/\d+\/approvals$/.test(path)) asked.add(path);
+  });
+  // the approvals are held back until the rows have been measured without them
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/merge_requests\/\d+\/approvals$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`/projects/${webApp}/merge-requests`);
+  const rows = page.getByRole('table', { name: 'Open merge requests' }).getByRole('row').filter({ has: page.getByRole('cell') });
+  const shown = await api.get<Array<{ iid: number; title: string }>>(`/projects/${webApp}/merge_requests?state=opened&per_page=20`);
+  await expect(rows).toHaveCount(shown.length);
+  await expect(rows.getByText('Loading…')).toHaveCount(shown.length);
+  const heights = async () => Promise.all((await rows.all()).map(async (row) => (await row.boundingBox())?.height));
+  const before = await heights();
+  release();
+  await expect(rows.getByText('Loading…')).toHaveCount(0);
+  // the counts arrived without moving a row
+  expect(await heights()).toEqual(before);
+  for (const request of shown) {
+    const approvals = await api.get<{ approvals_required: number; approved_by: unknown[] }>(`/projects/${webApp}/merge_requests/${request.iid}/approvals`);
+    const row = rows.filter({ has: page.getByRole('link', { name: request.title, exact: true }) });
+    await expect(row.getByText(`${approvals.approved_by.length} of ${approvals.approvals_required}`, { exact: true })).toBeVisible();
+  }
+  // one request per row in view, none for the merged and closed requests of the other tabs
+  expect([...asked].sort()).toEqual(shown.map((request) => `/api/v4/projects/${webApp}/merge_requests/${request.iid}/approvals`).sort());
+
+  // the partly approved demo request: some approvals given, more needed
+  const partly = await api.get<{ title: string }>(`/projects/${webApp}/merge_requests/${DEMO_MERGE_REQUESTS.partlyApproved}`);
+  const partlyApprovals = await api.get<{ approvals_required: number; approved_by: unknown[]; approvals_left: number }>(`/projects/${webApp}/merge_requests/${DEMO_MERGE_REQUESTS.partlyApproved}/approvals`);
+  expect(partlyApprovals.approved_by.length).toBeGreaterThan(0);
+  expect(partlyApprovals.approvals_left).toBeGreaterThan(0);
+  await page.goto(`/projects/${webApp}/merge-requests?search=${encodeURIComponent(partly.title)}`);
+  const row = rows.filter({ has: page.getByRole('link', { name: partly.title, exact: true }) });
+  await expect(row.getByText(`${partlyApprovals.approved_by.length} of ${partlyApprovals.approvals_required}`, { exact: true })).toBeVisible();
+  expect(await axeViolations(page, 'merge requests with approvals')).toEqual([]);
 });
 
 test('a group’s list by state tab and order: merged and closed requests of its projects, the order in the URL', async ({ page, context, adminSession, api }) => {

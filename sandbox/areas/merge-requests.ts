@@ -218,6 +218,19 @@ function milestoneFor(call: Call, project: ProjectRow, raw: unknown, id: number 
   return availableMilestones(call.sandbox.db, project).some((milestone) => milestone.id === id) ? id : undefined;
 }
 
+/** `my_reaction_emoji`: an emoji the caller gave, `None` or `Any` (negated: requests without that emoji of theirs). */
+function reactionFilter(value: string | undefined, me: number, negate: boolean, sql: string[], args: unknown[]): void {
+  if (value === undefined || value === '') return;
+  const base = `EXISTS (SELECT 1 FROM award_emoji a WHERE a.awardable_type = 'MergeRequest' AND a.awardable_id = m.id AND a.user_id = ${Number(me)}`;
+  const lower = value.toLowerCase();
+  if (lower === 'none' || lower === 'any') {
+    sql.push((lower === 'any') !== negate ? `${base})` : `NOT ${base})`);
+    return;
+  }
+  sql.push(`${negate ? 'NOT ' : ''}${base} AND a.name = ?)`);
+  args.push(value);
+}
+
 /** The list filters of spec 2, 4.3 as SQL over `merge_requests m`. */
 function listFilter(call: Call, scopeDefault: 'all' | 'created_by_me', projectIds: number[] | null, projectList: boolean): ListFilter {
   const { params } = call;
@@ -342,6 +355,7 @@ function listFilter(call: Call, scopeDefault: 'all' | 'created_by_me', projectId
     else if (approvers === 'any') sql.push(anyNamed);
     else for (const id of approvers) sql.push(`EXISTS (SELECT 1 FROM ${named} x, json_each(x.user_ids) u WHERE u.value = ${Number(id)})`);
   }
+  reactionFilter(params.string('my_reaction_emoji'), me, false, sql, args);
   const wip = params.string('wip');
   if (wip === 'yes' || wip === 'no') {
     const draft = "(lower(ltrim(m.title)) LIKE '[draft]%' OR lower(ltrim(m.title)) LIKE '(draft)%' OR lower(ltrim(m.title)) LIKE 'draft:%')";
@@ -369,6 +383,7 @@ function listFilter(call: Call, scopeDefault: 'all' | 'created_by_me', projectId
     const notReviewer = idNoneAny(negated, 'reviewer_id')
       ?? (notReviewerName ? (/^(none|any)$/i.test(notReviewerName) ? (notReviewerName.toLowerCase() as 'none' | 'any') : userIdByName(call, notReviewerName)) : undefined);
     if (notReviewer !== undefined) sql.push(participantFilter('merge_request_reviewers', notReviewer, true));
+    reactionFilter(negated.string('my_reaction_emoji'), me, true, sql, args);
   }
   return { sql, args };
 }

@@ -223,6 +223,21 @@ describe('reading merge requests', () => {
     expect((await h.get(`/projects/${projectId}/merge_requests?author_id=1&author_username=x`)).body).toEqual({ error: 'author_id, author_username are mutually exclusive' });
   });
 
+  it('filters by the caller\'s reaction (my_reaction_emoji and not[my_reaction_emoji]) and by approver usernames', async () => {
+    const award = await h.post(`/projects/${projectId}/merge_requests/2/award_emoji`, { name: 'thumbsup' }, { token: developer.token });
+    expect(award.status, award.text).toBe(201);
+    const iids = async (query: string, token?: string) => (await h.get(`/projects/${projectId}/merge_requests?${query}`, token ? { token } : undefined)).body.map((mr: any) => mr.iid);
+    expect(await iids('my_reaction_emoji=thumbsup', developer.token)).toEqual([2]);
+    expect(await iids('my_reaction_emoji=Any', developer.token)).toEqual([2]);
+    expect(await iids('my_reaction_emoji=None', developer.token)).toEqual([3, 1]);
+    expect(await iids('not[my_reaction_emoji]=thumbsup', developer.token)).toEqual([3, 1]);
+    // another user's reaction is not the caller's
+    expect(await iids('my_reaction_emoji=thumbsup')).toEqual([]);
+    expect(await iids('not[my_reaction_emoji]=thumbsup')).toEqual([3, 2, 1]);
+    await h.delete(`/projects/${projectId}/merge_requests/2/award_emoji/${award.body.id}`, { token: developer.token });
+    expect(await iids(`approved_by_usernames[]=${developer.username}`)).toEqual([]);
+  });
+
   it('lists across the instance: created by me by default, everything readable with scope=all', async () => {
     const mine = await h.get('/merge_requests', { token: developer.token });
     expect(mine.body.map((mr: any) => mr.iid)).toEqual([1]);

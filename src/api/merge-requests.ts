@@ -119,6 +119,8 @@ export interface MergeRequestFilters extends NegatableMergeRequestFilters {
   target_branch?: string;
   wip?: 'yes' | 'no';
   approved_by_ids?: readonly number[] | 'None' | 'Any';
+  /** The platform's documented twin of `approved_by_ids` by username (up to 5). */
+  approved_by_usernames?: readonly string[];
   approver_ids?: readonly number[] | 'None' | 'Any';
   merge_user_username?: string;
   created_after?: string;

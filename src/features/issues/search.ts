@@ -1,3 +1,4 @@
+import { tokenModel, type FilterToken as GenericFilterToken, type TokenFieldDef } from '../../lib/filter-tokens.ts';
 import * as z from 'zod/mini';
 import { pageParams, withDefault } from '../../lib/search-params.ts';
 import { KEYSET_ISSUE_ORDERS } from '../../api/vocabulary.ts';
@@ -81,28 +82,7 @@ export const ISSUES_SEARCH_DEFAULTS: Partial<IssuesSearch> = {
 export type TokenField = 'label' | 'milestone' | 'assignee' | 'author' | 'reaction' | 'iid' | 'search' | 'confidential' | 'due' | 'type';
 
 /** One filter as the bar shows it: `label is not wontfix`. */
-export interface FilterToken {
-  field: TokenField;
-  negated: boolean;
-  value: string;
-}
-
-export const TOKEN_FIELDS: ReadonlyArray<{ field: TokenField; label: string; negatable: boolean; many: boolean }> = [
-  { field: 'label', label: 'Label', negatable: true, many: true },
-  { field: 'milestone', label: 'Milestone', negatable: true, many: false },
-  { field: 'assignee', label: 'Assignee', negatable: true, many: true },
-  { field: 'author', label: 'Author', negatable: true, many: false },
-  { field: 'reaction', label: 'My reaction', negatable: true, many: false },
-  { field: 'iid', label: 'IID', negatable: true, many: true },
-  { field: 'search', label: 'Search', negatable: false, many: false },
-  { field: 'confidential', label: 'Confidential', negatable: false, many: false },
-  { field: 'due', label: 'Due date', negatable: false, many: false },
-  { field: 'type', label: 'Type', negatable: false, many: false },
-];
-
-export function fieldInfo(field: TokenField) {
-  return TOKEN_FIELDS.find((info) => info.field === field)!;
-}
+export type FilterToken = GenericFilterToken<TokenField>;
 
 /** The values that are words of the platform rather than names: they read as such in a token. */
 export const SPECIAL_VALUES: Partial<Record<TokenField, readonly string[]>> = {
@@ -111,90 +91,43 @@ export const SPECIAL_VALUES: Partial<Record<TokenField, readonly string[]>> = {
   assignee: ['None', 'Any'],
 };
 
+/** The issue lists' filter bar: every field of the URL, in the bar's order. */
+export const TOKEN_FIELDS: ReadonlyArray<TokenFieldDef<TokenField>> = [
+  { field: 'label', label: 'Label', negatable: true, many: true, special: SPECIAL_VALUES.label, suggest: 'labels' },
+  { field: 'milestone', label: 'Milestone', negatable: true, many: false, special: SPECIAL_VALUES.milestone, suggest: 'milestones' },
+  { field: 'assignee', label: 'Assignee', negatable: true, many: true, special: SPECIAL_VALUES.assignee, suggest: 'users' },
+  { field: 'author', label: 'Author', negatable: true, many: false, suggest: 'users' },
+  { field: 'reaction', label: 'My reaction', negatable: true, many: false },
+  {
+    field: 'iid', label: 'IID', negatable: true, many: true, numeric: true, placeholder: 'e.g. 12',
+    check: (value) => (/^[1-9]\d*$/.test(value) ? undefined : 'An IID is a whole number above 0.'),
+    toUrl: Number,
+  },
+  { field: 'search', label: 'Search', negatable: false, many: false, placeholder: 'Words in title or description', empty: '' },
+  {
+    field: 'confidential', label: 'Confidential', negatable: false, many: false,
+    choices: [{ value: 'yes', label: 'yes' }, { value: 'no', label: 'no' }],
+    check: (value) => (value === 'yes' || value === 'no' ? undefined : 'Choose yes or no.'),
+    toUrl: (value) => value === 'yes',
+    fromUrl: (value) => (value ? 'yes' : 'no'),
+  },
+  {
+    field: 'due', label: 'Due date', negatable: false, many: false, choices: DUE_DATES,
+    check: (value) => (DUE_DATES.some((due) => due.value === value) ? undefined : 'Choose one of the due date filters.'),
+  },
+  {
+    field: 'type', label: 'Type', negatable: false, many: false, choices: ISSUE_TYPES.map((type) => ({ value: type, label: type })),
+    check: (value) => ((ISSUE_TYPES as readonly string[]).includes(value) ? undefined : `A type is one of ${ISSUE_TYPES.join(', ')}.`),
+  },
+];
+
+/** Tokens and the URL, one to one; any change of filters starts again at the first page. */
+export const issueTokens = tokenModel<IssuesSearch, TokenField>(TOKEN_FIELDS, { page: 1, cursor: undefined });
+
+export const { fieldInfo, tokensFromSearch, tokenProblem, addToken, removeToken, clearTokens, tokenText } = issueTokens;
+
 type ListKey = 'label' | 'assignee' | 'iid';
 type SingleKey = 'milestone' | 'author' | 'reaction';
-
-/** The filter tokens a URL holds, in the bar's order. */
-export function tokensFromSearch(search: IssuesSearch): FilterToken[] {
-  const tokens: FilterToken[] = [];
-  for (const { field } of TOKEN_FIELDS) {
-    if (field === 'label' || field === 'assignee' || field === 'iid') {
-      for (const negated of [false, true]) {
-        const values: ReadonlyArray<string | number> = search[(negated ? `not_${field}` : field) as ListKey];
-        for (const value of values) tokens.push({ field, negated, value: String(value) });
-      }
-    } else if (field === 'milestone' || field === 'author' || field === 'reaction') {
-      for (const negated of [false, true]) {
-        const value = search[(negated ? `not_${field}` : field) as SingleKey];
-        if (value !== undefined) tokens.push({ field, negated, value });
-      }
-    } else if (field === 'search') {
-      if (search.search) tokens.push({ field, negated: false, value: search.search });
-    } else if (field === 'confidential') {
-      if (search.confidential !== undefined) tokens.push({ field, negated: false, value: search.confidential ? 'yes' : 'no' });
-    } else if (field === 'due') {
-      if (search.due !== undefined) tokens.push({ field, negated: false, value: search.due });
-    } else if (search.type !== undefined) {
-      tokens.push({ field, negated: false, value: search.type });
-    }
-  }
-  return tokens;
-}
-
-/** Why a token's value cannot be a filter; undefined when it can. */
-export function tokenProblem(token: FilterToken): string | undefined {
-  const value = token.value.trim();
-  if (!value) return 'Enter a value.';
-  if (token.negated && !fieldInfo(token.field).negatable) return `${fieldInfo(token.field).label} cannot be negated.`;
-  if (token.field === 'iid' && !/^[1-9]\d*$/.test(value)) return 'An IID is a whole number above 0.';
-  if (token.field === 'confidential' && value !== 'yes' && value !== 'no') return 'Choose yes or no.';
-  if (token.field === 'due' && !DUE_DATES.some((due) => due.value === value)) return 'Choose one of the due date filters.';
-  if (token.field === 'type' && !(ISSUE_TYPES as readonly string[]).includes(value)) return `A type is one of ${ISSUE_TYPES.join(', ')}.`;
-  return undefined;
-}
-
-/** The search params with one more filter (a single-valued field replaces its value); back to page 1. */
-export function addToken(search: IssuesSearch, token: FilterToken): IssuesSearch {
-  const value = token.value.trim();
-  const key = token.negated ? `not_${token.field}` : token.field;
-  const next = { ...search, page: 1, cursor: undefined } as IssuesSearch & Record<string, unknown>;
-  if (token.field === 'iid') {
-    const list = next[key as 'iid'];
-    if (!list.includes(Number(value))) next[key] = [...list, Number(value)];
-  } else if (token.field === 'label' || token.field === 'assignee') {
-    const list = next[key as 'label'];
-    // None and Any stand alone: they replace names, and a name replaces them
-    const special = SPECIAL_VALUES[token.field]!.includes(value);
-    const kept = special ? [] : list.filter((item) => !SPECIAL_VALUES[token.field]!.includes(item));
-    if (!kept.includes(value)) next[key] = [...kept, value];
-    else next[key] = kept;
-  } else if (token.field === 'confidential') next.confidential = value === 'yes';
-  else next[key] = value;
-  return next;
-}
-
-/** The search params without one filter; back to page 1. */
-export function removeToken(search: IssuesSearch, token: FilterToken): IssuesSearch {
-  const key = token.negated ? `not_${token.field}` : token.field;
-  const next = { ...search, page: 1, cursor: undefined } as IssuesSearch & Record<string, unknown>;
-  if (token.field === 'iid') next[key] = next[key as 'iid'].filter((item) => String(item) !== token.value);
-  else if (token.field === 'label' || token.field === 'assignee') next[key] = next[key as 'label'].filter((item) => item !== token.value);
-  else if (token.field === 'search') next.search = '';
-  else next[key] = undefined;
-  return next;
-}
-
-/** The search params with no filter at all: tabs, order and page size stay. */
-export function clearTokens(search: IssuesSearch): IssuesSearch {
-  return tokensFromSearch(search).reduce(removeToken, search);
-}
-
-/** How a token reads: `label is not wontfix`. */
-export function tokenText(token: FilterToken): string {
-  const info = fieldInfo(token.field);
-  const value = token.field === 'due' ? (DUE_DATES.find((due) => due.value === token.value)?.label ?? token.value) : token.value;
-  return `${info.label.toLowerCase()} ${token.negated ? 'is not' : 'is'} ${value}`;
-}
 
 function assigneeFilters(values: readonly string[]): Pick<NegatableIssueFilters, 'assignee_id' | 'assignee_username'> {
   const special = values.find((value) => value === 'None' || value === 'Any') as 'None' | 'Any' | undefined;
@@ -246,9 +179,7 @@ export function issueListParams(search: IssuesSearch, instance: boolean): IssueL
 }
 
 /** Whether any filter of the bar is set (tabs are not filters): an empty list then says so. */
-export function isFiltered(search: IssuesSearch): boolean {
-  return tokensFromSearch(search).length > 0;
-}
+export const isFiltered = issueTokens.isFiltered;
 
 /** What the instance, group and project issue routes share: the URL's schema and what the loader fetches. */
 export const issuesRouteOptions = {

@@ -13,6 +13,7 @@ import { LabelChipList } from '../../components/label-chip.tsx';
 import { Time } from '../../components/time.tsx';
 import { BreakableText } from '../../components/breakable-text.tsx';
 import { MergeRequestFilterForm } from './filter-form.tsx';
+import { ApprovalsCell, useApprovalsInView } from './approvals-cell.tsx';
 import { MERGE_REQUEST_ORDERS, STATE_TABS, WHOSE_TABS, clearFilters, isFiltered, mergeRequestsSearchSchema, type MergeRequestsSearch } from './search.ts';
 import { mergeRequestListOptions } from './route-options.ts';
 
@@ -59,6 +60,7 @@ export function MergeRequestListScreen({ scope, sourceName, search }: MergeReque
   const navigate = useNavigate();
   const setSearch = useSetSearch<MergeRequestsSearch>();
   const wanted = useRequestedSearch(mergeRequestsSearchSchema, search);
+  useApprovalsInView(data.items);
   usePrefetch(data.nextPage ? mergeRequestListOptions(connection, scope, { ...search, page: data.nextPage }, me) : null);
 
   const columns = useMemo<ColumnDef<MergeRequest>[]>(() => {
@@ -97,6 +99,7 @@ export function MergeRequestListScreen({ scope, sourceName, search }: MergeReque
         header: 'Reviewers',
         cell: ({ row }) => (row.original.reviewers.length ? row.original.reviewers.map((user) => `@${user.username}`).join(', ') : <span className="muted">None</span>),
       },
+      { id: 'approvals', header: 'Approvals', cell: ({ row }) => <ApprovalsCell request={row.original} /> },
       { id: 'status', header: 'Merge status', cell: ({ row }) => (row.original.state === 'opened' ? mergeStatusWords(row.original.detailed_merge_status) : <span className="muted">{mergeStatusWords('not_open')}</span>) },
       {
         id: 'labels',
@@ -119,7 +122,7 @@ export function MergeRequestListScreen({ scope, sourceName, search }: MergeReque
         <SearchTabs label="Whose merge requests" param="whose" tabs={WHOSE_TABS} current={search.whose} />
       ) : null}
       <SearchTabs label="Merge request states" param="state" tabs={STATE_TABS} current={search.state} />
-      <MergeRequestFilterForm key={JSON.stringify(search)} search={search} onChange={(next) => void navigate({ to: '.', search: next as never, replace: true })} />
+      <MergeRequestFilterForm search={search} onChange={(next) => void navigate({ to: '.', search: next as never, replace: true })} />
       <div className="filter-bar">
         <SortControls orders={MERGE_REQUEST_ORDERS} orderBy={wanted.order_by} sort={wanted.sort} onChange={setSearch} />
         <PerPageSelect value={wanted.per_page} onChange={(perPage) => setSearch({ per_page: perPage as MergeRequestsSearch['per_page'] })} />

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mergeRequestListQuery } from '../../api/merge-requests.ts';
-import { clearFilters, isFiltered, mergeRequestListParams, mergeRequestsSearchSchema } from './search.ts';
+import { encodeQuery } from '../../api/params.ts';
+import { clearFilters, isFiltered, mergeRequestListParams, mergeRequestTokens, mergeRequestsSearchSchema, type MergeRequestToken } from './search.ts';
 
 const parse = (search: Record<string, unknown>) => mergeRequestsSearchSchema.parse(search);
 
@@ -25,18 +26,68 @@ describe('the merge request list’s URL', () => {
     const search = parse({
       state: 'merged', author: 'maya.chen', not_author: 'grace.okafor', assignee: 'None', not_assignee: 'hiroshi.tanaka', reviewer: 'Any', not_reviewer: 'root',
       label: ['frontend', 'feature'], not_label: ['wontfix'], milestone: 'v1', not_milestone: 'v2', draft: 'no', search: 'search field', target_branch: 'main',
+      source_branch: 'feature/x', approved_by: ['maya.chen', 'root'], reaction: 'thumbsup', not_reaction: 'eyes',
       order_by: 'updated_at', sort: 'asc', page: 3, per_page: 50,
     });
     expect(isFiltered(search)).toBe(true);
     expect(mergeRequestListQuery(mergeRequestListParams(search, false, 'me'))).toEqual({
-      state: 'merged', author_username: 'maya.chen', assignee_id: 'None', reviewer_id: 'Any', labels: 'frontend,feature', milestone: 'v1',
-      wip: 'no', search: 'search field', target_branch: 'main', order_by: 'updated_at', sort: 'asc', page: 3, per_page: 50,
-      not: { author_username: 'grace.okafor', assignee_username: 'hiroshi.tanaka', reviewer_username: 'root', labels: 'wontfix', milestone: 'v2' },
+      state: 'merged', author_username: 'maya.chen', assignee_id: 'None', reviewer_id: 'Any', labels: 'frontend,feature', milestone: 'v1', my_reaction_emoji: 'thumbsup',
+      approved_by_usernames: ['maya.chen', 'root'],
+      wip: 'no', search: 'search field', source_branch: 'feature/x', target_branch: 'main', order_by: 'updated_at', sort: 'asc', page: 3, per_page: 50,
+      not: { author_username: 'grace.okafor', assignee_username: 'hiroshi.tanaka', reviewer_username: 'root', labels: 'wontfix', milestone: 'v2', my_reaction_emoji: 'eyes' },
     });
   });
 
+  it('sends None and Any of "approved by" as approved_by_ids, names as approved_by_usernames[]', () => {
+    const query = (approved_by: string[]) => decodeURIComponent(encodeQuery(mergeRequestListQuery(mergeRequestListParams(parse({ approved_by }), false, undefined))));
+    expect(query(['None'])).toContain('approved_by_ids=None');
+    expect(query(['Any'])).toContain('approved_by_ids=Any');
+    expect(query(['maya.chen', 'root'])).toContain('approved_by_usernames[]=maya.chen&approved_by_usernames[]=root');
+    expect(query([])).not.toContain('approved_by');
+  });
+
+  it('lets a reviewer token of the "review requested" tab stand instead of the caller', () => {
+    const params = (reviewer: string) => mergeRequestListQuery(mergeRequestListParams(parse({ reviewer }), true, 'diego.ramirez'));
+    expect(params('None')).toMatchObject({ scope: 'all', reviewer_id: 'None' });
+    expect(params('None')).not.toHaveProperty('reviewer_username');
+    expect(params('maya.chen')).toMatchObject({ reviewer_username: 'maya.chen' });
+  });
+
+  it('turns tokens of the bar into the URL and the API query, and the URL back into the same tokens', () => {
+    let search = parse({ page: 2 });
+    const add = (token: MergeRequestToken) => {
+      expect(mergeRequestTokens.tokenProblem(token, search)).toBeUndefined();
+      search = mergeRequestTokens.addToken(search, token);
+    };
+    add({ field: 'label', negated: true, value: 'wontfix' });
+    add({ field: 'reviewer', negated: false, value: 'None' });
+    add({ field: 'approved_by', negated: false, value: 'maya.chen' });
+    add({ field: 'draft', negated: false, value: 'yes' });
+    add({ field: 'source_branch', negated: false, value: 'topic-1' });
+    add({ field: 'reaction', negated: true, value: 'thumbsdown' });
+    expect(search).toMatchObject({ not_label: ['wontfix'], reviewer: 'None', approved_by: ['maya.chen'], draft: 'yes', source_branch: 'topic-1', not_reaction: 'thumbsdown', page: 1 });
+    expect(mergeRequestTokens.tokensFromSearch(search).map(mergeRequestTokens.tokenText)).toEqual([
+      'reviewer is None', 'approved by is maya.chen', 'label is not wontfix', 'source branch is topic-1', 'draft is yes', 'my reaction is not thumbsdown',
+    ]);
+    // the URL as the router writes it and reads it back
+    const reread = parse(JSON.parse(JSON.stringify(search)));
+    expect(mergeRequestTokens.tokensFromSearch(reread)).toEqual(mergeRequestTokens.tokensFromSearch(search));
+    expect(decodeURIComponent(encodeQuery(mergeRequestListQuery(mergeRequestListParams(reread, false, undefined))))).toBe(
+      'reviewer_id=None&state=opened&approved_by_usernames[]=maya.chen&wip=yes&source_branch=topic-1&order_by=created_at&sort=desc&page=1&per_page=20&not[labels]=wontfix&not[my_reaction_emoji]=thumbsdown',
+    );
+  });
+
+  it('refuses what the API would refuse: negating a field without not[...], a sixth approver, a draft that is neither yes nor no', () => {
+    const five = parse({ approved_by: ['a', 'b', 'c', 'd', 'e'] });
+    expect(mergeRequestTokens.tokenProblem({ field: 'approved_by', negated: false, value: 'f' }, five)).toBe('At most 5 values of approved by.');
+    expect(mergeRequestTokens.tokenProblem({ field: 'approved_by', negated: false, value: 'Any' }, five)).toBeUndefined();
+    expect(mergeRequestTokens.tokenProblem({ field: 'target_branch', negated: true, value: 'main' })).toBe('Target branch cannot be negated.');
+    expect(mergeRequestTokens.tokenProblem({ field: 'draft', negated: false, value: 'maybe' })).toBe('Choose one of yes, no.');
+    expect(mergeRequestTokens.addToken(five, { field: 'approved_by', negated: false, value: 'None' }).approved_by).toEqual(['None']);
+  });
+
   it('clears the filters but keeps the tabs, the order and the page size', () => {
-    const search = parse({ whose: 'created_by_me', state: 'all', draft: 'yes', not_label: ['x'], search: 'a', order_by: 'title', per_page: 100, page: 4 });
+    const search = parse({ whose: 'created_by_me', state: 'all', draft: 'yes', not_label: ['x'], search: 'a', approved_by: ['Any'], not_reaction: 'eyes', source_branch: 'b', order_by: 'title', per_page: 100, page: 4 });
     const cleared = clearFilters(search);
     expect(isFiltered(cleared)).toBe(false);
     expect(cleared).toMatchObject({ whose: 'created_by_me', state: 'all', order_by: 'title', per_page: 100, page: 1 });

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { pageParams, withDefault } from '../../lib/search-params.ts';
+import { tokenModel, type FilterToken, type TokenFieldDef } from '../../lib/filter-tokens.ts';
 import type { MergeRequestFilters, MergeRequestListParams, NegatableMergeRequestFilters } from '../../api/merge-requests.ts';
 
 /**
@@ -48,13 +49,19 @@ export const mergeRequestsSearchSchema = z.object({
   /** A username, or `None` / `Any`. */
   reviewer: optionalText,
   not_reviewer: optionalText,
+  /** Approved by every one of these usernames (up to 5), or `None` / `Any`. */
+  approved_by: texts,
   label: texts,
   not_label: texts,
   milestone: optionalText,
   not_milestone: optionalText,
-  draft: z.catch(z.optional(z.enum(['yes', 'no'])), undefined),
-  search: text,
+  source_branch: optionalText,
   target_branch: optionalText,
+  draft: z.catch(z.optional(z.enum(['yes', 'no'])), undefined),
+  /** An emoji name the caller reacted with, or `None` / `Any`. */
+  reaction: optionalText,
+  not_reaction: optionalText,
+  search: text,
   order_by: withDefault(z.enum(MERGE_REQUEST_ORDERS.map((order) => order.value) as [Order, ...Order[]]), 'created_at'),
   sort: withDefault(z.enum(['asc', 'desc']), 'desc'),
   ...pageParams,
@@ -63,13 +70,39 @@ export type MergeRequestsSearch = z.output<typeof mergeRequestsSearchSchema>;
 
 /** Left out of the URL when equal, so a plain list has a plain address. */
 export const MERGE_REQUESTS_SEARCH_DEFAULTS: Partial<MergeRequestsSearch> = {
-  whose: 'review_requested', state: 'opened', label: [], not_label: [], search: '', order_by: 'created_at', sort: 'desc', page: 1, per_page: 20,
+  whose: 'review_requested', state: 'opened', approved_by: [], label: [], not_label: [], search: '', order_by: 'created_at', sort: 'desc', page: 1, per_page: 20,
 };
 
-/** The filters a form edits (tabs, order and page are not filters). */
-export const FILTER_KEYS = [
-  'author', 'not_author', 'assignee', 'not_assignee', 'reviewer', 'not_reviewer', 'label', 'not_label', 'milestone', 'not_milestone', 'draft', 'search', 'target_branch',
-] as const;
+// -- filter tokens
+
+export type MergeRequestTokenField =
+  | 'author' | 'assignee' | 'reviewer' | 'approved_by' | 'label' | 'milestone' | 'source_branch' | 'target_branch' | 'draft' | 'reaction' | 'search';
+
+const NONE_ANY = ['None', 'Any'] as const;
+
+/** The merge request lists' filter bar (spec 2, 4.3): negatable where the API has `not[...]`. */
+export const MERGE_REQUEST_TOKEN_FIELDS: ReadonlyArray<TokenFieldDef<MergeRequestTokenField>> = [
+  { field: 'author', label: 'Author', negatable: true, many: false, suggest: 'users' },
+  { field: 'assignee', label: 'Assignee', negatable: true, many: false, special: NONE_ANY, suggest: 'users' },
+  { field: 'reviewer', label: 'Reviewer', negatable: true, many: false, special: NONE_ANY, suggest: 'users' },
+  // spec 2, 4.3: approved_by_ids takes up to 5 users
+  { field: 'approved_by', label: 'Approved by', negatable: false, many: true, max: 5, special: NONE_ANY, suggest: 'users' },
+  { field: 'label', label: 'Label', negatable: true, many: true, special: NONE_ANY, suggest: 'labels' },
+  { field: 'milestone', label: 'Milestone', negatable: true, many: false, special: NONE_ANY, suggest: 'milestones' },
+  { field: 'source_branch', label: 'Source branch', negatable: false, many: false, suggest: 'branches' },
+  { field: 'target_branch', label: 'Target branch', negatable: false, many: false, suggest: 'branches' },
+  { field: 'draft', label: 'Draft', negatable: false, many: false, choices: [{ value: 'yes', label: 'yes' }, { value: 'no', label: 'no' }] },
+  { field: 'reaction', label: 'My reaction', negatable: true, many: false, special: NONE_ANY, placeholder: 'An emoji name, e.g. thumbsup' },
+  { field: 'search', label: 'Search', negatable: false, many: false, placeholder: 'Words in title or description', empty: '' },
+];
+
+export type MergeRequestToken = FilterToken<MergeRequestTokenField>;
+
+/** Tokens and the URL, one to one; any change of filters starts again at the first page. */
+export const mergeRequestTokens = tokenModel<MergeRequestsSearch, MergeRequestTokenField>(MERGE_REQUEST_TOKEN_FIELDS, { page: 1 });
+
+/** The URL keys of the filters (tabs, order and page are not filters). */
+export const FILTER_KEYS = MERGE_REQUEST_TOKEN_FIELDS.flatMap(({ field, negatable }) => (negatable ? [field, `not_${field}`] : [field])) as ReadonlyArray<keyof MergeRequestsSearch>;
 
 const person = (value: string | undefined, field: 'assignee' | 'reviewer'): NegatableMergeRequestFilters => {
   if (value === undefined) return {};
@@ -79,16 +112,18 @@ const person = (value: string | undefined, field: 'assignee' | 'reviewer'): Nega
 };
 
 function negatable(search: MergeRequestsSearch, negated: boolean): NegatableMergeRequestFilters {
-  const pick = <K extends 'author' | 'assignee' | 'reviewer' | 'milestone' | 'label'>(field: K) => search[(negated ? `not_${field}` : field) as K];
+  const pick = <K extends 'author' | 'assignee' | 'reviewer' | 'milestone' | 'label' | 'reaction'>(field: K) => search[(negated ? `not_${field}` : field) as K];
   const labels = pick('label');
   const author = pick('author');
   const milestone = pick('milestone');
+  const reaction = pick('reaction');
   return {
     ...(labels.length ? { labels } : {}),
     ...(author !== undefined ? { author_username: author } : {}),
     ...person(pick('assignee'), 'assignee'),
     ...person(pick('reviewer'), 'reviewer'),
     ...(milestone !== undefined ? { milestone } : {}),
+    ...(reaction !== undefined ? { my_reaction_emoji: reaction } : {}),
   };
 }
 
@@ -99,11 +134,16 @@ export function mergeRequestListParams(search: MergeRequestsSearch, instance: bo
     // the platform has no "reviews for me" scope on every version: reviewer_username is the documented way
     if (search.whose === 'review_requested') {
       filters.scope = 'all';
-      if (me) filters.reviewer_username = me;
+      if (me && filters.reviewer_username === undefined && filters.reviewer_id === undefined) filters.reviewer_username = me;
     } else filters.scope = search.whose;
   }
+  const approvedBy = search.approved_by;
+  // None and Any go as the id filter; names as usernames (the platform's documented twin of approved_by_ids)
+  if (approvedBy.includes('None') || approvedBy.includes('Any')) filters.approved_by_ids = approvedBy.includes('None') ? 'None' : 'Any';
+  else if (approvedBy.length) filters.approved_by_usernames = approvedBy;
   if (search.draft) filters.wip = search.draft;
   if (search.search) filters.search = search.search;
+  if (search.source_branch) filters.source_branch = search.source_branch;
   if (search.target_branch) filters.target_branch = search.target_branch;
   const not = negatable(search, true);
   if (Object.keys(not).length) filters.not = not;
@@ -111,17 +151,10 @@ export function mergeRequestListParams(search: MergeRequestsSearch, instance: bo
 }
 
 /** Whether any filter is set: an empty list then says so. */
-export function isFiltered(search: MergeRequestsSearch): boolean {
-  return FILTER_KEYS.some((key) => {
-    const value = search[key];
-    return Array.isArray(value) ? value.length > 0 : value !== undefined && value !== '';
-  });
-}
+export const isFiltered = mergeRequestTokens.isFiltered;
 
 /** The search params with no filter: tabs, order and page size stay. */
-export function clearFilters(search: MergeRequestsSearch): MergeRequestsSearch {
-  return { ...search, author: undefined, not_author: undefined, assignee: undefined, not_assignee: undefined, reviewer: undefined, not_reviewer: undefined, label: [], not_label: [], milestone: undefined, not_milestone: undefined, draft: undefined, search: '', target_branch: undefined, page: 1 };
-}
+export const clearFilters = mergeRequestTokens.clearTokens;
 
 /** What the instance, group and project merge request routes share: the URL's schema and what the loader fetches. */
 export const mergeRequestsRouteOptions = {
