@@ -122,6 +122,20 @@ test('a reviewer’s queue is one click from the lists and the boards, across pr
   await expect(page.getByRole('navigation', { name: 'Whose merge requests' }).getByRole('link', { name: 'Review requested from me' })).toHaveAttribute('aria-current', 'page');
 });
 
+test('a group’s board holds its projects’ requests, with full references, and is in the group’s sidebar', async ({ page, context, adminSession, api }) => {
+  await applyAdminSession(context, adminSession);
+  const webApp = await api.projectId(DEMO_PATHS.mergeRequests);
+  const group = await api.groupId(DEMO_PATHS.mergeRequests.split('/').slice(0, -1).join('/'));
+  const awaiting = await api.get<{ title: string }>(`/projects/${webApp}/merge_requests/${DEMO_MERGE_REQUESTS.awaitingReview}`);
+  await page.goto(`/groups/${group}/merge-requests`);
+  await page.getByRole('navigation', { name: 'Merge request views' }).getByRole('link', { name: 'Board' }).click();
+  await expect(page).toHaveURL((url) => url.pathname === `/groups/${group}/merge-request-board`);
+  await expect(page.getByRole('heading', { level: 1, name: /^Merge request board of / })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Merge request board' })).toHaveAttribute('aria-current', 'page');
+  await expect(card(page, awaiting.title)).toContainText(`${DEMO_PATHS.mergeRequests}!${DEMO_MERGE_REQUESTS.awaitingReview}`);
+  await expect(column(page, 'Awaiting review')).toContainText(awaiting.title);
+});
+
 test('the demo board: every review state in its column, titles as text, no axe violation', async ({ page, context, adminSession, api }) => {
   await applyAdminSession(context, adminSession);
   const webApp = await api.projectId(DEMO_PATHS.mergeRequests);
