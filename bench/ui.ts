@@ -7,6 +7,7 @@ import { clickFigures } from './click.ts';
 import { coldFigures } from './cold.ts';
 import { markdownFigures } from './markdown.ts';
 import { boardFigures } from './board.ts';
+import { mergeRequestBoardFigures } from './merge-request-board.ts';
 import { issueDetailFigures } from './issue-detail.ts';
 
 /**
@@ -26,4 +27,5 @@ export const CONSOLE_PARTS: ReadonlyArray<readonly [string, () => void | Promise
   ['console.markdown', markdownFigures],
   ['console.board', boardFigures],
   ['console.issue_timeline', issueDetailFigures],
+  ['console.merge_request_board', mergeRequestBoardFigures],
 ];

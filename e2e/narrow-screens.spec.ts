@@ -77,10 +77,12 @@ const ADDRESSES: Record<string, (ids: DemoIds) => string> = {
   'groups/index.tsx': () => '/groups',
   'issues/index.tsx': () => '/issues?scope=all',
   'merge-requests/index.tsx': () => '/merge-requests?whose=created_by_me&state=all',
+  'merge-requests/board.tsx': () => '/merge-requests/board',
   'groups/$groupId/access-tokens.tsx': (ids) => `/groups/${ids.group}/access-tokens`,
   'groups/$groupId/boards.tsx': (ids) => `/groups/${ids.group}/boards`,
   'groups/$groupId/issues.tsx': (ids) => `/groups/${ids.group}/issues`,
   'groups/$groupId/merge-requests.tsx': (ids) => `/groups/${ids.group}/merge-requests?state=all`,
+  'groups/$groupId/merge-request-board.tsx': (ids) => `/groups/${ids.group}/merge-request-board`,
   'groups/$groupId/billable-members.tsx': (ids) => `/groups/${ids.group}/billable-members`,
   'groups/$groupId/members.tsx': (ids) => `/groups/${ids.group}/members?tab=all`,
   'groups/$groupId/runners.tsx': (ids) => `/groups/${ids.group}/runners`,
@@ -93,6 +95,8 @@ const ADDRESSES: Record<string, (ids: DemoIds) => string> = {
   'projects/$projectId/boards.tsx': (ids) => `/projects/${ids.project}/boards`,
   'projects/$projectId/issues/index.tsx': (ids) => `/projects/${ids.project}/issues`,
   'projects/$projectId/merge-requests/index.tsx': (ids) => `/projects/${ids.project}/merge-requests?state=all`,
+  // the demo's requests in every state, with reviewers' names on the cards
+  'projects/$projectId/merge-request-board.tsx': (ids) => `/projects/${ids.project}/merge-request-board`,
   // the demo's merge request of 100 files (its branches' names are the longest)
   'projects/$projectId/merge-requests/$mergeRequestIid/route.tsx': (ids) => `/projects/${ids.project}/merge-requests/${DEMO_MERGE_REQUESTS.big}`,
   'projects/$projectId/merge-requests/$mergeRequestIid/index.tsx': (ids) => `/projects/${ids.project}/merge-requests/${DEMO_MERGE_REQUESTS.awaitingReview}`,

@@ -149,10 +149,10 @@ test.describe('at 1440 px', () => {
 
     await expect(shell.areas.getByRole('group')).toHaveText([/^Your work/, /^Manage/, /^Plan/, /^Code/, /^Build/, /^Settings/]);
     await expect(shell.areas).toContainText('Acme Engineering / Frontend / Web App');
-    await expect(shell.section('Code').getByRole('link')).toHaveText(['Merge requests', 'Files', 'Commits', 'Branches']);
+    await expect(shell.section('Code').getByRole('link')).toHaveText(['Merge requests', 'Merge request board', 'Files', 'Commits', 'Branches']);
     // a file is part of Files, which stays current on it
     await expect(shell.section('Code').getByRole('link', { name: 'Files' })).toHaveAttribute('aria-current', 'page');
-    for (const name of ['Merge requests', 'Commits', 'Branches']) await expect(shell.section('Code').getByRole('link', { name })).not.toHaveAttribute('aria-current', 'page');
+    for (const name of ['Merge requests', 'Merge request board', 'Commits', 'Branches']) await expect(shell.section('Code').getByRole('link', { name })).not.toHaveAttribute('aria-current', 'page');
     await expect(shell.section('Admin')).toHaveCount(0);
     await expectNoAxeViolations(page, 'project sidebar');
 

@@ -19,6 +19,7 @@ import { Route as AdminServiceAccountsRouteImport } from './routes/admin/service
 import { Route as GroupsIndexRouteImport } from './routes/groups/index'
 import { Route as IssuesIndexRouteImport } from './routes/issues/index'
 import { Route as MergeRequestsIndexRouteImport } from './routes/merge-requests/index'
+import { Route as MergeRequestsBoardRouteImport } from './routes/merge-requests/board'
 import { Route as ProjectsIndexRouteImport } from './routes/projects/index'
 import { Route as RunnersRunnerIdRouteImport } from './routes/runners/$runnerId'
 import { Route as UsersIndexRouteImport } from './routes/users/index'
@@ -33,6 +34,7 @@ import { Route as GroupsGroupIdBillableMembersRouteImport } from './routes/group
 import { Route as GroupsGroupIdBoardsRouteImport } from './routes/groups/$groupId/boards'
 import { Route as GroupsGroupIdIssuesRouteImport } from './routes/groups/$groupId/issues'
 import { Route as GroupsGroupIdMembersRouteImport } from './routes/groups/$groupId/members'
+import { Route as GroupsGroupIdMergeRequestBoardRouteImport } from './routes/groups/$groupId/merge-request-board'
 import { Route as GroupsGroupIdMergeRequestsRouteImport } from './routes/groups/$groupId/merge-requests'
 import { Route as GroupsGroupIdRunnersRouteImport } from './routes/groups/$groupId/runners'
 import { Route as GroupsGroupIdServiceAccountsRouteImport } from './routes/groups/$groupId/service-accounts'
@@ -43,6 +45,7 @@ import { Route as ProjectsProjectIdChangesRouteImport } from './routes/projects/
 import { Route as ProjectsProjectIdCommitsRouteImport } from './routes/projects/$projectId/commits'
 import { Route as ProjectsProjectIdDeployKeysRouteImport } from './routes/projects/$projectId/deploy-keys'
 import { Route as ProjectsProjectIdMembersRouteImport } from './routes/projects/$projectId/members'
+import { Route as ProjectsProjectIdMergeRequestBoardRouteImport } from './routes/projects/$projectId/merge-request-board'
 import { Route as ProjectsProjectIdRunnersRouteImport } from './routes/projects/$projectId/runners'
 import { Route as AdminServiceAccountsUserIdTokensRouteImport } from './routes/admin/service-accounts_.$userId.tokens'
 import { Route as ProjectsProjectIdBlameSplatRouteImport } from './routes/projects/$projectId/blame.$'
@@ -106,6 +109,11 @@ const IssuesIndexRoute = IssuesIndexRouteImport.update({
 const MergeRequestsIndexRoute = MergeRequestsIndexRouteImport.update({
   id: '/merge-requests/',
   path: '/merge-requests/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const MergeRequestsBoardRoute = MergeRequestsBoardRouteImport.update({
+  id: '/merge-requests/board',
+  path: '/merge-requests/board',
   getParentRoute: () => rootRouteImport,
 } as any)
 const ProjectsIndexRoute = ProjectsIndexRouteImport.update({
@@ -180,6 +188,12 @@ const GroupsGroupIdMembersRoute = GroupsGroupIdMembersRouteImport.update({
   path: '/groups/$groupId/members',
   getParentRoute: () => rootRouteImport,
 } as any)
+const GroupsGroupIdMergeRequestBoardRoute =
+  GroupsGroupIdMergeRequestBoardRouteImport.update({
+    id: '/groups/$groupId/merge-request-board',
+    path: '/groups/$groupId/merge-request-board',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const GroupsGroupIdMergeRequestsRoute =
   GroupsGroupIdMergeRequestsRouteImport.update({
     id: '/groups/$groupId/merge-requests',
@@ -236,6 +250,12 @@ const ProjectsProjectIdMembersRoute =
   ProjectsProjectIdMembersRouteImport.update({
     id: '/projects/$projectId/members',
     path: '/projects/$projectId/members',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const ProjectsProjectIdMergeRequestBoardRoute =
+  ProjectsProjectIdMergeRequestBoardRouteImport.update({
+    id: '/projects/$projectId/merge-request-board',
+    path: '/projects/$projectId/merge-request-board',
     getParentRoute: () => rootRouteImport,
   } as any)
 const ProjectsProjectIdRunnersRoute =
@@ -332,6 +352,7 @@ export interface FileRoutesByFullPath {
   '/admin/deploy-keys': typeof AdminDeployKeysRoute
   '/admin/runners': typeof AdminRunnersRoute
   '/admin/service-accounts': typeof AdminServiceAccountsRoute
+  '/merge-requests/board': typeof MergeRequestsBoardRoute
   '/runners/$runnerId': typeof RunnersRunnerIdRoute
   '/users/$userId': typeof UsersUserIdRoute
   '/groups/': typeof GroupsIndexRoute
@@ -347,6 +368,7 @@ export interface FileRoutesByFullPath {
   '/groups/$groupId/boards': typeof GroupsGroupIdBoardsRoute
   '/groups/$groupId/issues': typeof GroupsGroupIdIssuesRoute
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
+  '/groups/$groupId/merge-request-board': typeof GroupsGroupIdMergeRequestBoardRoute
   '/groups/$groupId/merge-requests': typeof GroupsGroupIdMergeRequestsRoute
   '/groups/$groupId/runners': typeof GroupsGroupIdRunnersRoute
   '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
@@ -357,6 +379,7 @@ export interface FileRoutesByFullPath {
   '/projects/$projectId/commits': typeof ProjectsProjectIdCommitsRoute
   '/projects/$projectId/deploy-keys': typeof ProjectsProjectIdDeployKeysRoute
   '/projects/$projectId/members': typeof ProjectsProjectIdMembersRoute
+  '/projects/$projectId/merge-request-board': typeof ProjectsProjectIdMergeRequestBoardRoute
   '/projects/$projectId/runners': typeof ProjectsProjectIdRunnersRoute
   '/admin/hooks/': typeof AdminHooksIndexRoute
   '/admin/storage-moves/': typeof AdminStorageMovesIndexRoute
@@ -382,6 +405,7 @@ export interface FileRoutesByTo {
   '/admin/deploy-keys': typeof AdminDeployKeysRoute
   '/admin/runners': typeof AdminRunnersRoute
   '/admin/service-accounts': typeof AdminServiceAccountsRoute
+  '/merge-requests/board': typeof MergeRequestsBoardRoute
   '/runners/$runnerId': typeof RunnersRunnerIdRoute
   '/users/$userId': typeof UsersUserIdRoute
   '/groups': typeof GroupsIndexRoute
@@ -397,6 +421,7 @@ export interface FileRoutesByTo {
   '/groups/$groupId/boards': typeof GroupsGroupIdBoardsRoute
   '/groups/$groupId/issues': typeof GroupsGroupIdIssuesRoute
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
+  '/groups/$groupId/merge-request-board': typeof GroupsGroupIdMergeRequestBoardRoute
   '/groups/$groupId/merge-requests': typeof GroupsGroupIdMergeRequestsRoute
   '/groups/$groupId/runners': typeof GroupsGroupIdRunnersRoute
   '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
@@ -407,6 +432,7 @@ export interface FileRoutesByTo {
   '/projects/$projectId/commits': typeof ProjectsProjectIdCommitsRoute
   '/projects/$projectId/deploy-keys': typeof ProjectsProjectIdDeployKeysRoute
   '/projects/$projectId/members': typeof ProjectsProjectIdMembersRoute
+  '/projects/$projectId/merge-request-board': typeof ProjectsProjectIdMergeRequestBoardRoute
   '/projects/$projectId/runners': typeof ProjectsProjectIdRunnersRoute
   '/admin/hooks': typeof AdminHooksIndexRoute
   '/admin/storage-moves': typeof AdminStorageMovesIndexRoute
@@ -432,6 +458,7 @@ export interface FileRoutesById {
   '/admin/deploy-keys': typeof AdminDeployKeysRoute
   '/admin/runners': typeof AdminRunnersRoute
   '/admin/service-accounts': typeof AdminServiceAccountsRoute
+  '/merge-requests/board': typeof MergeRequestsBoardRoute
   '/runners/$runnerId': typeof RunnersRunnerIdRoute
   '/users/$userId': typeof UsersUserIdRoute
   '/groups/': typeof GroupsIndexRoute
@@ -447,6 +474,7 @@ export interface FileRoutesById {
   '/groups/$groupId/boards': typeof GroupsGroupIdBoardsRoute
   '/groups/$groupId/issues': typeof GroupsGroupIdIssuesRoute
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
+  '/groups/$groupId/merge-request-board': typeof GroupsGroupIdMergeRequestBoardRoute
   '/groups/$groupId/merge-requests': typeof GroupsGroupIdMergeRequestsRoute
   '/groups/$groupId/runners': typeof GroupsGroupIdRunnersRoute
   '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
@@ -457,6 +485,7 @@ export interface FileRoutesById {
   '/projects/$projectId/commits': typeof ProjectsProjectIdCommitsRoute
   '/projects/$projectId/deploy-keys': typeof ProjectsProjectIdDeployKeysRoute
   '/projects/$projectId/members': typeof ProjectsProjectIdMembersRoute
+  '/projects/$projectId/merge-request-board': typeof ProjectsProjectIdMergeRequestBoardRoute
   '/projects/$projectId/runners': typeof ProjectsProjectIdRunnersRoute
   '/admin/hooks/': typeof AdminHooksIndexRoute
   '/admin/storage-moves/': typeof AdminStorageMovesIndexRoute
@@ -484,6 +513,7 @@ export interface FileRouteTypes {
     | '/admin/deploy-keys'
     | '/admin/runners'
     | '/admin/service-accounts'
+    | '/merge-requests/board'
     | '/runners/$runnerId'
     | '/users/$userId'
     | '/groups/'
@@ -499,6 +529,7 @@ export interface FileRouteTypes {
     | '/groups/$groupId/boards'
     | '/groups/$groupId/issues'
     | '/groups/$groupId/members'
+    | '/groups/$groupId/merge-request-board'
     | '/groups/$groupId/merge-requests'
     | '/groups/$groupId/runners'
     | '/groups/$groupId/service-accounts'
@@ -509,6 +540,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/commits'
     | '/projects/$projectId/deploy-keys'
     | '/projects/$projectId/members'
+    | '/projects/$projectId/merge-request-board'
     | '/projects/$projectId/runners'
     | '/admin/hooks/'
     | '/admin/storage-moves/'
@@ -534,6 +566,7 @@ export interface FileRouteTypes {
     | '/admin/deploy-keys'
     | '/admin/runners'
     | '/admin/service-accounts'
+    | '/merge-requests/board'
     | '/runners/$runnerId'
     | '/users/$userId'
     | '/groups'
@@ -549,6 +582,7 @@ export interface FileRouteTypes {
     | '/groups/$groupId/boards'
     | '/groups/$groupId/issues'
     | '/groups/$groupId/members'
+    | '/groups/$groupId/merge-request-board'
     | '/groups/$groupId/merge-requests'
     | '/groups/$groupId/runners'
     | '/groups/$groupId/service-accounts'
@@ -559,6 +593,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/commits'
     | '/projects/$projectId/deploy-keys'
     | '/projects/$projectId/members'
+    | '/projects/$projectId/merge-request-board'
     | '/projects/$projectId/runners'
     | '/admin/hooks'
     | '/admin/storage-moves'
@@ -583,6 +618,7 @@ export interface FileRouteTypes {
     | '/admin/deploy-keys'
     | '/admin/runners'
     | '/admin/service-accounts'
+    | '/merge-requests/board'
     | '/runners/$runnerId'
     | '/users/$userId'
     | '/groups/'
@@ -598,6 +634,7 @@ export interface FileRouteTypes {
     | '/groups/$groupId/boards'
     | '/groups/$groupId/issues'
     | '/groups/$groupId/members'
+    | '/groups/$groupId/merge-request-board'
     | '/groups/$groupId/merge-requests'
     | '/groups/$groupId/runners'
     | '/groups/$groupId/service-accounts'
@@ -608,6 +645,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/commits'
     | '/projects/$projectId/deploy-keys'
     | '/projects/$projectId/members'
+    | '/projects/$projectId/merge-request-board'
     | '/projects/$projectId/runners'
     | '/admin/hooks/'
     | '/admin/storage-moves/'
@@ -634,6 +672,7 @@ export interface RootRouteChildren {
   AdminDeployKeysRoute: typeof AdminDeployKeysRoute
   AdminRunnersRoute: typeof AdminRunnersRoute
   AdminServiceAccountsRoute: typeof AdminServiceAccountsRoute
+  MergeRequestsBoardRoute: typeof MergeRequestsBoardRoute
   RunnersRunnerIdRoute: typeof RunnersRunnerIdRoute
   UsersUserIdRoute: typeof UsersUserIdRoute
   GroupsIndexRoute: typeof GroupsIndexRoute
@@ -649,6 +688,7 @@ export interface RootRouteChildren {
   GroupsGroupIdBoardsRoute: typeof GroupsGroupIdBoardsRoute
   GroupsGroupIdIssuesRoute: typeof GroupsGroupIdIssuesRoute
   GroupsGroupIdMembersRoute: typeof GroupsGroupIdMembersRoute
+  GroupsGroupIdMergeRequestBoardRoute: typeof GroupsGroupIdMergeRequestBoardRoute
   GroupsGroupIdMergeRequestsRoute: typeof GroupsGroupIdMergeRequestsRoute
   GroupsGroupIdRunnersRoute: typeof GroupsGroupIdRunnersRoute
   GroupsGroupIdServiceAccountsRoute: typeof GroupsGroupIdServiceAccountsRoute
@@ -659,6 +699,7 @@ export interface RootRouteChildren {
   ProjectsProjectIdCommitsRoute: typeof ProjectsProjectIdCommitsRoute
   ProjectsProjectIdDeployKeysRoute: typeof ProjectsProjectIdDeployKeysRoute
   ProjectsProjectIdMembersRoute: typeof ProjectsProjectIdMembersRoute
+  ProjectsProjectIdMergeRequestBoardRoute: typeof ProjectsProjectIdMergeRequestBoardRoute
   ProjectsProjectIdRunnersRoute: typeof ProjectsProjectIdRunnersRoute
   AdminHooksIndexRoute: typeof AdminHooksIndexRoute
   AdminStorageMovesIndexRoute: typeof AdminStorageMovesIndexRoute
@@ -746,6 +787,13 @@ declare module '@tanstack/react-router' {
       path: '/merge-requests'
       fullPath: '/merge-requests/'
       preLoaderRoute: typeof MergeRequestsIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/merge-requests/board': {
+      id: '/merge-requests/board'
+      path: '/merge-requests/board'
+      fullPath: '/merge-requests/board'
+      preLoaderRoute: typeof MergeRequestsBoardRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/projects/': {
@@ -846,6 +894,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof GroupsGroupIdMembersRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/groups/$groupId/merge-request-board': {
+      id: '/groups/$groupId/merge-request-board'
+      path: '/groups/$groupId/merge-request-board'
+      fullPath: '/groups/$groupId/merge-request-board'
+      preLoaderRoute: typeof GroupsGroupIdMergeRequestBoardRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/groups/$groupId/merge-requests': {
       id: '/groups/$groupId/merge-requests'
       path: '/groups/$groupId/merge-requests'
@@ -914,6 +969,13 @@ declare module '@tanstack/react-router' {
       path: '/projects/$projectId/members'
       fullPath: '/projects/$projectId/members'
       preLoaderRoute: typeof ProjectsProjectIdMembersRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/projects/$projectId/merge-request-board': {
+      id: '/projects/$projectId/merge-request-board'
+      path: '/projects/$projectId/merge-request-board'
+      fullPath: '/projects/$projectId/merge-request-board'
+      preLoaderRoute: typeof ProjectsProjectIdMergeRequestBoardRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/projects/$projectId/runners': {
@@ -1040,6 +1102,7 @@ const rootRouteChildren: RootRouteChildren = {
   AdminDeployKeysRoute: AdminDeployKeysRoute,
   AdminRunnersRoute: AdminRunnersRoute,
   AdminServiceAccountsRoute: AdminServiceAccountsRoute,
+  MergeRequestsBoardRoute: MergeRequestsBoardRoute,
   RunnersRunnerIdRoute: RunnersRunnerIdRoute,
   UsersUserIdRoute: UsersUserIdRoute,
   GroupsIndexRoute: GroupsIndexRoute,
@@ -1055,6 +1118,7 @@ const rootRouteChildren: RootRouteChildren = {
   GroupsGroupIdBoardsRoute: GroupsGroupIdBoardsRoute,
   GroupsGroupIdIssuesRoute: GroupsGroupIdIssuesRoute,
   GroupsGroupIdMembersRoute: GroupsGroupIdMembersRoute,
+  GroupsGroupIdMergeRequestBoardRoute: GroupsGroupIdMergeRequestBoardRoute,
   GroupsGroupIdMergeRequestsRoute: GroupsGroupIdMergeRequestsRoute,
   GroupsGroupIdRunnersRoute: GroupsGroupIdRunnersRoute,
   GroupsGroupIdServiceAccountsRoute: GroupsGroupIdServiceAccountsRoute,
@@ -1066,6 +1130,8 @@ const rootRouteChildren: RootRouteChildren = {
   ProjectsProjectIdCommitsRoute: ProjectsProjectIdCommitsRoute,
   ProjectsProjectIdDeployKeysRoute: ProjectsProjectIdDeployKeysRoute,
   ProjectsProjectIdMembersRoute: ProjectsProjectIdMembersRoute,
+  ProjectsProjectIdMergeRequestBoardRoute:
+    ProjectsProjectIdMergeRequestBoardRoute,
   ProjectsProjectIdRunnersRoute: ProjectsProjectIdRunnersRoute,
   AdminHooksIndexRoute: AdminHooksIndexRoute,
   AdminStorageMovesIndexRoute: AdminStorageMovesIndexRoute,

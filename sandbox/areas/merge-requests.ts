@@ -12,7 +12,7 @@ import { ProjectProtections, canAccessBranch } from '../model/protected-branches
 import {
   DESCRIPTION_MAX, actorOf, announceMergeRequestEvent, branchHeads, canReadMergeRequests, canUpdateMergeRequest, conflictingOpenRequest,
   duplicateMessage, findMergeRequest, gitStateOf, isDraftTitle, labelsOf, loadRelations, mergeRequestBasicEntity, mergeRequestEntity,
-  mergeRequestSimpleEntity, mergeStatusFor, activityCounts, needsRebase, threadsBlockMerge, mergeTree, nextIid, normalizeLabels, projectRoleOf, setParticipants, snapshotOf,
+  mergeRequestSimpleEntity, mergeStatusFor, activityCounts, needsRebase, rebaseNeededOf, threadsBlockMerge, mergeTree, nextIid, normalizeLabels, projectRoleOf, setParticipants, snapshotOf,
   type GitState, type MergeRequestAction, type MergeRequestRow, type MergeRequestSnapshot,
 } from '../model/merge-requests.ts';
 import { approvalStateOf, approvalsLeftOf } from '../model/approvals.ts';
@@ -419,9 +419,14 @@ async function listAnswer(c: Context<AppEnv>, call: Call, filter: ListFilter, vi
   }
   const relations = loadRelations(db, rows);
   const approvalsLeft = approvalsLeftOf(db, rows, call.now);
+  const rebaseNeeded = new Set<number>();
+  for (const project of projects.values()) {
+    const needed = await rebaseNeededOf(repositoryFor(call, project), project, rows, headsByProject.get(project.id)!).catch(() => new Set<number>());
+    for (const id of needed) rebaseNeeded.add(id);
+  }
   return c.json(rows.map((row) => {
     const project = projects.get(row.project_id)!;
-    return mergeRequestBasicEntity({ sandbox: call.sandbox, project, relations, viewedFrom, heads: headsByProject.get(project.id)!, approvalsLeft }, row);
+    return mergeRequestBasicEntity({ sandbox: call.sandbox, project, relations, viewedFrom, heads: headsByProject.get(project.id)!, approvalsLeft, rebaseNeeded }, row);
   }));
 }
 

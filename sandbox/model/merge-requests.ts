@@ -284,6 +284,24 @@ export function needsRebase(project: ProjectRow, state: GitState | null): boolea
   return state.mergeBase !== state.targetHead;
 }
 
+/**
+ * Which open requests of a list need a rebase (their source does not contain their target's head),
+ * for projects that merge by fast-forward or semi-linear history: one `git merge-base --is-ancestor`
+ * a request, so a list says `need_rebase` where the request's own page does.
+ */
+export async function rebaseNeededOf(repo: string | null, project: ProjectRow, rows: readonly MergeRequestRow[], heads: Map<string, string>): Promise<Set<number>> {
+  const needed = new Set<number>();
+  if (!repo || projectSettings(project).merge_method === 'merge') return needed;
+  for (const row of rows) {
+    const sourceHead = heads.get(row.source_branch);
+    const targetHead = heads.get(row.target_branch);
+    if (row.state !== 'opened' || row.project_id !== project.id || !sourceHead || !targetHead) continue;
+    const ancestor = await git(repo, ['merge-base', '--is-ancestor', targetHead, sourceHead], { okCodes: [1] });
+    if (ancestor.code !== 0) needed.add(row.id);
+  }
+  return needed;
+}
+
 // -- entities
 
 export interface EntityContext {
@@ -296,6 +314,8 @@ export interface EntityContext {
   heads: Map<string, string> | null;
   /** Approvals each request still needs (absent: none). */
   approvalsLeft?: Map<number, number>;
+  /** Requests of a list known to need a rebase (lists compute no git state of their own). */
+  rebaseNeeded?: ReadonlySet<number>;
 }
 
 export function mergeRequestWebUrl(sandbox: Sandbox, project: ProjectRow, iid: number): string {
@@ -382,7 +402,7 @@ export function mergeRequestBasicEntity(context: EntityContext, row: MergeReques
     merge_when_pipeline_succeeds: false,
     merge_status: row.merge_status,
     detailed_merge_status: detailedMergeStatus(row, state, {
-      approvalsLeft: context.approvalsLeft?.get(row.id), threadsBlock: threadsBlockMerge(project, counts), needRebase: needsRebase(project, state),
+      approvalsLeft: context.approvalsLeft?.get(row.id), threadsBlock: threadsBlockMerge(project, counts), needRebase: needsRebase(project, state) || Boolean(context.rebaseNeeded?.has(row.id)),
     }),
     sha: shownSha(row, context.heads),
     merge_commit_sha: row.merge_commit_sha,

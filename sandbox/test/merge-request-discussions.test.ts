@@ -179,4 +179,17 @@ describe('need_rebase', () => {
     expect((await h.put(`/projects/${projectId}`, { merge_method: 'merge' })).status).toBe(200);
     expect((await h.get(`/projects/${projectId}/merge_requests/${iid}`)).body.detailed_merge_status).toBe('mergeable');
   });
+
+  it('says need_rebase in the project and instance lists too, as the request itself does', async () => {
+    const { iid } = await openRequest();
+    const listed = async (path: string) => (await h.get(path)).body.find((request: any) => request.iid === iid && request.project_id === projectId)?.detailed_merge_status;
+    const lists = [`/projects/${projectId}/merge_requests?state=opened`, '/merge_requests?scope=all&state=opened&per_page=100'];
+    expect((await h.put(`/projects/${projectId}`, { merge_method: 'ff' })).status).toBe(200);
+    for (const path of lists) expect(await listed(path), path).toBe('mergeable');
+    await commit('main', `moved-list-${iid}.txt`, 'moved\n');
+    expect((await h.get(`/projects/${projectId}/merge_requests/${iid}`)).body.detailed_merge_status).toBe('need_rebase');
+    for (const path of lists) expect(await listed(path), path).toBe('need_rebase');
+    expect((await h.put(`/projects/${projectId}`, { merge_method: 'merge' })).status).toBe(200);
+    for (const path of lists) expect(await listed(path), path).toBe('mergeable');
+  });
 });

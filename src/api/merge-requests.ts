@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { request, requestPage, type Connection } from './http.ts';
 import { withoutEmpty, type QueryParams } from './params.ts';
@@ -168,6 +168,14 @@ export const mergeRequestsQueries = {
     queryOptions({
       queryKey: [...mergeRequestsQueries.scope(scope), 'list', params] as const,
       queryFn: ({ signal }) => requestPage(connection, listPath(scope), mergeRequestSchema, { query: mergeRequestListQuery(params), signal }),
+    }),
+  /** Every page of a list, one after the other (the board reads them all; its first page paints at once). */
+  pages: (connection: Connection, scope: MergeRequestScope, params: Omit<MergeRequestListParams, 'page'>) =>
+    infiniteQueryOptions({
+      queryKey: [...mergeRequestsQueries.scope(scope), 'pages', params] as const,
+      initialPageParam: 1,
+      queryFn: ({ pageParam, signal }) => requestPage(connection, listPath(scope), mergeRequestSchema, { query: mergeRequestListQuery({ ...params, page: pageParam }), signal }),
+      getNextPageParam: (last) => last.nextPage,
     }),
   detail: (connection: Connection, projectId: number, iid: number) =>
     queryOptions({

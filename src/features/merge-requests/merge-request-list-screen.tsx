@@ -14,35 +14,13 @@ import { Time } from '../../components/time.tsx';
 import { BreakableText } from '../../components/breakable-text.tsx';
 import { MergeRequestFilterForm } from './filter-form.tsx';
 import { ApprovalsCell, useApprovalsInView } from './approvals-cell.tsx';
-import { MERGE_REQUEST_ORDERS, STATE_TABS, WHOSE_TABS, clearFilters, isFiltered, mergeRequestsSearchSchema, type MergeRequestsSearch } from './search.ts';
+import { MERGE_REQUEST_ORDERS, STATE_TABS, WHOSE_TABS, boardSearchOf, clearFilters, isFiltered, mergeRequestsSearchSchema, type MergeRequestsSearch } from './search.ts';
+import { MergeRequestViews } from './board-links.tsx';
 import { mergeRequestListOptions } from './route-options.ts';
+import { mergeStatusWords } from './merge-status.ts';
 
-/** `detailed_merge_status` in words (spec 2, 2.3). */
-const MERGE_STATUS_WORDS: Record<string, string> = {
-  mergeable: 'Ready to merge',
-  not_open: 'Not open',
-  draft_status: 'Draft',
-  broken_status: 'Source branch broken',
-  commits_status: 'Commits missing',
-  ci_must_pass: 'Pipeline must succeed',
-  ci_still_running: 'Pipeline still running',
-  unchecked: 'Not checked yet',
-  checking: 'Checking',
-  preparing: 'Preparing',
-  conflict: 'Has conflicts',
-  need_rebase: 'Needs a rebase',
-  discussions_not_resolved: 'Unresolved threads',
-  not_approved: 'Approvals missing',
-  blocked_status: 'Blocked by another merge request',
-  jira_association_missing: 'Jira issue missing',
-  requested_changes: 'Changes requested',
-  approvals_syncing: 'Approvals syncing',
-};
-
-export function mergeStatusWords(status: string | null | undefined): string {
-  if (!status) return 'Unknown';
-  return MERGE_STATUS_WORDS[status] ?? status.replaceAll('_', ' ');
-}
+// its home was this file: what imports it from here still finds it
+export { mergeStatusWords };
 
 interface MergeRequestListScreenProps {
   scope: MergeRequestScope;
@@ -117,6 +95,7 @@ export function MergeRequestListScreen({ scope, sourceName, search }: MergeReque
     <section className="screen" aria-labelledby="merge-requests-heading">
       <header className="screen__header">
         <h1 id="merge-requests-heading">{heading}</h1>
+        <MergeRequestViews scope={scope} search={boardSearchOf(search)} current="list" />
       </header>
       {instance ? (
         <SearchTabs label="Whose merge requests" param="whose" tabs={WHOSE_TABS} current={search.whose} />

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { mergeRequestListQuery } from '../../api/merge-requests.ts';
 import { encodeQuery } from '../../api/params.ts';
-import { clearFilters, isFiltered, mergeRequestListParams, mergeRequestTokens, mergeRequestsSearchSchema, type MergeRequestToken } from './search.ts';
+import {
+  boardListParams, boardMergedParams, boardSearchOf, clearFilters, isFiltered, listSearchOf, mergeRequestBoardSearchSchema, mergeRequestListParams, mergeRequestTokens, mergeRequestsSearchSchema,
+  type MergeRequestToken,
+} from './search.ts';
 
 const parse = (search: Record<string, unknown>) => mergeRequestsSearchSchema.parse(search);
 
@@ -91,5 +94,27 @@ describe('the merge request list’s URL', () => {
     const cleared = clearFilters(search);
     expect(isFiltered(cleared)).toBe(false);
     expect(cleared).toMatchObject({ whose: 'created_by_me', state: 'all', order_by: 'title', per_page: 100, page: 1 });
+  });
+});
+
+describe('the merge request board’s URL', () => {
+  it('keeps the list’s filters and nothing of its tabs, order and pages', () => {
+    const list = parse({ whose: 'created_by_me', state: 'merged', author: 'maya.chen', not_label: ['wontfix'], draft: 'no', order_by: 'title', page: 3 });
+    const board = boardSearchOf(list);
+    expect(board).toMatchObject({ author: 'maya.chen', not_label: ['wontfix'], draft: 'no' });
+    for (const key of ['whose', 'state', 'order_by', 'sort', 'page', 'per_page']) expect(board).not.toHaveProperty(key);
+    // the same schema: a bad value falls back the same way, and the filters go back to a list unchanged
+    expect(mergeRequestBoardSearchSchema.parse({ draft: 'maybe', label: 'bug', state: 'merged' })).toEqual(mergeRequestBoardSearchSchema.parse({}));
+    expect(boardSearchOf(listSearchOf(board))).toEqual(board);
+  });
+
+  it('asks for every open request 100 a page, the instance for the caller’s review queue, and the merged ones since the window', () => {
+    const search = mergeRequestBoardSearchSchema.parse({ label: ['frontend'], not_author: 'root' });
+    const project = mergeRequestListQuery({ ...boardListParams(search, false, 'diego.ramirez'), page: 1 });
+    expect(project).toMatchObject({ state: 'opened', per_page: 100, labels: 'frontend', not: { author_username: 'root' } });
+    expect(project).not.toHaveProperty('scope');
+    expect(mergeRequestListQuery({ ...boardListParams(search, true, 'diego.ramirez'), page: 1 })).toMatchObject({ scope: 'all', reviewer_username: 'diego.ramirez', state: 'opened' });
+    const since = new Date('2026-11-19T08:00:00Z');
+    expect(boardMergedParams(search, false, 'diego.ramirez', since)).toMatchObject({ state: 'merged', updated_after: '2026-11-19T08:00:00.000Z', per_page: 100 });
   });
 });

@@ -161,3 +161,39 @@ export const mergeRequestsRouteOptions = {
   validateSearch: mergeRequestsSearchSchema,
   loaderDeps: ({ search }: { search: MergeRequestsSearch }) => search,
 };
+
+// -- the board
+
+/**
+ * The merge request board in the URL: the list's own filters (the same schema, so a filter means
+ * the same on both and moves between them), without the list's tabs, order and pages: the board
+ * shows every open request, its columns are the states.
+ */
+export const mergeRequestBoardSearchSchema = z.omit(mergeRequestsSearchSchema, { whose: true, state: true, order_by: true, sort: true, page: true, per_page: true });
+export type MergeRequestBoardSearch = z.output<typeof mergeRequestBoardSearchSchema>;
+
+export const MERGE_REQUEST_BOARD_SEARCH_DEFAULTS: Partial<MergeRequestBoardSearch> = { label: [], not_label: [], search: '' };
+
+/** The filters of a list's search, for a link to the board with the same filters. */
+export function boardSearchOf(search: MergeRequestsSearch): MergeRequestBoardSearch {
+  return Object.fromEntries(FILTER_KEYS.map((key) => [key, search[key]])) as MergeRequestBoardSearch;
+}
+
+/** The board's filters as a list's search (the list's defaults for the rest): what the filter form and the list link take. */
+export function listSearchOf(search: MergeRequestBoardSearch): MergeRequestsSearch {
+  return mergeRequestsSearchSchema.parse(search);
+}
+
+/**
+ * What the board asks for: every open request with the filters, 100 a page (the API's most); on
+ * the instance, the caller's review queue (every project, reviewer = the caller).
+ */
+export function boardListParams(search: MergeRequestBoardSearch, instance: boolean, me: string | undefined): Omit<MergeRequestListParams, 'page'> {
+  const { page: _page, ...params } = mergeRequestListParams({ ...listSearchOf(search), whose: 'review_requested' }, instance, me);
+  return { ...params, state: 'opened', order_by: 'updated_at', sort: 'desc', per_page: 100 };
+}
+
+/** The merged column's ask: the same filters, merged, touched since `since` (the board keeps those merged since then). */
+export function boardMergedParams(search: MergeRequestBoardSearch, instance: boolean, me: string | undefined, since: Date): Omit<MergeRequestListParams, 'page'> {
+  return { ...boardListParams(search, instance, me), state: 'merged', updated_after: since.toISOString() };
+}

@@ -8,7 +8,7 @@ describe('the sidebar model', () => {
     expect(names(contextSections({ isAdmin: false, isBot: false, projectId: 7 }))).toEqual([
       ['Manage', ['Members']],
       ['Plan', ['Issues', 'Issue boards']],
-      ['Code', ['Merge requests', 'Files', 'Commits', 'Branches']],
+      ['Code', ['Merge requests', 'Merge request board', 'Files', 'Commits', 'Branches']],
       ['Build', ['Runners']],
       ['Settings', ['Deploy keys', 'Merge request approvals']],
     ]);
@@ -19,19 +19,19 @@ describe('the sidebar model', () => {
     expect(group(false, true)).toEqual([
       ['Manage', ['Members']],
       ['Plan', ['Issues', 'Issue boards']],
-      ['Code', ['Merge requests']],
+      ['Code', ['Merge requests', 'Merge request board']],
     ]);
     expect(group(true, false)).toEqual([
       ['Manage', ['Members']],
       ['Plan', ['Issues', 'Issue boards']],
-      ['Code', ['Merge requests']],
+      ['Code', ['Merge requests', 'Merge request board']],
       ['Build', ['Runners']],
       ['Settings', ['Access tokens']],
     ]);
     expect(group(true, true)).toEqual([
       ['Manage', ['Members']],
       ['Plan', ['Issues', 'Issue boards']],
-      ['Code', ['Merge requests']],
+      ['Code', ['Merge requests', 'Merge request board']],
       ['Build', ['Runners']],
       ['Settings', ['Access tokens', 'Service accounts', 'Billable members']],
     ]);
@@ -39,14 +39,14 @@ describe('the sidebar model', () => {
 
   it('has no context sections outside a group or project, and This token only for bots', () => {
     expect(contextSections({ isAdmin: true, isBot: false })).toEqual([]);
-    expect(yourWork({ isBot: false }).items.map((item) => item.label)).toEqual(['Home', 'Groups', 'Projects', 'People', 'Issues', 'Merge requests', 'Token expiry']);
+    expect(yourWork({ isBot: false }).items.map((item) => item.label)).toEqual(['Home', 'Groups', 'Projects', 'People', 'Issues', 'Merge requests', 'Review queue', 'Token expiry']);
     expect(yourWork({ isBot: true }).items.map((item) => item.label)).toContain('This token');
     expect(ADMIN_SECTION.items.map((item) => item.to)).toEqual(['/admin/runners', '/admin/service-accounts', '/admin/hooks', '/admin/storage-moves', '/admin/deploy-keys']);
   });
 
   it('keeps Files current on a file, its blame and its editor, and Commits on a commit', () => {
     const code = contextSections({ isAdmin: false, isBot: false, projectId: 7 }).find((section) => section.name === 'Code')!;
-    const [, files, commits] = code.items;
+    const [, , files, commits] = code.items;
     for (const path of ['/projects/7/blob/README.md', '/projects/7/blame/a/b.rs', '/projects/7/edit/x', '/projects/7/new/src', '/projects/7/changes']) expect(files.alsoCurrent?.test(path), path).toBe(true);
     expect(files.alsoCurrent?.test('/projects/7/commits')).toBe(false);
     expect(commits.alsoCurrent?.test('/projects/7/commit/abc123')).toBe(true);
@@ -57,6 +57,18 @@ describe('the sidebar model', () => {
     expect(requests.to).toBe('/projects/$projectId/merge-requests');
     expect(requests.alsoCurrent?.test('/projects/7/merge-requests/44')).toBe(true);
     expect(requests.alsoCurrent?.test('/projects/7/merge-requests')).toBe(false);
+  });
+
+  it('has a merge request board beside the lists of projects and groups, and the review queue in Your work', () => {
+    const code = (context: Parameters<typeof contextSections>[0]) => contextSections(context).find((section) => section.name === 'Code')!.items;
+    const project = code({ isAdmin: false, isBot: false, projectId: 7 })[1];
+    expect(project).toMatchObject({ label: 'Merge request board', to: '/projects/$projectId/merge-request-board', params: { projectId: '7' } });
+    // the list's own entry stays current on a request, not on the board
+    expect(code({ isAdmin: false, isBot: false, projectId: 7 })[0].alsoCurrent?.test('/projects/7/merge-request-board')).toBe(false);
+    expect(code({ isAdmin: false, isBot: false, group: { id: 3, owner: false, topLevel: true } })[1]).toMatchObject({ to: '/groups/$groupId/merge-request-board', params: { groupId: '3' } });
+    const work = yourWork({ isBot: false }).items;
+    expect(work.find((item) => item.label === 'Review queue')?.to).toBe('/merge-requests/board');
+    expect(work.find((item) => item.label === 'Merge requests')?.exact).toBe(true);
   });
 
   it('keeps a project’s Issues current on one of its issues', () => {
