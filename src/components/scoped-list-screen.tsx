@@ -11,7 +11,7 @@ import { Paginator } from './paginator.tsx';
 import { QueryStates } from './query-states.tsx';
 import { FilteredEmptyState } from './search-link.tsx';
 import { useRequestedSearch } from './use-requested-search.ts';
-import type { ScopedListSearch } from '../lib/search-params.ts';
+import type { ScopedListSearch, SearchSchema } from '../lib/search-params.ts';
 
 interface ScopedListScreenProps<Row, S extends ScopedListSearch, P extends { scope: string; page: number }, K extends readonly unknown[]> {
   /** Plural, capitalised: the heading, the table's caption ("Groups"). */
@@ -19,7 +19,7 @@ interface ScopedListScreenProps<Row, S extends ScopedListSearch, P extends { sco
   /** Singular and plural in running text ("group", "groups"). */
   noun: { one: string; many: string };
   search: S;
-  schema: z.ZodMiniType<S>;
+  schema: SearchSchema<z.ZodMiniType<S>>;
   /** The URL's search as the API's params, the default scope chosen by `isAdmin`. */
   toParams: (search: S, isAdmin: boolean) => P;
   query: (params: P) => UseQueryOptions<Page<Row>, Error, Page<Row>, K>;

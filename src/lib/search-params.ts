@@ -1,4 +1,31 @@
 import * as z from 'zod/mini';
+import { onFirstUse } from './first-use.ts';
+
+/**
+ * A route's search schema, built the first time it is used: the entry holds every route's
+ * `validateSearch`, and building all of them made each cold start pay for the schemas of screens
+ * it never visits. A Standard Schema, as the router takes one; `schema()` is the zod schema.
+ */
+export interface SearchSchema<S extends z.ZodMiniType> {
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown) => ReturnType<S['~standard']['validate']>;
+    readonly types?: { readonly input: z.input<S>; readonly output: z.output<S> };
+  };
+  readonly schema: () => S;
+}
+
+/** What a search schema gives a screen: its URL's search params, with their defaults. */
+export type SearchOf<T> = T extends SearchSchema<infer S> ? z.output<S> : never;
+
+export function searchSchema<S extends z.ZodMiniType>(build: () => S): SearchSchema<S> {
+  const schema = onFirstUse(build);
+  return {
+    '~standard': { version: 1, vendor: 'zod', validate: (value) => schema()['~standard'].validate(value) as ReturnType<S['~standard']['validate']> },
+    schema,
+  };
+}
 
 /** A search param that falls back to `fallback` when absent or invalid: a bad link still opens the list. */
 export const withDefault = <T extends z.ZodMiniType>(schema: T, fallback: z.output<T>) => z.catch(z._default(schema, fallback as never), fallback as never);

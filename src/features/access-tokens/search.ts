@@ -1,12 +1,12 @@
 import * as z from 'zod/mini';
-import { withDefault, pageParams } from '../../lib/search-params.ts';
+import { withDefault, pageParams, searchSchema, type SearchOf } from '../../lib/search-params.ts';
 import type { TokenListParams } from '../../api/access-tokens.ts';
 import { TOKEN_SORT_VALUES } from '../../api/vocabulary.ts';
 
 const optionalDate = z.catch(z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))), undefined);
 
 /** A group's tokens view in the URL: every filter and sort of spec 1, 4.2. */
-export const tokensSearchSchema = z.object({
+export const tokensSearchSchema = searchSchema(() => z.object({
   state: z.catch(z.optional(z.enum(['active', 'inactive'])), undefined),
   revoked: z.catch(z.optional(z.boolean()), undefined),
   search: withDefault(z.string(), ''),
@@ -18,8 +18,8 @@ export const tokensSearchSchema = z.object({
   last_used_after: optionalDate,
   last_used_before: optionalDate,
   ...pageParams,
-});
-export type TokensSearch = z.output<typeof tokensSearchSchema>;
+}));
+export type TokensSearch = SearchOf<typeof tokensSearchSchema>;
 
 export const TOKENS_SEARCH_DEFAULTS: Partial<TokensSearch> = { search: '', sort: 'created_desc', page: 1, per_page: 20 };
 

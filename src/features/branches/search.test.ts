@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { branchListParams, branchesSearchSchema } from './search.ts';
 
-const parse = (search: Record<string, unknown>) => z.parse(branchesSearchSchema, search);
+const parse = (search: Record<string, unknown>) => z.parse(branchesSearchSchema.schema(), search);
 
 describe('the branches URL', () => {
   it('falls back field by field when the URL is off', () => {

@@ -10,13 +10,13 @@ const commit = (id: string, committedDate: string, message = 'Title'): Commit =>
 
 describe('the history in the URL', () => {
   it('falls back to the defaults for anything off, and keeps good values', () => {
-    expect(z.parse(historySearchSchema, {})).toEqual(HISTORY_SEARCH_DEFAULTS);
-    expect(z.parse(historySearchSchema, { since: 'yesterday', per_page: 7, order: 'sideways', page: 0 })).toEqual(HISTORY_SEARCH_DEFAULTS);
-    expect(z.parse(historySearchSchema, { ref_name: 'v1.0.0..main', since: '2026-01-01', first_parent: true, page: 3 })).toMatchObject({ ref_name: 'v1.0.0..main', since: '2026-01-01', first_parent: true, page: 3 });
+    expect(z.parse(historySearchSchema.schema(), {})).toEqual(HISTORY_SEARCH_DEFAULTS);
+    expect(z.parse(historySearchSchema.schema(), { since: 'yesterday', per_page: 7, order: 'sideways', page: 0 })).toEqual(HISTORY_SEARCH_DEFAULTS);
+    expect(z.parse(historySearchSchema.schema(), { ref_name: 'v1.0.0..main', since: '2026-01-01', first_parent: true, page: 3 })).toMatchObject({ ref_name: 'v1.0.0..main', since: '2026-01-01', first_parent: true, page: 3 });
   });
 
   it('asks for whole days, inclusive, and drops the ref when every branch is wanted', () => {
-    const search = z.parse(historySearchSchema, { ref_name: 'main', path: 'src/a b.ts', since: '2026-01-01', until: '2026-01-31', all: true });
+    const search = z.parse(historySearchSchema.schema(), { ref_name: 'main', path: 'src/a b.ts', since: '2026-01-01', until: '2026-01-31', all: true });
     expect(historyListParams(search)).toMatchObject({ ref_name: undefined, all: true, path: 'src/a b.ts', since: '2026-01-01T00:00:00Z', until: '2026-01-31T23:59:59Z' });
     expect(historyListParams(HISTORY_SEARCH_DEFAULTS)).toMatchObject({ ref_name: undefined, since: undefined, until: undefined, path: undefined, author: undefined });
   });

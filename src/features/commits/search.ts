@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
-import { withDefault, pageParams } from '../../lib/search-params.ts';
+import { withDefault, pageParams, searchSchema, type SearchOf } from '../../lib/search-params.ts';
 
 const day = withDefault(z.union([z.literal(''), z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))]), '');
 
 /** A commit history in the URL (spec 3, 4.1): every filter falls back to its default when the URL is off. */
-export const historySearchSchema = z.object({
+export const historySearchSchema = searchSchema(() => z.object({
   /** A branch, tag, sha or range (`a..b`, `a...b`); empty is the default branch. */
   ref_name: withDefault(z.string(), ''),
   path: withDefault(z.string(), ''),
@@ -18,8 +18,8 @@ export const historySearchSchema = z.object({
   with_stats: withDefault(z.boolean(), false),
   trailers: withDefault(z.boolean(), false),
   ...pageParams,
-});
-export type HistorySearch = z.output<typeof historySearchSchema>;
+}));
+export type HistorySearch = SearchOf<typeof historySearchSchema>;
 
 /** Left out of the URL when equal, so the plain history has a plain address. */
 export const HISTORY_SEARCH_DEFAULTS: HistorySearch = {

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { scopedListParams, scopedListSearchFields, withDefault } from '../../lib/search-params.ts';
+import { scopedListParams, scopedListSearchFields, withDefault, searchSchema, type SearchOf } from '../../lib/search-params.ts';
 import type { GroupListParams } from '../../api/groups.ts';
 
 export const GROUP_SORTS = [
@@ -16,11 +16,11 @@ export const GROUP_SCOPES = [
   { value: 'all', label: 'All groups' },
 ] as const;
 
-export const groupsSearchSchema = z.object({
+export const groupsSearchSchema = searchSchema(() => z.object({
   ...scopedListSearchFields(['member', 'owned', 'all'], GROUP_SORTS),
   top_level_only: withDefault(z.boolean(), false),
-});
-export type GroupsSearch = z.output<typeof groupsSearchSchema>;
+}));
+export type GroupsSearch = SearchOf<typeof groupsSearchSchema>;
 export const GROUPS_SEARCH_DEFAULTS: Partial<GroupsSearch> = { search: '', sort: 'name_asc', top_level_only: false, page: 1, per_page: 20 };
 
 /** The URL's list as the API's params; `isAdmin` chooses the default scope. */

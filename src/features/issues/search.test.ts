@@ -4,7 +4,7 @@ import { issueListQuery } from '../../api/issues.ts';
 import { encodeQuery } from '../../api/params.ts';
 import { addToken, clearTokens, pagesByKeyset, issueFilters, issueListParams, issuesSearchSchema, removeToken, tokenProblem, tokensFromSearch, tokenText, type FilterToken } from './search.ts';
 
-const parse = (input: Record<string, unknown>) => z.parse(issuesSearchSchema, input);
+const parse = (input: Record<string, unknown>) => z.parse(issuesSearchSchema.schema(), input);
 
 describe('issue list search params', () => {
   it('falls back to the defaults on a bad URL, field by field', () => {

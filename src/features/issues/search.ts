@@ -1,6 +1,6 @@
 import { tokenModel, type FilterToken as GenericFilterToken, type TokenFieldDef } from '../../lib/filter-tokens.ts';
 import * as z from 'zod/mini';
-import { pageParams, withDefault } from '../../lib/search-params.ts';
+import { pageParams, withDefault, searchSchema, type SearchOf } from '../../lib/search-params.ts';
 import { KEYSET_ISSUE_ORDERS } from '../../api/vocabulary.ts';
 import type { DueDateFilter, IssueFilters, IssueListParams, IssueOrder, IssueScope, IssueState, NegatableIssueFilters } from '../../api/issues.ts';
 
@@ -41,7 +41,7 @@ const texts = withDefault(z.array(z.string().check(z.minLength(1))), []);
 const iids = withDefault(z.array(z.number().check(z.int(), z.positive())), []);
 const optionalText = z.catch(z.optional(z.string().check(z.minLength(1))), undefined);
 
-export const issuesSearchSchema = z.object({
+export const issuesSearchSchema = searchSchema(() => z.object({
   /** The instance list's tab; groups and projects ignore it. */
   scope: withDefault(z.enum(['assigned_to_me', 'created_by_me', 'all']), 'assigned_to_me'),
   state: withDefault(z.enum(['opened', 'closed', 'all']), 'opened'),
@@ -68,8 +68,8 @@ export const issuesSearchSchema = z.object({
   order_by: withDefault(z.enum(ISSUE_ORDERS.map((order) => order.value) as [IssueOrder, ...IssueOrder[]]), 'created_at'),
   sort: withDefault(z.enum(['asc', 'desc']), 'desc'),
   ...pageParams,
-});
-export type IssuesSearch = z.output<typeof issuesSearchSchema>;
+}));
+export type IssuesSearch = SearchOf<typeof issuesSearchSchema>;
 
 /** Left out of the URL when equal, so a plain list has a plain address. */
 export const ISSUES_SEARCH_DEFAULTS: Partial<IssuesSearch> = {

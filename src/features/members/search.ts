@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { withDefault } from '../../lib/search-params.ts';
+import { withDefault, searchSchema, type SearchOf } from '../../lib/search-params.ts';
 import { BILLABLE_SORT_VALUES } from '../../api/vocabulary.ts';
 
 const positiveIds = z.array(z.number().check(z.int(), z.positive()));
@@ -7,7 +7,7 @@ const perPage = withDefault(z.union([z.literal(20), z.literal(50), z.literal(100
 const page = withDefault(z.number().check(z.int(), z.minimum(1)), 1);
 
 /** A members list in the URL: every filter falls back to its default when the URL is off. */
-export const membersSearchSchema = z.object({
+export const membersSearchSchema = searchSchema(() => z.object({
   tab: withDefault(z.enum(['direct', 'all']), 'direct'),
   query: withDefault(z.string(), ''),
   user_ids: withDefault(positiveIds, []),
@@ -16,21 +16,21 @@ export const membersSearchSchema = z.object({
   state: z.catch(z.optional(z.enum(['active', 'awaiting'])), undefined),
   page,
   per_page: perPage,
-});
-export type MembersSearch = z.output<typeof membersSearchSchema>;
+}));
+export type MembersSearch = SearchOf<typeof membersSearchSchema>;
 
 /** Left out of the URL when equal, so a plain list has a plain address. */
 export const MEMBERS_SEARCH_DEFAULTS: Partial<MembersSearch> = { tab: 'direct', query: '', user_ids: [], skip_users: [], show_seat_info: false, page: 1, per_page: 20 };
 
-export const billableSearchSchema = z.object({
+export const billableSearchSchema = searchSchema(() => z.object({
   search: withDefault(z.string(), ''),
   sort: withDefault(z.enum(BILLABLE_SORT_VALUES), 'name_asc'),
   page,
   per_page: perPage,
   /** The member whose memberships the side panel shows. */
   member: z.catch(z.optional(z.number().check(z.int(), z.positive())), undefined),
-});
-export type BillableSearch = z.output<typeof billableSearchSchema>;
+}));
+export type BillableSearch = SearchOf<typeof billableSearchSchema>;
 
 export const BILLABLE_SEARCH_DEFAULTS: Partial<BillableSearch> = { search: '', sort: 'name_asc', page: 1, per_page: 20 };
 

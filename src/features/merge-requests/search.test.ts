@@ -6,7 +6,7 @@ import {
   type MergeRequestToken,
 } from './search.ts';
 
-const parse = (search: Record<string, unknown>) => mergeRequestsSearchSchema.parse(search);
+const parse = (search: Record<string, unknown>) => mergeRequestsSearchSchema.schema().parse(search);
 
 describe('the merge request list’s URL', () => {
   it('falls back to the defaults for a bad or missing value', () => {
@@ -104,12 +104,12 @@ describe('the merge request board’s URL', () => {
     expect(board).toMatchObject({ author: 'maya.chen', not_label: ['wontfix'], draft: 'no' });
     for (const key of ['whose', 'state', 'order_by', 'sort', 'page', 'per_page']) expect(board).not.toHaveProperty(key);
     // the same schema: a bad value falls back the same way, and the filters go back to a list unchanged
-    expect(mergeRequestBoardSearchSchema.parse({ draft: 'maybe', label: 'bug', state: 'merged' })).toEqual(mergeRequestBoardSearchSchema.parse({}));
+    expect(mergeRequestBoardSearchSchema.schema().parse({ draft: 'maybe', label: 'bug', state: 'merged' })).toEqual(mergeRequestBoardSearchSchema.schema().parse({}));
     expect(boardSearchOf(listSearchOf(board))).toEqual(board);
   });
 
   it('asks for every open request 100 a page, the instance for the caller’s review queue, and the merged ones since the window', () => {
-    const search = mergeRequestBoardSearchSchema.parse({ label: ['frontend'], not_author: 'root' });
+    const search = mergeRequestBoardSearchSchema.schema().parse({ label: ['frontend'], not_author: 'root' });
     const project = mergeRequestListQuery({ ...boardListParams(search, false, 'diego.ramirez'), page: 1 });
     expect(project).toMatchObject({ state: 'opened', per_page: 100, labels: 'frontend', not: { author_username: 'root' } });
     expect(project).not.toHaveProperty('scope');

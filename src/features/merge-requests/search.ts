@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { pageParams, withDefault } from '../../lib/search-params.ts';
+import { pageParams, withDefault, searchSchema, type SearchOf } from '../../lib/search-params.ts';
 import { tokenModel, type FilterToken, type TokenFieldDef } from '../../lib/filter-tokens.ts';
 import type { MergeRequestFilters, MergeRequestListParams, NegatableMergeRequestFilters } from '../../api/merge-requests.ts';
 
@@ -37,7 +37,7 @@ const text = withDefault(z.string(), '');
 const texts = withDefault(z.array(z.string().check(z.minLength(1))), []);
 const optionalText = z.catch(z.optional(z.string().check(z.minLength(1))), undefined);
 
-export const mergeRequestsSearchSchema = z.object({
+export const mergeRequestsSearchSchema = searchSchema(() => z.object({
   /** The instance list's tab; groups and projects ignore it. */
   whose: withDefault(z.enum(WHOSE_TABS.map((tab) => tab.value) as [Whose, ...Whose[]]), 'review_requested'),
   state: withDefault(z.enum(STATE_TABS.map((tab) => tab.value) as [State, ...State[]]), 'opened'),
@@ -65,8 +65,8 @@ export const mergeRequestsSearchSchema = z.object({
   order_by: withDefault(z.enum(MERGE_REQUEST_ORDERS.map((order) => order.value) as [Order, ...Order[]]), 'created_at'),
   sort: withDefault(z.enum(['asc', 'desc']), 'desc'),
   ...pageParams,
-});
-export type MergeRequestsSearch = z.output<typeof mergeRequestsSearchSchema>;
+}));
+export type MergeRequestsSearch = SearchOf<typeof mergeRequestsSearchSchema>;
 
 /** Left out of the URL when equal, so a plain list has a plain address. */
 export const MERGE_REQUESTS_SEARCH_DEFAULTS: Partial<MergeRequestsSearch> = {
@@ -169,8 +169,8 @@ export const mergeRequestsRouteOptions = {
  * the same on both and moves between them), without the list's tabs, order and pages: the board
  * shows every open request, its columns are the states.
  */
-export const mergeRequestBoardSearchSchema = z.omit(mergeRequestsSearchSchema, { whose: true, state: true, order_by: true, sort: true, page: true, per_page: true });
-export type MergeRequestBoardSearch = z.output<typeof mergeRequestBoardSearchSchema>;
+export const mergeRequestBoardSearchSchema = searchSchema(() => z.omit(mergeRequestsSearchSchema.schema(), { whose: true, state: true, order_by: true, sort: true, page: true, per_page: true }));
+export type MergeRequestBoardSearch = SearchOf<typeof mergeRequestBoardSearchSchema>;
 
 export const MERGE_REQUEST_BOARD_SEARCH_DEFAULTS: Partial<MergeRequestBoardSearch> = { label: [], not_label: [], search: '' };
 
@@ -181,7 +181,7 @@ export function boardSearchOf(search: MergeRequestsSearch): MergeRequestBoardSea
 
 /** The board's filters as a list's search (the list's defaults for the rest): what the filter form and the list link take. */
 export function listSearchOf(search: MergeRequestBoardSearch): MergeRequestsSearch {
-  return mergeRequestsSearchSchema.parse(search);
+  return mergeRequestsSearchSchema.schema().parse(search);
 }
 
 /**

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { scopedListParams, scopedListSearchFields, withDefault } from '../../lib/search-params.ts';
+import { scopedListParams, scopedListSearchFields, withDefault, searchSchema, type SearchOf } from '../../lib/search-params.ts';
 import type { ProjectListParams } from '../../api/projects.ts';
 
 export const PROJECT_SORTS = [
@@ -25,11 +25,11 @@ export const ARCHIVED_CHOICES = [
   { value: 'include', label: 'Active and archived' },
 ] as const;
 
-export const projectsSearchSchema = z.object({
+export const projectsSearchSchema = searchSchema(() => z.object({
   ...scopedListSearchFields(['member', 'owned', 'starred', 'all'], PROJECT_SORTS),
   archived: withDefault(z.enum(['exclude', 'only', 'include']), 'exclude'),
-});
-export type ProjectsSearch = z.output<typeof projectsSearchSchema>;
+}));
+export type ProjectsSearch = SearchOf<typeof projectsSearchSchema>;
 export const PROJECTS_SEARCH_DEFAULTS: Partial<ProjectsSearch> = { search: '', sort: 'activity_desc', archived: 'exclude', page: 1, per_page: 20 };
 
 /** The URL's list as the API's params; `isAdmin` chooses the default scope. */

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { withDefault } from '../../lib/search-params.ts';
+import { withDefault, searchSchema, type SearchOf } from '../../lib/search-params.ts';
 import type { RunnerFilters, RunnerJobsParams, RunnerListParams } from '../../api/runners.ts';
 import { JOB_STATUSES, RUNNER_STATUS_VALUES, RUNNER_TYPE_VALUES } from '../../api/vocabulary.ts';
 
@@ -10,7 +10,7 @@ const perPage = withDefault(z.union([z.literal(20), z.literal(50), z.literal(100
 export const VERSION_PREFIX_PATTERN = /^\d+(\.\d+){0,2}\.?$/;
 
 /** A fleet view in the URL: every filter of spec 1, 4.3, each falling back on its own when the URL is off. */
-export const runnersSearchSchema = z.object({
+export const runnersSearchSchema = searchSchema(() => z.object({
   type: z.catch(z.optional(z.enum(RUNNER_TYPE_VALUES)), undefined),
   status: z.catch(z.optional(z.enum(RUNNER_STATUS_VALUES)), undefined),
   paused: z.catch(z.optional(z.boolean()), undefined),
@@ -18,8 +18,8 @@ export const runnersSearchSchema = z.object({
   version_prefix: withDefault(z.string().check(z.trim(), z.refine((text) => text === '' || VERSION_PREFIX_PATTERN.test(text))), ''),
   page,
   per_page: perPage,
-});
-export type RunnersSearch = z.output<typeof runnersSearchSchema>;
+}));
+export type RunnersSearch = SearchOf<typeof runnersSearchSchema>;
 
 /** Left out of the URL when equal, so the plain fleet has a plain address. */
 export const RUNNERS_SEARCH_DEFAULTS: Partial<RunnersSearch> = { tag_list: [], version_prefix: '', page: 1, per_page: 20 };
@@ -42,13 +42,13 @@ export function runnerListParams(search: RunnersSearch): RunnerListParams {
 export const isFiltered = (search: RunnersSearch) => Object.values(runnerFilters(search)).some((value) => value !== undefined);
 
 /** A runner's page in the URL: its jobs list's filter, order and page. */
-export const runnerSearchSchema = z.object({
+export const runnerSearchSchema = searchSchema(() => z.object({
   status: z.catch(z.optional(z.enum(JOB_STATUSES)), undefined),
   sort: withDefault(z.enum(['desc', 'asc']), 'desc'),
   page,
   per_page: perPage,
-});
-export type RunnerSearch = z.output<typeof runnerSearchSchema>;
+}));
+export type RunnerSearch = SearchOf<typeof runnerSearchSchema>;
 
 export const RUNNER_SEARCH_DEFAULTS: Partial<RunnerSearch> = { sort: 'desc', page: 1, per_page: 20 };
 

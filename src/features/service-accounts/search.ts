@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { withDefault } from '../../lib/search-params.ts';
+import { withDefault, searchSchema, type SearchOf } from '../../lib/search-params.ts';
 import type { AccountListParams, AccountTokenListParams } from '../../api/service-accounts.ts';
 import { ACCOUNT_SORTS, TOKEN_SORT_VALUES } from '../../api/vocabulary.ts';
 
@@ -7,13 +7,13 @@ const page = withDefault(z.number().check(z.int(), z.minimum(1)), 1);
 const perPage = withDefault(z.union([z.literal(20), z.literal(50), z.literal(100)]), 20);
 
 /** A list of service accounts in the URL: the platform's order_by and sort (spec 1, 4.4). */
-export const accountsSearchSchema = z.object({
+export const accountsSearchSchema = searchSchema(() => z.object({
   order_by: withDefault(z.enum(['id', 'username']), 'id'),
   sort: withDefault(z.enum(['asc', 'desc']), 'desc'),
   page,
   per_page: perPage,
-});
-export type AccountsSearch = z.output<typeof accountsSearchSchema>;
+}));
+export type AccountsSearch = SearchOf<typeof accountsSearchSchema>;
 
 export const ACCOUNTS_SEARCH_DEFAULTS: Partial<AccountsSearch> = { order_by: 'id', sort: 'desc', page: 1, per_page: 20 };
 
@@ -34,15 +34,15 @@ export function accountListParams(search: AccountsSearch): AccountListParams {
 }
 
 /** A service account's tokens in the URL. */
-export const accountTokensSearchSchema = z.object({
+export const accountTokensSearchSchema = searchSchema(() => z.object({
   state: z.catch(z.optional(z.enum(['active', 'inactive'])), undefined),
   revoked: z.catch(z.optional(z.boolean()), undefined),
   search: withDefault(z.string(), ''),
   sort: withDefault(z.enum(TOKEN_SORT_VALUES), 'created_desc'),
   page,
   per_page: perPage,
-});
-export type AccountTokensSearch = z.output<typeof accountTokensSearchSchema>;
+}));
+export type AccountTokensSearch = SearchOf<typeof accountTokensSearchSchema>;
 
 export const ACCOUNT_TOKENS_SEARCH_DEFAULTS: Partial<AccountTokensSearch> = { search: '', sort: 'created_desc', page: 1, per_page: 20 };
 

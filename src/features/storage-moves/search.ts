@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
-import { pageParams } from '../../lib/search-params.ts';
+import { pageParams, searchSchema, type SearchOf } from '../../lib/search-params.ts';
 
 /** The moves list in the URL: the platform offers pages only. */
-export const movesSearchSchema = z.object({
+export const movesSearchSchema = searchSchema(() => z.object({
   ...pageParams,
-});
-export type MovesSearch = z.output<typeof movesSearchSchema>;
+}));
+export type MovesSearch = SearchOf<typeof movesSearchSchema>;
 
 export const MOVES_SEARCH_DEFAULTS: Partial<MovesSearch> = { page: 1, per_page: 20 };
