@@ -7,7 +7,7 @@ import { milestonesQueries } from '../../api/milestones.ts';
 import { useConnection } from '../../api/react.ts';
 import { errorText } from '../../components/error-panel.tsx';
 import { SearchInput } from '../../components/list-controls.tsx';
-import { WriteOutcome } from './issue-detail-outcome.tsx';
+import { WriteOutcome } from '../../components/write-outcome.tsx';
 import { useSetSubscription, useTrackTime, useUpdateIssue, type IssueRef } from './issue-detail-mutations.ts';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {

@@ -5,13 +5,13 @@ import { notesQueries, type Note } from '../../api/notes.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import { ConfirmDialog } from '../../components/dialog.tsx';
 import { ErrorPanel, errorText } from '../../components/error-panel.tsx';
-import { WriteOutcome } from './issue-detail-outcome.tsx';
+import { WriteOutcome } from '../../components/write-outcome.tsx';
 import { formatDateTime, formatRelative } from '../../lib/time.ts';
 import { commentRefusal, mayChangeNote, mayWriteInternal, type IssueCaller } from './issue-detail-access.ts';
-import { draftKey, draftStore } from './issue-detail-draft.ts';
-import { IssueMarkdown, NoteEditor } from './issue-detail-markdown.tsx';
+import { draftKey, draftStore } from '../../components/comment-draft.ts';
+import { NoteEditor, ProjectMarkdown } from '../../components/note-editor.tsx';
 import { useAddNote, useDeleteNote, useEditNote, type IssueRef } from './issue-detail-mutations.ts';
-import { Reactions } from './issue-detail-reactions.tsx';
+import { Reactions } from '../../components/reactions.tsx';
 import { mergeTimeline, type TimelineItem } from './timeline.ts';
 
 /** Entries rendered at a time: a 500-note thread paints its first entries at once, the rest on request. */
@@ -47,7 +47,7 @@ function NoteEntry({ note, issueRef, caller }: { note: Note; issueRef: IssueRef;
   if (note.system) {
     return (
       <li className="timeline__entry timeline__entry--system">
-        <Who user={note.author} /> <IssueMarkdown projectId={issueRef.projectId} source={note.body} /> <When value={note.created_at} />
+        <Who user={note.author} /> <ProjectMarkdown projectId={issueRef.projectId} source={note.body} /> <When value={note.created_at} />
       </li>
     );
   }
@@ -81,9 +81,9 @@ function NoteEntry({ note, issueRef, caller }: { note: Note; issueRef: IssueRef;
             </button>
           </form>
         ) : (
-          <IssueMarkdown projectId={issueRef.projectId} source={note.body} />
+          <ProjectMarkdown projectId={issueRef.projectId} source={note.body} />
         )}
-        <Reactions issue={issueRef} noteId={note.id} userId={caller.userId} canReact={caller.canWrite} label={`Reactions to the comment by ${note.author?.name ?? 'someone'}`} />
+        <Reactions noteable={{ projectId: issueRef.projectId, issueIid: issueRef.iid }} noteId={note.id} userId={caller.userId} canReact={caller.canWrite} label={`Reactions to the comment by ${note.author?.name ?? 'someone'}`} />
       </article>
       <ConfirmDialog
         open={confirming}
@@ -129,7 +129,7 @@ function EventEntry({ item }: { item: Exclude<TimelineItem, { kind: 'note' }> })
 function CommentForm({ issueRef, caller, locked, onPosted }: { issueRef: IssueRef; caller: IssueCaller; locked: boolean; onPosted: () => void }) {
   const connection = useConnection();
   const session = useActiveSession()?.connection;
-  const key = draftKey({ instanceUrl: connection.instanceUrl, userId: session?.userId }, issueRef.projectId, issueRef.iid);
+  const key = draftKey({ instanceUrl: connection.instanceUrl, userId: session?.userId }, issueRef.projectId, `issues/${issueRef.iid}`);
   const [body, setBody] = useState(() => draftStore().read(key));
   const [internal, setInternal] = useState(false);
   const add = useAddNote(issueRef);

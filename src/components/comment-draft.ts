@@ -1,7 +1,7 @@
-import { usableStorage } from '../../api/session.ts';
+import { usableStorage } from '../api/session.ts';
 
 /**
- * The comment being typed on one issue, kept for this tab only (sessionStorage): it survives a
+ * The comment being typed on one issue or merge request (or one reply), kept for this tab only (sessionStorage): it survives a
  * failed send, a reload and navigating away and back, and is cleared once the comment is posted.
  * Where the browser blocks site data, it lives in this page's memory instead.
  */
@@ -12,7 +12,7 @@ export interface DraftStore {
   clear(key: string): void;
 }
 
-const PREFIX = 'console.issue-draft:';
+const PREFIX = 'console.comment-draft:';
 
 export function createDraftStore(storage: Storage | null): DraftStore {
   const memory = new Map<string, string>();
@@ -33,9 +33,12 @@ export function createDraftStore(storage: Storage | null): DraftStore {
   };
 }
 
-/** Whose draft, on which issue: another account or instance in the same tab never sees it. */
-export function draftKey(connection: { instanceUrl: string; userId?: number }, projectId: number, iid: number): string {
-  return `${connection.instanceUrl}#${connection.userId ?? 0}/${projectId}/${iid}`;
+/**
+ * Whose draft, on what: another account or instance in the same tab never sees it. `target` names
+ * the text within the project (`issues/12`, `merge_requests/4`, `merge_requests/4/discussions/<id>`).
+ */
+export function draftKey(connection: { instanceUrl: string; userId?: number }, projectId: number, target: string): string {
+  return `${connection.instanceUrl}#${connection.userId ?? 0}/${projectId}/${target}`;
 }
 
 let shared: DraftStore | undefined;
