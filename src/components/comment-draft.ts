@@ -1,3 +1,5 @@
+import { useState } from 'react';
+import { useActiveSession, useConnection } from '../api/react.ts';
 import { usableStorage } from '../api/session.ts';
 
 /**
@@ -47,4 +49,26 @@ let shared: DraftStore | undefined;
 export function draftStore(): DraftStore {
   shared ??= createDraftStore(usableStorage(() => globalThis.sessionStorage));
   return shared;
+}
+
+/**
+ * The text of one comment form, kept in the tab's draft store as it is typed (`target` as in
+ * `draftKey`); `clear` once it has been posted.
+ */
+export function useCommentDraft(projectId: number, target: string): { text: string; change: (text: string) => void; clear: () => void } {
+  const connection = useConnection();
+  const userId = useActiveSession()?.connection.userId;
+  const key = draftKey({ instanceUrl: connection.instanceUrl, userId }, projectId, target);
+  const [text, setText] = useState(() => draftStore().read(key));
+  return {
+    text,
+    change: (next) => {
+      setText(next);
+      draftStore().write(key, next);
+    },
+    clear: () => {
+      draftStore().clear(key);
+      setText('');
+    },
+  };
 }

@@ -2,13 +2,13 @@ import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { issueEventsQueries, type IssueEvents } from '../../api/issues.ts';
 import { notesQueries, type Note } from '../../api/notes.ts';
-import { useActiveSession, useConnection } from '../../api/react.ts';
+import { useConnection } from '../../api/react.ts';
 import { ConfirmDialog } from '../../components/dialog.tsx';
 import { ErrorPanel, errorText } from '../../components/error-panel.tsx';
 import { WriteOutcome } from '../../components/write-outcome.tsx';
 import { formatDateTime, formatRelative } from '../../lib/time.ts';
 import { commentRefusal, mayChangeNote, mayWriteInternal, type IssueCaller } from './issue-detail-access.ts';
-import { draftKey, draftStore } from '../../components/comment-draft.ts';
+import { useCommentDraft } from '../../components/comment-draft.ts';
 import { NoteEditor, ProjectMarkdown } from '../../components/note-editor.tsx';
 import { useAddNote, useDeleteNote, useEditNote, type IssueRef } from './issue-detail-mutations.ts';
 import { Reactions } from '../../components/reactions.tsx';
@@ -127,17 +127,10 @@ function EventEntry({ item }: { item: Exclude<TimelineItem, { kind: 'note' }> })
 }
 
 function CommentForm({ issueRef, caller, locked, onPosted }: { issueRef: IssueRef; caller: IssueCaller; locked: boolean; onPosted: () => void }) {
-  const connection = useConnection();
-  const session = useActiveSession()?.connection;
-  const key = draftKey({ instanceUrl: connection.instanceUrl, userId: session?.userId }, issueRef.projectId, `issues/${issueRef.iid}`);
-  const [body, setBody] = useState(() => draftStore().read(key));
+  const { text: body, change, clear } = useCommentDraft(issueRef.projectId, `issues/${issueRef.iid}`);
   const [internal, setInternal] = useState(false);
   const add = useAddNote(issueRef);
   const refusal = commentRefusal(caller, locked);
-  const change = (text: string) => {
-    setBody(text);
-    draftStore().write(key, text);
-  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!body.trim()) return;
@@ -145,8 +138,7 @@ function CommentForm({ issueRef, caller, locked, onPosted }: { issueRef: IssueRe
       { body, internal },
       {
         onSuccess: () => {
-          draftStore().clear(key);
-          setBody('');
+          clear();
           setInternal(false);
           add.reset();
           onPosted();
