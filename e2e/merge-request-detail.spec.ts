@@ -164,6 +164,21 @@ test.describe('as the administrator', () => {
     expect(await requestOf(api, base)).toMatchObject({ draft: false, title: request.title });
   });
 
+  test('a review is requested from a project member, then taken back', async ({ page, api }) => {
+    const member = await api.createUser();
+    const { base, path } = await newMergeRequest(api, { developers: [member.id] });
+    const reviewersOf = async () => (await api.get<{ reviewers: Array<{ id: number }> }>(base)).reviewers.map((user) => user.id);
+    await page.goto(path);
+    const sidebar = page.getByRole('complementary', { name: 'Merge request details' });
+    await sidebar.getByLabel('Find a project member to ask for a review').fill(member.username);
+    await sidebar.getByRole('button', { name: new RegExp(`^Request a review from .*@${member.username}`) }).click();
+    await expect(sidebar.getByRole('list', { name: 'Reviewers' })).toContainText(`@${member.username} · Review requested`);
+    await expect.poll(reviewersOf).toEqual([member.id]);
+    await sidebar.getByRole('button', { name: `Remove reviewer ${member.name}` }).click();
+    await expect(sidebar.getByRole('list', { name: 'Reviewers' })).toHaveCount(0);
+    await expect.poll(reviewersOf).toEqual([]);
+  });
+
   test('the commits tab lists the commits, each opening its commit', async ({ page, api }) => {
     const { project, base, path } = await newMergeRequest(api, { commits: ['Add the parser', 'Handle empty input'] });
     const commits = await api.get<Array<{ id: string; short_id: string; title: string }>>(`${base}/commits`);

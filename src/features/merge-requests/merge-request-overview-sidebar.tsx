@@ -1,10 +1,11 @@
-import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { mergeRequestsQueries, type MergeRequestDetail } from '../../api/merge-requests.ts';
 import { useConnection } from '../../api/react.ts';
 import { BreakableText } from '../../components/breakable-text.tsx';
 import { errorText } from '../../components/error-panel.tsx';
 import { LabelChip } from '../../components/label-chip.tsx';
+import { ProjectMemberPicker, SidebarSection } from '../../components/sidebar-section.tsx';
+import { useUpdateMergeRequest } from './merge-request-overview-mutations.ts';
 
 /** A reviewer's state in words (the platform's `merge_request_reviewers.state`). */
 const REVIEW_STATES: Record<string, string> = {
@@ -20,19 +21,9 @@ export function reviewStateText(state: string): string {
   return REVIEW_STATES[state] ?? state.replace(/_/g, ' ');
 }
 
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    // headings, not named regions: a page of a dozen small landmarks helps nobody navigate
-    <div className="merge-request-sidebar__section">
-      <h2 className="merge-request-sidebar__heading">{title}</h2>
-      {children}
-    </div>
-  );
-}
-
 function People({ title, people }: { title: string; people: MergeRequestDetail['assignees'] }) {
   return (
-    <Section title={title}>
+    <SidebarSection title={title}>
       {people.length ? (
         <ul className="link-list" aria-label={title}>
           {people.map((user) => (
@@ -44,53 +35,54 @@ function People({ title, people }: { title: string; people: MergeRequestDetail['
       ) : (
         <p className="muted">None</p>
       )}
-    </Section>
+    </SidebarSection>
   );
 }
 
-function Reviewers({ request }: { request: MergeRequestDetail }) {
+function ReviewState({ state }: { state: string | undefined }) {
+  if (!state) return null;
+  return (
+    <>
+      {' '}
+      · <span className={state === 'approved' ? 'badge badge--role' : state === 'requested_changes' ? 'badge badge--warning' : 'badge'}>{reviewStateText(state)}</span>
+    </>
+  );
+}
+
+/** Who is asked for a review, with their review state; those who may change the request ask project members or take the request back. */
+function Reviewers({ request, editable }: { request: MergeRequestDetail; editable: boolean }) {
   const connection = useConnection();
   const reviewers = useQuery(mergeRequestsQueries.reviewers(connection, request.project_id, request.iid));
-  if (reviewers.isError) {
-    return (
-      <Section title="Reviewers">
-        <People title="Reviewers" people={request.reviewers} />
-        <p role="alert">The review states could not be read ({errorText(reviewers.error)}).</p>
-      </Section>
-    );
-  }
-  // the request lists who reviews at once; their states follow
-  const rows = reviewers.data ?? request.reviewers.map((user) => ({ user, state: undefined }));
+  const update = useUpdateMergeRequest({ projectId: request.project_id, iid: request.iid });
+  const states = new Map(reviewers.data?.map((reviewer) => [reviewer.user.id, reviewer.state]));
   return (
-    <Section title="Reviewers">
-      {rows.length ? (
-        <ul className="link-list" aria-label="Reviewers">
-          {rows.map(({ user, state }) => (
-            <li key={user.id}>
-              {user.name} <span className="muted">@{user.username}</span>
-              {state ? (
-                <>
-                  {' '}
-                  · <span className={state === 'approved' ? 'badge badge--role' : state === 'requested_changes' ? 'badge badge--warning' : 'badge'}>{reviewStateText(state)}</span>
-                </>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <p className="muted">None</p>
-      )}
-    </Section>
+    <>
+      <ProjectMemberPicker
+        projectId={request.project_id}
+        title="Reviewers"
+        people={request.reviewers}
+        detail={(user) => <ReviewState state={states.get(user.id)} />}
+        editable={editable}
+        write={update}
+        // `0` asks for nobody: an empty list is not sent at all
+        onChange={(ids, done) => update.mutate({ reviewer_ids: ids.length ? ids : [0] }, { onSuccess: done })}
+        searchLabel="Find a project member to ask for a review"
+        candidatesLabel="Members to ask for a review"
+        removeLabel={(user) => `Remove reviewer ${user.name}`}
+        pickLabel={(member) => `Request a review from ${member.name} (@${member.username})`}
+      />
+      {reviewers.isError ? <p role="alert">The review states could not be read ({errorText(reviewers.error)}).</p> : null}
+    </>
   );
 }
 
 /** Who reviews and who is assigned, labels, milestone and branches. */
-export function MergeRequestSidebar({ request }: { request: MergeRequestDetail }) {
+export function MergeRequestSidebar({ request, editable }: { request: MergeRequestDetail; editable: boolean }) {
   return (
     <aside className="merge-request-sidebar" aria-label="Merge request details">
-      <Reviewers request={request} />
+      <Reviewers request={request} editable={editable && request.state === 'opened'} />
       <People title="Assignees" people={request.assignees} />
-      <Section title="Labels">
+      <SidebarSection title="Labels">
         {request.labels.length ? (
           <ul className="chip-list" aria-label="Labels">
             {request.labels.map((label) => (
@@ -102,11 +94,11 @@ export function MergeRequestSidebar({ request }: { request: MergeRequestDetail }
         ) : (
           <p className="muted">None</p>
         )}
-      </Section>
-      <Section title="Milestone">
+      </SidebarSection>
+      <SidebarSection title="Milestone">
         <p>{request.milestone ? request.milestone.title : <span className="muted">None</span>}</p>
-      </Section>
-      <Section title="Branches">
+      </SidebarSection>
+      <SidebarSection title="Branches">
         <dl className="details">
           <dt>Source</dt>
           <dd>
@@ -121,7 +113,7 @@ export function MergeRequestSidebar({ request }: { request: MergeRequestDetail }
             </code>
           </dd>
         </dl>
-      </Section>
+      </SidebarSection>
     </aside>
   );
 }

@@ -17,6 +17,7 @@ export function MergeRequestOverview({ projectId, iid }: { projectId: number; ii
   const caller = useProjectAuthorCaller(projectId);
   const target = { projectId, iid };
   const description = request.description ?? '';
+  const mayUpdate = updateRefusal(caller, request.author?.id) === null;
   return (
     <div className="merge-request-overview">
       <div>
@@ -32,9 +33,9 @@ export function MergeRequestOverview({ projectId, iid }: { projectId: number; ii
           />
         </section>
         {/* the approval and merge panels go here, between the description and the activity */}
-        <MergeRequestActivity target={target} caller={caller} locked={Boolean(request.discussion_locked)} mayResolve={updateRefusal(caller, request.author?.id) === null} />
+        <MergeRequestActivity target={target} caller={caller} locked={Boolean(request.discussion_locked)} mayResolve={mayUpdate} />
       </div>
-      <MergeRequestSidebar request={request} />
+      <MergeRequestSidebar request={request} editable={mayUpdate} />
     </div>
   );
 }
