@@ -162,6 +162,10 @@ test.describe('as the administrator', () => {
     await page.getByRole('button', { name: 'Mark as ready' }).click();
     await expect(page.getByRole('heading', { level: 1, name: request.title, exact: true })).toBeVisible();
     expect(await requestOf(api, base)).toMatchObject({ draft: false, title: request.title });
+    // the changes are in the activity, one line each
+    const entries = page.getByRole('list', { name: 'Activity entries' }).getByRole('listitem');
+    await expect(entries.filter({ hasText: 'marked this merge request as draft' })).toHaveCount(1);
+    await expect(entries.filter({ hasText: 'marked this merge request as ready' })).toHaveCount(1);
   });
 
   test('a review is requested from a project member, then taken back', async ({ page, api }) => {
@@ -174,6 +178,7 @@ test.describe('as the administrator', () => {
     await sidebar.getByRole('button', { name: new RegExp(`^Request a review from .*@${member.username}`) }).click();
     await expect(sidebar.getByRole('list', { name: 'Reviewers' })).toContainText(`@${member.username} · Review requested`);
     await expect.poll(reviewersOf).toEqual([member.id]);
+    await expect(page.getByRole('list', { name: 'Activity entries' })).toContainText(`requested review from @${member.username}`);
     await sidebar.getByRole('button', { name: `Remove reviewer ${member.name}` }).click();
     await expect(sidebar.getByRole('list', { name: 'Reviewers' })).toHaveCount(0);
     await expect.poll(reviewersOf).toEqual([]);
@@ -202,11 +207,14 @@ test.describe('as the administrator', () => {
     const { project, base, path } = await newMergeRequest(api, { title: `<img src=x onerror="window.__xss = true"> ${unique()}`, description: corpus.join('\n\n'), branch });
     await api.post(`/projects/${project.id}/labels`, { name: label, color: '#336699' });
     await api.put(base, { add_labels: label });
+    // a system note quotes the old and new titles
+    await api.put(base, { title: `<svg onload="window.__xss = true"></svg> ${unique()}` });
     for (const body of corpus) await api.post(`${base}/discussions`, { body });
     await api.post(`${base}/notes`, { body: corpus[0] });
 
     await page.goto(path);
-    await expect(page.getByRole('heading', { level: 1 })).toContainText('<img src=x onerror=');
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('<svg onload=');
+    await expect(page.getByRole('list', { name: 'Activity entries' })).toContainText('changed title from');
     const sidebar = page.getByRole('complementary', { name: 'Merge request details' });
     await expect(sidebar.getByRole('list', { name: 'Labels' })).toContainText(label);
     await expect(sidebar).toContainText(branch);
