@@ -226,15 +226,34 @@ test.describe('as the administrator', () => {
     await expectNoScriptRan(page);
   });
 
+  test('a request with more threads than a page shows them all, a hundred at a time', async ({ page, api }) => {
+    const { base, path } = await newMergeRequest(api);
+    for (let index = 1; index <= 105; index++) await api.post(`${base}/discussions`, { body: `Question ${index}` });
+    await page.goto(path);
+    // every page was read: the count is of all 105
+    await expect(activity(page).getByText('105 unresolved threads', { exact: true })).toBeVisible();
+    const threads = page.getByRole('article', { name: /^Thread by / });
+    await expect(threads).toHaveCount(100);
+    await expect(threads.first()).toContainText('Question 1');
+    await activity(page).getByRole('button', { name: 'Show 5 more' }).click();
+    await expect(threads).toHaveCount(105);
+    await expect(threads.last()).toContainText('Question 105');
+  });
+
   test('the overview has no accessibility violations', async ({ page, api }) => {
     const { base, path } = await newMergeRequest(api, { description: '- [ ] a task\n\n| a | b |\n| - | - |\n| 1 | 2 |', labels: 'bug' });
     const thread = await api.post<DiscussionAnswer>(`${base}/discussions`, { body: 'A thread with `code`.' });
+    const { diff_refs: refs } = await api.get<{ diff_refs: { base_sha: string; start_sha: string; head_sha: string } }>(base);
+    await api.post(`${base}/discussions`, { body: 'On a line.', position: { position_type: 'text', ...refs, old_path: 'work-0.txt', new_path: 'work-0.txt', new_line: 1 } });
     await api.post(`${base}/discussions/${thread.id}/notes`, { body: 'A reply.' });
     await api.post(`${base}/notes`, { body: 'A comment.' });
     await page.goto(path);
-    await expect(page.getByRole('article', { name: /^Thread by / })).toContainText('A reply.');
+    await expect(page.getByRole('article', { name: /^Thread by / }).first()).toContainText('A reply.');
     await expect(page.getByRole('article', { name: /^Comment by / })).toBeVisible();
-    await page.getByRole('article', { name: /^Thread by / }).getByRole('button', { name: 'Reply…' }).click();
+    // a thread on the changes says where it is
+    await expect(page.getByRole('article', { name: /^Thread by / }).filter({ hasText: 'On a line.' })).toContainText('On work-0.txt, line 1');
+    await expect(activity(page).getByText('2 unresolved threads')).toBeVisible();
+    await page.getByRole('article', { name: /^Thread by / }).first().getByRole('button', { name: 'Reply…' }).click();
     expect(await axeViolations(page, 'merge request overview')).toEqual([]);
   });
 });
