@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { mergeRequestsQueries, type DiffPosition, type Discussion, type DiscussionNote } from '../../api/merge-requests.ts';
+import { mergeRequestsQueries, type Discussion, type DiscussionNote } from '../../api/merge-requests.ts';
 import { useConnection } from '../../api/react.ts';
 import { useCommentDraft } from '../../components/comment-draft.ts';
 import { ErrorPanel } from '../../components/error-panel.tsx';
@@ -8,36 +8,14 @@ import { NoteEditor, ProjectMarkdown } from '../../components/note-editor.tsx';
 import { Time } from '../../components/time.tsx';
 import { WriteOutcome } from '../../components/write-outcome.tsx';
 import { commentRefusal, type MergeRequestCaller } from './merge-request-overview-access.ts';
+import { isResolvable, isUnresolved, positionText, unresolvedText } from './merge-request-threads-text.ts';
 import { useAddComment, useReplyToDiscussion, useResolveDiscussion, useStartThread, type MergeRequestRef } from './merge-request-overview-mutations.ts';
 
 /** Entries rendered at a time: a request with hundreds of threads paints its first ones at once, the rest on request. */
 export const ACTIVITY_STEP = 100;
 
-/** A thread that can be resolved and is not yet (the platform: resolvable notes, not all resolved). */
-export function isUnresolved(discussion: Discussion): boolean {
-  const resolvable = discussion.notes.filter((note) => note.resolvable);
-  return resolvable.length > 0 && resolvable.some((note) => !note.resolved);
-}
-
-function isResolvable(discussion: Discussion): boolean {
-  return discussion.notes.some((note) => note.resolvable);
-}
-
-export function unresolvedText(count: number): string {
-  return count === 0 ? 'All threads resolved' : `${count.toLocaleString()} unresolved ${count === 1 ? 'thread' : 'threads'}`;
-}
-
 function authorName(note: DiscussionNote): string {
   return note.author?.name ?? 'Someone';
-}
-
-/** Where a diff thread sits, in words: the Changes tab shows the line itself. */
-export function positionText(position: DiffPosition): string {
-  const path = position.new_path ?? position.old_path ?? 'a file';
-  const moved = position.old_path && position.new_path && position.old_path !== position.new_path ? ` (was ${position.old_path})` : '';
-  const line = position.new_line ?? position.old_line;
-  const side = position.new_line === null || position.new_line === undefined ? ' of the old version' : '';
-  return line ? `${path}${moved}, line ${line}${side}` : `${path}${moved}`;
 }
 
 function NoteBody({ note, projectId }: { note: DiscussionNote; projectId: number }) {
