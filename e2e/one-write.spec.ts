@@ -923,6 +923,70 @@ test.describe('one press sends one write', () => {
     expect(await api.get<unknown[]>(`/projects/${target.id}/issues`)).toHaveLength(1);
   });
 
+  /** A merge request of a project of its own (a branch with one commit), with one open thread. */
+  async function newMergeRequestWithThread(api: Api) {
+    const project = await api.post<{ id: number }>('/projects', { name: `one-write-${unique()}`, initialize_with_readme: true });
+    api.deleteAfter(`/projects/${project.id}`);
+    await api.post(`/projects/${project.id}/repository/branches`, { branch: 'topic', ref: 'main' });
+    await commitFile(api, project.id, 'topic', 'work.txt');
+    const request = await api.post<{ iid: number }>(`/projects/${project.id}/merge_requests`, { source_branch: 'topic', target_branch: 'main', title: `One write ${unique()}` });
+    const base = `/projects/${project.id}/merge_requests/${request.iid}`;
+    const thread = await api.post<{ id: string }>(`${base}/discussions`, { body: 'Is this right?' });
+    return { base, thread, path: `/projects/${project.id}/merge-requests/${request.iid}` };
+  }
+
+  type ThreadAnswer = { id: string; individual_note: boolean; notes: Array<{ body: string; system: boolean; resolved: boolean }> };
+  const threadsOf = async (api: Api, base: string) => (await api.get<ThreadAnswer[]>(`${base}/discussions`)).filter((thread) => !thread.notes[0]?.system);
+
+  eachPress('resolve a merge request thread', async ({ page, api }, press) => {
+    const { base, thread, path } = await newMergeRequestWithThread(api);
+    await page.goto(path);
+    const article = page.getByRole('article', { name: /^Thread by / });
+    const mark = await api.requestMark();
+    await pressTwice(page, press, article.getByRole('button', { name: 'Resolve thread', exact: true }));
+    await expect(article.getByRole('button', { name: 'Unresolve thread', exact: true })).toBeVisible();
+    await expectOneRequest(api, mark, 'PUT', `/api/v4${base}/discussions/${thread.id}`);
+    expect((await threadsOf(api, base)).map((entry) => entry.notes.map((note) => note.resolved))).toEqual([[true]]);
+  });
+
+  eachPress('reply to a merge request thread', async ({ page, api }, press) => {
+    const { base, thread, path } = await newMergeRequestWithThread(api);
+    await page.goto(path);
+    const article = page.getByRole('article', { name: /^Thread by / });
+    await article.getByRole('button', { name: 'Reply…', exact: true }).click();
+    const form = article.getByRole('form', { name: 'Reply to the thread' });
+    await form.getByLabel('Reply', { exact: true }).fill('Yes.');
+    const mark = await api.requestMark();
+    await pressTwice(page, press, form.getByRole('button', { name: 'Reply', exact: true }));
+    await expect(form).toHaveCount(0);
+    await expectOneRequest(api, mark, 'POST', `/api/v4${base}/discussions/${thread.id}/notes`);
+    expect((await threadsOf(api, base)).map((entry) => entry.notes.map((note) => note.body))).toEqual([['Is this right?', 'Yes.']]);
+  });
+
+  eachPress('comment on a merge request', async ({ page, api }, press) => {
+    const { base, path } = await newMergeRequestWithThread(api);
+    await page.goto(path);
+    const form = page.getByRole('form', { name: 'Add a comment' });
+    await form.getByLabel('Comment', { exact: true }).fill('Looks good.');
+    const mark = await api.requestMark();
+    await pressTwice(page, press, form.getByRole('button', { name: 'Comment', exact: true }));
+    await expect(form.getByLabel('Comment', { exact: true })).toHaveValue('');
+    await expectOneRequest(api, mark, 'POST', `/api/v4${base}/notes`);
+    expect((await threadsOf(api, base)).filter((entry) => entry.individual_note).map((entry) => entry.notes[0]?.body)).toEqual(['Looks good.']);
+  });
+
+  eachPress('start a thread on a merge request', async ({ page, api }, press) => {
+    const { base, path } = await newMergeRequestWithThread(api);
+    await page.goto(path);
+    const form = page.getByRole('form', { name: 'Add a comment' });
+    await form.getByLabel('Comment', { exact: true }).fill('Another question.');
+    const mark = await api.requestMark();
+    await pressTwice(page, press, form.getByRole('button', { name: 'Start a thread', exact: true }));
+    await expect(form.getByLabel('Comment', { exact: true })).toHaveValue('');
+    await expectOneRequest(api, mark, 'POST', `/api/v4${base}/discussions`);
+    expect((await threadsOf(api, base)).map((entry) => entry.notes[0]?.body)).toEqual(['Is this right?', 'Another question.']);
+  });
+
   test('after a 5xx the hook may have been made: the console checks, then offers to send it again, and one hook is made', async ({ page, api }) => {
     const url = `http://127.0.0.1:9/one-write-${unique()}`;
     await page.goto('/admin/hooks');

@@ -60,6 +60,7 @@ import { Route as ProjectsProjectIdNewSplatRouteImport } from './routes/projects
 import { Route as ProjectsProjectIdTreeSplatRouteImport } from './routes/projects/$projectId/tree.$'
 import { Route as GroupsGroupIdServiceAccountsUserIdTokensRouteImport } from './routes/groups/$groupId/service-accounts_.$userId.tokens'
 import { Route as ProjectsProjectIdMergeRequestsMergeRequestIidIndexRouteImport } from './routes/projects/$projectId/merge-requests/$mergeRequestIid/index'
+import { Route as ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRouteImport } from './routes/projects/$projectId/merge-requests/$mergeRequestIid/commits'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -343,6 +344,13 @@ const ProjectsProjectIdMergeRequestsMergeRequestIidIndexRoute =
     getParentRoute: () =>
       ProjectsProjectIdMergeRequestsMergeRequestIidRouteRoute,
   } as any)
+const ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRoute =
+  ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRouteImport.update({
+    id: '/commits',
+    path: '/commits',
+    getParentRoute: () =>
+      ProjectsProjectIdMergeRequestsMergeRequestIidRouteRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -395,6 +403,7 @@ export interface FileRoutesByFullPath {
   '/projects/$projectId/issues/': typeof ProjectsProjectIdIssuesIndexRoute
   '/projects/$projectId/merge-requests/': typeof ProjectsProjectIdMergeRequestsIndexRoute
   '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
+  '/projects/$projectId/merge-requests/$mergeRequestIid/commits': typeof ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/': typeof ProjectsProjectIdMergeRequestsMergeRequestIidIndexRoute
 }
 export interface FileRoutesByTo {
@@ -447,6 +456,7 @@ export interface FileRoutesByTo {
   '/projects/$projectId/issues': typeof ProjectsProjectIdIssuesIndexRoute
   '/projects/$projectId/merge-requests': typeof ProjectsProjectIdMergeRequestsIndexRoute
   '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
+  '/projects/$projectId/merge-requests/$mergeRequestIid/commits': typeof ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid': typeof ProjectsProjectIdMergeRequestsMergeRequestIidIndexRoute
 }
 export interface FileRoutesById {
@@ -501,6 +511,7 @@ export interface FileRoutesById {
   '/projects/$projectId/issues/': typeof ProjectsProjectIdIssuesIndexRoute
   '/projects/$projectId/merge-requests/': typeof ProjectsProjectIdMergeRequestsIndexRoute
   '/groups/$groupId/service-accounts_/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
+  '/projects/$projectId/merge-requests/$mergeRequestIid/commits': typeof ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/': typeof ProjectsProjectIdMergeRequestsMergeRequestIidIndexRoute
 }
 export interface FileRouteTypes {
@@ -556,6 +567,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/issues/'
     | '/projects/$projectId/merge-requests/'
     | '/groups/$groupId/service-accounts/$userId/tokens'
+    | '/projects/$projectId/merge-requests/$mergeRequestIid/commits'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -608,6 +620,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/issues'
     | '/projects/$projectId/merge-requests'
     | '/groups/$groupId/service-accounts/$userId/tokens'
+    | '/projects/$projectId/merge-requests/$mergeRequestIid/commits'
     | '/projects/$projectId/merge-requests/$mergeRequestIid'
   id:
     | '__root__'
@@ -661,6 +674,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/issues/'
     | '/projects/$projectId/merge-requests/'
     | '/groups/$groupId/service-accounts_/$userId/tokens'
+    | '/projects/$projectId/merge-requests/$mergeRequestIid/commits'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/'
   fileRoutesById: FileRoutesById
 }
@@ -1076,15 +1090,25 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ProjectsProjectIdMergeRequestsMergeRequestIidIndexRouteImport
       parentRoute: typeof ProjectsProjectIdMergeRequestsMergeRequestIidRouteRoute
     }
+    '/projects/$projectId/merge-requests/$mergeRequestIid/commits': {
+      id: '/projects/$projectId/merge-requests/$mergeRequestIid/commits'
+      path: '/commits'
+      fullPath: '/projects/$projectId/merge-requests/$mergeRequestIid/commits'
+      preLoaderRoute: typeof ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRouteImport
+      parentRoute: typeof ProjectsProjectIdMergeRequestsMergeRequestIidRouteRoute
+    }
   }
 }
 
 interface ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteChildren {
+  ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRoute: typeof ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRoute
   ProjectsProjectIdMergeRequestsMergeRequestIidIndexRoute: typeof ProjectsProjectIdMergeRequestsMergeRequestIidIndexRoute
 }
 
 const ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteChildren: ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteChildren =
   {
+    ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRoute:
+      ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRoute,
     ProjectsProjectIdMergeRequestsMergeRequestIidIndexRoute:
       ProjectsProjectIdMergeRequestsMergeRequestIidIndexRoute,
   }

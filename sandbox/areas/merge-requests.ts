@@ -24,6 +24,7 @@ import { commitDiffs } from '../git/diff.ts';
 import { announceRefChanges, type RefChange } from '../git/push-events.ts';
 import { ZERO_SHA, isValidBranchName, readCommits } from '../git/repository.ts';
 import { CommitFailure, moveBranch } from '../git/write.ts';
+import { recordMergeRequestChanges } from '../model/merge-request-notes.ts';
 
 const TITLE_MAX = 255;
 
@@ -787,6 +788,7 @@ export function registerMergeRequests(routes: Router): void {
       setParticipants(db, 'merge_request_reviewers', next.id, reviewerIds, stamp);
       const row = db.prepare('SELECT * FROM merge_requests WHERE id = ?').get(next.id) as MergeRequestRow;
       const after = snapshotOf(db, row);
+      recordMergeRequestChanges(db, before, after, me, stamp);
       if (actions.includes('update') && actions.length > 1) {
         // the edit is announced as it stood before the state change, the platform's two hooks
         afterUpdate = { ...after, row: { ...row, state: current.state, closed_at: current.closed_at, closed_by_id: current.closed_by_id } };

@@ -366,7 +366,8 @@ export function snapshotIssue(db: Db, row: IssueRow): IssueSnapshot {
   };
 }
 
-function usernames(db: Db, ids: number[]): string {
+/** `@a`, `@a and @b`, `@a, @b and @c`: people as system notes name them. */
+export function usernames(db: Db, ids: number[]): string {
   const names = ids.map((id) => `@${(db.prepare('SELECT username FROM users WHERE id = ?').get(id) as { username: string } | undefined)?.username ?? 'ghost'}`);
   return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }

@@ -52,6 +52,8 @@ export const DESCRIPTION_MAX = 1_048_576;
 const DRAFT_PREFIX = /^\s*(\[draft\]|\(draft\)|draft:)\s*/i;
 
 export const isDraftTitle = (title: string) => DRAFT_PREFIX.test(title);
+/** The title without its draft prefix (MergeRequest#draftless_title). */
+export const draftlessTitle = (title: string) => title.replace(DRAFT_PREFIX, '');
 
 export const labelsOf = (row: Pick<MergeRequestRow, 'labels'>) => JSON.parse(row.labels) as string[];
 

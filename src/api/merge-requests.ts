@@ -202,7 +202,35 @@ export const mergeRequestsQueries = {
       queryKey: [...mergeRequestsQueries.one(projectId, iid), 'discussions', { page }] as const,
       queryFn: ({ signal }) => requestPage(connection, `${requestPath(projectId, iid)}/discussions`, discussionSchema, { query: { page, per_page: 100 }, signal }),
     }),
+  /**
+   * Every thread, oldest first, a hundred a page: the first page paints while the screen fetches
+   * the rest (`fetchNextPage` until `hasNextPage` is false). Under the `discussions` key, so one
+   * invalidation refreshes both.
+   */
+  allDiscussions: (connection: Connection, projectId: number, iid: number) =>
+    infiniteQueryOptions({
+      queryKey: [...mergeRequestsQueries.one(projectId, iid), 'discussions', 'all'] as const,
+      queryFn: ({ pageParam, signal }) =>
+        requestPage(connection, `${requestPath(projectId, iid)}/discussions`, discussionSchema, { query: { page: pageParam, per_page: 100 }, signal }),
+      initialPageParam: 1,
+      getNextPageParam: (last) => last.nextPage,
+    }),
 };
+
+// MergeRequest::DRAFT_REGEX: `[Draft]`, `(Draft)` or `Draft:` at the start of the title makes a draft
+const DRAFT_PREFIX = /^\s*(\[draft\]|\(draft\)|draft:)\s*/i;
+
+/** The title that marks a request as draft (the platform reads drafts from the title: update it with this). */
+export function draftTitle(title: string): string {
+  return DRAFT_PREFIX.test(title) ? title : `Draft: ${title}`;
+}
+
+/** The title that marks a request as ready: every draft prefix taken off. */
+export function readyTitle(title: string): string {
+  let out = title;
+  while (DRAFT_PREFIX.test(out)) out = out.replace(DRAFT_PREFIX, '');
+  return out;
+}
 
 // -- writes
 

@@ -28,11 +28,13 @@ export const awardEmojiSchema = loose({
 });
 export type AwardEmoji = z.infer<typeof awardEmojiSchema>;
 
-/** What notes hang on: an issue (by iid) or a project snippet (by id). */
-export type Noteable = { projectId: number; issueIid: number } | { projectId: number; snippetId: number };
+/** What notes hang on: an issue or a merge request (by iid) or a project snippet (by id). */
+export type Noteable = { projectId: number; issueIid: number } | { projectId: number; mergeRequestIid: number } | { projectId: number; snippetId: number };
 
 function noteablePath(noteable: Noteable): string {
-  return 'issueIid' in noteable ? `/projects/${noteable.projectId}/issues/${noteable.issueIid}` : `/projects/${noteable.projectId}/snippets/${noteable.snippetId}`;
+  if ('issueIid' in noteable) return `/projects/${noteable.projectId}/issues/${noteable.issueIid}`;
+  if ('mergeRequestIid' in noteable) return `/projects/${noteable.projectId}/merge_requests/${noteable.mergeRequestIid}`;
+  return `/projects/${noteable.projectId}/snippets/${noteable.snippetId}`;
 }
 
 export interface NoteListParams {

@@ -19,3 +19,29 @@ export function useProjectCaller(projectId: number): { caller: ProjectCaller; pe
   const role = useQuery({ ...membersQueries.myAccess(connection, { project: projectId }, me?.userId ?? 0), enabled: !isAdmin });
   return { caller: { isAdmin, canWrite: Boolean(me?.canWrite), role: role.data ?? 0 }, pending: !isAdmin && role.isPending };
 }
+
+/** A caller whose own writing matters (the author of a note, of an issue or merge request). */
+export interface ProjectAuthorCaller extends ProjectCaller {
+  userId: number;
+  /** The role has been read (or is not needed): until then refusals are not announced. */
+  roleKnown: boolean;
+}
+
+/** Who is looking, and their role in the project (read from members/all, inherited roles included). */
+export function useProjectAuthorCaller(projectId: number): ProjectAuthorCaller {
+  const { caller, pending } = useProjectCaller(projectId);
+  const userId = useActiveSession()?.connection.userId ?? 0;
+  return { ...caller, userId, roleKnown: !pending };
+}
+
+export const READ_ONLY_TOKEN = 'This token is read-only (it lacks the api scope).';
+
+/**
+ * Commenting on an issue or merge request: anyone who sees it, unless its discussion is locked;
+ * then project members from `memberRole` up.
+ */
+export function commentRefusal(caller: ProjectCaller, locked: boolean, memberRole: number): string | null {
+  if (!caller.canWrite) return READ_ONLY_TOKEN;
+  if (locked && !caller.isAdmin && caller.role < memberRole) return 'The discussion is locked: only project members can comment.';
+  return null;
+}

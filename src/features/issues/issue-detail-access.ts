@@ -1,22 +1,11 @@
-import { useQuery } from '@tanstack/react-query';
-import { membersQueries } from '../../api/members.ts';
-import { useActiveSession, useConnection } from '../../api/react.ts';
+import { commentRefusal as lockedCommentRefusal, READ_ONLY_TOKEN, useProjectAuthorCaller, type ProjectAuthorCaller } from '../../components/use-project-caller.ts';
 
 export const REPORTER = 20;
 export const OWNER = 50;
 
-export interface IssueCaller {
-  userId: number;
-  isAdmin: boolean;
-  /** The token has `api`. */
-  canWrite: boolean;
-  /** The caller's effective role in the project (0 when none, or not yet known). */
-  role: number;
-  /** The role has been read (or is not needed): until then refusals are not announced. */
-  roleKnown: boolean;
-}
+export type IssueCaller = ProjectAuthorCaller;
 
-const readOnly = 'This token is read-only (it lacks the api scope).';
+const readOnly = READ_ONLY_TOKEN;
 
 /** Editing the issue's fields and the sidebar: Reporters and up, or its author (the platform's update_issue). */
 export function editRefusal(caller: IssueCaller, authorId: number | undefined): string | null {
@@ -27,9 +16,7 @@ export function editRefusal(caller: IssueCaller, authorId: number | undefined): 
 
 /** Commenting: anyone who sees the issue, unless its discussion is locked (then project members from Reporter up). */
 export function commentRefusal(caller: IssueCaller, locked: boolean): string | null {
-  if (!caller.canWrite) return readOnly;
-  if (locked && !caller.isAdmin && caller.role < REPORTER) return 'The discussion is locked: only project members can comment.';
-  return null;
+  return lockedCommentRefusal(caller, locked, REPORTER);
 }
 
 /** spec 2, 4.2: internal notes only for Reporters and up. */
@@ -49,12 +36,5 @@ export function mayChangeNote(caller: IssueCaller, authorId: number | undefined)
   return caller.canWrite && (caller.isAdmin || (authorId !== undefined && authorId === caller.userId));
 }
 
-/** Who is looking, and their role in the project (read from members/all, inherited roles included). */
-export function useIssueCaller(projectId: number): IssueCaller {
-  const connection = useConnection();
-  const me = useActiveSession()?.connection;
-  const userId = me?.userId ?? 0;
-  const roleNeeded = Boolean(me?.canWrite) && !me?.isAdmin && userId > 0;
-  const role = useQuery({ ...membersQueries.myAccess(connection, { project: projectId }, userId), enabled: roleNeeded });
-  return { userId, isAdmin: Boolean(me?.isAdmin), canWrite: Boolean(me?.canWrite), role: role.data ?? 0, roleKnown: !roleNeeded || role.data !== undefined };
-}
+/** Who is looking, and their role in the project. */
+export const useIssueCaller = useProjectAuthorCaller;

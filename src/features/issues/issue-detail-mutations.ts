@@ -3,7 +3,7 @@ import {
   cloneIssue, deleteIssue, getIssue, issuesQueries, moveIssue, setIssueSubscription, trackTime, updateIssue,
   type Issue, type IssueChanges, type TimeTracking,
 } from '../../api/issues.ts';
-import { awardEmoji, createNote, deleteNote, notesQueries, removeAwardEmoji, updateNote, type AwardEmoji, type Noteable } from '../../api/notes.ts';
+import { createNote, deleteNote, notesQueries, updateNote, type Noteable } from '../../api/notes.ts';
 import { ApiError } from '../../api/errors.ts';
 import { useConnection } from '../../api/react.ts';
 import { REPEAT_AFTER_MS, useWrite } from '../../components/use-write.ts';
@@ -13,11 +13,11 @@ export interface IssueRef {
   iid: number;
 }
 
-/** What a write changed: the issue (its events ride under its key), the thread, or reactions. */
-type Touches = 'issue' | 'thread' | 'awards';
+/** What a write changed: the issue (its events ride under its key) or the thread. */
+type Touches = 'issue' | 'thread';
 
 /**
- * Toggles (a label, a reaction, a task, the subscription) go back and forth with the same inputs:
+ * Toggles (a label, a task, the subscription) go back and forth with the same inputs:
  * those writes may repeat once a double click is over (`repeatAfterMs`); creations may not.
  */
 function useIssueWrite<V, R>(
@@ -39,9 +39,7 @@ function useIssueWrite<V, R>(
         touches.map((part) =>
           part === 'issue'
             ? queryClient.invalidateQueries({ queryKey: issuesQueries.detail(connection, ref.projectId, ref.iid).queryKey })
-            : part === 'thread'
-              ? queryClient.invalidateQueries({ queryKey: notesQueries.thread(connection, noteable).queryKey })
-              : queryClient.invalidateQueries({ queryKey: [...notesQueries.of(noteable), 'awards'] }),
+            : queryClient.invalidateQueries({ queryKey: notesQueries.thread(connection, noteable).queryKey }),
         ),
       ),
   });
@@ -135,30 +133,6 @@ export function useDeleteNote(ref: IssueRef) {
   const connection = useConnection();
   return useIssueWrite(ref, ['thread', 'issue'], ({ noteId }: { noteId: number }) =>
     deleteNote(connection, { noteable: { projectId: ref.projectId, issueIid: ref.iid }, noteId }),
-  );
-}
-
-/** Adds a reaction, or takes back one's own (`awardId`), on the issue or on one of its notes. */
-export type ReactVariables = { noteId?: number; name: string; awardId?: number };
-
-export function useReact(ref: IssueRef) {
-  const connection = useConnection();
-  const queryClient = useQueryClient();
-  const noteable: Noteable = { projectId: ref.projectId, issueIid: ref.iid };
-  return useIssueWrite(
-    ref,
-    ['awards', 'issue'],
-    async ({ noteId, name, awardId }: ReactVariables): Promise<AwardEmoji | null> => {
-      if (awardId === undefined) return awardEmoji(connection, { noteable, noteId, name });
-      await removeAwardEmoji(connection, { noteable, noteId, awardId });
-      return null;
-    },
-    // the answer is shown at once, whatever a refetch still in flight from before the write says
-    (award, { noteId, awardId }) =>
-      queryClient.setQueryData(notesQueries.awards(connection, noteable, noteId).queryKey, (page) => {
-        const items = (page?.items ?? []).filter((item) => item.id !== awardId && item.id !== award?.id);
-        return { page: 1, perPage: 100, links: {}, ...page, items: award ? [...items, award] : items };
-      }),
   );
 }
 

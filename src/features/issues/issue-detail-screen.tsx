@@ -1,14 +1,14 @@
 import { useId, useState } from 'react';
-import { useSuspenseQuery } from '@tanstack/react-query';
+import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { issuesQueries } from '../../api/issues.ts';
 import { useConnection } from '../../api/react.ts';
 import { formatDateTime, formatRelative } from '../../lib/time.ts';
 import { deleteRefusal, editRefusal, useIssueCaller } from './issue-detail-access.ts';
 import { CloneIssueDialog, DeleteIssueDialog, MoveIssueDialog } from './issue-detail-dialogs.tsx';
-import { WriteOutcome } from './issue-detail-outcome.tsx';
-import { IssueMarkdown } from './issue-detail-markdown.tsx';
+import { WriteOutcome } from '../../components/write-outcome.tsx';
+import { ProjectMarkdown } from '../../components/note-editor.tsx';
 import { useOptimisticDescription, useToggleTask, useUpdateIssue } from './issue-detail-mutations.ts';
-import { Reactions } from './issue-detail-reactions.tsx';
+import { Reactions } from '../../components/reactions.tsx';
 import { IssueSidebar } from './issue-detail-sidebar.tsx';
 import { IssueTimeline } from './issue-detail-timeline.tsx';
 import './issue-detail.css';
@@ -18,6 +18,7 @@ type Dialog = 'move' | 'clone' | 'delete' | null;
 /** One issue: its text, its fields, its activity, and what can be done with it. */
 export function IssueDetailScreen({ projectId, iid }: { projectId: number; iid: number }) {
   const connection = useConnection();
+  const queryClient = useQueryClient();
   const issue = useSuspenseQuery(issuesQueries.detail(connection, projectId, iid)).data;
   const issueRef = { projectId, iid };
   const caller = useIssueCaller(projectId);
@@ -87,12 +88,19 @@ export function IssueDetailScreen({ projectId, iid }: { projectId: number; iid: 
                 {tasks.completed_count} of {tasks.count} {tasks.count === 1 ? 'task' : 'tasks'} completed
               </p>
             ) : null}
-            {description.trim() ? <IssueMarkdown projectId={projectId} source={description} onToggleTask={onToggleTask} /> : <p className="muted">No description.</p>}
+            {description.trim() ? <ProjectMarkdown projectId={projectId} source={description} onToggleTask={onToggleTask} /> : <p className="muted">No description.</p>}
             <WriteOutcome write={toggle} />
             <p className="muted">
               {issue.upvotes ?? 0} {issue.upvotes === 1 ? 'upvote' : 'upvotes'}, {issue.downvotes ?? 0} {issue.downvotes === 1 ? 'downvote' : 'downvotes'}
             </p>
-            <Reactions issue={issueRef} userId={caller.userId} canReact={caller.canWrite} label="Reactions to this issue" />
+            <Reactions
+              noteable={{ projectId, issueIid: iid }}
+              userId={caller.userId}
+              canReact={caller.canWrite}
+              label="Reactions to this issue"
+              // the upvotes above count the reactions
+              refreshAlso={() => queryClient.invalidateQueries({ queryKey: issuesQueries.detail(connection, projectId, iid).queryKey })}
+            />
           </section>
           <IssueTimeline issueRef={issueRef} caller={caller} locked={issue.discussion_locked} />
         </div>

@@ -1,137 +1,28 @@
-import { useId, useState, type CSSProperties, type FormEvent, type ReactNode } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { labelNames, type Issue } from '../../api/issues.ts';
 import { labelsQueries, type LabelBasic } from '../../api/labels.ts';
-import { membersQueries } from '../../api/members.ts';
 import { milestonesQueries } from '../../api/milestones.ts';
 import { useConnection } from '../../api/react.ts';
 import { errorText } from '../../components/error-panel.tsx';
-import { SearchInput } from '../../components/list-controls.tsx';
-import { WriteOutcome } from './issue-detail-outcome.tsx';
+import { ChipsAndSearch, ProjectMemberPicker, SidebarSection } from '../../components/sidebar-section.tsx';
+import { WriteOutcome } from '../../components/write-outcome.tsx';
 import { useSetSubscription, useTrackTime, useUpdateIssue, type IssueRef } from './issue-detail-mutations.ts';
 
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    // headings, not named regions: a page of a dozen small landmarks helps nobody navigate
-    <div className="issue-sidebar__section">
-      <h2 className="issue-sidebar__heading">{title}</h2>
-      {children}
-    </div>
-  );
-}
-
-interface Chip {
-  key: string;
-  text: ReactNode;
-  /** The remove button's accessible name: "Unassign Alice". */
-  removeLabel: string;
-  onRemove: () => void;
-  style?: CSSProperties;
-}
-
-interface Candidate {
-  key: string;
-  /** The pick button's text and name: "Add label bug". */
-  label: string;
-  onPick: () => void;
-}
-
-/** What an issue holds (removable chips) and a search to add more: the assignees and the labels. */
-function ChipsAndSearch(props: {
-  title: string;
-  chips: Chip[];
-  editable: boolean;
-  pending: boolean;
-  search: string;
-  onSearch: (search: string) => void;
-  searchLabel: string;
-  placeholder: string;
-  candidatesLabel: string;
-  candidates: Candidate[] | undefined;
-  searchError: unknown;
-  noMatch: string;
-  outcome: ReactNode;
-}) {
-  const { title, chips, editable, pending, search, candidates } = props;
-  return (
-    <Section title={title}>
-      {chips.length ? (
-        <ul className="chip-list" aria-label={title}>
-          {chips.map((chip) => (
-            <li key={chip.key} className="chip" style={chip.style}>
-              {chip.text}
-              {editable ? (
-                <button type="button" className="button button--danger-quiet" disabled={pending} onClick={chip.onRemove}>
-                  <span className="sr-only">{chip.removeLabel}</span>
-                  <span aria-hidden="true">×</span>
-                </button>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <p className="muted">None</p>
-      )}
-      {editable ? (
-        <>
-          <SearchInput label={props.searchLabel} value={search} onSearch={props.onSearch} placeholder={props.placeholder} delayMs={200} />
-          {props.searchError ? <p role="alert">{errorText(props.searchError)}</p> : null}
-          {search && candidates?.length === 0 ? <p className="muted">{props.noMatch}</p> : null}
-          {candidates?.length ? (
-            <ul className="link-list" aria-label={props.candidatesLabel}>
-              {candidates.map((candidate) => (
-                <li key={candidate.key}>
-                  <button type="button" className="button" disabled={pending} onClick={candidate.onPick}>
-                    {candidate.label}
-                  </button>
-                </li>
-              ))}
-            </ul>
-          ) : null}
-          {props.outcome}
-        </>
-      ) : null}
-    </Section>
-  );
-}
-
 function Assignees({ issue, at: ref, editable }: { issue: Issue; at: IssueRef; editable: boolean }) {
-  const connection = useConnection();
   const update = useUpdateIssue(ref);
-  const [search, setSearch] = useState('');
-  const members = useQuery({
-    ...membersQueries.list(connection, { project: ref.projectId }, 'all', { query: search || undefined, page: 1, per_page: 10 }),
-    enabled: editable && search.trim().length > 0,
-    placeholderData: keepPreviousData,
-  });
-  const ids = issue.assignees.map((user) => user.id);
-  const setAssignees = (next: number[]) => update.mutate({ assignee_ids: next }, { onSuccess: () => setSearch('') });
   return (
-    <ChipsAndSearch
+    <ProjectMemberPicker
+      projectId={ref.projectId}
       title="Assignees"
-      chips={issue.assignees.map((user) => ({
-        key: String(user.id),
-        text: (
-          <>
-            {user.name} <span className="muted">@{user.username}</span>
-          </>
-        ),
-        removeLabel: `Unassign ${user.name}`,
-        onRemove: () => setAssignees(ids.filter((id) => id !== user.id)),
-      }))}
+      people={issue.assignees}
       editable={editable}
-      pending={update.isPending}
-      search={search}
-      onSearch={setSearch}
+      write={update}
+      onChange={(ids, done) => update.mutate({ assignee_ids: ids }, { onSuccess: done })}
       searchLabel="Find a project member to assign"
-      placeholder="Name or username"
       candidatesLabel="Members to assign"
-      candidates={members.data?.items
-        .filter((member) => !ids.includes(member.id))
-        .map((member) => ({ key: String(member.id), label: `Assign ${member.name} (@${member.username})`, onPick: () => setAssignees([...ids, member.id]) }))}
-      searchError={members.error}
-      noMatch={`No other project member matches “${search}”.`}
-      outcome={<WriteOutcome write={update} />}
+      removeLabel={(user) => `Unassign ${user.name}`}
+      pickLabel={(member) => `Assign ${member.name} (@${member.username})`}
     />
   );
 }
@@ -182,7 +73,7 @@ function MilestonePicker({ issue, at: ref, editable }: { issue: Issue; at: Issue
   const current = issue.milestone;
   const options = milestones.data?.items ?? [];
   return (
-    <Section title="Milestone">
+    <SidebarSection title="Milestone">
       {!editable ? (
         <p>{current ? current.title : <span className="muted">None</span>}</p>
       ) : (
@@ -210,7 +101,7 @@ function MilestonePicker({ issue, at: ref, editable }: { issue: Issue; at: Issue
           <WriteOutcome write={update} />
         </div>
       )}
-    </Section>
+    </SidebarSection>
   );
 }
 
@@ -223,7 +114,7 @@ function DueDate({ issue, at: ref, editable }: { issue: Issue; at: IssueRef; edi
     update.mutate({ due_date: draft || null });
   };
   return (
-    <Section title="Due date">
+    <SidebarSection title="Due date">
       {!editable ? (
         <p>{issue.due_date ?? <span className="muted">None</span>}</p>
       ) : (
@@ -245,7 +136,7 @@ function DueDate({ issue, at: ref, editable }: { issue: Issue; at: IssueRef; edi
           <WriteOutcome write={update} />
         </form>
       )}
-    </Section>
+    </SidebarSection>
   );
 }
 
@@ -255,7 +146,7 @@ function Flag({ issue, at: ref, editable, field, label, on, off }: { issue: Issu
   const asked = update.isPending ? update.variables?.[field] : undefined;
   const value = asked ?? issue[field];
   return (
-    <Section title={label}>
+    <SidebarSection title={label}>
       {editable ? (
         <label className="checkbox">
           <input type="checkbox" checked={value} disabled={update.isPending} onChange={(event) => update.mutate({ [field]: event.target.checked })} />
@@ -264,7 +155,7 @@ function Flag({ issue, at: ref, editable, field, label, on, off }: { issue: Issu
       ) : null}
       <p className="muted">{value ? on : off}</p>
       <WriteOutcome write={update} />
-    </Section>
+    </SidebarSection>
   );
 }
 
@@ -277,7 +168,7 @@ function TimeTracking({ issue, at: ref, editable }: { issue: Issue; at: IssueRef
   const stats = issue.time_stats;
   const hint = 'Like 1w 2d 3h 30m; a minus takes time back (-1h).';
   return (
-    <Section title="Time tracking">
+    <SidebarSection title="Time tracking">
       <dl className="details">
         <dt>Estimate</dt>
         <dd>{stats?.human_time_estimate || <span className="muted">None</span>}</dd>
@@ -320,14 +211,14 @@ function TimeTracking({ issue, at: ref, editable }: { issue: Issue; at: IssueRef
           <WriteOutcome write={track} />
         </>
       ) : null}
-    </Section>
+    </SidebarSection>
   );
 }
 
 function Subscription({ issue, at: ref, canWrite }: { issue: Issue; at: IssueRef; canWrite: boolean }) {
   const subscription = useSetSubscription(ref);
   return (
-    <Section title="Notifications">
+    <SidebarSection title="Notifications">
       {canWrite ? (
         <label className="checkbox">
           <input type="checkbox" checked={subscription.isPending && subscription.variables ? subscription.variables.subscribed : issue.subscribed} disabled={subscription.isPending} onChange={(event) => subscription.mutate({ subscribed: event.target.checked })} />
@@ -336,7 +227,7 @@ function Subscription({ issue, at: ref, canWrite }: { issue: Issue; at: IssueRef
       ) : null}
       <p className="muted">{issue.subscribed ? 'You are subscribed.' : 'You are not subscribed.'}</p>
       <WriteOutcome write={subscription} />
-    </Section>
+    </SidebarSection>
   );
 }
 

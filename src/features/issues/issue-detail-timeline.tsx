@@ -2,16 +2,16 @@ import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { issueEventsQueries, type IssueEvents } from '../../api/issues.ts';
 import { notesQueries, type Note } from '../../api/notes.ts';
-import { useActiveSession, useConnection } from '../../api/react.ts';
+import { useConnection } from '../../api/react.ts';
 import { ConfirmDialog } from '../../components/dialog.tsx';
 import { ErrorPanel, errorText } from '../../components/error-panel.tsx';
-import { WriteOutcome } from './issue-detail-outcome.tsx';
+import { WriteOutcome } from '../../components/write-outcome.tsx';
 import { formatDateTime, formatRelative } from '../../lib/time.ts';
 import { commentRefusal, mayChangeNote, mayWriteInternal, type IssueCaller } from './issue-detail-access.ts';
-import { draftKey, draftStore } from './issue-detail-draft.ts';
-import { IssueMarkdown, NoteEditor } from './issue-detail-markdown.tsx';
+import { useCommentDraft } from '../../components/comment-draft.ts';
+import { NoteEditor, ProjectMarkdown } from '../../components/note-editor.tsx';
 import { useAddNote, useDeleteNote, useEditNote, type IssueRef } from './issue-detail-mutations.ts';
-import { Reactions } from './issue-detail-reactions.tsx';
+import { Reactions } from '../../components/reactions.tsx';
 import { mergeTimeline, type TimelineItem } from './timeline.ts';
 
 /** Entries rendered at a time: a 500-note thread paints its first entries at once, the rest on request. */
@@ -47,7 +47,7 @@ function NoteEntry({ note, issueRef, caller }: { note: Note; issueRef: IssueRef;
   if (note.system) {
     return (
       <li className="timeline__entry timeline__entry--system">
-        <Who user={note.author} /> <IssueMarkdown projectId={issueRef.projectId} source={note.body} /> <When value={note.created_at} />
+        <Who user={note.author} /> <ProjectMarkdown projectId={issueRef.projectId} source={note.body} /> <When value={note.created_at} />
       </li>
     );
   }
@@ -81,9 +81,9 @@ function NoteEntry({ note, issueRef, caller }: { note: Note; issueRef: IssueRef;
             </button>
           </form>
         ) : (
-          <IssueMarkdown projectId={issueRef.projectId} source={note.body} />
+          <ProjectMarkdown projectId={issueRef.projectId} source={note.body} />
         )}
-        <Reactions issue={issueRef} noteId={note.id} userId={caller.userId} canReact={caller.canWrite} label={`Reactions to the comment by ${note.author?.name ?? 'someone'}`} />
+        <Reactions noteable={{ projectId: issueRef.projectId, issueIid: issueRef.iid }} noteId={note.id} userId={caller.userId} canReact={caller.canWrite} label={`Reactions to the comment by ${note.author?.name ?? 'someone'}`} />
       </article>
       <ConfirmDialog
         open={confirming}
@@ -127,17 +127,10 @@ function EventEntry({ item }: { item: Exclude<TimelineItem, { kind: 'note' }> })
 }
 
 function CommentForm({ issueRef, caller, locked, onPosted }: { issueRef: IssueRef; caller: IssueCaller; locked: boolean; onPosted: () => void }) {
-  const connection = useConnection();
-  const session = useActiveSession()?.connection;
-  const key = draftKey({ instanceUrl: connection.instanceUrl, userId: session?.userId }, issueRef.projectId, issueRef.iid);
-  const [body, setBody] = useState(() => draftStore().read(key));
+  const { text: body, change, clear } = useCommentDraft(issueRef.projectId, `issues/${issueRef.iid}`);
   const [internal, setInternal] = useState(false);
   const add = useAddNote(issueRef);
   const refusal = commentRefusal(caller, locked);
-  const change = (text: string) => {
-    setBody(text);
-    draftStore().write(key, text);
-  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!body.trim()) return;
@@ -145,8 +138,7 @@ function CommentForm({ issueRef, caller, locked, onPosted }: { issueRef: IssueRe
       { body, internal },
       {
         onSuccess: () => {
-          draftStore().clear(key);
-          setBody('');
+          clear();
           setInternal(false);
           add.reset();
           onPosted();

@@ -1,19 +1,41 @@
-import { useMemo } from 'react';
-import { useSuspenseQuery } from '@tanstack/react-query';
+import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { mergeRequestsQueries } from '../../api/merge-requests.ts';
 import { useConnection } from '../../api/react.ts';
-import { Markdown } from '../../components/markdown.tsx';
-import { projectReferenceHref } from '../../components/project-references.ts';
+import { ProjectMarkdown } from '../../components/note-editor.tsx';
+import { Reactions } from '../../components/reactions.tsx';
+import { useProjectAuthorCaller } from '../../components/use-project-caller.ts';
+import { updateRefusal } from './merge-request-overview-access.ts';
+import { MergeRequestSidebar } from './merge-request-overview-sidebar.tsx';
+import { MergeRequestActivity } from './merge-request-threads.tsx';
+import './merge-request-overview.css';
 
-/** The Overview tab: what the merge request is for, in its author's words. */
+/** The Overview tab: what the merge request is for, in its author's words, then its activity; its people and branches beside. */
 export function MergeRequestOverview({ projectId, iid }: { projectId: number; iid: number }) {
   const connection = useConnection();
+  const queryClient = useQueryClient();
   const request = useSuspenseQuery(mergeRequestsQueries.detail(connection, projectId, iid)).data;
-  const references = useMemo(() => ({ context: { project: String(projectId) }, href: projectReferenceHref(projectId) }), [projectId]);
+  const caller = useProjectAuthorCaller(projectId);
+  const target = { projectId, iid };
   const description = request.description ?? '';
+  const mayUpdate = updateRefusal(caller, request.author?.id) === null;
   return (
-    <section aria-label="Description">
-      {description.trim() ? <Markdown source={description} instanceUrl={connection.instanceUrl} references={references} /> : <p className="muted">No description.</p>}
-    </section>
+    <div className="merge-request-overview">
+      <div>
+        <section aria-label="Description">
+          {description.trim() ? <ProjectMarkdown projectId={projectId} source={description} /> : <p className="muted">No description.</p>}
+          <Reactions
+            noteable={{ projectId, mergeRequestIid: iid }}
+            userId={caller.userId}
+            canReact={caller.canWrite}
+            label="Reactions to this merge request"
+            // the request counts its thumbs up and down
+            refreshAlso={() => queryClient.invalidateQueries({ queryKey: mergeRequestsQueries.detail(connection, projectId, iid).queryKey })}
+          />
+        </section>
+        {/* the approval and merge panels go here, between the description and the activity */}
+        <MergeRequestActivity target={target} caller={caller} locked={Boolean(request.discussion_locked)} mayResolve={mayUpdate} />
+      </div>
+      <MergeRequestSidebar request={request} editable={mayUpdate} />
+    </div>
   );
 }

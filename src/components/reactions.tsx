@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
-import { useQuery } from '@tanstack/react-query';
-import { notesQueries, type AwardEmoji } from '../../api/notes.ts';
-import { useConnection } from '../../api/react.ts';
-import { errorText } from '../../components/error-panel.tsx';
-import { useReact, type IssueRef } from './issue-detail-mutations.ts';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { awardEmoji, notesQueries, removeAwardEmoji, type AwardEmoji, type Noteable } from '../api/notes.ts';
+import { useConnection } from '../api/react.ts';
+import { errorText } from './error-panel.tsx';
+import { REPEAT_AFTER_MS, useWrite } from './use-write.ts';
+import './comments.css';
 
 /** The picker's emoji: the platform's names, the ones people use most. */
 export const COMMON_EMOJI: ReadonlyArray<{ name: string; glyph: string }> = [
@@ -58,13 +59,40 @@ export function useSeen(ref: RefObject<Element | null>): boolean {
   return seen;
 }
 
-/** The reactions on the issue (no `noteId`) or on one note, with a picker to add one. */
-export function Reactions({ issue, noteId, userId, canReact, label }: { issue: IssueRef; noteId?: number; userId: number; canReact: boolean; label: string }) {
+/** Adds a reaction, or takes back one's own (`awardId`), on the issue or merge request or on one of its notes. */
+export type ReactVariables = { noteId?: number; name: string; awardId?: number };
+
+/**
+ * A reaction goes back and forth with the same input, so it may repeat once a double click is over.
+ * `refreshAlso` refetches what else counts reactions (the issue's upvotes).
+ */
+export function useReact(noteable: Noteable, refreshAlso?: () => Promise<unknown>) {
+  const connection = useConnection();
+  const queryClient = useQueryClient();
+  return useWrite({
+    send: async ({ noteId, name, awardId }: ReactVariables): Promise<AwardEmoji | null> => {
+      if (awardId === undefined) return awardEmoji(connection, { noteable, noteId, name });
+      await removeAwardEmoji(connection, { noteable, noteId, awardId });
+      return null;
+    },
+    // the answer is shown at once, whatever a refetch still in flight from before the write says
+    onDone: (award, { noteId, awardId }) =>
+      queryClient.setQueryData(notesQueries.awards(connection, noteable, noteId).queryKey, (page) => {
+        const items = (page?.items ?? []).filter((item) => item.id !== awardId && item.id !== award?.id);
+        return { page: 1, perPage: 100, links: {}, ...page, items: award ? [...items, award] : items };
+      }),
+    refresh: () => Promise.all([queryClient.invalidateQueries({ queryKey: [...notesQueries.of(noteable), 'awards'] }), refreshAlso?.()]),
+    repeatAfterMs: REPEAT_AFTER_MS,
+  });
+}
+
+/** The reactions on the issue or merge request (no `noteId`) or on one note, with a picker to add one. */
+export function Reactions({ noteable, noteId, userId, canReact, label, refreshAlso }: { noteable: Noteable; noteId?: number; userId: number; canReact: boolean; label: string; refreshAlso?: () => Promise<unknown> }) {
   const connection = useConnection();
   const box = useRef<HTMLDivElement>(null);
   const seen = useSeen(box);
-  const awards = useQuery({ ...notesQueries.awards(connection, { projectId: issue.projectId, issueIid: issue.iid }, noteId), enabled: seen });
-  const react = useReact(issue);
+  const awards = useQuery({ ...notesQueries.awards(connection, noteable, noteId), enabled: seen });
+  const react = useReact(noteable, refreshAlso);
   const [picking, setPicking] = useState(false);
   const groups = groupReactions(awards.data?.items ?? [], userId);
   const toggle = (name: string) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createDraftStore, draftKey } from './issue-detail-draft.ts';
+import { createDraftStore, draftKey } from './comment-draft.ts';
 
 class MemoryStorage implements Storage {
   #items = new Map<string, string>();
@@ -14,12 +14,12 @@ class MemoryStorage implements Storage {
 }
 
 describe('draft storage', () => {
-  const key = draftKey({ instanceUrl: 'https://example.test', userId: 7 }, 3, 12);
+  const key = draftKey({ instanceUrl: 'https://example.test', userId: 7 }, 3, 'issues/12');
 
   it('keeps a draft per issue in the tab’s storage, read back by a new page (a reload)', () => {
     const storage = new MemoryStorage();
     createDraftStore(storage).write(key, 'half a comment');
-    const other = draftKey({ instanceUrl: 'https://example.test', userId: 7 }, 3, 13);
+    const other = draftKey({ instanceUrl: 'https://example.test', userId: 7 }, 3, 'issues/13');
     const reloaded = createDraftStore(storage);
     expect(reloaded.read(key)).toBe('half a comment');
     expect(reloaded.read(other)).toBe('');
@@ -40,7 +40,13 @@ describe('draft storage', () => {
     const storage = new MemoryStorage();
     const store = createDraftStore(storage);
     store.write(key, 'mine');
-    expect(store.read(draftKey({ instanceUrl: 'https://example.test', userId: 8 }, 3, 12))).toBe('');
+    expect(store.read(draftKey({ instanceUrl: 'https://example.test', userId: 8 }, 3, 'issues/12'))).toBe('');
+  });
+
+  it('a merge request with the same number as an issue has its own draft', () => {
+    const store = createDraftStore(new MemoryStorage());
+    store.write(key, 'on the issue');
+    expect(store.read(draftKey({ instanceUrl: 'https://example.test', userId: 7 }, 3, 'merge_requests/12'))).toBe('');
   });
 
   it('falls back to memory where storage is blocked or full', () => {

@@ -1,10 +1,11 @@
 import { useId, useMemo, useState } from 'react';
-import { useConnection } from '../../api/react.ts';
-import { Markdown } from '../../components/markdown.tsx';
-import { projectReferenceHref } from '../../components/project-references.ts';
+import { useConnection } from '../api/react.ts';
+import { Markdown } from './markdown.tsx';
+import { projectReferenceHref } from './project-references.ts';
+import './comments.css';
 
-/** An issue's text as Markdown: references open console screens of the issue's project. */
-export function IssueMarkdown({ projectId, source, onToggleTask }: { projectId: number; source: string; onToggleTask?: (index: number, checked: boolean, edited: string) => void }) {
+/** Text written in a project (an issue's, a merge request's, a comment) as Markdown: references open console screens of that project. */
+export function ProjectMarkdown({ projectId, source, onToggleTask }: { projectId: number; source: string; onToggleTask?: (index: number, checked: boolean, edited: string) => void }) {
   const connection = useConnection();
   const references = useMemo(() => ({ context: { project: String(projectId) }, href: projectReferenceHref(projectId) }), [projectId]);
   return <Markdown source={source} instanceUrl={connection.instanceUrl} references={references} onToggleTask={onToggleTask} />;
@@ -41,7 +42,7 @@ export function NoteEditor({ projectId, label, value, onChange, disabled }: { pr
             <textarea id={`${id}-text`} className="input" rows={6} value={value} disabled={disabled} onChange={(event) => onChange(event.target.value)} />
           </div>
         ) : value.trim() ? (
-          <IssueMarkdown projectId={projectId} source={value} />
+          <ProjectMarkdown projectId={projectId} source={value} />
         ) : (
           <p className="muted">Nothing to preview.</p>
         )}

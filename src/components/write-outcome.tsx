@@ -1,6 +1,6 @@
-import { errorText } from '../../components/error-panel.tsx';
-import { UncertainWrite, type UncertainSignal } from '../../components/uncertain-write.tsx';
-import type { WriteStatus } from '../../components/use-write.ts';
+import { errorText } from './error-panel.tsx';
+import { UncertainWrite, type UncertainSignal } from './uncertain-write.tsx';
+import type { WriteStatus } from './use-write.ts';
 
 /** A write's refusal (what the server said), or its uncertain outcome, beside the control that sent it. */
 export function WriteOutcome({ write, hint }: { write: UncertainSignal & { status: WriteStatus; error: Error | null }; hint?: string }) {

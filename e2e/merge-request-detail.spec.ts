@@ -1,0 +1,277 @@
+import { randomBytes } from 'node:crypto';
+import type { Page } from '@playwright/test';
+import { DEMO_TOKENS, expect, test, applyAdminSession, type Api } from './fixtures.ts';
+import { axeViolations } from './axe.ts';
+import { expectNoScriptRan, XSS_CORPUS } from './xss.ts';
+
+const unique = () => randomBytes(4).toString('hex');
+
+interface DiscussionAnswer {
+  id: string;
+  individual_note: boolean;
+  notes: Array<{ body: string; system: boolean; resolvable: boolean; resolved: boolean }>;
+}
+
+interface RequestAnswer {
+  iid: number;
+  title: string;
+  state: string;
+  draft: boolean;
+}
+
+/**
+ * A project of its own (with a README, so `main` exists), a branch with `commits` commits, and a
+ * merge request from it: what a test changes is its alone.
+ */
+async function newMergeRequest(
+  api: Api,
+  values: { title?: string; description?: string; branch?: string; commits?: string[]; reviewer_ids?: number[]; labels?: string; developers?: number[] } = {},
+) {
+  const project = await api.post<{ id: number }>('/projects', { name: `mr-detail-${unique()}`, initialize_with_readme: true });
+  api.deleteAfter(`/projects/${project.id}`);
+  // members first: only they can be asked for a review
+  for (const id of values.developers ?? []) await api.post(`/projects/${project.id}/members`, { user_id: id, access_level: 30 });
+  const branch = values.branch ?? `topic-${unique()}`;
+  await api.post(`/projects/${project.id}/repository/branches`, { branch, ref: 'main' });
+  const commits = values.commits ?? ['Add the work'];
+  for (const [index, message] of commits.entries()) {
+    await api.post(`/projects/${project.id}/repository/commits`, { branch, commit_message: message, actions: [{ action: 'create', file_path: `work-${index}.txt`, content: `${index}\n` }] });
+  }
+  const request = await api.post<RequestAnswer>(`/projects/${project.id}/merge_requests`, {
+    source_branch: branch,
+    target_branch: 'main',
+    title: values.title ?? `Detail ${unique()}`,
+    description: values.description,
+    reviewer_ids: values.reviewer_ids,
+    labels: values.labels,
+  });
+  const base = `/projects/${project.id}/merge_requests/${request.iid}`;
+  return { project, request, base, path: `/projects/${project.id}/merge-requests/${request.iid}` };
+}
+
+const discussionsOf = (api: Api, base: string) => api.get<DiscussionAnswer[]>(`${base}/discussions?per_page=100`);
+const requestOf = (api: Api, base: string) => api.get<RequestAnswer>(base);
+
+/** The new comment form at the end of the activity: its text area is the one labelled "Comment". */
+const commentForm = (page: Page) => page.getByRole('form', { name: 'Add a comment' });
+const activity = (page: Page) => page.getByRole('region', { name: 'Activity' });
+
+test.describe.configure({ mode: 'parallel', timeout: 90_000 });
+
+test('a reviewer finds a merge request in Review requested from me, opens it, resolves a thread and replies', async ({ page, api, connectAs }) => {
+  const diego = await api.userByUsername(DEMO_TOKENS.developer.username);
+  const admin = await api.get<{ name: string }>('/user');
+  const title = `Please review ${unique()}`;
+  const { base } = await newMergeRequest(api, { title, description: 'Adds **the work**.', reviewer_ids: [diego.id], developers: [diego.id] });
+  await api.post(`${base}/discussions`, { body: 'Should this be `const`?' });
+
+  await connectAs(page, DEMO_TOKENS.developer.secret);
+  await page.goto('/merge-requests');
+  await expect(page.getByRole('navigation', { name: 'Whose merge requests' }).getByRole('link', { name: 'Review requested from me' })).toHaveAttribute('aria-current', 'page');
+  await page.getByRole('table', { name: 'Open merge requests' }).getByRole('link', { name: title }).click();
+
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Description' }).getByText('the work')).toBeVisible();
+  const sidebar = page.getByRole('complementary', { name: 'Merge request details' });
+  await expect(sidebar.getByRole('list', { name: 'Reviewers' })).toContainText(`${diego.name} @diego.ramirez · Review requested`);
+  await expect(activity(page).getByRole('status').filter({ hasText: 'unresolved' })).toHaveText('1 unresolved thread');
+
+  const thread = page.getByRole('article', { name: `Thread by ${admin.name}` });
+  await expect(thread.getByText('const', { exact: true })).toBeVisible();
+  await thread.getByRole('button', { name: 'Reply…' }).click();
+  const reply = thread.getByRole('form', { name: 'Reply to the thread' });
+  await reply.getByLabel('Reply', { exact: true }).fill('Yes, it never changes.');
+  await reply.getByRole('button', { name: 'Reply', exact: true }).click();
+  await expect(thread.getByRole('list', { name: 'Notes of the thread' }).getByRole('listitem')).toHaveCount(2);
+  await expect(thread).toContainText('Yes, it never changes.');
+  await expect(reply).toHaveCount(0);
+
+  await thread.getByRole('button', { name: 'Resolve thread' }).click();
+  await expect(thread.getByText(`Resolved by ${diego.name}`)).toBeVisible();
+  await expect(activity(page).getByText('All threads resolved')).toBeVisible();
+  await expect(thread.getByRole('button', { name: 'Unresolve thread' })).toBeVisible();
+  const [discussion] = (await discussionsOf(api, base)).filter((entry) => !entry.notes[0]?.system);
+  expect(discussion?.notes.map((note) => [note.body, note.resolved])).toEqual([
+    ['Should this be `const`?', true],
+    ['Yes, it never changes.', true],
+  ]);
+});
+
+test.describe('as the administrator', () => {
+  test.beforeEach(({ context, adminSession }) => applyAdminSession(context, adminSession));
+
+  test('a new thread and a comment are posted; the thread counts as unresolved, the comment does not', async ({ page, api }) => {
+    const { base, path } = await newMergeRequest(api);
+    const admin = await api.get<{ name: string }>('/user');
+    await page.goto(path);
+    const form = commentForm(page);
+    await form.getByLabel('Comment', { exact: true }).fill('Is the **timeout** right?');
+    await form.getByRole('tab', { name: 'Preview' }).click();
+    await expect(form.getByText('timeout', { exact: true })).toBeVisible();
+    await form.getByRole('tab', { name: 'Write' }).click();
+    await form.getByRole('button', { name: 'Start a thread' }).click();
+    const thread = page.getByRole('article', { name: `Thread by ${admin.name}` });
+    await expect(thread.getByText('timeout', { exact: true })).toBeVisible();
+    await expect(thread.getByRole('button', { name: 'Resolve thread' })).toBeVisible();
+    await expect(activity(page).getByText('1 unresolved thread')).toBeVisible();
+    await expect(form.getByLabel('Comment', { exact: true })).toHaveValue('');
+
+    await form.getByLabel('Comment', { exact: true }).fill('Looks good otherwise.');
+    await form.getByRole('button', { name: 'Comment', exact: true }).click();
+    const comment = page.getByRole('article', { name: `Comment by ${admin.name}` });
+    await expect(comment).toContainText('Looks good otherwise.');
+    await expect(comment.getByRole('button', { name: 'Resolve thread' })).toHaveCount(0);
+    await expect(activity(page).getByText('1 unresolved thread')).toBeVisible();
+    await expect.poll(async () => (await discussionsOf(api, base)).filter((entry) => !entry.notes[0]?.system).map((entry) => [entry.individual_note, entry.notes[0]?.resolvable, entry.notes[0]?.body])).toEqual([
+      [false, true, 'Is the **timeout** right?'],
+      [true, false, 'Looks good otherwise.'],
+    ]);
+  });
+
+  test('a refused comment keeps its text and says why', async ({ page, api }) => {
+    const { project, request, path } = await newMergeRequest(api);
+    await page.route(`**/api/v4/projects/${project.id}/merge_requests/${request.iid}/discussions`, (route) =>
+      route.request().method() === 'POST' ? route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ message: 'Note is too long' }) }) : route.fallback(),
+    );
+    await page.goto(path);
+    const form = commentForm(page);
+    await form.getByLabel('Comment', { exact: true }).fill('Kept after a refusal');
+    await form.getByRole('button', { name: 'Start a thread' }).click();
+    await expect(form.getByRole('alert')).toContainText('Note is too long');
+    await expect(form.getByLabel('Comment', { exact: true })).toHaveValue('Kept after a refusal');
+    // and after a reload, from the tab's draft
+    await page.reload();
+    await expect(commentForm(page).getByLabel('Comment', { exact: true })).toHaveValue('Kept after a refusal');
+  });
+
+  test('close and reopen, mark as draft and ready', async ({ page, api }) => {
+    const { request, base, path } = await newMergeRequest(api);
+    await page.goto(path);
+    await page.getByRole('button', { name: 'Close merge request' }).click();
+    await expect(page.getByRole('button', { name: 'Reopen merge request' })).toBeVisible();
+    await expect(page.getByText('Closed', { exact: true })).toBeVisible();
+    expect((await requestOf(api, base)).state).toBe('closed');
+    await page.getByRole('button', { name: 'Reopen merge request' }).click();
+    await expect(page.getByRole('button', { name: 'Close merge request' })).toBeVisible();
+    expect((await requestOf(api, base)).state).toBe('opened');
+
+    await page.getByRole('button', { name: 'Mark as draft' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: `Draft: ${request.title}` })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Mark as ready' })).toBeVisible();
+    expect(await requestOf(api, base)).toMatchObject({ draft: true, title: `Draft: ${request.title}` });
+    await page.getByRole('button', { name: 'Mark as ready' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: request.title, exact: true })).toBeVisible();
+    expect(await requestOf(api, base)).toMatchObject({ draft: false, title: request.title });
+    // the changes are in the activity, one line each
+    const entries = page.getByRole('list', { name: 'Activity entries' }).getByRole('listitem');
+    await expect(entries.filter({ hasText: 'marked this merge request as draft' })).toHaveCount(1);
+    await expect(entries.filter({ hasText: 'marked this merge request as ready' })).toHaveCount(1);
+  });
+
+  test('a review is requested from a project member, then taken back', async ({ page, api }) => {
+    const member = await api.createUser();
+    const { base, path } = await newMergeRequest(api, { developers: [member.id] });
+    const reviewersOf = async () => (await api.get<{ reviewers: Array<{ id: number }> }>(base)).reviewers.map((user) => user.id);
+    await page.goto(path);
+    const sidebar = page.getByRole('complementary', { name: 'Merge request details' });
+    await sidebar.getByLabel('Find a project member to ask for a review').fill(member.username);
+    await sidebar.getByRole('button', { name: new RegExp(`^Request a review from .*@${member.username}`) }).click();
+    await expect(sidebar.getByRole('list', { name: 'Reviewers' })).toContainText(`@${member.username} · Review requested`);
+    await expect.poll(reviewersOf).toEqual([member.id]);
+    await expect(page.getByRole('list', { name: 'Activity entries' })).toContainText(`requested review from @${member.username}`);
+    await sidebar.getByRole('button', { name: `Remove reviewer ${member.name}` }).click();
+    await expect(sidebar.getByRole('list', { name: 'Reviewers' })).toHaveCount(0);
+    await expect.poll(reviewersOf).toEqual([]);
+  });
+
+  test('the commits tab lists the commits, each opening its commit', async ({ page, api }) => {
+    const { project, base, path } = await newMergeRequest(api, { commits: ['Add the parser', 'Handle empty input'] });
+    const commits = await api.get<Array<{ id: string; short_id: string; title: string }>>(`${base}/commits`);
+    expect(commits).toHaveLength(2);
+    await page.goto(path);
+    await page.getByRole('navigation', { name: 'Merge request' }).getByRole('link', { name: 'Commits' }).click();
+    await expect(page).toHaveURL(new RegExp(`${path}/commits$`));
+    const list = page.getByRole('list', { name: 'Commits of the merge request' });
+    await expect(list.getByRole('listitem')).toHaveCount(2);
+    for (const commit of commits) await expect(list.getByRole('listitem').filter({ hasText: commit.title })).toContainText(commit.short_id);
+    expect(await axeViolations(page, 'merge request commits')).toEqual([]);
+    await list.getByRole('link', { name: 'Handle empty input' }).click();
+    const handled = commits.find((commit) => commit.title === 'Handle empty input')!;
+    await expect(page).toHaveURL(new RegExp(`/projects/${project.id}/commit/${handled.id}$`));
+  });
+
+  test('an XSS corpus in the title, description, notes, labels and branch name executes nothing', async ({ page, api }) => {
+    const corpus = XSS_CORPUS;
+    const label = `<img src=x onerror=window.__xss=true>${unique()}`;
+    const branch = `xss-<img-src=x-onerror=window.__xss=true>-${unique()}`;
+    const { project, base, path } = await newMergeRequest(api, { title: `<img src=x onerror="window.__xss = true"> ${unique()}`, description: corpus.join('\n\n'), branch });
+    await api.post(`/projects/${project.id}/labels`, { name: label, color: '#336699' });
+    await api.put(base, { add_labels: label });
+    // a system note quotes the old and new titles
+    await api.put(base, { title: `<svg onload="window.__xss = true"></svg> ${unique()}` });
+    for (const body of corpus) await api.post(`${base}/discussions`, { body });
+    await api.post(`${base}/notes`, { body: corpus[0] });
+
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('<svg onload=');
+    await expect(page.getByRole('list', { name: 'Activity entries' })).toContainText('changed title from');
+    const sidebar = page.getByRole('complementary', { name: 'Merge request details' });
+    await expect(sidebar.getByRole('list', { name: 'Labels' })).toContainText(label);
+    await expect(sidebar).toContainText(branch);
+    await expect(page.getByRole('article', { name: /^(Thread|Comment) by / })).toHaveCount(corpus.length + 1);
+    await page.getByRole('navigation', { name: 'Merge request' }).getByRole('link', { name: 'Commits' }).click();
+    await expect(page.getByRole('list', { name: 'Commits of the merge request' })).toBeVisible();
+    await page.goBack();
+    await expect(page.getByRole('article', { name: /^(Thread|Comment) by / })).toHaveCount(corpus.length + 1);
+    await expectNoScriptRan(page);
+  });
+
+  test('a request with more threads than a page shows them all, a hundred at a time', async ({ page, api }) => {
+    const { base, path } = await newMergeRequest(api);
+    for (let index = 1; index <= 105; index++) await api.post(`${base}/discussions`, { body: `Question ${index}` });
+    await page.goto(path);
+    // every page was read: the count is of all 105
+    await expect(activity(page).getByText('105 unresolved threads', { exact: true })).toBeVisible();
+    const threads = page.getByRole('article', { name: /^Thread by / });
+    await expect(threads).toHaveCount(100);
+    await expect(threads.first()).toContainText('Question 1');
+    await activity(page).getByRole('button', { name: 'Show 5 more' }).click();
+    await expect(threads).toHaveCount(105);
+    await expect(threads.last()).toContainText('Question 105');
+  });
+
+  test('the overview has no accessibility violations', async ({ page, api }) => {
+    const { base, path } = await newMergeRequest(api, { description: '- [ ] a task\n\n| a | b |\n| - | - |\n| 1 | 2 |', labels: 'bug' });
+    const thread = await api.post<DiscussionAnswer>(`${base}/discussions`, { body: 'A thread with `code`.' });
+    const { diff_refs: refs } = await api.get<{ diff_refs: { base_sha: string; start_sha: string; head_sha: string } }>(base);
+    await api.post(`${base}/discussions`, { body: 'On a line.', position: { position_type: 'text', ...refs, old_path: 'work-0.txt', new_path: 'work-0.txt', new_line: 1 } });
+    await api.post(`${base}/discussions/${thread.id}/notes`, { body: 'A reply.' });
+    await api.post(`${base}/notes`, { body: 'A comment.' });
+    await page.goto(path);
+    await expect(page.getByRole('article', { name: /^Thread by / }).first()).toContainText('A reply.');
+    await expect(page.getByRole('article', { name: /^Comment by / })).toBeVisible();
+    // a thread on the changes says where it is
+    await expect(page.getByRole('article', { name: /^Thread by / }).filter({ hasText: 'On a line.' })).toContainText('On work-0.txt, line 1');
+    await expect(activity(page).getByText('2 unresolved threads')).toBeVisible();
+    await page.getByRole('article', { name: /^Thread by / }).first().getByRole('button', { name: 'Reply…' }).click();
+    expect(await axeViolations(page, 'merge request overview')).toEqual([]);
+  });
+});
+
+test('a Reporter reads the threads but may not resolve them or close the request, and is told why', async ({ page, api, connectAs }) => {
+  const { project, base, path } = await newMergeRequest(api);
+  await api.post(`${base}/discussions`, { body: 'Unresolved for now' });
+  const reporter = await api.createUser();
+  await api.post(`/projects/${project.id}/members`, { user_id: reporter.id, access_level: 20 });
+  await connectAs(page, reporter.token);
+  await page.goto(path);
+  await expect(page.getByRole('article', { name: /^Thread by / })).toContainText('Unresolved for now');
+  await expect(page.getByText('Only the author and Developers, Maintainers and Owners of this project can change this merge request or resolve its threads.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Resolve thread' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Close merge request' })).toHaveCount(0);
+  // a comment is still theirs to write
+  await expect(commentForm(page).getByRole('button', { name: 'Start a thread' })).toBeVisible();
+  // the platform says the same
+  const [discussion] = await discussionsOf(api, base);
+  expect((await api.call('PUT', `${base}/discussions/${discussion!.id}`, { body: { resolved: true }, token: reporter.token })).status).toBe(403);
+});

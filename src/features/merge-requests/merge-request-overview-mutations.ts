@@ -1,0 +1,77 @@
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  createDiscussion, mergeRequestsQueries, replyToDiscussion, resolveDiscussion, updateMergeRequest, type MergeRequestChanges,
+} from '../../api/merge-requests.ts';
+import { createNote } from '../../api/notes.ts';
+import { useConnection } from '../../api/react.ts';
+import { REPEAT_AFTER_MS, useWrite } from '../../components/use-write.ts';
+
+export interface MergeRequestRef {
+  projectId: number;
+  iid: number;
+}
+
+/** What a write changed: the request (and what lists show of it), its threads. */
+type Touches = 'request' | 'discussions';
+
+/**
+ * Toggles (resolve, close, draft) go back and forth with the same inputs: they may repeat once a
+ * double click is over; creations (a thread, a reply, a comment) may not.
+ */
+function useMergeRequestWrite<V, R>(ref: MergeRequestRef, touches: readonly Touches[], send: (variables: V) => Promise<R>, options: { toggle: boolean; onDone?: (data: R) => void }) {
+  const queryClient = useQueryClient();
+  return useWrite({
+    send,
+    onDone: options.onDone,
+    repeatAfterMs: options.toggle ? REPEAT_AFTER_MS : undefined,
+    refresh: () =>
+      Promise.all(
+        touches.map((part) =>
+          part === 'request'
+            ? // the detail, the reviewers and the lists this request shows in
+              queryClient.invalidateQueries({ queryKey: mergeRequestsQueries.all(), predicate: (query) => !query.queryKey.includes('discussions') })
+            : queryClient.invalidateQueries({ queryKey: [...mergeRequestsQueries.one(ref.projectId, ref.iid), 'discussions'] }),
+        ),
+      ),
+  });
+}
+
+/** Close, reopen, draft, ready, reviewers: the request, and the system notes the change records. */
+export function useUpdateMergeRequest(ref: MergeRequestRef) {
+  const connection = useConnection();
+  const queryClient = useQueryClient();
+  return useMergeRequestWrite(ref, ['request', 'discussions'], (changes: MergeRequestChanges) => updateMergeRequest(connection, { ...ref, changes }), {
+    toggle: true,
+    onDone: (request) => queryClient.setQueryData(mergeRequestsQueries.detail(connection, ref.projectId, ref.iid).queryKey, request),
+  });
+}
+
+/** Resolving a thread changes whether the request may merge (`blocking_discussions_resolved`): the request too. */
+export function useResolveDiscussion(ref: MergeRequestRef) {
+  const connection = useConnection();
+  return useMergeRequestWrite(ref, ['discussions', 'request'], ({ discussionId, resolved }: { discussionId: string; resolved: boolean }) =>
+    resolveDiscussion(connection, { ...ref, discussionId, resolved }), { toggle: true },
+  );
+}
+
+/** A reply reopens a resolved thread, as on the platform: the request too. */
+export function useReplyToDiscussion(ref: MergeRequestRef) {
+  const connection = useConnection();
+  return useMergeRequestWrite(ref, ['discussions', 'request'], ({ discussionId, body }: { discussionId: string; body: string }) =>
+    replyToDiscussion(connection, { ...ref, discussionId, body }), { toggle: false },
+  );
+}
+
+/** A new resolvable thread on the request. */
+export function useStartThread(ref: MergeRequestRef) {
+  const connection = useConnection();
+  return useMergeRequestWrite(ref, ['discussions', 'request'], ({ body }: { body: string }) => createDiscussion(connection, { ...ref, body }), { toggle: false });
+}
+
+/** A lone comment (a note): nothing to resolve. */
+export function useAddComment(ref: MergeRequestRef) {
+  const connection = useConnection();
+  return useMergeRequestWrite(ref, ['discussions', 'request'], ({ body }: { body: string }) =>
+    createNote(connection, { noteable: { projectId: ref.projectId, mergeRequestIid: ref.iid }, body }), { toggle: false },
+  );
+}

@@ -1,0 +1,216 @@
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { mergeRequestsQueries, type Discussion, type DiscussionNote } from '../../api/merge-requests.ts';
+import { useConnection } from '../../api/react.ts';
+import { useCommentDraft } from '../../components/comment-draft.ts';
+import { ErrorPanel } from '../../components/error-panel.tsx';
+import { NoteEditor, ProjectMarkdown } from '../../components/note-editor.tsx';
+import { Time } from '../../components/time.tsx';
+import { WriteOutcome } from '../../components/write-outcome.tsx';
+import { commentRefusal, type MergeRequestCaller } from './merge-request-overview-access.ts';
+import { isResolvable, isUnresolved, positionText, unresolvedText } from './merge-request-threads-text.ts';
+import { useAddComment, useReplyToDiscussion, useResolveDiscussion, useStartThread, type MergeRequestRef } from './merge-request-overview-mutations.ts';
+
+/** Entries rendered at a time: a request with hundreds of threads paints its first ones at once, the rest on request. */
+export const ACTIVITY_STEP = 100;
+
+function authorName(note: DiscussionNote): string {
+  return note.author?.name ?? 'Someone';
+}
+
+function NoteBody({ note, projectId }: { note: DiscussionNote; projectId: number }) {
+  return (
+    <div className="thread__note">
+      <header className="note__header">
+        <strong>{authorName(note)}</strong> {note.author ? <span className="muted">@{note.author.username}</span> : null} · <Time value={note.created_at} relative />
+        {note.updated_at && note.updated_at !== note.created_at ? <span className="muted"> (edited)</span> : null}
+      </header>
+      <ProjectMarkdown projectId={projectId} source={note.body} />
+    </div>
+  );
+}
+
+function ReplyForm({ target, discussionId, onDone }: { target: MergeRequestRef; discussionId: string; onDone: () => void }) {
+  const draft = useCommentDraft(target.projectId, `merge_requests/${target.iid}/discussions/${discussionId}`);
+  const reply = useReplyToDiscussion(target);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!draft.text.trim()) return;
+    reply.mutate({ discussionId, body: draft.text }, { onSuccess: () => (draft.clear(), onDone()) });
+  };
+  return (
+    <form aria-label="Reply to the thread" onSubmit={submit} className="comment-form">
+      <NoteEditor projectId={target.projectId} label="Reply" value={draft.text} onChange={draft.change} />
+      <WriteOutcome write={reply} hint="Your reply is kept: send it again when you are ready." />
+      <span className="row-actions">
+        <button type="submit" className="button button--primary" disabled={reply.isPending || !draft.text.trim()}>
+          {reply.isPending ? 'Replying…' : 'Reply'}
+        </button>
+        <button type="button" className="button" disabled={reply.isPending} onClick={onDone}>
+          Cancel
+        </button>
+      </span>
+    </form>
+  );
+}
+
+function Thread({ discussion, target, mayResolve, mayComment }: { discussion: Discussion; target: MergeRequestRef; mayResolve: boolean; mayComment: boolean }) {
+  const resolve = useResolveDiscussion(target);
+  const [replying, setReplying] = useState(false);
+  const [first] = discussion.notes;
+  const resolvable = isResolvable(discussion);
+  const unresolved = isUnresolved(discussion);
+  const resolvedBy = discussion.notes.find((note) => note.resolved && note.resolved_by)?.resolved_by;
+  const kind = discussion.individual_note ? 'Comment' : 'Thread';
+  return (
+    <li className="timeline__entry">
+      <article aria-label={`${kind} by ${authorName(first)}`} className="note thread">
+        {first.position ? (
+          <p className="muted">
+            On <code>{positionText(first.position)}</code>
+          </p>
+        ) : null}
+        {resolvable ? (
+          <p className={unresolved ? 'badge badge--warning' : 'badge'}>
+            {unresolved ? 'Unresolved' : `Resolved${resolvedBy ? ` by ${resolvedBy.name}` : ''}`}
+          </p>
+        ) : null}
+        <ol className="thread__notes" aria-label={discussion.notes.length > 1 ? 'Notes of the thread' : 'Note'}>
+          {discussion.notes.map((note) => (
+            <li key={note.id}>
+              <NoteBody note={note} projectId={target.projectId} />
+            </li>
+          ))}
+        </ol>
+        <div className="row-actions">
+          {resolvable && mayResolve ? (
+            <button type="button" className="button" disabled={resolve.isPending} onClick={() => resolve.mutate({ discussionId: discussion.id, resolved: unresolved })}>
+              {unresolved ? 'Resolve thread' : 'Unresolve thread'}
+            </button>
+          ) : null}
+          {mayComment && !replying ? (
+            <button type="button" className="button" onClick={() => setReplying(true)}>
+              Reply…
+            </button>
+          ) : null}
+        </div>
+        <WriteOutcome write={resolve} />
+        {replying ? <ReplyForm target={target} discussionId={discussion.id} onDone={() => setReplying(false)} /> : null}
+      </article>
+    </li>
+  );
+}
+
+function SystemEntry({ note, projectId }: { note: DiscussionNote; projectId: number }) {
+  return (
+    <li className="timeline__entry timeline__entry--system">
+      <strong>{authorName(note)}</strong> <ProjectMarkdown projectId={projectId} source={note.body} /> <Time value={note.created_at} relative />
+    </li>
+  );
+}
+
+function NewCommentForm({ target, onPosted }: { target: MergeRequestRef; onPosted: () => void }) {
+  const draft = useCommentDraft(target.projectId, `merge_requests/${target.iid}`);
+  const thread = useStartThread(target);
+  const comment = useAddComment(target);
+  const pending = thread.isPending || comment.isPending;
+  const empty = !draft.text.trim();
+  const posted = () => {
+    draft.clear();
+    thread.reset();
+    comment.reset();
+    onPosted();
+  };
+  const send = (as: 'thread' | 'comment') => {
+    if (empty || pending) return;
+    // the other way's refusal no longer describes what is in the box
+    (as === 'thread' ? comment : thread).reset();
+    (as === 'thread' ? thread : comment).mutate({ body: draft.text }, { onSuccess: posted });
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    send('comment');
+  };
+  return (
+    <form aria-label="Add a comment" onSubmit={submit} className="comment-form">
+      <NoteEditor projectId={target.projectId} label="Comment" value={draft.text} onChange={draft.change} />
+      <WriteOutcome write={thread} hint="Your text is kept: send it again when you are ready." />
+      <WriteOutcome write={comment} hint="Your text is kept: send it again when you are ready." />
+      <p className="muted">A thread can be resolved, and unresolved threads can keep the request from merging; a comment is just said.</p>
+      <span className="row-actions">
+        <button type="button" className="button button--primary" disabled={pending || empty} onClick={() => send('thread')}>
+          {thread.isPending ? 'Starting the thread…' : 'Start a thread'}
+        </button>
+        <button type="submit" className="button" disabled={pending || empty}>
+          {comment.isPending ? 'Commenting…' : 'Comment'}
+        </button>
+      </span>
+    </form>
+  );
+}
+
+/** The request's threads and system notes, oldest first; resolve, reply, and a new comment or thread at the end. */
+export function MergeRequestActivity({ target, caller, locked, mayResolve }: { target: MergeRequestRef; caller: MergeRequestCaller; locked: boolean; mayResolve: boolean }) {
+  const connection = useConnection();
+  const query = useInfiniteQuery(mergeRequestsQueries.allDiscussions(connection, target.projectId, target.iid));
+  const [shown, setShown] = useState(ACTIVITY_STEP);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage, isError } = query;
+  // every page, one after the other, while the first is already on screen
+  useEffect(() => {
+    if (hasNextPage && !isFetchingNextPage && !isError) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, isError, fetchNextPage]);
+  const discussions = useMemo(() => {
+    const all = query.data?.pages.flatMap((page) => page.items).filter((discussion) => discussion.notes.length > 0) ?? [];
+    const at = (discussion: Discussion) => Date.parse(discussion.notes[0].created_at) || 0;
+    return all.map((discussion, index) => ({ discussion, index })).sort((a, b) => at(a.discussion) - at(b.discussion) || a.index - b.index).map(({ discussion }) => discussion);
+  }, [query.data]);
+  const unresolved = discussions.filter(isUnresolved).length;
+  const anyResolvable = discussions.some(isResolvable);
+  const refusal = commentRefusal(caller, locked);
+  const total = query.data?.pages[0]?.total;
+  return (
+    <section aria-label="Activity" className="timeline">
+      <h2>Activity</h2>
+      {query.data && anyResolvable ? (
+        <p className={unresolved ? 'notice' : 'muted'} role="status">
+          {unresolvedText(unresolved)}
+          {hasNextPage ? ' so far' : ''}
+        </p>
+      ) : null}
+      {query.isPending ? <p role="status">Loading the activity…</p> : null}
+      {query.isError ? <ErrorPanel error={query.error} onRetry={() => void (query.data ? fetchNextPage() : query.refetch())} /> : null}
+      {query.data && !discussions.length ? <p className="muted">No activity yet.</p> : null}
+      <ol className="timeline__list" aria-label="Activity entries">
+        {discussions.slice(0, shown).map((discussion) =>
+          discussion.notes[0].system ? (
+            <SystemEntry key={discussion.id} note={discussion.notes[0]} projectId={target.projectId} />
+          ) : (
+            <Thread key={discussion.id} discussion={discussion} target={target} mayResolve={mayResolve} mayComment={refusal === null} />
+          ),
+        )}
+      </ol>
+      {hasNextPage ? (
+        <p role="status">
+          Loading more threads ({discussions.length.toLocaleString()}
+          {total ? ` of ${total.toLocaleString()}` : ''} so far)…
+        </p>
+      ) : null}
+      {discussions.length > shown ? (
+        <p>
+          Showing {shown.toLocaleString()} of {discussions.length.toLocaleString()} entries.{' '}
+          <button type="button" className="button" onClick={() => setShown((count) => count + ACTIVITY_STEP)}>
+            Show {Math.min(ACTIVITY_STEP, discussions.length - shown)} more
+          </button>
+        </p>
+      ) : null}
+      {refusal ? (
+        <p className="notice" role="note">
+          {refusal}
+        </p>
+      ) : (
+        // a new entry is the last one: every entry shows, so it is seen where it was posted
+        <NewCommentForm target={target} onPosted={() => setShown(Number.MAX_SAFE_INTEGER)} />
+      )}
+    </section>
+  );
+}
