@@ -57,6 +57,7 @@ import { Route as ProjectsProjectIdNewSplatRouteImport } from './routes/projects
 import { Route as ProjectsProjectIdTreeSplatRouteImport } from './routes/projects/$projectId/tree.$'
 import { Route as GroupsGroupIdServiceAccountsUserIdTokensRouteImport } from './routes/groups/$groupId/service-accounts_.$userId.tokens'
 import { Route as ProjectsProjectIdMergeRequestsMergeRequestIidIndexRouteImport } from './routes/projects/$projectId/merge-requests/$mergeRequestIid/index'
+import { Route as ProjectsProjectIdMergeRequestsMergeRequestIidChangesRouteImport } from './routes/projects/$projectId/merge-requests/$mergeRequestIid/changes'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -323,6 +324,13 @@ const ProjectsProjectIdMergeRequestsMergeRequestIidIndexRoute =
     getParentRoute: () =>
       ProjectsProjectIdMergeRequestsMergeRequestIidRouteRoute,
   } as any)
+const ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute =
+  ProjectsProjectIdMergeRequestsMergeRequestIidChangesRouteImport.update({
+    id: '/changes',
+    path: '/changes',
+    getParentRoute: () =>
+      ProjectsProjectIdMergeRequestsMergeRequestIidRouteRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -372,6 +380,7 @@ export interface FileRoutesByFullPath {
   '/projects/$projectId/issues/': typeof ProjectsProjectIdIssuesIndexRoute
   '/projects/$projectId/merge-requests/': typeof ProjectsProjectIdMergeRequestsIndexRoute
   '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
+  '/projects/$projectId/merge-requests/$mergeRequestIid/changes': typeof ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/': typeof ProjectsProjectIdMergeRequestsMergeRequestIidIndexRoute
 }
 export interface FileRoutesByTo {
@@ -421,6 +430,7 @@ export interface FileRoutesByTo {
   '/projects/$projectId/issues': typeof ProjectsProjectIdIssuesIndexRoute
   '/projects/$projectId/merge-requests': typeof ProjectsProjectIdMergeRequestsIndexRoute
   '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
+  '/projects/$projectId/merge-requests/$mergeRequestIid/changes': typeof ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid': typeof ProjectsProjectIdMergeRequestsMergeRequestIidIndexRoute
 }
 export interface FileRoutesById {
@@ -472,6 +482,7 @@ export interface FileRoutesById {
   '/projects/$projectId/issues/': typeof ProjectsProjectIdIssuesIndexRoute
   '/projects/$projectId/merge-requests/': typeof ProjectsProjectIdMergeRequestsIndexRoute
   '/groups/$groupId/service-accounts_/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
+  '/projects/$projectId/merge-requests/$mergeRequestIid/changes': typeof ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/': typeof ProjectsProjectIdMergeRequestsMergeRequestIidIndexRoute
 }
 export interface FileRouteTypes {
@@ -524,6 +535,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/issues/'
     | '/projects/$projectId/merge-requests/'
     | '/groups/$groupId/service-accounts/$userId/tokens'
+    | '/projects/$projectId/merge-requests/$mergeRequestIid/changes'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -573,6 +585,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/issues'
     | '/projects/$projectId/merge-requests'
     | '/groups/$groupId/service-accounts/$userId/tokens'
+    | '/projects/$projectId/merge-requests/$mergeRequestIid/changes'
     | '/projects/$projectId/merge-requests/$mergeRequestIid'
   id:
     | '__root__'
@@ -623,6 +636,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/issues/'
     | '/projects/$projectId/merge-requests/'
     | '/groups/$groupId/service-accounts_/$userId/tokens'
+    | '/projects/$projectId/merge-requests/$mergeRequestIid/changes'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/'
   fileRoutesById: FileRoutesById
 }
@@ -1014,15 +1028,25 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ProjectsProjectIdMergeRequestsMergeRequestIidIndexRouteImport
       parentRoute: typeof ProjectsProjectIdMergeRequestsMergeRequestIidRouteRoute
     }
+    '/projects/$projectId/merge-requests/$mergeRequestIid/changes': {
+      id: '/projects/$projectId/merge-requests/$mergeRequestIid/changes'
+      path: '/changes'
+      fullPath: '/projects/$projectId/merge-requests/$mergeRequestIid/changes'
+      preLoaderRoute: typeof ProjectsProjectIdMergeRequestsMergeRequestIidChangesRouteImport
+      parentRoute: typeof ProjectsProjectIdMergeRequestsMergeRequestIidRouteRoute
+    }
   }
 }
 
 interface ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteChildren {
+  ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute: typeof ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute
   ProjectsProjectIdMergeRequestsMergeRequestIidIndexRoute: typeof ProjectsProjectIdMergeRequestsMergeRequestIidIndexRoute
 }
 
 const ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteChildren: ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteChildren =
   {
+    ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute:
+      ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute,
     ProjectsProjectIdMergeRequestsMergeRequestIidIndexRoute:
       ProjectsProjectIdMergeRequestsMergeRequestIidIndexRoute,
   }

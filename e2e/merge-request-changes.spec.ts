@@ -1,0 +1,148 @@
+import { randomBytes } from 'node:crypto';
+import type { Page } from '@playwright/test';
+import { DEMO_PATHS, expect, test, applyAdminSession, type Api } from './fixtures.ts';
+import { axeViolations } from './axe.ts';
+import { DEMO_MERGE_REQUESTS } from '../sandbox/seed/demo.ts';
+
+const unique = () => randomBytes(4).toString('hex');
+
+/** One search param of the page's URL, for `expect.poll`. */
+const param = (page: Page, name: string) => () => new URL(page.url()).searchParams.get(name);
+
+/** Elements in the document: the list draws the rows in view only. */
+const elementCount = (page: Page) => page.evaluate(() => document.getElementsByTagName('*').length);
+
+/**
+ * A project of its own whose `topic` branch changes `files` (path -> new content) over `base`
+ * (path -> content on main), with a merge request from it.
+ */
+async function requestChanging(api: Api, base: Record<string, string>, files: Record<string, string>) {
+  const project = await api.post<{ id: number }>('/projects', { name: `mr-changes-${unique()}`, initialize_with_readme: true });
+  api.deleteAfter(`/projects/${project.id}`);
+  const repository = `/projects/${project.id}/repository`;
+  await api.post(`${repository}/commits`, { branch: 'main', commit_message: 'Base', actions: Object.entries(base).map(([file_path, content]) => ({ action: 'create', file_path, content })) });
+  await api.post(`${repository}/branches`, { branch: 'topic', ref: 'main' });
+  await api.post(`${repository}/commits`, {
+    branch: 'topic',
+    commit_message: 'Change',
+    actions: Object.entries(files).map(([file_path, content]) => ({ action: file_path in base ? 'update' : 'create', file_path, content })),
+  });
+  const request = await api.post<{ iid: number }>(`/projects/${project.id}/merge_requests`, { source_branch: 'topic', target_branch: 'main', title: `Changes ${unique()}` });
+  return `/projects/${project.id}/merge-requests/${request.iid}/changes`;
+}
+
+test.describe.configure({ mode: 'parallel', timeout: 90_000 });
+
+test.beforeEach(({ context, adminSession }) => applyAdminSession(context, adminSession));
+
+test('the 5,000-line request: the first file paints, the tree jumps to a later one, side by side is kept in the URL', async ({ page, api }) => {
+  const webApp = await api.projectId(DEMO_PATHS.mergeRequests);
+  await page.goto(`/projects/${webApp}/merge-requests/${DEMO_MERGE_REQUESTS.big}`);
+  const tabs = page.getByRole('navigation', { name: 'Merge request' });
+  await expect(tabs.getByRole('link', { name: 'Changes 100' })).toBeVisible();
+  await tabs.getByRole('link', { name: 'Changes 100' }).click();
+  await expect(page).toHaveURL(new RegExp(`/merge-requests/${DEMO_MERGE_REQUESTS.big}/changes$`));
+
+  const first = page.getByRole('group', { name: 'src/tokens/token000.ts', exact: true });
+  await expect(first.getByRole('table', { name: 'Lines of src/tokens/token000.ts' })).toContainText('token000_0');
+  await expect(first.getByRole('button', { name: 'src/tokens/token000.ts' })).toHaveAttribute('aria-expanded', 'true');
+  await expect(first).toContainText('+50');
+  await expect(page.getByRole('status').filter({ hasText: 'files changed' })).toContainText('100 files changed, +5,000 −0');
+  // the document holds the rows in view, not 5,000 lines
+  expect(await elementCount(page)).toBeLessThan(2_000);
+
+  const tree = page.getByRole('navigation', { name: 'Changed files' });
+  await expect(tree.getByRole('button', { name: 'src/tokens/' })).toHaveAttribute('aria-expanded', 'true');
+  const later = tree.getByRole('button', { name: /^token090\.ts/ });
+  await later.click();
+  await expect(later).toHaveAttribute('aria-current', 'true');
+  await expect.poll(param(page, 'file')).toBe('src/tokens/token090.ts');
+  const target = page.getByRole('group', { name: 'src/tokens/token090.ts', exact: true });
+  await expect(target.getByRole('table')).toContainText('token090_0');
+  await expect(page.getByRole('group', { name: 'src/tokens/token000.ts', exact: true })).toHaveCount(0);
+  expect(await elementCount(page)).toBeLessThan(2_000);
+
+  // collapsing a file leaves its header
+  await target.getByRole('button', { name: 'src/tokens/token090.ts' }).click();
+  await expect(target.getByRole('button', { name: 'src/tokens/token090.ts' })).toHaveAttribute('aria-expanded', 'false');
+  await expect(target.getByRole('table')).toHaveCount(0);
+  await target.getByRole('button', { name: 'src/tokens/token090.ts' }).click();
+
+  // side by side: the new side's line number and text beside an empty old side; unified again drops the param
+  await page.getByRole('group', { name: 'View' }).getByRole('radio', { name: 'Side by side' }).check();
+  await expect.poll(param(page, 'view')).toBe('parallel');
+  const row = target.getByRole('row').filter({ hasText: 'token090_0:' }).first();
+  await expect(row.getByRole('cell')).toHaveCount(4);
+  await page.reload();
+  await expect(page.getByRole('radio', { name: 'Side by side' })).toBeChecked();
+  await expect(page.getByRole('button', { name: /^token090\.ts/ })).toHaveAttribute('aria-current', 'true');
+  await expect(page.getByRole('group', { name: 'src/tokens/token090.ts', exact: true }).getByRole('table')).toContainText('token090_');
+  expect(await axeViolations(page, 'changes, side by side')).toEqual([]);
+  await page.getByRole('radio', { name: 'Unified' }).check();
+  await expect.poll(param(page, 'view')).toBeNull();
+  await expect(page.getByRole('group', { name: 'src/tokens/token090.ts', exact: true }).getByRole('row').filter({ hasText: 'token090_0:' }).first().getByRole('cell')).toHaveCount(3);
+  expect(await axeViolations(page, 'changes, unified')).toEqual([]);
+});
+
+test('whitespace-only changes hide behind a choice kept in the URL', async ({ page, api }) => {
+  const path = await requestChanging(
+    api,
+    { 'app/indent.py': 'def run():\n    call()\n    done()\n', 'app/real.py': 'value = 1\n' },
+    { 'app/indent.py': 'def run():\n\tcall()\n\tdone()  \n', 'app/real.py': 'value = 2\n' },
+  );
+  await page.goto(path);
+  const indent = page.getByRole('group', { name: 'app/indent.py', exact: true });
+  const real = page.getByRole('group', { name: 'app/real.py', exact: true });
+  await expect(indent.getByRole('row').filter({ hasText: 'Removed:' })).toHaveCount(2);
+  await expect(indent).toContainText('+2');
+  await expect(real.getByRole('row').filter({ hasText: 'Added: value = 2' })).toHaveCount(1);
+
+  await page.getByRole('group', { name: 'Whitespace changes' }).getByRole('radio', { name: 'Hide' }).check();
+  await expect.poll(param(page, 'whitespace')).toBe('hide');
+  await expect(indent).toContainText('Only whitespace changed in this file.');
+  await expect(indent.getByRole('table')).toHaveCount(0);
+  await expect(real.getByRole('row').filter({ hasText: 'Added: value = 2' })).toHaveCount(1);
+
+  // kept through a reload; showing them again takes the param away
+  await page.reload();
+  await expect(page.getByRole('group', { name: 'app/indent.py', exact: true })).toContainText('Only whitespace changed in this file.');
+  await page.getByRole('radio', { name: 'Show' }).check();
+  await expect.poll(param(page, 'whitespace')).toBeNull();
+  await expect(indent.getByRole('row').filter({ hasText: 'Added:' })).toHaveCount(2);
+});
+
+test('markup in file names and contents renders as text and runs nothing', async ({ page, api }) => {
+  const corpus = [
+    '<img src=x onerror="window.__xss = true">',
+    '<svg onload="window.__xss = true"></svg>',
+    '<script>window.__xss = true</script>',
+    '<a href="javascript:window.__xss=true">link</a>',
+    '"><iframe src="javascript:window.__xss=true"></iframe>',
+    '&lt;b&gt;entity&lt;/b&gt;',
+  ];
+  const name = 'web/<img src=x onerror=window.__xss=1>.html';
+  const path = await requestChanging(api, { 'web/page.html': '<p>old</p>\n' }, { 'web/page.html': `${corpus.join('\n')}\n`, [name]: `${corpus[0]}\n` });
+  await page.goto(path);
+  const file = page.getByRole('group', { name: 'web/page.html', exact: true });
+  for (const line of corpus) await expect(file.getByRole('row').filter({ hasText: line })).toHaveCount(1);
+  await expect(page.getByRole('group', { name, exact: true }).getByRole('row').filter({ hasText: corpus[0] })).toHaveCount(1);
+  await expect(page.getByRole('navigation', { name: 'Changed files' }).getByRole('button', { name: /^<img src=x/ })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Changes, file by file' }).getByRole('img')).toHaveCount(0);
+  expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
+});
+
+test('on a phone the tree opens on request and nothing scrolls sideways', async ({ page, api }) => {
+  const webApp = await api.projectId(DEMO_PATHS.mergeRequests);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/projects/${webApp}/merge-requests/${DEMO_MERGE_REQUESTS.big}/changes?view=parallel`);
+  await expect(page.getByRole('group', { name: 'src/tokens/token000.ts', exact: true }).getByRole('table')).toContainText('token000_0');
+  const toggle = page.getByRole('button', { name: 'File tree' });
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  await expect(page.getByRole('navigation', { name: 'Changed files' })).toHaveCount(0);
+  await toggle.click();
+  await page.getByRole('navigation', { name: 'Changed files' }).getByRole('button', { name: /^token042\.ts/ }).click();
+  await expect(page.getByRole('group', { name: 'src/tokens/token042.ts', exact: true }).getByRole('table')).toContainText('token042_0');
+  // picked, the tree steps aside for the changes
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+});
