@@ -154,6 +154,9 @@ export function bundleFigures(): void {
   // the issue board with its drag and drop (issue 13: at most 40 KB)
   const board = weights.find((weight) => weight.routeFile === 'src/routes/projects/$projectId/boards.tsx');
   if (board) emit({ name: 'console.board_route_gzip', value: kB(board.bytes), unit: 'KB', goal: 40 });
+  // a merge request's Changes tab: the diff viewer, its parser and virtualized list (issue 14: at most 40 KB; highlight.js loads apart, per language)
+  const changes = weights.find((weight) => weight.routeFile === 'src/routes/projects/$projectId/merge-requests/$mergeRequestIid/changes.tsx');
+  if (changes) emit({ name: 'console.merge_request_changes_route_gzip', value: kB(changes.bytes), unit: 'KB', goal: 40 });
 
   // what the first Markdown on screen downloads beyond the running shell (its highlight.js grammars load apart, per language)
   if (manifest[MARKDOWN_SOURCE]) {
