@@ -13,19 +13,25 @@ const param = (page: Page, name: string) => () => new URL(page.url()).searchPara
 const elementCount = (page: Page) => page.evaluate(() => document.getElementsByTagName('*').length);
 
 /**
- * A project of its own whose `topic` branch changes `files` (path -> new content) over `base`
- * (path -> content on main), with a merge request from it.
+ * A project of its own whose `topic` branch changes `files` (path -> new content, null to delete)
+ * over `base` (path -> content on main) and renames `moves` (new path -> old path), with a merge
+ * request from it. Resolves to the request's Changes tab.
  */
-async function requestChanging(api: Api, base: Record<string, string>, files: Record<string, string>) {
+async function requestChanging(api: Api, base: Record<string, string>, files: Record<string, string | null>, moves: Record<string, string> = {}) {
   const project = await api.post<{ id: number }>('/projects', { name: `mr-changes-${unique()}`, initialize_with_readme: true });
   api.deleteAfter(`/projects/${project.id}`);
   const repository = `/projects/${project.id}/repository`;
-  await api.post(`${repository}/commits`, { branch: 'main', commit_message: 'Base', actions: Object.entries(base).map(([file_path, content]) => ({ action: 'create', file_path, content })) });
+  if (Object.keys(base).length) {
+    await api.post(`${repository}/commits`, { branch: 'main', commit_message: 'Base', actions: Object.entries(base).map(([file_path, content]) => ({ action: 'create', file_path, content })) });
+  }
   await api.post(`${repository}/branches`, { branch: 'topic', ref: 'main' });
   await api.post(`${repository}/commits`, {
     branch: 'topic',
     commit_message: 'Change',
-    actions: Object.entries(files).map(([file_path, content]) => ({ action: file_path in base ? 'update' : 'create', file_path, content })),
+    actions: [
+      ...Object.entries(files).map(([file_path, content]) => (content === null ? { action: 'delete', file_path } : { action: file_path in base ? 'update' : 'create', file_path, content })),
+      ...Object.entries(moves).map(([file_path, previous_path]) => ({ action: 'move', file_path, previous_path })),
+    ],
   });
   const request = await api.post<{ iid: number }>(`/projects/${project.id}/merge_requests`, { source_branch: 'topic', target_branch: 'main', title: `Changes ${unique()}` });
   return `/projects/${project.id}/merge-requests/${request.iid}/changes`;
@@ -111,6 +117,21 @@ test('whitespace-only changes hide behind a choice kept in the URL', async ({ pa
   await expect(indent.getByRole('row').filter({ hasText: 'Added:' })).toHaveCount(2);
 });
 
+test('a renamed file names both paths, a deleted one links to the file before the change', async ({ page, api }) => {
+  const path = await requestChanging(api, { 'lib/old-name.rb': 'puts 1\n', 'lib/gone.rb': 'puts 2\n' }, { 'lib/gone.rb': null }, { 'lib/new-name.rb': 'lib/old-name.rb' });
+  await page.goto(path);
+  const renamed = page.getByRole('group', { name: 'lib/new-name.rb', exact: true });
+  await expect(renamed.getByRole('button', { name: 'lib/old-name.rb → lib/new-name.rb' })).toBeVisible();
+  await expect(renamed).toContainText('Renamed');
+  await expect(renamed).toContainText('Renamed without changes.');
+  const deleted = page.getByRole('group', { name: 'lib/gone.rb', exact: true });
+  await expect(deleted).toContainText('Deleted');
+  await expect(deleted.getByRole('row').filter({ hasText: 'Removed: puts 2' })).toHaveCount(1);
+  await deleted.getByRole('link', { name: 'View lib/gone.rb' }).click();
+  await expect(page).toHaveURL(/\/blob\/lib\/gone\.rb\?ref=[0-9a-f]{40}$/);
+  await expect(page.getByText('puts 2')).toBeVisible();
+});
+
 test('markup in file names and contents renders as text and runs nothing', async ({ page, api }) => {
   const corpus = [
     '<img src=x onerror="window.__xss = true">',
@@ -129,6 +150,17 @@ test('markup in file names and contents renders as text and runs nothing', async
   await expect(page.getByRole('navigation', { name: 'Changed files' }).getByRole('button', { name: /^<img src=x/ })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Changes, file by file' }).getByRole('img')).toHaveCount(0);
   expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
+});
+
+test('a request of more than 100 files loads every page of its changes', async ({ page, api }) => {
+  const changed = Object.fromEntries(Array.from({ length: 105 }, (_, index) => [`data/file-${String(index).padStart(3, '0')}.txt`, `line ${index}\n`]));
+  const path = await requestChanging(api, {}, changed);
+  await page.goto(path);
+  await expect(page.getByRole('group', { name: 'data/file-000.txt', exact: true }).getByRole('table')).toContainText('line 0');
+  await expect(page.getByRole('status').filter({ hasText: 'files changed' })).toContainText('105 files changed, +105 −0');
+  // the last file is on the second page
+  await page.getByRole('navigation', { name: 'Changed files' }).getByRole('button', { name: /^file-104\.txt/ }).click();
+  await expect(page.getByRole('group', { name: 'data/file-104.txt', exact: true }).getByRole('table')).toContainText('line 104');
 });
 
 test('on a phone the tree opens on request and nothing scrolls sideways', async ({ page, api }) => {
