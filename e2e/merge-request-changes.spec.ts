@@ -90,6 +90,20 @@ test('the 5,000-line request: the first file paints, the tree jumps to a later o
   expect(await axeViolations(page, 'changes, unified')).toEqual([]);
 });
 
+test('a line’s link opens the tab scrolled to that line, marked; pressing a number links to its line', async ({ page, api }) => {
+  const webApp = await api.projectId(DEMO_PATHS.mergeRequests);
+  await page.goto(`/projects/${webApp}/merge-requests/${DEMO_MERGE_REQUESTS.big}/changes#src/tokens/token080.ts__25`);
+  const file = page.getByRole('group', { name: 'src/tokens/token080.ts', exact: true });
+  // line 25 of the new file is the token numbered 23 (the first line opens the object)
+  const marked = file.getByRole('row').filter({ hasText: 'token080_23:' });
+  await expect(marked).toHaveAttribute('aria-current', 'true');
+  await expect(marked).toBeInViewport();
+  await file.getByRole('link', { name: 'Line 30', exact: true }).click();
+  await expect(page).toHaveURL(/#src\/tokens\/token080\.ts__30$/);
+  await expect(file.getByRole('row').filter({ hasText: 'token080_28:' })).toHaveAttribute('aria-current', 'true');
+  await expect(marked).not.toHaveAttribute('aria-current', 'true');
+});
+
 test('whitespace-only changes hide behind a choice kept in the URL', async ({ page, api }) => {
   const path = await requestChanging(
     api,

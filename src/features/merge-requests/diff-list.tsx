@@ -1,10 +1,10 @@
-import { memo, useEffect, useImperativeHandle, useRef, type ReactNode, type Ref } from 'react';
+import { memo, useEffect, useImperativeHandle, useRef, type MouseEvent, type ReactNode, type Ref } from 'react';
 import { Link } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { DiffLine } from '../../lib/diff.ts';
 import type { HighlightNode } from '../../lib/highlight.ts';
 import { Highlighted } from '../../components/highlighted.tsx';
-import type { DiffEntry, DiffRow, DiffRows } from './diff-model.ts';
+import { lineAnchor, type DiffEntry, type DiffRow, type DiffRows } from './diff-model.ts';
 import { useDiffHighlight, type HighlightedLine } from './diff-highlight.ts';
 
 // first guesses; each row is measured once drawn (long lines wrap)
@@ -15,6 +15,8 @@ const OVERSCAN = 10;
 export interface DiffListHandle {
   /** Scrolls the list so the file's header is at the top. */
   scrollToFile: (file: number) => void;
+  /** Scrolls the list so the row is in the middle. */
+  scrollToRow: (row: number) => void;
 }
 
 /** Where the file browser shows a file: its new path at the request's head, or its old path at the base for a deletion. */
@@ -33,6 +35,10 @@ interface DiffListProps {
   fileLink: FileLink;
   /** The files at least partly in view, first to last, as the list scrolls. */
   onVisibleFiles?: (files: readonly number[]) => void;
+  /** The row of the line in the URL's hash, marked; -1 for none. */
+  selectedRow: number;
+  /** A line number pressed: its anchor goes to the URL. */
+  onSelectLine: (anchor: string) => void;
   handle: Ref<DiffListHandle>;
 }
 
@@ -41,7 +47,7 @@ interface DiffListProps {
  * document, so 5,000 lines scroll like 50. Each file is a group named by its path, its lines a
  * table; the list scrolls in its own box, so a long line never widens the page.
  */
-export function DiffList({ entries, rows, view, collapsed, onToggle, fileLink, onVisibleFiles, handle }: DiffListProps) {
+export function DiffList({ entries, rows, view, collapsed, onToggle, fileLink, onVisibleFiles, selectedRow, onSelectLine, handle }: DiffListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const list = rows.rows;
   const virtualizer = useVirtualizer({
@@ -51,7 +57,20 @@ export function DiffList({ entries, rows, view, collapsed, onToggle, fileLink, o
     getItemKey: (index) => list[index].key,
     overscan: OVERSCAN,
   });
-  useImperativeHandle(handle, () => ({ scrollToFile: (file) => virtualizer.scrollToIndex(rows.fileStarts[file] ?? 0, { align: 'start' }) }), [virtualizer, rows]);
+  useImperativeHandle(
+    handle,
+    () => ({
+      scrollToFile: (file) => virtualizer.scrollToIndex(rows.fileStarts[file] ?? 0, { align: 'start' }),
+      scrollToRow: (row) => virtualizer.scrollToIndex(row, { align: 'center' }),
+    }),
+    [virtualizer, rows],
+  );
+  const onLineClick = (event: MouseEvent<HTMLAnchorElement>, anchor: string) => {
+    // a modified click opens the line's link elsewhere, as links do
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    onSelectLine(anchor);
+  };
 
   const items = virtualizer.getVirtualItems();
   // the rows in view grouped by file, in order: each group one element named by its path
@@ -87,7 +106,17 @@ export function DiffList({ entries, rows, view, collapsed, onToggle, fileLink, o
               {tableItems.length ? (
                 <div role="table" aria-label={`Lines of ${entry.path}`} aria-rowcount={rows.tableRows[entry.index]} className={`diff-lines diff-lines--${view}`}>
                   {tableItems.map((item) => (
-                    <LineRow key={item.key} row={list[item.index]} entry={entry} index={item.index} start={item.start} measure={virtualizer.measureElement} highlighted={highlighted} />
+                    <LineRow
+                      key={item.key}
+                      row={list[item.index]}
+                      entry={entry}
+                      index={item.index}
+                      start={item.start}
+                      selected={item.index === selectedRow}
+                      measure={virtualizer.measureElement}
+                      highlighted={highlighted}
+                      onLineClick={onLineClick}
+                    />
                   ))}
                 </div>
               ) : null}
@@ -174,15 +203,29 @@ interface LineRowProps {
   entry: DiffEntry;
   index: number;
   start: number;
+  selected: boolean;
   measure: (element: Element | null) => void;
   highlighted: HighlightedLine;
+  onLineClick: (event: MouseEvent<HTMLAnchorElement>, anchor: string) => void;
 }
 
 const SIGNS: Record<DiffLine['kind'], string> = { added: '+', removed: '-', context: ' ' };
 const KIND_TEXT: Record<DiffLine['kind'], string> = { added: 'Added', removed: 'Removed', context: '' };
 
-function LineRow({ row, entry, index, start, measure, highlighted }: LineRowProps) {
-  const placed = { 'data-index': index, ref: measure, style: { transform: `translateY(${start}px)` } };
+function LineRow({ row, entry, index, start, selected, measure, highlighted, onLineClick }: LineRowProps) {
+  const placed = { 'data-index': index, ref: measure, style: { transform: `translateY(${start}px)` }, 'aria-current': selected ? ('true' as const) : undefined };
+  // the line's number is its link: on the new side, or the old one for a removed line
+  const number = (line: DiffLine | null, side: 'old' | 'new') => {
+    const value = side === 'old' ? line?.oldLine : line?.newLine;
+    if (!line || value == null) return '';
+    if (side === 'old' && line.kind !== 'removed') return value;
+    const anchor = lineAnchor(entry.path, line);
+    return (
+      <a href={`#${encodeURI(anchor)}`} aria-label={`Line ${value}`} onClick={(event) => onLineClick(event, anchor)}>
+        {value}
+      </a>
+    );
+  };
   if (row.type === 'hunk') {
     return (
       <div {...placed} role="row" aria-rowindex={row.rowIndex} className="diff-row diff-row--hunk">
@@ -196,8 +239,8 @@ function LineRow({ row, entry, index, start, measure, highlighted }: LineRowProp
     const { line } = row;
     return (
       <div {...placed} role="row" aria-rowindex={row.rowIndex} className={`diff-row diff-row--${line.kind}`}>
-        <span role="cell" className="diff-row__number">{line.oldLine ?? ''}</span>
-        <span role="cell" className="diff-row__number">{line.newLine ?? ''}</span>
+        <span role="cell" className="diff-row__number">{number(line, 'old')}</span>
+        <span role="cell" className="diff-row__number">{line.kind === 'removed' ? '' : number(line, 'new')}</span>
         <CodeCell line={line} nodes={highlighted(entry, line)} />
       </div>
     );
@@ -206,9 +249,9 @@ function LineRow({ row, entry, index, start, measure, highlighted }: LineRowProp
     const { left, right } = row.row;
     return (
       <div {...placed} role="row" aria-rowindex={row.rowIndex} className="diff-row diff-row--split">
-        <span role="cell" className={`diff-row__number diff-side--${left?.kind ?? 'empty'}`}>{left?.oldLine ?? ''}</span>
+        <span role="cell" className={`diff-row__number diff-side--${left?.kind ?? 'empty'}`}>{left?.kind === 'removed' ? number(left, 'old') : left?.oldLine ?? ''}</span>
         <CodeCell line={left} nodes={left ? highlighted(entry, left) : undefined} />
-        <span role="cell" className={`diff-row__number diff-side--${right?.kind ?? 'empty'}`}>{right?.newLine ?? ''}</span>
+        <span role="cell" className={`diff-row__number diff-side--${right?.kind ?? 'empty'}`}>{number(right, 'new')}</span>
         <CodeCell line={right} nodes={right ? highlighted(entry, right) : undefined} />
       </div>
     );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DiffFileFacts } from '../../lib/diff.ts';
-import { diffEntries, diffRows, fileTree } from './diff-model.ts';
+import { diffEntries, diffRows, fileTree, lineAnchor, rowOfAnchor } from './diff-model.ts';
 
 const file = (path: string, diff: string, overrides: Partial<DiffFileFacts> = {}): DiffFileFacts => ({
   old_path: path, new_path: path, new_file: false, deleted_file: false, renamed_file: false, too_large: false, collapsed: false, diff, ...overrides,
@@ -60,5 +60,21 @@ describe('fileTree', () => {
       { type: 'file', name: 'README.md', path: 'README.md', file: 2 },
       { type: 'file', name: 'old.txt', path: 'old.txt', file: 3 },
     ]);
+  });
+});
+
+describe('line anchors', () => {
+  it('name a line by its file and numbers, and find its row in either view', () => {
+    const entries = diffEntries([file('src/my_file.ts', '@@ -1,2 +1,2 @@\n a\n-b\n+c\n')], false);
+    const [context, removed, added] = entries[0].parsed.hunks[0].lines;
+    expect([lineAnchor('src/my_file.ts', context), lineAnchor('src/my_file.ts', removed), lineAnchor('src/my_file.ts', added)]).toEqual(['src/my_file.ts_1_1', 'src/my_file.ts_2_', 'src/my_file.ts__2']);
+    const inline = diffRows(entries, 'inline', new Set()).rows;
+    expect(rowOfAnchor(entries, inline, 'src/my_file.ts__2')).toBe(4);
+    const parallel = diffRows(entries, 'parallel', new Set()).rows;
+    expect(rowOfAnchor(entries, parallel, 'src/my_file.ts__2')).toBe(3);
+    expect(rowOfAnchor(entries, parallel, 'src/my_file.ts_2_')).toBe(3);
+    expect(rowOfAnchor(entries, inline, 'src/my_file.ts__9')).toBe(-1);
+    expect(rowOfAnchor(entries, inline, 'other.ts_1_1')).toBe(-1);
+    expect(rowOfAnchor(entries, inline, 'src/my_file.ts__')).toBe(-1);
   });
 });

@@ -114,3 +114,20 @@ export function fileTree(entries: ReadonlyArray<Pick<DiffEntry, 'path' | 'index'
   };
   return nodesOf(root, '');
 }
+
+/**
+ * A line's anchor in the URL's hash: its file's path, then its old and new numbers, either empty
+ * (`src/app.ts_11_` removed, `src/app.ts__12` added, `src/app.ts_10_10` unchanged), as the
+ * platform's line codes join a file and its two numbers.
+ */
+export const lineAnchor = (path: string, line: DiffLine): string => `${path}_${line.oldLine ?? ''}_${line.newLine ?? ''}`;
+
+/** The row of `rows` holding the line an anchor names (either side of a side-by-side row), or -1. */
+export function rowOfAnchor(entries: readonly DiffEntry[], rows: readonly DiffRow[], anchor: string): number {
+  const match = /^(.+)_(\d*)_(\d*)$/.exec(anchor);
+  if (!match || (!match[2] && !match[3])) return -1;
+  const file = entries.find((entry) => entry.path === match[1]);
+  if (!file) return -1;
+  const matches = (line: DiffLine | null) => line !== null && lineAnchor(file.path, line) === anchor;
+  return rows.findIndex((row) => row.file === file.index && ((row.type === 'line' && matches(row.line)) || (row.type === 'split' && (matches(row.row.left) || matches(row.row.right)))));
+}

@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useQueries, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { useLocation, useNavigate } from '@tanstack/react-router';
 import { mergeRequestsQueries } from '../../api/merge-requests.ts';
 import type { CommitDiff } from '../../api/commits.ts';
 import type { Connection } from '../../api/http.ts';
 import { useConnection } from '../../api/react.ts';
 import { ErrorPanel } from '../../components/error-panel.tsx';
-import { diffEntries, diffRows, fileTree } from './diff-model.ts';
+import { diffEntries, diffRows, fileTree, rowOfAnchor } from './diff-model.ts';
 import { DiffList, type DiffListHandle } from './diff-list.tsx';
 import { DiffFileTree } from './diff-file-tree.tsx';
 import type { DiffSearch } from './diff-search.ts';
@@ -99,14 +100,41 @@ export function DiffViewer({ projectId, iid, search, onSearch }: DiffViewerProps
     if (!wideScreen()) setTreeOpen(false);
   };
 
+  // a line's anchor (#path_old_new) is scrolled to once its file has arrived, and marked
+  const hash = useLocation({ select: (location) => location.hash });
+  const anchor = decodedHash(hash);
+  const selectedRow = anchor ? rowOfAnchor(entries, rows.rows, anchor) : -1;
+  const scrolledToLine = useRef<string | null>(null);
+  useEffect(() => {
+    if (selectedRow < 0 || scrolledToLine.current === anchor) return;
+    const first = scrolledToLine.current === null;
+    scrolledToLine.current = anchor;
+    // a click on a line in view leaves the list where it is; a link from elsewhere centres the line
+    if (first) listRef.current?.scrollToRow(selectedRow);
+  }, [selectedRow, anchor]);
+  const navigate = useNavigate();
+  const onSelectLine = useCallback(
+    (line: string) =>
+      void navigate({
+        to: '/projects/$projectId/merge-requests/$mergeRequestIid/changes',
+        params: { projectId: String(projectId), mergeRequestIid: String(iid) },
+        search: (previous) => previous,
+        hash: line,
+        replace: true,
+        resetScroll: false,
+        hashScrollIntoView: false,
+      }),
+    [navigate, projectId, iid],
+  );
+
   // a link with a file scrolls to it once that file has arrived
   const wanted = entries.findIndex((entry) => entry.path === search.file);
   const scrolledTo = useRef<string | null>(null);
   useEffect(() => {
-    if (wanted < 0 || scrolledTo.current === search.file) return;
+    if (wanted < 0 || scrolledTo.current === search.file || anchor) return;
     scrolledTo.current = search.file;
     listRef.current?.scrollToFile(wanted);
-  }, [wanted, search.file]);
+  }, [wanted, search.file, anchor]);
 
   const added = entries.reduce((sum, entry) => sum + entry.shown.additions, 0);
   const removed = entries.reduce((sum, entry) => sum + entry.shown.deletions, 0);
@@ -134,10 +162,19 @@ export function DiffViewer({ projectId, iid, search, onSearch }: DiffViewerProps
       {failed ? <ErrorPanel error={failed.error} onRetry={() => void failed.refetch()} /> : null}
       <div className={`diff-viewer__body${treeOpen ? ' diff-viewer__body--tree' : ''}`}>
         {treeOpen ? <DiffFileTree id={treeId} nodes={tree} entries={entries} current={search.file} onPick={pick} /> : null}
-        <DiffList handle={listRef} entries={entries} rows={rows} view={search.view} collapsed={collapsed} onToggle={onToggle} fileLink={fileLink} />
+        <DiffList handle={listRef} entries={entries} rows={rows} view={search.view} collapsed={collapsed} onToggle={onToggle} fileLink={fileLink} selectedRow={selectedRow} onSelectLine={onSelectLine} />
       </div>
     </section>
   );
+}
+
+/** The hash as the anchor it was made from (the browser percent-encodes a path's spaces). */
+function decodedHash(hash: string): string {
+  try {
+    return decodeURIComponent(hash.replace(/^#/, ''));
+  } catch {
+    return hash;
+  }
 }
 
 /** A labelled group of radio buttons, one value of the URL. */
