@@ -131,8 +131,10 @@ test('whitespace-only changes hide behind a choice kept in the URL', async ({ pa
   await expect(indent.getByRole('row').filter({ hasText: 'Added:' })).toHaveCount(2);
 });
 
-test('a renamed file names both paths, a deleted one links to the file before the change', async ({ page, api }) => {
-  const path = await requestChanging(api, { 'lib/old-name.rb': 'puts 1\n', 'lib/gone.rb': 'puts 2\n' }, { 'lib/gone.rb': null }, { 'lib/new-name.rb': 'lib/old-name.rb' });
+test('a renamed file names both paths, a too large one links to the file, a deleted one to the file before the change', async ({ page, api }) => {
+  // over the 200 KB a file's patch may have before the sandbox, as the platform, leaves it out
+  const bigText = Array.from({ length: 3_000 }, (_, index) => `line ${index} ${'x'.repeat(70)}`).join('\n');
+  const path = await requestChanging(api, { 'lib/old-name.rb': 'puts 1\n', 'lib/gone.rb': 'puts 2\n' }, { 'lib/gone.rb': null, 'lib/big.txt': bigText }, { 'lib/new-name.rb': 'lib/old-name.rb' });
   await page.goto(path);
   const renamed = page.getByRole('group', { name: 'lib/new-name.rb', exact: true });
   await expect(renamed.getByRole('button', { name: 'lib/old-name.rb → lib/new-name.rb' })).toBeVisible();
@@ -141,6 +143,9 @@ test('a renamed file names both paths, a deleted one links to the file before th
   const deleted = page.getByRole('group', { name: 'lib/gone.rb', exact: true });
   await expect(deleted).toContainText('Deleted');
   await expect(deleted.getByRole('row').filter({ hasText: 'Removed: puts 2' })).toHaveCount(1);
+  const big = page.getByRole('group', { name: 'lib/big.txt', exact: true });
+  await expect(big).toContainText('This diff is too large to show.');
+  await expect(big.getByRole('link', { name: 'View the file' })).toHaveAttribute('href', /\/blob\/lib\/big\.txt\?ref=[0-9a-f]{40}$/);
   await deleted.getByRole('link', { name: 'View lib/gone.rb' }).click();
   await expect(page).toHaveURL(/\/blob\/lib\/gone\.rb\?ref=[0-9a-f]{40}$/);
   await expect(page.getByText('puts 2')).toBeVisible();

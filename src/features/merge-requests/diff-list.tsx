@@ -1,4 +1,4 @@
-import { memo, useEffect, useImperativeHandle, useRef, type MouseEvent, type ReactNode, type Ref } from 'react';
+import { memo, useImperativeHandle, useRef, type MouseEvent, type ReactNode, type Ref } from 'react';
 import { Link } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { DiffLine } from '../../lib/diff.ts';
@@ -33,8 +33,6 @@ interface DiffListProps {
   collapsed: ReadonlySet<number>;
   onToggle: (file: number) => void;
   fileLink: FileLink;
-  /** The files at least partly in view, first to last, as the list scrolls. */
-  onVisibleFiles?: (files: readonly number[]) => void;
   /** The row of the line in the URL's hash, marked; -1 for none. */
   selectedRow: number;
   /** A line number pressed: its anchor goes to the URL. */
@@ -47,7 +45,7 @@ interface DiffListProps {
  * document, so 5,000 lines scroll like 50. Each file is a group named by its path, its lines a
  * table; the list scrolls in its own box, so a long line never widens the page.
  */
-export function DiffList({ entries, rows, view, collapsed, onToggle, fileLink, onVisibleFiles, selectedRow, onSelectLine, handle }: DiffListProps) {
+export function DiffList({ entries, rows, view, collapsed, onToggle, fileLink, selectedRow, onSelectLine, handle }: DiffListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const list = rows.rows;
   const virtualizer = useVirtualizer({
@@ -81,12 +79,7 @@ export function DiffList({ entries, rows, view, collapsed, onToggle, fileLink, o
     if (last && last.file === file) last.items.push(item);
     else groups.push({ file, items: [item] });
   }
-  const visible = groups.map((group) => group.file);
-  const visibleKey = visible.join(',');
-  const highlighted = useDiffHighlight(entries, visible);
-  useEffect(() => {
-    onVisibleFiles?.(visibleKey ? visibleKey.split(',').map(Number) : []);
-  }, [onVisibleFiles, visibleKey]);
+  const highlighted = useDiffHighlight(entries, groups.map((group) => group.file));
 
   return (
     <div ref={scrollRef} className="diff-list" tabIndex={0} role="region" aria-label="Changes, file by file">
