@@ -1,11 +1,11 @@
-import { memo, useImperativeHandle, useRef, type MouseEvent, type ReactNode, type Ref } from 'react';
+import { memo, useCallback, useImperativeHandle, useRef, type MouseEvent, type ReactNode, type Ref } from 'react';
 import { Link } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { DiffLine } from '../../lib/diff.ts';
 import type { HighlightNode } from '../../lib/highlight.ts';
 import { Highlighted } from '../../components/highlighted.tsx';
 import { lineAnchor, type DiffEntry, type DiffRow, type DiffRows } from './diff-model.ts';
-import { useDiffHighlight, type HighlightedLine } from './diff-highlight.ts';
+import { useDiffHighlight } from './diff-highlight.ts';
 
 // first guesses; each row is measured once drawn (long lines wrap)
 const ESTIMATES: Record<DiffRow['type'], number> = { file: 44, hunk: 24, line: 20, split: 20, note: 40 };
@@ -63,12 +63,15 @@ export function DiffList({ entries, rows, view, collapsed, onToggle, fileLink, s
     }),
     [virtualizer, rows],
   );
-  const onLineClick = (event: MouseEvent<HTMLAnchorElement>, anchor: string) => {
+  // rows keep one handler for their lifetime, so scrolling re-renders only the rows that change
+  const latestSelect = useRef(onSelectLine);
+  latestSelect.current = onSelectLine;
+  const onLineClick = useCallback((event: MouseEvent<HTMLAnchorElement>, anchor: string) => {
     // a modified click opens the line's link elsewhere, as links do
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();
-    onSelectLine(anchor);
-  };
+    latestSelect.current(anchor);
+  }, []);
 
   const items = virtualizer.getVirtualItems();
   // the rows in view grouped by file, in order: each group one element named by its path
@@ -98,19 +101,24 @@ export function DiffList({ entries, rows, view, collapsed, onToggle, fileLink, s
               })}
               {tableItems.length ? (
                 <div role="table" aria-label={`Lines of ${entry.path}`} aria-rowcount={rows.tableRows[entry.index]} className={`diff-lines diff-lines--${view}`}>
-                  {tableItems.map((item) => (
-                    <LineRow
-                      key={item.key}
-                      row={list[item.index]}
-                      entry={entry}
-                      index={item.index}
-                      start={item.start}
-                      selected={item.index === selectedRow}
-                      measure={virtualizer.measureElement}
-                      highlighted={highlighted}
-                      onLineClick={onLineClick}
-                    />
-                  ))}
+                  {tableItems.map((item) => {
+                    const row = list[item.index];
+                    const [first, second] = row.type === 'line' ? [row.line, null] : row.type === 'split' ? [row.row.left, row.row.right] : [null, null];
+                    return (
+                      <LineRow
+                        key={item.key}
+                        row={row}
+                        path={entry.path}
+                        index={item.index}
+                        start={item.start}
+                        selected={item.index === selectedRow}
+                        measure={virtualizer.measureElement}
+                        firstNodes={first ? highlighted(entry, first) : undefined}
+                        secondNodes={second ? highlighted(entry, second) : undefined}
+                        onLineClick={onLineClick}
+                      />
+                    );
+                  })}
                 </div>
               ) : null}
             </div>
@@ -193,26 +201,29 @@ function FileNote({ entry, body, fileLink, ...placed }: PlacedProps & { entry: D
 
 interface LineRowProps {
   row: DiffRow;
-  entry: DiffEntry;
+  path: string;
   index: number;
   start: number;
   selected: boolean;
   measure: (element: Element | null) => void;
-  highlighted: HighlightedLine;
+  /** The highlighted line (the old side's, side by side), once its file is highlighted. */
+  firstNodes: HighlightNode[] | undefined;
+  /** Side by side, the new side's. */
+  secondNodes: HighlightNode[] | undefined;
   onLineClick: (event: MouseEvent<HTMLAnchorElement>, anchor: string) => void;
 }
 
 const SIGNS: Record<DiffLine['kind'], string> = { added: '+', removed: '-', context: ' ' };
 const KIND_TEXT: Record<DiffLine['kind'], string> = { added: 'Added', removed: 'Removed', context: '' };
 
-function LineRow({ row, entry, index, start, selected, measure, highlighted, onLineClick }: LineRowProps) {
+const LineRow = memo(function LineRow({ row, path, index, start, selected, measure, firstNodes, secondNodes, onLineClick }: LineRowProps) {
   const placed = { 'data-index': index, ref: measure, style: { transform: `translateY(${start}px)` }, 'aria-current': selected ? ('true' as const) : undefined };
   // the line's number is its link: on the new side, or the old one for a removed line
   const number = (line: DiffLine | null, side: 'old' | 'new') => {
     const value = side === 'old' ? line?.oldLine : line?.newLine;
     if (!line || value == null) return '';
     if (side === 'old' && line.kind !== 'removed') return value;
-    const anchor = lineAnchor(entry.path, line);
+    const anchor = lineAnchor(path, line);
     return (
       <a href={`#${encodeURI(anchor)}`} aria-label={`Line ${value}`} onClick={(event) => onLineClick(event, anchor)}>
         {value}
@@ -234,7 +245,7 @@ function LineRow({ row, entry, index, start, selected, measure, highlighted, onL
       <div {...placed} role="row" aria-rowindex={row.rowIndex} className={`diff-row diff-row--${line.kind}`}>
         <span role="cell" className="diff-row__number">{number(line, 'old')}</span>
         <span role="cell" className="diff-row__number">{line.kind === 'removed' ? '' : number(line, 'new')}</span>
-        <CodeCell line={line} nodes={highlighted(entry, line)} />
+        <CodeCell line={line} nodes={firstNodes} />
       </div>
     );
   }
@@ -243,14 +254,14 @@ function LineRow({ row, entry, index, start, selected, measure, highlighted, onL
     return (
       <div {...placed} role="row" aria-rowindex={row.rowIndex} className="diff-row diff-row--split">
         <span role="cell" className={`diff-row__number diff-side--${left?.kind ?? 'empty'}`}>{left?.kind === 'removed' ? number(left, 'old') : left?.oldLine ?? ''}</span>
-        <CodeCell line={left} nodes={left ? highlighted(entry, left) : undefined} />
+        <CodeCell line={left} nodes={firstNodes} />
         <span role="cell" className={`diff-row__number diff-side--${right?.kind ?? 'empty'}`}>{number(right, 'new')}</span>
-        <CodeCell line={right} nodes={right ? highlighted(entry, right) : undefined} />
+        <CodeCell line={right} nodes={secondNodes} />
       </div>
     );
   }
   return null;
-}
+});
 
 /** A line's text: plain until its file is highlighted; the sign is drawn, and said in words to a screen reader. */
 function CodeCell({ line, nodes }: { line: DiffLine | null; nodes: HighlightNode[] | undefined }) {
