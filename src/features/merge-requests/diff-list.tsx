@@ -83,9 +83,19 @@ export function DiffList({ entries, rows, view, collapsed, onToggle, fileLink, s
     else groups.push({ file, items: [item] });
   }
   const highlighted = useDiffHighlight(entries, groups.map((group) => group.file));
+  // the file of the row at the top, named above the rows while its own header is scrolled away
+  const offset = virtualizer.scrollOffset ?? 0;
+  const top = items.find((item) => item.end > offset);
+  const topFile = top && list[top.index].type !== 'file' ? entries[list[top.index].file] : null;
 
   return (
     <div ref={scrollRef} className="diff-list" tabIndex={0} role="region" aria-label="Changes, file by file">
+      {topFile ? (
+        // the same words as the file's group name: a reminder for the eye only
+        <div className="diff-list__sticky" aria-hidden="true">
+          <div className="diff-list__sticky-bar">{topFile.status === 'renamed' ? `${topFile.file.old_path} → ${topFile.file.new_path}` : topFile.path}</div>
+        </div>
+      ) : null}
       <div className="diff-list__sizer" style={{ height: virtualizer.getTotalSize() }}>
         {groups.map((group) => {
           const entry = entries[group.file];
