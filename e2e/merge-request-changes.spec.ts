@@ -117,6 +117,8 @@ test('whitespace-only changes hide behind a choice kept in the URL', async ({ pa
   await expect(indent.getByRole('row').filter({ hasText: 'Removed:' })).toHaveCount(2);
   await expect(indent).toContainText('+2');
   await expect(real.getByRole('row').filter({ hasText: 'Added: value = 2' })).toHaveCount(1);
+  // painted plain first, then highlighted once the Python grammar is in: the keyword becomes a span of its own
+  await expect(indent.getByText('def', { exact: true })).toBeVisible();
 
   await page.getByRole('group', { name: 'Whitespace changes' }).getByRole('radio', { name: 'Hide' }).check();
   await expect.poll(param(page, 'whitespace')).toBe('hide');
