@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import type { DiffEntry, TreeNode } from './diff-model.ts';
-import { ChangeCounts } from './diff-list.tsx';
 
 interface DiffFileTreeProps {
   id: string;
@@ -32,10 +31,7 @@ export function DiffFileTree({ id, nodes, entries, current, onPick }: DiffFileTr
           </li>
         ) : (
           <li key={`f:${node.path}`}>
-            <button type="button" className="diff-tree__file" aria-current={node.path === current ? 'true' : undefined} onClick={() => onPick(node.file)} title={node.path}>
-              <span className="diff-tree__name">{node.name}</span>
-              <FileCounts entry={entries[node.file]} />
-            </button>
+            <FileButton name={node.name} path={node.path} entry={entries[node.file]} current={node.path === current} onPick={() => onPick(node.file)} />
           </li>
         ),
       )}
@@ -48,7 +44,27 @@ export function DiffFileTree({ id, nodes, entries, current, onPick }: DiffFileTr
   );
 }
 
-function FileCounts({ entry }: { entry: DiffEntry | undefined }) {
-  if (!entry || (entry.body !== 'lines' && entry.body !== 'whitespace-only')) return null;
-  return <ChangeCounts added={entry.shown.additions} removed={entry.shown.deletions} />;
+/** A file of the tree: its name and its counts, named in words in one label (a hundred files keep few elements). */
+function FileButton({ name, path, entry, current, onPick }: { name: string; path: string; entry: DiffEntry | undefined; current: boolean; onPick: () => void }) {
+  const counted = entry && (entry.body === 'lines' || entry.body === 'whitespace-only');
+  const added = counted ? entry.shown.additions : 0;
+  const removed = counted ? entry.shown.deletions : 0;
+  return (
+    <button
+      type="button"
+      className="diff-tree__file"
+      aria-current={current ? 'true' : undefined}
+      aria-label={counted ? `${name}, ${added} ${added === 1 ? 'line' : 'lines'} added, ${removed} removed` : name}
+      onClick={onPick}
+      title={path}
+    >
+      <span className="diff-tree__name">{name}</span>
+      {counted ? (
+        <>
+          <span className="diff-counts diff-counts__added">+{added}</span>
+          <span className="diff-counts diff-counts__removed">−{removed}</span>
+        </>
+      ) : null}
+    </button>
+  );
 }
