@@ -193,6 +193,7 @@ test('on a phone the tree opens on request and nothing scrolls sideways', async 
   const toggle = page.getByRole('button', { name: 'File tree' });
   await expect(toggle).toHaveAttribute('aria-expanded', 'false');
   await expect(page.getByRole('navigation', { name: 'Changed files' })).toHaveCount(0);
+  expect(await axeViolations(page, 'changes on a phone')).toEqual([]);
   await toggle.click();
   await page.getByRole('navigation', { name: 'Changed files' }).getByRole('button', { name: /^token042\.ts/ }).click();
   await expect(page.getByRole('group', { name: 'src/tokens/token042.ts', exact: true }).getByRole('table')).toContainText('token042_0');

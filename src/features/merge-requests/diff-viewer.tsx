@@ -148,7 +148,7 @@ export function DiffViewer({ projectId, iid, search, onSearch }: DiffViewerProps
   return (
     <section className="diff-viewer" aria-label="Changes">
       <div className="diff-viewer__toolbar">
-        <button type="button" className="button" aria-expanded={treeOpen} aria-controls={treeId} onClick={() => setTreeOpen(!treeOpen)}>
+        <button type="button" className="button" aria-expanded={treeOpen} aria-controls={treeOpen ? treeId : undefined} onClick={() => setTreeOpen(!treeOpen)}>
           File tree
         </button>
         <p className="diff-viewer__summary" role="status">
@@ -156,8 +156,8 @@ export function DiffViewer({ projectId, iid, search, onSearch }: DiffViewerProps
           <span className="diff-counts__removed">−{removed.toLocaleString()}</span>
           {pending ? ` (loading files ${(entries.length + 1).toLocaleString()} and on…)` : ''}
         </p>
-        <Choice legend="View" name="view" value={search.view} options={[['inline', 'Unified'], ['parallel', 'Side by side']]} onChange={(view) => onSearch({ view })} />
-        <Choice legend="Whitespace changes" name="whitespace" value={search.whitespace} options={[['show', 'Show'], ['hide', 'Hide']]} onChange={(whitespace) => onSearch({ whitespace })} />
+        <Choice legend="View" value={search.view} options={[['inline', 'Unified'], ['parallel', 'Side by side']]} onChange={(view) => onSearch({ view })} />
+        <Choice legend="Whitespace changes" value={search.whitespace} options={[['show', 'Show'], ['hide', 'Hide']]} onChange={(whitespace) => onSearch({ whitespace })} />
       </div>
       {failed ? <ErrorPanel error={failed.error} onRetry={() => void failed.refetch()} /> : null}
       <div className={`diff-viewer__body${treeOpen ? ' diff-viewer__body--tree' : ''}`}>
@@ -178,7 +178,8 @@ function decodedHash(hash: string): string {
 }
 
 /** A labelled group of radio buttons, one value of the URL. */
-function Choice<Value extends string>({ legend, name, value, options, onChange }: { legend: string; name: string; value: Value; options: ReadonlyArray<readonly [Value, string]>; onChange: (value: Value) => void }) {
+function Choice<Value extends string>({ legend, value, options, onChange }: { legend: string; value: Value; options: ReadonlyArray<readonly [Value, string]>; onChange: (value: Value) => void }) {
+  const name = useId();
   return (
     <fieldset className="diff-viewer__choice">
       <legend>{legend}</legend>
