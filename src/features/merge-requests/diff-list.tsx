@@ -171,6 +171,7 @@ const FileHeader = memo(function FileHeader({ entry, open, onToggle, fileLink, .
         </button>
       </h2>
       {status ? <span className="badge">{status}</span> : null}
+      {entry.file.generated_file ? <span className="badge">Generated</span> : null}
       {counted ? <ChangeCounts added={entry.shown.additions} removed={entry.shown.deletions} /> : null}
       <Link {...fileHref(entry, fileLink)} className="diff-file__view" aria-label={`View ${entry.path}`}>
         View file

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DiffFileFacts } from '../../lib/diff.ts';
-import { diffEntries, diffRows, fileTree, lineAnchor, rowOfAnchor } from './diff-model.ts';
+import { collapsedFiles, diffEntries, diffRows, fileTree, lineAnchor, rowOfAnchor } from './diff-model.ts';
 
 const file = (path: string, diff: string, overrides: Partial<DiffFileFacts> = {}): DiffFileFacts => ({
   old_path: path, new_path: path, new_file: false, deleted_file: false, renamed_file: false, too_large: false, collapsed: false, diff, ...overrides,
@@ -27,6 +27,14 @@ describe('diffEntries', () => {
       ['too-large', 0, 0],
       ['lines', 0, 1],
     ]);
+  });
+});
+
+describe('collapsedFiles', () => {
+  it('starts generated files closed, and flips a file the reader pressed', () => {
+    const entries = diffEntries([file('a.ts', ''), file('schema.gen.ts', '', { generated_file: true }), file('b.ts', '')], false);
+    expect([...collapsedFiles(entries, new Set())]).toEqual([1]);
+    expect([...collapsedFiles(entries, new Set([1, 2]))]).toEqual([2]);
   });
 });
 

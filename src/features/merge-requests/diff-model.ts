@@ -31,6 +31,11 @@ export function diffEntries<File extends DiffFileFacts>(files: readonly File[], 
   });
 }
 
+/** The files shown closed: generated ones (as the platform marks them) unless opened, others once closed (`toggled` holds the reader's presses). */
+export function collapsedFiles(entries: readonly DiffEntry[], toggled: ReadonlySet<number>): Set<number> {
+  return new Set(entries.filter((entry) => Boolean(entry.file.generated_file) !== toggled.has(entry.index)).map((entry) => entry.index));
+}
+
 /** A row of the virtualized list: a file's header, a hunk's header, a line (or a pair side by side), or a note about a file without lines. */
 export type DiffRow =
   | { type: 'file'; key: string; file: number }

@@ -6,7 +6,7 @@ import type { CommitDiff } from '../../api/commits.ts';
 import type { Connection } from '../../api/http.ts';
 import { useConnection } from '../../api/react.ts';
 import { ErrorPanel } from '../../components/error-panel.tsx';
-import { diffEntries, diffRows, fileTree, rowOfAnchor } from './diff-model.ts';
+import { collapsedFiles, diffEntries, diffRows, fileTree, rowOfAnchor } from './diff-model.ts';
 import { DiffList, type DiffListHandle } from './diff-list.tsx';
 import { DiffFileTree } from './diff-file-tree.tsx';
 import type { DiffSearch } from './diff-search.ts';
@@ -73,7 +73,9 @@ export function DiffViewer({ projectId, iid, search, onSearch }: DiffViewerProps
   const { files, total, pending, failed } = useAllDiffPages(connection, projectId, iid);
   const hideWhitespace = search.whitespace === 'hide';
   const entries = useMemo(() => diffEntries(files, hideWhitespace), [files, hideWhitespace]);
-  const [collapsed, setCollapsed] = useState<ReadonlySet<number>>(new Set());
+  // the files the reader opened or closed
+  const [toggled, setToggled] = useState<ReadonlySet<number>>(new Set());
+  const collapsed = useMemo(() => collapsedFiles(entries, toggled), [entries, toggled]);
   const rows = useMemo(() => diffRows(entries, search.view, collapsed), [entries, search.view, collapsed]);
   const tree = useMemo(() => fileTree(entries), [entries]);
   const listRef = useRef<DiffListHandle>(null);
@@ -82,7 +84,7 @@ export function DiffViewer({ projectId, iid, search, onSearch }: DiffViewerProps
 
   const onToggle = useCallback(
     (file: number) =>
-      setCollapsed((previous) => {
+      setToggled((previous) => {
         const next = new Set(previous);
         if (!next.delete(file)) next.add(file);
         return next;
