@@ -13,11 +13,11 @@ const param = (page: Page, name: string) => () => new URL(page.url()).searchPara
 const elementCount = (page: Page) => page.evaluate(() => document.getElementsByTagName('*').length);
 
 /**
- * A project of its own whose `topic` branch changes `files` (path -> new content, null to delete)
+ * A project of its own whose `topic` branch changes `files` (path -> new content, bytes in base64, null to delete)
  * over `base` (path -> content on main) and renames `moves` (new path -> old path), with a merge
  * request from it. Resolves to the request's Changes tab.
  */
-async function requestChanging(api: Api, base: Record<string, string>, files: Record<string, string | null>, moves: Record<string, string> = {}) {
+async function requestChanging(api: Api, base: Record<string, string>, files: Record<string, string | null | { base64: string }>, moves: Record<string, string> = {}) {
   const project = await api.post<{ id: number }>('/projects', { name: `mr-changes-${unique()}`, initialize_with_readme: true });
   api.deleteAfter(`/projects/${project.id}`);
   const repository = `/projects/${project.id}/repository`;
@@ -29,7 +29,11 @@ async function requestChanging(api: Api, base: Record<string, string>, files: Re
     branch: 'topic',
     commit_message: 'Change',
     actions: [
-      ...Object.entries(files).map(([file_path, content]) => (content === null ? { action: 'delete', file_path } : { action: file_path in base ? 'update' : 'create', file_path, content })),
+      ...Object.entries(files).map(([file_path, content]) => {
+        if (content === null) return { action: 'delete', file_path };
+        const body = typeof content === 'string' ? { content } : { content: content.base64, encoding: 'base64' };
+        return { action: file_path in base ? 'update' : 'create', file_path, ...body };
+      }),
       ...Object.entries(moves).map(([file_path, previous_path]) => ({ action: 'move', file_path, previous_path })),
     ],
   });
@@ -59,6 +63,10 @@ test('the 5,000-line request: the first file paints, the tree jumps to a later o
 
   const tree = page.getByRole('navigation', { name: 'Changed files' });
   await expect(tree.getByRole('button', { name: 'src/tokens/' })).toHaveAttribute('aria-expanded', 'true');
+  // a folder closes and opens
+  await tree.getByRole('button', { name: 'src/tokens/' }).click();
+  await expect(tree.getByRole('button', { name: /^token000\.ts/ })).toHaveCount(0);
+  await tree.getByRole('button', { name: 'src/tokens/' }).click();
   const later = tree.getByRole('button', { name: /^token090\.ts/ });
   await later.click();
   await expect(later).toHaveAttribute('aria-current', 'true');
@@ -134,10 +142,10 @@ test('whitespace-only changes hide behind a choice kept in the URL', async ({ pa
   await expect(indent.getByRole('row').filter({ hasText: 'Added:' })).toHaveCount(2);
 });
 
-test('a renamed file names both paths, a too large one links to the file, a deleted one to the file before the change', async ({ page, api }) => {
+test('a renamed file names both paths, a binary one says so, a too large one links to the file, a deleted one to the file before the change', async ({ page, api }) => {
   // over the 200 KB a file's patch may have before the sandbox, as the platform, leaves it out
   const bigText = Array.from({ length: 3_000 }, (_, index) => `line ${index} ${'x'.repeat(70)}`).join('\n');
-  const path = await requestChanging(api, { 'lib/old-name.rb': 'puts 1\n', 'lib/gone.rb': 'puts 2\n' }, { 'lib/gone.rb': null, 'lib/big.txt': bigText }, { 'lib/new-name.rb': 'lib/old-name.rb' });
+  const path = await requestChanging(api, { 'lib/old-name.rb': 'puts 1\n', 'lib/gone.rb': 'puts 2\n' }, { 'lib/gone.rb': null, 'lib/big.txt': bigText, 'lib/logo.png': { base64: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0x0d, 0xff, 0]).toString('base64') } }, { 'lib/new-name.rb': 'lib/old-name.rb' });
   await page.goto(path);
   const renamed = page.getByRole('group', { name: 'lib/new-name.rb', exact: true });
   await expect(renamed.getByRole('button', { name: 'lib/old-name.rb → lib/new-name.rb' })).toBeVisible();
@@ -146,6 +154,7 @@ test('a renamed file names both paths, a too large one links to the file, a dele
   const deleted = page.getByRole('group', { name: 'lib/gone.rb', exact: true });
   await expect(deleted).toContainText('Deleted');
   await expect(deleted.getByRole('row').filter({ hasText: 'Removed: puts 2' })).toHaveCount(1);
+  await expect(page.getByRole('group', { name: 'lib/logo.png', exact: true })).toContainText('Binary file: its contents are not shown as text.');
   const big = page.getByRole('group', { name: 'lib/big.txt', exact: true });
   await expect(big).toContainText('This diff is too large to show.');
   await expect(big.getByRole('link', { name: 'View the file' })).toHaveAttribute('href', /\/blob\/lib\/big\.txt\?ref=[0-9a-f]{40}$/);
