@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DiffFileFacts } from '../../lib/diff.ts';
-import { collapsedFiles, diffEntries, diffRows, fileTree, lineAnchor, rowOfAnchor } from './diff-model.ts';
+import { collapsedFiles, diffEntries, diffRows, fileTree, lineAnchor, pagesAfterFirst, rowOfAnchor } from './diff-model.ts';
 
 const file = (path: string, diff: string, overrides: Partial<DiffFileFacts> = {}): DiffFileFacts => ({
   old_path: path, new_path: path, new_file: false, deleted_file: false, renamed_file: false, too_large: false, collapsed: false, diff, ...overrides,
@@ -27,6 +27,19 @@ describe('diffEntries', () => {
       ['too-large', 0, 0],
       ['lines', 0, 1],
     ]);
+  });
+});
+
+describe('pagesAfterFirst', () => {
+  it('asks for every page at once when the total is known, else follows next as pages arrive', () => {
+    expect(pagesAfterFirst({ totalPages: 3, nextPage: 2 }, () => undefined)).toEqual([2, 3]);
+    expect(pagesAfterFirst({ totalPages: 1 }, () => undefined)).toEqual([]);
+    const loaded = new Map([[2, 3]]);
+    expect(pagesAfterFirst({ nextPage: 2 }, (page) => loaded.get(page))).toEqual([2, 3]);
+    loaded.set(3, 4);
+    expect(pagesAfterFirst({ nextPage: 2 }, (page) => loaded.get(page))).toEqual([2, 3, 4]);
+    // a page naming one already asked for ends the walk
+    expect(pagesAfterFirst({ nextPage: 2 }, () => 2)).toEqual([2]);
   });
 });
 

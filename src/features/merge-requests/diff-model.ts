@@ -31,6 +31,17 @@ export function diffEntries<File extends DiffFileFacts>(files: readonly File[], 
   });
 }
 
+/**
+ * The pages of changes to fetch after the first: all of them at once when the first says how many
+ * there are, else each page's `next` as it arrives (`nextOf` answers for the pages loaded so far).
+ */
+export function pagesAfterFirst(first: { totalPages?: number; nextPage?: number }, nextOf: (page: number) => number | undefined): number[] {
+  const pages: number[] = [];
+  if (first.totalPages) for (let page = 2; page <= first.totalPages; page++) pages.push(page);
+  else for (let next = first.nextPage; next && !pages.includes(next); next = nextOf(next)) pages.push(next);
+  return pages;
+}
+
 /** The files shown closed: generated ones (as the platform marks them) unless opened, others once closed (`toggled` holds the reader's presses). */
 export function collapsedFiles(entries: readonly DiffEntry[], toggled: ReadonlySet<number>): Set<number> {
   return new Set(entries.filter((entry) => Boolean(entry.file.generated_file) !== toggled.has(entry.index)).map((entry) => entry.index));

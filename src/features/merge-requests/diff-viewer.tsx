@@ -6,7 +6,7 @@ import type { CommitDiff } from '../../api/commits.ts';
 import type { Connection } from '../../api/http.ts';
 import { useConnection } from '../../api/react.ts';
 import { ErrorPanel } from '../../components/error-panel.tsx';
-import { collapsedFiles, diffEntries, diffRows, fileTree, rowOfAnchor } from './diff-model.ts';
+import { collapsedFiles, diffEntries, diffRows, fileTree, pagesAfterFirst, rowOfAnchor } from './diff-model.ts';
 import { DiffList, type DiffListHandle } from './diff-list.tsx';
 import { DiffFileTree } from './diff-file-tree.tsx';
 import type { DiffSearch } from './diff-search.ts';
@@ -25,14 +25,7 @@ const wideScreen = () => typeof window.matchMedia !== 'function' || window.match
 function useAllDiffPages(connection: Connection, projectId: number, iid: number) {
   const first = useSuspenseQuery(mergeRequestsQueries.diffs(connection, projectId, iid, 1)).data;
   const queryClient = useQueryClient();
-  const pages: number[] = [];
-  if (first.totalPages) for (let page = 2; page <= first.totalPages; page++) pages.push(page);
-  else {
-    for (let next = first.nextPage; next && !pages.includes(next); ) {
-      pages.push(next);
-      next = queryClient.getQueryData(mergeRequestsQueries.diffs(connection, projectId, iid, next).queryKey)?.nextPage;
-    }
-  }
+  const pages = pagesAfterFirst(first, (page) => queryClient.getQueryData(mergeRequestsQueries.diffs(connection, projectId, iid, page).queryKey)?.nextPage);
   const later = useQueries({ queries: pages.map((page) => mergeRequestsQueries.diffs(connection, projectId, iid, page)) });
   const loaded = [first];
   let pending = false;
