@@ -157,6 +157,9 @@ export function bundleFigures(): void {
   // the merge request board, a project's (issue 14: at most 40 KB); the group's and the review queue's share its chunks
   const mergeRequestBoard = weights.find((weight) => weight.routeFile === 'src/routes/projects/$projectId/merge-request-board.tsx');
   if (mergeRequestBoard) emit({ name: 'console.merge_request_board_route_gzip', value: kB(mergeRequestBoard.bytes), unit: 'KB', goal: 40 });
+  // a merge request's Changes tab: the diff viewer, its parser and virtualized list (issue 14: at most 40 KB; highlight.js loads apart, per language)
+  const changes = weights.find((weight) => weight.routeFile === 'src/routes/projects/$projectId/merge-requests/$mergeRequestIid/changes.tsx');
+  if (changes) emit({ name: 'console.merge_request_changes_route_gzip', value: kB(changes.bytes), unit: 'KB', goal: 40 });
 
   // what the first Markdown on screen downloads beyond the running shell (its highlight.js grammars load apart, per language)
   if (manifest[MARKDOWN_SOURCE]) {

@@ -9,6 +9,7 @@ import { markdownFigures } from './markdown.ts';
 import { boardFigures } from './board.ts';
 import { mergeRequestBoardFigures } from './merge-request-board.ts';
 import { issueDetailFigures } from './issue-detail.ts';
+import { mergeRequestChangesFigures } from './merge-request-changes.ts';
 
 /**
  * The console's parts of the bench, by name (`npm run bench -- --only <prefix>` runs the parts
@@ -28,4 +29,5 @@ export const CONSOLE_PARTS: ReadonlyArray<readonly [string, () => void | Promise
   ['console.board', boardFigures],
   ['console.issue_timeline', issueDetailFigures],
   ['console.merge_request_board', mergeRequestBoardFigures],
+  ['console.merge_request_changes', mergeRequestChangesFigures],
 ];

@@ -101,6 +101,7 @@ const ADDRESSES: Record<string, (ids: DemoIds) => string> = {
   'projects/$projectId/merge-requests/$mergeRequestIid/route.tsx': (ids) => `/projects/${ids.project}/merge-requests/${DEMO_MERGE_REQUESTS.big}`,
   'projects/$projectId/merge-requests/$mergeRequestIid/index.tsx': (ids) => `/projects/${ids.project}/merge-requests/${DEMO_MERGE_REQUESTS.awaitingReview}`,
   'projects/$projectId/merge-requests/$mergeRequestIid/commits.tsx': (ids) => `/projects/${ids.project}/merge-requests/${DEMO_MERGE_REQUESTS.unresolvedThreads}/commits`,
+  'projects/$projectId/merge-requests/$mergeRequestIid/changes.tsx': (ids) => `/projects/${ids.project}/merge-requests/${DEMO_MERGE_REQUESTS.big}/changes?view=parallel`,
   'projects/$projectId/branches.tsx': (ids) => `/projects/${ids.project}/branches`,
   'projects/$projectId/changes.tsx': (ids) => `/projects/${ids.project}/changes`,
   'projects/$projectId/commit.$sha.tsx': (ids) => `/projects/${ids.project}/commit/${ids.sha}`,

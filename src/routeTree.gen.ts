@@ -60,6 +60,7 @@ import { Route as ProjectsProjectIdNewSplatRouteImport } from './routes/projects
 import { Route as ProjectsProjectIdTreeSplatRouteImport } from './routes/projects/$projectId/tree.$'
 import { Route as GroupsGroupIdServiceAccountsUserIdTokensRouteImport } from './routes/groups/$groupId/service-accounts_.$userId.tokens'
 import { Route as ProjectsProjectIdMergeRequestsMergeRequestIidIndexRouteImport } from './routes/projects/$projectId/merge-requests/$mergeRequestIid/index'
+import { Route as ProjectsProjectIdMergeRequestsMergeRequestIidChangesRouteImport } from './routes/projects/$projectId/merge-requests/$mergeRequestIid/changes'
 import { Route as ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRouteImport } from './routes/projects/$projectId/merge-requests/$mergeRequestIid/commits'
 
 const IndexRoute = IndexRouteImport.update({
@@ -344,6 +345,13 @@ const ProjectsProjectIdMergeRequestsMergeRequestIidIndexRoute =
     getParentRoute: () =>
       ProjectsProjectIdMergeRequestsMergeRequestIidRouteRoute,
   } as any)
+const ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute =
+  ProjectsProjectIdMergeRequestsMergeRequestIidChangesRouteImport.update({
+    id: '/changes',
+    path: '/changes',
+    getParentRoute: () =>
+      ProjectsProjectIdMergeRequestsMergeRequestIidRouteRoute,
+  } as any)
 const ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRoute =
   ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRouteImport.update({
     id: '/commits',
@@ -403,6 +411,7 @@ export interface FileRoutesByFullPath {
   '/projects/$projectId/issues/': typeof ProjectsProjectIdIssuesIndexRoute
   '/projects/$projectId/merge-requests/': typeof ProjectsProjectIdMergeRequestsIndexRoute
   '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
+  '/projects/$projectId/merge-requests/$mergeRequestIid/changes': typeof ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/commits': typeof ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/': typeof ProjectsProjectIdMergeRequestsMergeRequestIidIndexRoute
 }
@@ -456,6 +465,7 @@ export interface FileRoutesByTo {
   '/projects/$projectId/issues': typeof ProjectsProjectIdIssuesIndexRoute
   '/projects/$projectId/merge-requests': typeof ProjectsProjectIdMergeRequestsIndexRoute
   '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
+  '/projects/$projectId/merge-requests/$mergeRequestIid/changes': typeof ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/commits': typeof ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid': typeof ProjectsProjectIdMergeRequestsMergeRequestIidIndexRoute
 }
@@ -511,6 +521,7 @@ export interface FileRoutesById {
   '/projects/$projectId/issues/': typeof ProjectsProjectIdIssuesIndexRoute
   '/projects/$projectId/merge-requests/': typeof ProjectsProjectIdMergeRequestsIndexRoute
   '/groups/$groupId/service-accounts_/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
+  '/projects/$projectId/merge-requests/$mergeRequestIid/changes': typeof ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/commits': typeof ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/': typeof ProjectsProjectIdMergeRequestsMergeRequestIidIndexRoute
 }
@@ -567,6 +578,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/issues/'
     | '/projects/$projectId/merge-requests/'
     | '/groups/$groupId/service-accounts/$userId/tokens'
+    | '/projects/$projectId/merge-requests/$mergeRequestIid/changes'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/commits'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/'
   fileRoutesByTo: FileRoutesByTo
@@ -620,6 +632,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/issues'
     | '/projects/$projectId/merge-requests'
     | '/groups/$groupId/service-accounts/$userId/tokens'
+    | '/projects/$projectId/merge-requests/$mergeRequestIid/changes'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/commits'
     | '/projects/$projectId/merge-requests/$mergeRequestIid'
   id:
@@ -674,6 +687,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/issues/'
     | '/projects/$projectId/merge-requests/'
     | '/groups/$groupId/service-accounts_/$userId/tokens'
+    | '/projects/$projectId/merge-requests/$mergeRequestIid/changes'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/commits'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/'
   fileRoutesById: FileRoutesById
@@ -1090,6 +1104,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ProjectsProjectIdMergeRequestsMergeRequestIidIndexRouteImport
       parentRoute: typeof ProjectsProjectIdMergeRequestsMergeRequestIidRouteRoute
     }
+    '/projects/$projectId/merge-requests/$mergeRequestIid/changes': {
+      id: '/projects/$projectId/merge-requests/$mergeRequestIid/changes'
+      path: '/changes'
+      fullPath: '/projects/$projectId/merge-requests/$mergeRequestIid/changes'
+      preLoaderRoute: typeof ProjectsProjectIdMergeRequestsMergeRequestIidChangesRouteImport
+      parentRoute: typeof ProjectsProjectIdMergeRequestsMergeRequestIidRouteRoute
+    }
     '/projects/$projectId/merge-requests/$mergeRequestIid/commits': {
       id: '/projects/$projectId/merge-requests/$mergeRequestIid/commits'
       path: '/commits'
@@ -1101,12 +1122,15 @@ declare module '@tanstack/react-router' {
 }
 
 interface ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteChildren {
+  ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute: typeof ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute
   ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRoute: typeof ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRoute
   ProjectsProjectIdMergeRequestsMergeRequestIidIndexRoute: typeof ProjectsProjectIdMergeRequestsMergeRequestIidIndexRoute
 }
 
 const ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteChildren: ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteChildren =
   {
+    ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute:
+      ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute,
     ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRoute:
       ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRoute,
     ProjectsProjectIdMergeRequestsMergeRequestIidIndexRoute:

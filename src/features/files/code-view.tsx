@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { HLJSApi } from 'highlight.js';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { highlightedLineNodes, highlightLines, languageFor, loadHighlighter, type HighlightNode } from '../../lib/highlight.ts';
+import { Highlighted } from '../../components/highlighted.tsx';
 import '../../components/highlight.css';
 
 const LINE_HEIGHT = 20;
@@ -122,18 +123,5 @@ export function CodeView({ text, fileName }: { text: string; fileName: string })
         </tbody>
       </table>
     </div>
-  );
-}
-
-/** Highlighted text as React elements: spans with highlight.js's classes, the file's text as text. */
-function Highlighted({ nodes }: { nodes: readonly HighlightNode[] }) {
-  return nodes.map((node, index) =>
-    typeof node === 'string' ? (
-      node
-    ) : (
-      <span key={index} className={node.className}>
-        <Highlighted nodes={node.children} />
-      </span>
-    ),
   );
 }

@@ -16,6 +16,7 @@ const STATE_LABELS: Record<string, string> = { opened: 'Open', merged: 'Merged',
 const TABS = [
   { label: 'Overview', to: '/projects/$projectId/merge-requests/$mergeRequestIid' },
   { label: 'Commits', to: '/projects/$projectId/merge-requests/$mergeRequestIid/commits' },
+  { label: 'Changes', to: '/projects/$projectId/merge-requests/$mergeRequestIid/changes', count: (request: MergeRequestDetail) => request.changes_count },
 ] as const;
 
 /** One merge request: its title, state and branches above the tab in view. */
@@ -35,12 +36,18 @@ export function MergeRequestLayout({ projectId, iid, children }: { projectId: nu
         {TABS.map((tab) => (
           <Link key={tab.label} to={tab.to} params={params} activeOptions={{ exact: true, includeSearch: false }} className="tabs__tab">
             {tab.label}
+            <TabCount count={'count' in tab ? tab.count(request) : null} />
           </Link>
         ))}
       </nav>
       {children}
     </article>
   );
+}
+
+/** A tab's number (`changes_count` is a string: the platform caps it as "1000+"). */
+function TabCount({ count }: { count: string | null | undefined }) {
+  return count ? <span className="badge tabs__count">{count}</span> : null;
 }
 
 function MergeRequestSummary({ request }: { request: MergeRequestDetail }) {

@@ -1,0 +1,70 @@
+import { useState } from 'react';
+import type { DiffEntry, TreeNode } from './diff-model.ts';
+
+interface DiffFileTreeProps {
+  id: string;
+  nodes: readonly TreeNode[];
+  entries: readonly DiffEntry[];
+  /** The file picked last (from the URL): marked as the current one. */
+  current: string;
+  onPick: (file: number) => void;
+}
+
+/** The changed files by folder: folders open and close, a file's button scrolls the changes to it. */
+export function DiffFileTree({ id, nodes, entries, current, onPick }: DiffFileTreeProps) {
+  const [closed, setClosed] = useState<ReadonlySet<string>>(new Set());
+  const toggle = (path: string) =>
+    setClosed((previous) => {
+      const next = new Set(previous);
+      if (!next.delete(path)) next.add(path);
+      return next;
+    });
+  const render = (level: readonly TreeNode[]) => (
+    <ul className="diff-tree__list">
+      {level.map((node) =>
+        node.type === 'folder' ? (
+          <li key={`d:${node.path}`}>
+            <button type="button" className="diff-tree__folder" aria-expanded={!closed.has(node.path)} onClick={() => toggle(node.path)}>
+              <span aria-hidden="true">{closed.has(node.path) ? '▸' : '▾'}</span> {node.name}/
+            </button>
+            {closed.has(node.path) ? null : render(node.children)}
+          </li>
+        ) : (
+          <li key={`f:${node.path}`}>
+            <FileButton name={node.name} path={node.path} entry={entries[node.file]} current={node.path === current} onPick={() => onPick(node.file)} />
+          </li>
+        ),
+      )}
+    </ul>
+  );
+  return (
+    <nav id={id} className="diff-tree" aria-label="Changed files">
+      {render(nodes)}
+    </nav>
+  );
+}
+
+/** A file of the tree: its name and its counts, named in words in one label (a hundred files keep few elements). */
+function FileButton({ name, path, entry, current, onPick }: { name: string; path: string; entry: DiffEntry | undefined; current: boolean; onPick: () => void }) {
+  const counted = entry && (entry.body === 'lines' || entry.body === 'whitespace-only');
+  const added = counted ? entry.shown.additions : 0;
+  const removed = counted ? entry.shown.deletions : 0;
+  return (
+    <button
+      type="button"
+      className="diff-tree__file"
+      aria-current={current ? 'true' : undefined}
+      aria-label={counted ? `${name}, ${added} ${added === 1 ? 'line' : 'lines'} added, ${removed} removed` : name}
+      onClick={onPick}
+      title={path}
+    >
+      <span className="diff-tree__name">{name}</span>
+      {counted ? (
+        <>
+          <span className="diff-counts diff-counts__added">+{added}</span>
+          <span className="diff-counts diff-counts__removed">−{removed}</span>
+        </>
+      ) : null}
+    </button>
+  );
+}

@@ -1,0 +1,149 @@
+import { fileBody, filePath, fileStatus, hideWhitespaceChanges, parseDiff, splitRows, type DiffFileBody, type DiffFileFacts, type DiffFileStatus, type DiffLine, type ParsedDiff, type SplitRow } from '../../lib/diff.ts';
+
+/** One changed file, parsed once: its lines as the platform sent them and as shown (whitespace hidden or not). */
+export interface DiffEntry<File extends DiffFileFacts = DiffFileFacts> {
+  file: File;
+  /** Position in the request's changes, and the key of its rows. */
+  index: number;
+  path: string;
+  status: DiffFileStatus;
+  parsed: ParsedDiff;
+  /** `parsed`, or `parsed` without its whitespace-only changes. */
+  shown: ParsedDiff;
+  body: DiffFileBody | 'whitespace-only';
+}
+
+// parsed once per file answer: switching views or whitespace reuses the parse
+const parses = new WeakMap<object, ParsedDiff>();
+const parsedOf = (file: DiffFileFacts) => {
+  let parsed = parses.get(file);
+  if (!parsed) parses.set(file, (parsed = parseDiff(file.diff)));
+  return parsed;
+};
+
+export function diffEntries<File extends DiffFileFacts>(files: readonly File[], hideWhitespace: boolean): Array<DiffEntry<File>> {
+  return files.map((file, index) => {
+    const parsed = parsedOf(file);
+    const body = fileBody(file, parsed);
+    const shown = hideWhitespace && body === 'lines' ? hideWhitespaceChanges(parsed) : parsed;
+    const whitespaceOnly = shown !== parsed && shown.additions === 0 && shown.deletions === 0 && parsed.additions + parsed.deletions > 0;
+    return { file, index, path: filePath(file), status: fileStatus(file), parsed, shown, body: whitespaceOnly ? 'whitespace-only' : body };
+  });
+}
+
+/**
+ * The pages of changes to fetch after the first: all of them at once when the first says how many
+ * there are, else each page's `next` as it arrives (`nextOf` answers for the pages loaded so far).
+ */
+export function pagesAfterFirst(first: { totalPages?: number; nextPage?: number }, nextOf: (page: number) => number | undefined): number[] {
+  const pages: number[] = [];
+  if (first.totalPages) for (let page = 2; page <= first.totalPages; page++) pages.push(page);
+  else for (let next = first.nextPage; next && !pages.includes(next); next = nextOf(next)) pages.push(next);
+  return pages;
+}
+
+/** The files shown closed: generated ones (as the platform marks them) unless opened, others once closed (`toggled` holds the reader's presses). */
+export function collapsedFiles(entries: readonly DiffEntry[], toggled: ReadonlySet<number>): Set<number> {
+  return new Set(entries.filter((entry) => Boolean(entry.file.generated_file) !== toggled.has(entry.index)).map((entry) => entry.index));
+}
+
+/** A row of the virtualized list: a file's header, a hunk's header, a line (or a pair side by side), or a note about a file without lines. */
+export type DiffRow =
+  | { type: 'file'; key: string; file: number }
+  | { type: 'hunk'; key: string; file: number; header: string; rowIndex: number }
+  | { type: 'line'; key: string; file: number; line: DiffLine; rowIndex: number }
+  | { type: 'split'; key: string; file: number; row: SplitRow; rowIndex: number }
+  | { type: 'note'; key: string; file: number; body: Exclude<DiffEntry['body'], 'lines'> };
+
+export interface DiffRows {
+  rows: DiffRow[];
+  /** Index in `rows` of each file's header. */
+  fileStarts: number[];
+  /** Line and hunk rows of each file (its table's row count). */
+  tableRows: number[];
+}
+
+/**
+ * Every file's rows in one list, so one virtualizer serves them all: a collapsed file has its
+ * header only; a file without lines a note. `rowIndex` counts within its file's table from 1.
+ */
+export function diffRows(entries: readonly DiffEntry[], view: 'inline' | 'parallel', collapsed: ReadonlySet<number>): DiffRows {
+  const rows: DiffRow[] = [];
+  const fileStarts: number[] = [];
+  const tableRows: number[] = [];
+  for (const entry of entries) {
+    const file = entry.index;
+    fileStarts.push(rows.length);
+    rows.push({ type: 'file', key: `f${file}`, file });
+    let rowIndex = 0;
+    if (!collapsed.has(file)) {
+      if (entry.body !== 'lines') rows.push({ type: 'note', key: `f${file}n`, file, body: entry.body });
+      else {
+        entry.shown.hunks.forEach((hunk, hunkIndex) => {
+          rows.push({ type: 'hunk', key: `f${file}h${hunkIndex}`, file, header: hunk.header, rowIndex: ++rowIndex });
+          if (view === 'inline') {
+            hunk.lines.forEach((line, lineIndex) => rows.push({ type: 'line', key: `f${file}h${hunkIndex}l${lineIndex}`, file, line, rowIndex: ++rowIndex }));
+          } else {
+            splitRows(hunk.lines).forEach((row, lineIndex) => rows.push({ type: 'split', key: `f${file}h${hunkIndex}s${lineIndex}`, file, row, rowIndex: ++rowIndex }));
+          }
+        });
+      }
+    }
+    tableRows.push(rowIndex);
+  }
+  return { rows, fileStarts, tableRows };
+}
+
+/** A folder of the file tree (single-child chains joined: `src/tokens`), or a file with its index in the changes. */
+export type TreeNode = { type: 'folder'; name: string; path: string; children: TreeNode[] } | { type: 'file'; name: string; path: string; file: number };
+
+/** The changed files as folders and files, folders first, each level by name. */
+export function fileTree(entries: ReadonlyArray<Pick<DiffEntry, 'path' | 'index'>>): TreeNode[] {
+  type Folder = { folders: Map<string, Folder>; files: Array<{ name: string; path: string; file: number }> };
+  const root: Folder = { folders: new Map(), files: [] };
+  for (const entry of entries) {
+    const parts = entry.path.split('/');
+    let folder = root;
+    for (const part of parts.slice(0, -1)) {
+      let next = folder.folders.get(part);
+      if (!next) folder.folders.set(part, (next = { folders: new Map(), files: [] }));
+      folder = next;
+    }
+    folder.files.push({ name: parts[parts.length - 1], path: entry.path, file: entry.index });
+  }
+  const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  const nodesOf = (folder: Folder, prefix: string): TreeNode[] => {
+    const folders = [...folder.folders].map(([name, child]): TreeNode => {
+      let label = name;
+      let inner = child;
+      // a folder holding only one folder is shown as one step
+      while (inner.files.length === 0 && inner.folders.size === 1) {
+        const [[nextName, next]] = inner.folders;
+        label = `${label}/${nextName}`;
+        inner = next;
+      }
+      const path = prefix ? `${prefix}/${label}` : label;
+      return { type: 'folder', name: label, path, children: nodesOf(inner, path) };
+    });
+    const files = folder.files.map((file): TreeNode => ({ type: 'file', ...file }));
+    return [...folders.sort(byName), ...files.sort(byName)];
+  };
+  return nodesOf(root, '');
+}
+
+/**
+ * A line's anchor in the URL's hash: its file's path, then its old and new numbers, either empty
+ * (`src/app.ts_11_` removed, `src/app.ts__12` added, `src/app.ts_10_10` unchanged), as the
+ * platform's line codes join a file and its two numbers.
+ */
+export const lineAnchor = (path: string, line: DiffLine): string => `${path}_${line.oldLine ?? ''}_${line.newLine ?? ''}`;
+
+/** The row of `rows` holding the line an anchor names (either side of a side-by-side row), or -1. */
+export function rowOfAnchor(entries: readonly DiffEntry[], rows: readonly DiffRow[], anchor: string): number {
+  const match = /^(.+)_(\d*)_(\d*)$/.exec(anchor);
+  if (!match || (!match[2] && !match[3])) return -1;
+  const file = entries.find((entry) => entry.path === match[1]);
+  if (!file) return -1;
+  const matches = (line: DiffLine | null) => line !== null && lineAnchor(file.path, line) === anchor;
+  return rows.findIndex((row) => row.file === file.index && ((row.type === 'line' && matches(row.line)) || (row.type === 'split' && (matches(row.row.left) || matches(row.row.right)))));
+}

@@ -1,0 +1,188 @@
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useQueries, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { useLocation, useNavigate } from '@tanstack/react-router';
+import { mergeRequestsQueries } from '../../api/merge-requests.ts';
+import type { CommitDiff } from '../../api/commits.ts';
+import type { Connection } from '../../api/http.ts';
+import { useConnection } from '../../api/react.ts';
+import { ErrorPanel } from '../../components/error-panel.tsx';
+import { collapsedFiles, diffEntries, diffRows, fileTree, pagesAfterFirst, rowOfAnchor } from './diff-model.ts';
+import { DiffList, type DiffListHandle } from './diff-list.tsx';
+import { DiffFileTree } from './diff-file-tree.tsx';
+import type { DiffSearch } from './diff-search.ts';
+import '../../components/highlight.css';
+import './diff.css';
+
+// wide enough for the tree beside the changes; narrower, the tree opens on request
+const wideScreen = () => typeof window.matchMedia !== 'function' || window.matchMedia('(min-width: 60rem)').matches;
+
+/**
+ * Every page of the request's changes (100 files a page): the first from the route's loader, the
+ * others as soon as the first says they exist (all at once when the instance sends its totals,
+ * one after another by `next` when it does not). Files come in page order; a page that failed
+ * holds back the ones after it and says so.
+ */
+function useAllDiffPages(connection: Connection, projectId: number, iid: number) {
+  const first = useSuspenseQuery(mergeRequestsQueries.diffs(connection, projectId, iid, 1)).data;
+  const queryClient = useQueryClient();
+  const pages = pagesAfterFirst(first, (page) => queryClient.getQueryData(mergeRequestsQueries.diffs(connection, projectId, iid, page).queryKey)?.nextPage);
+  const later = useQueries({ queries: pages.map((page) => mergeRequestsQueries.diffs(connection, projectId, iid, page)) });
+  const loaded = [first];
+  let pending = false;
+  let failed: (typeof later)[number] | null = null;
+  for (const page of later) {
+    if (page.data) {
+      loaded.push(page.data);
+      continue;
+    }
+    if (page.isError) failed = page;
+    else pending = true;
+    break;
+  }
+  // the same pages give the same array: the files are parsed and laid out again only when a page changes
+  const kept = useRef<{ pages: unknown[]; files: CommitDiff[] } | null>(null);
+  if (!kept.current || kept.current.pages.length !== loaded.length || loaded.some((page, index) => page !== kept.current!.pages[index])) {
+    kept.current = { pages: loaded, files: loaded.flatMap((page) => page.items) };
+  }
+  const files = kept.current.files;
+  return { files, total: first.total ?? null, pending, failed };
+}
+
+interface DiffViewerProps {
+  projectId: number;
+  iid: number;
+  search: DiffSearch;
+  onSearch: (changes: Partial<DiffSearch>) => void;
+}
+
+/**
+ * The Changes tab: the file tree beside one virtualized list of every file's lines, unified or
+ * side by side, whitespace-only changes shown or hidden (both in the URL, with the file last
+ * picked in the tree). Lines paint as plain text first and are highlighted once their grammar is in.
+ */
+export function DiffViewer({ projectId, iid, search, onSearch }: DiffViewerProps) {
+  const connection = useConnection();
+  const request = useSuspenseQuery(mergeRequestsQueries.detail(connection, projectId, iid)).data;
+  const { files, total, pending, failed } = useAllDiffPages(connection, projectId, iid);
+  const hideWhitespace = search.whitespace === 'hide';
+  const entries = useMemo(() => diffEntries(files, hideWhitespace), [files, hideWhitespace]);
+  // the files the reader opened or closed
+  const [toggled, setToggled] = useState<ReadonlySet<number>>(new Set());
+  const collapsed = useMemo(() => collapsedFiles(entries, toggled), [entries, toggled]);
+  const rows = useMemo(() => diffRows(entries, search.view, collapsed), [entries, search.view, collapsed]);
+  const tree = useMemo(() => fileTree(entries), [entries]);
+  const listRef = useRef<DiffListHandle>(null);
+  const treeId = useId();
+  const [treeOpen, setTreeOpen] = useState(wideScreen);
+
+  const onToggle = useCallback(
+    (file: number) =>
+      setToggled((previous) => {
+        const next = new Set(previous);
+        if (!next.delete(file)) next.add(file);
+        return next;
+      }),
+    [],
+  );
+
+  const pick = (file: number) => {
+    const entry = entries[file];
+    if (!entry) return;
+    if (collapsed.has(file)) onToggle(file);
+    listRef.current?.scrollToFile(file);
+    onSearch({ file: entry.path });
+    // on a phone the tree covers the changes: out of the way once a file is picked
+    if (!wideScreen()) setTreeOpen(false);
+  };
+
+  // a line's anchor (#path_old_new) is scrolled to once its file has arrived, and marked
+  const hash = useLocation({ select: (location) => location.hash });
+  const anchor = decodedHash(hash);
+  const selectedRow = anchor ? rowOfAnchor(entries, rows.rows, anchor) : -1;
+  const scrolledToLine = useRef<string | null>(null);
+  useEffect(() => {
+    if (selectedRow < 0 || scrolledToLine.current === anchor) return;
+    const first = scrolledToLine.current === null;
+    scrolledToLine.current = anchor;
+    // a click on a line in view leaves the list where it is; a link from elsewhere centres the line
+    if (first) listRef.current?.scrollToRow(selectedRow);
+  }, [selectedRow, anchor]);
+  const navigate = useNavigate();
+  const onSelectLine = useCallback(
+    (line: string) =>
+      void navigate({
+        to: '/projects/$projectId/merge-requests/$mergeRequestIid/changes',
+        params: { projectId: String(projectId), mergeRequestIid: String(iid) },
+        search: (previous) => previous,
+        hash: line,
+        replace: true,
+        resetScroll: false,
+        hashScrollIntoView: false,
+      }),
+    [navigate, projectId, iid],
+  );
+
+  // a link with a file scrolls to it once that file has arrived
+  const wanted = entries.findIndex((entry) => entry.path === search.file);
+  const scrolledTo = useRef<string | null>(null);
+  useEffect(() => {
+    if (wanted < 0 || scrolledTo.current === search.file || anchor) return;
+    scrolledTo.current = search.file;
+    listRef.current?.scrollToFile(wanted);
+  }, [wanted, search.file, anchor]);
+
+  const added = entries.reduce((sum, entry) => sum + entry.shown.additions, 0);
+  const removed = entries.reduce((sum, entry) => sum + entry.shown.deletions, 0);
+  const count = total ?? entries.length;
+  const fileLink = useMemo(
+    () => ({ projectId, headSha: request.diff_refs?.head_sha ?? request.sha ?? null, baseSha: request.diff_refs?.base_sha ?? request.diff_refs?.start_sha ?? null }),
+    [projectId, request.diff_refs, request.sha],
+  );
+
+  if (!entries.length && !pending && !failed) return <p className="muted">This merge request changes no files.</p>;
+  return (
+    <section className="diff-viewer" aria-label="Changes">
+      <div className="diff-viewer__toolbar">
+        <button type="button" className="button" aria-expanded={treeOpen} aria-controls={treeOpen ? treeId : undefined} onClick={() => setTreeOpen(!treeOpen)}>
+          File tree
+        </button>
+        <p className="diff-viewer__summary" role="status">
+          {count.toLocaleString()} {count === 1 ? 'file' : 'files'} changed, <span className="diff-counts__added">+{added.toLocaleString()}</span>{' '}
+          <span className="diff-counts__removed">−{removed.toLocaleString()}</span>
+          {pending ? ` (loading files ${(entries.length + 1).toLocaleString()} and on…)` : ''}
+        </p>
+        <Choice legend="View" value={search.view} options={[['inline', 'Unified'], ['parallel', 'Side by side']]} onChange={(view) => onSearch({ view })} />
+        <Choice legend="Whitespace changes" value={search.whitespace} options={[['show', 'Show'], ['hide', 'Hide']]} onChange={(whitespace) => onSearch({ whitespace })} />
+      </div>
+      {failed ? <ErrorPanel error={failed.error} onRetry={() => void failed.refetch()} /> : null}
+      <div className={`diff-viewer__body${treeOpen ? ' diff-viewer__body--tree' : ''}`}>
+        {treeOpen ? <DiffFileTree id={treeId} nodes={tree} entries={entries} current={search.file} onPick={pick} /> : null}
+        <DiffList handle={listRef} entries={entries} rows={rows} view={search.view} collapsed={collapsed} onToggle={onToggle} fileLink={fileLink} selectedRow={selectedRow} onSelectLine={onSelectLine} />
+      </div>
+    </section>
+  );
+}
+
+/** The hash as the anchor it was made from (the browser percent-encodes a path's spaces). */
+function decodedHash(hash: string): string {
+  try {
+    return decodeURIComponent(hash.replace(/^#/, ''));
+  } catch {
+    return hash;
+  }
+}
+
+/** A labelled group of radio buttons, one value of the URL. */
+function Choice<Value extends string>({ legend, value, options, onChange }: { legend: string; value: Value; options: ReadonlyArray<readonly [Value, string]>; onChange: (value: Value) => void }) {
+  const name = useId();
+  return (
+    <fieldset className="diff-viewer__choice">
+      <legend>{legend}</legend>
+      {options.map(([option, label]) => (
+        <label key={option}>
+          <input type="radio" name={name} value={option} checked={value === option} onChange={() => onChange(option)} /> {label}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
