@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { approvalsQueries, type Approvals, type ApprovalState } from '../../api/approvals.ts';
 import { ApiError } from '../../api/errors.ts';
@@ -9,6 +9,7 @@ import { errorText, ErrorPanel } from '../../components/error-panel.tsx';
 import { Field } from '../../components/field.tsx';
 import { RoutePending } from '../../components/states.tsx';
 import { UncertainWrite } from '../../components/uncertain-write.tsx';
+import { REPEAT_AFTER_MS } from '../../components/use-write.ts';
 import { isNewCommits, loadedHead, useApprove, useReloadRequest, useResetApprovals, useUnapprove, type ApproveVariables } from './approval-panel-writes.ts';
 import { explainApprovalRight } from './merge-status.ts';
 import { MergePanel } from './merge-panel.tsx';
@@ -68,8 +69,16 @@ function ApprovalPanelBody({ projectId, iid, approvals, state }: { projectId: nu
   const head = loadedHead(request);
   const needsPassword = approvals.require_password_to_approve;
 
+  // Approve and Revoke take each other's place: a press of one within a double click's span of the other is the same press
+  const lastPress = useRef({ button: '', at: -Infinity });
+  const freshPress = (button: 'approve' | 'revoke') => {
+    const now = performance.now();
+    const previous = lastPress.current;
+    lastPress.current = { button, at: now };
+    return previous.button === button || now - previous.at >= REPEAT_AFTER_MS;
+  };
   const onApprove = () => {
-    if (!head) return;
+    if (!head || !freshPress('approve')) return;
     if (needsPassword) {
       approve.reset();
       setAsking(true);
@@ -107,12 +116,24 @@ function ApprovalPanelBody({ projectId, iid, approvals, state }: { projectId: nu
       <UncertainWrite write={unapprove} />
       <div className="review-panel__actions">
         {right.canApprove && head ? (
-          <button type="button" className="button button--primary" disabled={approve.isPending} aria-busy={approve.isPending || undefined} onClick={onApprove}>
+          <button
+            type="button"
+            className="button button--primary"
+            disabled={approve.isPending || unapprove.isPending}
+            aria-busy={approve.isPending || undefined}
+            onClick={onApprove}
+          >
             {approve.isPending && !asking ? 'Approving…' : 'Approve'}
           </button>
         ) : null}
         {approvals.user_has_approved && session?.canWrite ? (
-          <button type="button" className="button" disabled={unapprove.isPending} aria-busy={unapprove.isPending || undefined} onClick={() => unapprove.mutate(undefined)}>
+          <button
+            type="button"
+            className="button"
+            disabled={unapprove.isPending || approve.isPending}
+            aria-busy={unapprove.isPending || undefined}
+            onClick={() => (freshPress('revoke') ? unapprove.mutate(undefined) : undefined)}
+          >
             {unapprove.isPending ? 'Revoking approval…' : 'Revoke approval'}
           </button>
         ) : null}
