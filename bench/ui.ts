@@ -8,6 +8,7 @@ import { coldFigures } from './cold.ts';
 import { markdownFigures } from './markdown.ts';
 import { boardFigures } from './board.ts';
 import { issueDetailFigures } from './issue-detail.ts';
+import { approveFigures } from './approve.ts';
 
 /**
  * The console's parts of the bench, by name (`npm run bench -- --only <prefix>` runs the parts
@@ -26,4 +27,5 @@ export const CONSOLE_PARTS: ReadonlyArray<readonly [string, () => void | Promise
   ['console.markdown', markdownFigures],
   ['console.board', boardFigures],
   ['console.issue_timeline', issueDetailFigures],
+  ['console.approve', approveFigures],
 ];

@@ -97,7 +97,8 @@ function ApprovalPanelBody({ projectId, iid, approvals, state }: { projectId: nu
       <p className="review-panel__summary">
         <ApprovalSummary approvals={approvals} />
       </p>
-      <p>{approvals.approved_by.length ? `Approved by ${approverNames(approvals, session?.userId)}.` : 'No approvals yet.'}</p>
+      {/* two elements, not one whose text changes: assistive technology and paint timing see the approval arrive */}
+      {approvals.approved_by.length ? <p key="approved">Approved by {approverNames(approvals, session?.userId)}.</p> : <p key="none">No approvals yet.</p>}
       <RulesTable state={state} />
       <p className={right.canApprove ? undefined : 'muted'}>{right.reason}</p>
       {conflict && !asking ? (
