@@ -232,6 +232,24 @@ test.describe('as the administrator', () => {
     await expect(page).toHaveURL(new RegExp(`/projects/${project.id}/commit/${merged.merge_commit_sha}$`));
   });
 
+  test("the project's squash option holds the squash choice, says why, and the merge follows it", async ({ page, api }) => {
+    const { project, iid, path } = await reviewSetup(api, { reviewers: 0 });
+    await api.put(`/projects/${project.id}`, { squash_option: 'always' });
+    await page.goto(path);
+    const form = mergePanel(page).getByRole('form', { name: 'Merge options' });
+    const squash = form.getByRole('checkbox', { name: 'Squash commits into one' });
+    await expect(squash).toBeChecked();
+    await expect(squash).toBeDisabled();
+    await expect(squash).toHaveAccessibleDescription('The project always squashes commits.');
+    await form.getByRole('button', { name: 'Merge', exact: true }).click();
+    await page
+      .getByRole('alertdialog', { name: `Merge !${iid}?` })
+      .getByRole('button', { name: 'Merge', exact: true })
+      .click();
+    await expect(mergePanel(page).getByText('Merged', { exact: true })).toBeVisible();
+    expect((await api.get<{ squash_commit_sha: string | null }>(`/projects/${project.id}/merge_requests/${iid}`)).squash_commit_sha).toMatch(/^[0-9a-f]{40}$/);
+  });
+
   test('a merge refused because the source moved on (409) offers Reload, and merges the new head after it', async ({ page, api }) => {
     const { project, iid, path } = await reviewSetup(api, { reviewers: 0 });
     await page.goto(path);

@@ -141,9 +141,11 @@ function MergeForm({ projectId, request, settings }: { projectId: number; reques
   const messageId = useId();
   const squashHintId = useId();
 
+  const effectiveSquash = squashRule.locked ? squashRule.initial : squash;
   const options: MergeOptions = {
     sha: head,
-    squash: squashRule.locked ? undefined : squash,
+    // sent as shown, locked ones too: the choice on screen is the one made
+    squash: effectiveSquash,
     should_remove_source_branch: removeSource,
     merge_commit_message: editMessage && message.trim() && message !== defaultMessage ? message : undefined,
   };
@@ -152,7 +154,6 @@ function MergeForm({ projectId, request, settings }: { projectId: number; reques
     await reload();
     merge.reset();
   };
-  const effectiveSquash = squashRule.locked ? squashRule.initial : squash;
   const error = merge.status === 'refused' ? merge.error : null;
   return (
     <>
