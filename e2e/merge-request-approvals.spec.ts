@@ -217,6 +217,7 @@ test.describe('as the administrator', () => {
 
     const confirm = page.getByRole('alertdialog', { name: `Merge !${iid}?` });
     await expect(confirm).toContainText('squashed into one commit, and the branch feature is deleted');
+    expect(await axeViolations(page, 'merge confirmation')).toEqual([]);
     await confirm.getByRole('button', { name: 'Merge', exact: true }).click();
     await expect(confirm).toHaveCount(0);
     await expect(panel.getByText('Merged', { exact: true })).toBeVisible();

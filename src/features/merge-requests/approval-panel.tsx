@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { approvalsQueries, type Approvals, type ApprovalState } from '../../api/approvals.ts';
 import { ApiError } from '../../api/errors.ts';
@@ -69,16 +69,18 @@ function ApprovalPanelBody({ projectId, iid, approvals, state }: { projectId: nu
   const head = loadedHead(request);
   const needsPassword = approvals.require_password_to_approve;
 
-  // Approve and Revoke take each other's place: a press of one within a double click's span of the other is the same press
-  const lastPress = useRef({ button: '', at: -Infinity });
-  const freshPress = (button: 'approve' | 'revoke') => {
-    const now = performance.now();
-    const previous = lastPress.current;
-    lastPress.current = { button, at: now };
-    return previous.button === button || now - previous.at >= REPEAT_AFTER_MS;
-  };
+  // Approve and Revoke take each other's place under the pointer: for a double click's span after a
+  // press both stay disabled, so the second click of a double click cannot undo the first
+  const [settling, setSettling] = useState(false);
+  useEffect(() => {
+    if (!settling) return;
+    const timer = setTimeout(() => setSettling(false), REPEAT_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [settling]);
+  const busy = approve.isPending || unapprove.isPending || settling;
   const onApprove = () => {
-    if (!head || !freshPress('approve')) return;
+    if (!head) return;
+    setSettling(true);
     if (needsPassword) {
       approve.reset();
       setAsking(true);
@@ -120,7 +122,7 @@ function ApprovalPanelBody({ projectId, iid, approvals, state }: { projectId: nu
           <button
             type="button"
             className="button button--primary"
-            disabled={approve.isPending || unapprove.isPending}
+            disabled={busy}
             aria-busy={approve.isPending || undefined}
             onClick={onApprove}
           >
@@ -131,9 +133,12 @@ function ApprovalPanelBody({ projectId, iid, approvals, state }: { projectId: nu
           <button
             type="button"
             className="button"
-            disabled={unapprove.isPending || approve.isPending}
+            disabled={busy}
             aria-busy={unapprove.isPending || undefined}
-            onClick={() => (freshPress('revoke') ? unapprove.mutate(undefined) : undefined)}
+            onClick={() => {
+              setSettling(true);
+              unapprove.mutate(undefined);
+            }}
           >
             {unapprove.isPending ? 'Revoking approval…' : 'Revoke approval'}
           </button>
@@ -242,8 +247,9 @@ function useApprovalRight(projectId: number, iid: number, request: MergeRequestD
     canWrite: Boolean(session?.canWrite),
     requestState: request.state,
     isAuthor,
-    authorMayApprove: Boolean(settings.data?.merge_requests_author_approval),
-    committersMayNotApprove: Boolean(settings.data?.merge_requests_disable_committers_approval),
+    // unknown (loading, or failed) settings give no reason rather than a wrong one
+    authorMayApprove: settings.data?.merge_requests_author_approval ?? null,
+    committersMayNotApprove: settings.data?.merge_requests_disable_committers_approval ?? null,
     isCommitter,
   });
 }

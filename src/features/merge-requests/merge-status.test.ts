@@ -93,4 +93,12 @@ describe('why the caller can or cannot approve', () => {
     expect(explainApprovalRight({ ...base, committersMayNotApprove: true, isCommitter: true }).reason).toContain('you added commits');
     expect(explainApprovalRight({ ...base, committersMayNotApprove: true, isCommitter: false }).reason).toContain('Developer role');
   });
+
+  it('gives no reason before the facts behind it are in', () => {
+    const undecided = { canApprove: false, reason: 'You cannot approve this merge request.' };
+    expect(explainApprovalRight({ ...base, isAuthor: true, authorMayApprove: null, committersMayNotApprove: null })).toEqual(undecided);
+    expect(explainApprovalRight({ ...base, committersMayNotApprove: true, isCommitter: null })).toEqual(undecided);
+    // the platform's own verdict needs no settings
+    expect(explainApprovalRight({ ...base, userCanApprove: true, authorMayApprove: null, committersMayNotApprove: null }).canApprove).toBe(true);
+  });
 });

@@ -114,10 +114,10 @@ export interface ApprovalRightContext {
   canWrite: boolean;
   requestState: string;
   isAuthor: boolean;
-  /** `merge_requests_author_approval` of the project. */
-  authorMayApprove: boolean;
-  /** `merge_requests_disable_committers_approval` of the project. */
-  committersMayNotApprove: boolean;
+  /** `merge_requests_author_approval` of the project; null while the settings are loading. */
+  authorMayApprove: boolean | null;
+  /** `merge_requests_disable_committers_approval` of the project; null while the settings are loading. */
+  committersMayNotApprove: boolean | null;
   /** The caller authored or committed one of the request's commits; null while unknown. */
   isCommitter: boolean | null;
 }
@@ -134,9 +134,13 @@ export function explainApprovalRight(context: ApprovalRightContext): { canApprov
     return { canApprove: true, reason: 'You can approve this merge request.' };
   }
   if (context.requestState !== 'opened') return { canApprove: false, reason: 'Only open merge requests can be approved.' };
+  // the reason waits for the facts that give it: no passing wrong one
+  const undecided = { canApprove: false, reason: 'You cannot approve this merge request.' };
+  if (context.authorMayApprove === null || context.committersMayNotApprove === null) return undecided;
   if (context.isAuthor && !context.authorMayApprove) {
     return { canApprove: false, reason: 'You cannot approve: you opened this merge request, and the project does not let authors approve their own merge requests.' };
   }
+  if (context.committersMayNotApprove && context.isCommitter === null) return undecided;
   if (context.committersMayNotApprove && context.isCommitter) {
     return { canApprove: false, reason: 'You cannot approve: you added commits to this merge request, and the project does not let committers approve.' };
   }
