@@ -99,8 +99,10 @@ test('a reviewer approves: the rule, who approved and what is missing follow, an
   await expect(panel.getByRole('button', { name: 'Reset approvals' })).toHaveCount(0);
   expect(bodies).toEqual([{ sha: head }]);
   expect((await api.get<Approvals>(`/projects/${project.id}/merge_requests/${iid}/approvals`)).approved_by.map((entry) => entry.user.id)).toEqual([reviewer!.id]);
-  // the merge panel follows: nothing blocks it now (a Developer may not merge into the protected main)
+  // the merge panel follows: nothing blocks it now, but a Developer may not merge into the protected main
   await expect(mergePanel(page).getByText('Ready to merge: nothing blocks this merge request.')).toBeVisible();
+  await expect(mergePanel(page).getByText("You cannot merge: you are not allowed to merge into 'main'.")).toBeVisible();
+  await expect(mergePanel(page).getByRole('button', { name: 'Merge', exact: true })).toHaveCount(0);
 
   await panel.getByRole('button', { name: 'Revoke approval' }).click();
   await expect(panel.getByText('No approvals yet.')).toBeVisible();
@@ -157,6 +159,17 @@ test('the author cannot approve and is told why; the project settings changed th
   await expect(panel.getByText('You can approve this merge request.')).toBeVisible();
   await panel.getByRole('button', { name: 'Approve', exact: true }).click();
   await expect(panel.getByText('Approved by you.')).toBeVisible();
+});
+
+test('a read-only token is told it cannot approve, and why', async ({ page, api, connectAs }) => {
+  const { project, path } = await reviewSetup(api, { rule: 1, reviewers: 0 });
+  const reader = await api.createUser({ scopes: ['read_api'] });
+  await api.post(`/projects/${project.id}/members`, { user_id: reader.id, access_level: 30 });
+  await connectAs(page, reader.token);
+  await page.goto(path);
+  const panel = approvalsPanel(page);
+  await expect(panel.getByText('You are eligible to approve, but this access token is read-only (read_api): connect with an api token to approve.')).toBeVisible();
+  await expect(panel.getByRole('button', { name: 'Approve', exact: true })).toHaveCount(0);
 });
 
 test('re-authentication: Approve asks for the password; a wrong one is refused with the dialog kept open', async ({ page, api, connectAs }) => {
