@@ -284,6 +284,37 @@ test.describe('as the administrator', () => {
     expect(merged).toMatchObject({ state: 'merged', sha: pushed.id });
   });
 
+  test('a merge the server refuses is explained: 405 once it became a draft (with Reload), 422 once the branches conflict', async ({ page, api }) => {
+    const { project, iid, path } = await reviewSetup(api, { reviewers: 0 });
+    const requestPath = `/projects/${project.id}/merge_requests/${iid}`;
+    const { title } = await api.get<{ title: string }>(requestPath);
+    await page.goto(path);
+    const panel = mergePanel(page);
+    const confirm = page.getByRole('alertdialog', { name: `Merge !${iid}?` });
+    await expect(panel.getByText('Ready to merge: nothing blocks this merge request.')).toBeVisible();
+    await api.put(requestPath, { title: `Draft: ${title}` });
+    await panel.getByRole('button', { name: 'Merge', exact: true }).click();
+    await confirm.getByRole('button', { name: 'Merge', exact: true }).click();
+    await expect(confirm.getByRole('alert')).toContainText('The merge request cannot be merged now');
+    await confirm.getByRole('button', { name: 'Reload' }).click();
+    await expect(confirm).toHaveCount(0);
+    await expect(panel.getByText('Mark it as ready: remove "Draft:" from the title.', { exact: false })).toBeVisible();
+
+    await api.put(requestPath, { title });
+    await page.reload();
+    await expect(panel.getByText('Ready to merge: nothing blocks this merge request.')).toBeVisible();
+    // main gets a first.txt of its own: the branches now conflict
+    await api.post(`/projects/${project.id}/repository/commits`, {
+      branch: 'main',
+      commit_message: 'Another first.txt',
+      actions: [{ action: 'create', file_path: 'first.txt', content: 'something else\n' }],
+    });
+    await panel.getByRole('button', { name: 'Merge', exact: true }).click();
+    await confirm.getByRole('button', { name: 'Merge', exact: true }).click();
+    await expect(confirm.getByRole('alert')).toContainText('The branches conflict: resolve the conflicts locally and push.');
+    expect((await api.get<{ state: string }>(requestPath)).state).toBe('opened');
+  });
+
   test('the demo requests explain what blocks them, in words', async ({ page, api }) => {
     const webApp = await api.projectId(DEMO_PATHS.mergeRequests);
     const cases: Array<[number, string]> = [
