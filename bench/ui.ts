@@ -4,11 +4,11 @@ import { blameFigures } from './blame.ts';
 import { historyFigures } from './history.ts';
 import { bundleFigures } from './bundle.ts';
 import { clickFigures } from './click.ts';
+import { approveFigures } from './approve.ts';
 import { coldFigures } from './cold.ts';
 import { markdownFigures } from './markdown.ts';
 import { boardFigures } from './board.ts';
 import { issueDetailFigures } from './issue-detail.ts';
-import { approveFigures } from './approve.ts';
 
 /**
  * The console's parts of the bench, by name (`npm run bench -- --only <prefix>` runs the parts
@@ -18,6 +18,7 @@ import { approveFigures } from './approve.ts';
 export const CONSOLE_PARTS: ReadonlyArray<readonly [string, () => void | Promise<void>]> = [
   ['console.bundle', bundleFigures],
   ['console.click', clickFigures],
+  ['console.approve', approveFigures],
   ['console.cold', coldFigures],
   ['console.expiry', expiryFigures],
   ['console.fleet', fleetFigures],
@@ -27,5 +28,4 @@ export const CONSOLE_PARTS: ReadonlyArray<readonly [string, () => void | Promise
   ['console.markdown', markdownFigures],
   ['console.board', boardFigures],
   ['console.issue_timeline', issueDetailFigures],
-  ['console.approve', approveFigures],
 ];

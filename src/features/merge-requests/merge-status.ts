@@ -1,4 +1,31 @@
-import type { DetailedMergeStatus } from '../../api/merge-requests.ts';
+/** `detailed_merge_status` in words (spec 2, 2.3). */
+const MERGE_STATUS_WORDS: Record<string, string> = {
+  mergeable: 'Ready to merge',
+  not_open: 'Not open',
+  draft_status: 'Draft',
+  broken_status: 'Source branch broken',
+  commits_status: 'Commits missing',
+  ci_must_pass: 'Pipeline must succeed',
+  ci_still_running: 'Pipeline still running',
+  unchecked: 'Not checked yet',
+  checking: 'Checking',
+  preparing: 'Preparing',
+  conflict: 'Has conflicts',
+  need_rebase: 'Needs a rebase',
+  discussions_not_resolved: 'Unresolved threads',
+  not_approved: 'Approvals missing',
+  blocked_status: 'Blocked by another merge request',
+  jira_association_missing: 'Jira issue missing',
+  requested_changes: 'Changes requested',
+  approvals_syncing: 'Approvals syncing',
+};
+
+export function mergeStatusWords(status: string | null | undefined): string {
+  if (!status) return 'Unknown';
+  return MERGE_STATUS_WORDS[status] ?? status.replaceAll('_', ' ');
+}
+
+// The merge panel's sentences: what stands in the way and what to do (the labels above are the lists' and cards' short words).
 
 /** How a status reads on the merge panel: ready to merge, blocked until someone acts, or waiting on the platform. */
 export type MergeStatusTone = 'ready' | 'blocked' | 'waiting' | 'closed';
@@ -25,7 +52,7 @@ const plural = (count: number, one: string, many: string) => `${count} ${count =
  * `detailed_merge_status` in words, with what to do about it (the values the platform documents
  * for GET /projects/:id/merge_requests/:iid; an unknown value is named as it came).
  */
-export function explainMergeStatus(status: DetailedMergeStatus | null | undefined, context: MergeStatusContext = {}): MergeStatusExplanation {
+export function explainMergeStatus(status: string | null | undefined, context: MergeStatusContext = {}): MergeStatusExplanation {
   const target = context.targetBranch ? `'${context.targetBranch}'` : 'the target branch';
   switch (status) {
     case 'mergeable':
@@ -77,6 +104,7 @@ export function explainMergeStatus(status: DetailedMergeStatus | null | undefine
     case 'security_policy_violations':
       return { tone: 'blocked', summary: 'Security policies are not satisfied.', action: 'Resolve the policy violations, or get the approvals the policies ask for.' };
     case 'merge_request_blocked':
+    case 'blocked_status':
       return { tone: 'blocked', summary: 'Another merge request this one depends on has not been merged yet.', action: 'Merge the blocking merge request first.' };
     case 'jira_association_missing':
       return {
