@@ -41,7 +41,7 @@ interface ClickScreen {
 const areas = (page: Page) => new Shell(page).areas;
 
 /** A pointer press on the middle of `link`: move, down, up, as a user's mouse does. */
-async function press(page: Page, link: Locator): Promise<void> {
+export async function press(page: Page, link: Locator): Promise<void> {
   await link.scrollIntoViewIfNeeded();
   const box = await link.boundingBox();
   if (!box) throw new Error('the link has no box to press');

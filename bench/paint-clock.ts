@@ -11,6 +11,8 @@ export interface Target {
   caption?: string;
   /** Or any element matching this CSS selector. */
   selector?: string;
+  /** With `selector`: the first match whose text starts with this (a status that replaces another). */
+  text?: string;
   /**
    * Time its paint by the first animation frame in which it is in the viewport, not by Element
    * Timing: an element first painted outside the viewport of a scrolled box and then scrolled into
@@ -50,7 +52,8 @@ function installPaintClock(initial: Target): void {
       clock.look();
     },
     find() {
-      const { caption, selector } = clock.target;
+      const { caption, selector, text } = clock.target;
+      if (selector && text !== undefined) return [...document.querySelectorAll(selector)].find((element) => element.textContent?.trim().startsWith(text)) ?? null;
       if (selector) return document.querySelector(selector);
       if (!caption) return null;
       const named = new RegExp(caption, 'i');

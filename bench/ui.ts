@@ -4,6 +4,7 @@ import { blameFigures } from './blame.ts';
 import { historyFigures } from './history.ts';
 import { bundleFigures } from './bundle.ts';
 import { clickFigures } from './click.ts';
+import { approveFigures } from './approve.ts';
 import { coldFigures } from './cold.ts';
 import { markdownFigures } from './markdown.ts';
 import { boardFigures } from './board.ts';
@@ -19,6 +20,7 @@ import { mergeRequestChangesFigures } from './merge-request-changes.ts';
 export const CONSOLE_PARTS: ReadonlyArray<readonly [string, () => void | Promise<void>]> = [
   ['console.bundle', bundleFigures],
   ['console.click', clickFigures],
+  ['console.approve', approveFigures],
   ['console.cold', coldFigures],
   ['console.expiry', expiryFigures],
   ['console.fleet', fleetFigures],

@@ -109,6 +109,19 @@ async function newHook(api: Api) {
   return hook;
 }
 
+/** A merge request opened by a Developer in a project of its own, one commit ahead of main. */
+async function newMergeRequest(api: Api) {
+  const project = await api.post<{ id: number }>('/projects', { name: `one-write-${unique()}`, initialize_with_readme: true });
+  api.deleteAfter(`/projects/${project.id}`);
+  const author = await api.createUser();
+  await api.post(`/projects/${project.id}/members`, { user_id: author.id, access_level: 30 });
+  await api.post(`/projects/${project.id}/repository/branches`, { branch: 'feature', ref: 'main' });
+  await api.post(`/projects/${project.id}/repository/commits`, { branch: 'feature', commit_message: 'Work', actions: [{ action: 'create', file_path: 'work.txt', content: 'one write\n' }] }, { token: author.token });
+  const request = await api.post<{ iid: number }>(`/projects/${project.id}/merge_requests`, { source_branch: 'feature', target_branch: 'main', title: `One write ${unique()}` }, { token: author.token });
+  const path = `/projects/${project.id}/merge_requests/${request.iid}`;
+  return { project, iid: request.iid, path, page: `/projects/${project.id}/merge-requests/${request.iid}` };
+}
+
 /**
  * One case pressed the three ways in turn, each a step named after its press, on one page: a
  * case pays for one browser context and one cold load of the console, not three.
@@ -1047,5 +1060,45 @@ test.describe('one press sends one write', () => {
     await expect(dialog).toHaveCount(0);
     await expectOneRequest(api, mark, 'DELETE', `/api/v4/projects/${project.id}/approval_rules/${rule.id}`);
     expect(await api.get<unknown[]>(`/projects/${project.id}/approval_rules`)).toEqual([]);
+  });
+
+  eachPress('approve a merge request', async ({ page, api }, press) => {
+    const request = await newMergeRequest(api);
+    await page.goto(request.page);
+    const panel = page.getByRole('region', { name: 'Approvals' });
+    const mark = await api.requestMark();
+    await pressTwice(page, press, panel.getByRole('button', { name: 'Approve', exact: true }));
+    await expect(panel.getByText('Approved by you.')).toBeVisible();
+    await expectOneRequest(api, mark, 'POST', `/api/v4${request.path}/approve`);
+    // Revoke takes Approve's place: the second press must not land on it
+    expect(await api.requestsSince(mark, { method: 'POST', path: `/api/v4${request.path}/unapprove` })).toEqual([]);
+    expect(await api.get<{ approved_by: unknown[] }>(`${request.path}/approvals`)).toMatchObject({ approved_by: [expect.anything()] });
+  });
+
+  eachPress('revoke an approval', async ({ page, api }, press) => {
+    const request = await newMergeRequest(api);
+    await api.post(`${request.path}/approve`, {});
+    await page.goto(request.page);
+    const panel = page.getByRole('region', { name: 'Approvals' });
+    const mark = await api.requestMark();
+    await pressTwice(page, press, panel.getByRole('button', { name: 'Revoke approval', exact: true }));
+    await expect(panel.getByText('No approvals yet.')).toBeVisible();
+    await expectOneRequest(api, mark, 'POST', `/api/v4${request.path}/unapprove`);
+    expect(await api.requestsSince(mark, { method: 'POST', path: `/api/v4${request.path}/approve` })).toEqual([]);
+    expect(await api.get<{ approved_by: unknown[] }>(`${request.path}/approvals`)).toMatchObject({ approved_by: [] });
+  });
+
+  eachPress('merge a merge request', async ({ page, api }, press) => {
+    const request = await newMergeRequest(api);
+    await page.goto(request.page);
+    const panel = page.getByRole('region', { name: 'Merge', exact: true });
+    await panel.getByRole('button', { name: 'Merge', exact: true }).click();
+    const dialog = page.getByRole('alertdialog', { name: `Merge !${request.iid}?` });
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: 'Merge', exact: true }));
+    await expect(dialog).toHaveCount(0);
+    await expect(panel.getByText('Merged', { exact: true })).toBeVisible();
+    await expectOneRequest(api, mark, 'PUT', `/api/v4${request.path}/merge`);
+    expect(await api.get<{ state: string }>(request.path)).toMatchObject({ state: 'merged' });
   });
 });

@@ -16,7 +16,7 @@ import {
   type GitState, type MergeRequestAction, type MergeRequestRow, type MergeRequestSnapshot,
 } from '../model/merge-requests.ts';
 import { approvalStateOf, approvalsLeftOf } from '../model/approvals.ts';
-import { userBasic } from '../model/entities.ts';
+import { projectSettings, userBasic } from '../model/entities.ts';
 import { commitFailed, repositoryFor, writableRepository } from '../git/access.ts';
 import { commitEntity, recordPush } from '../git/entities.ts';
 import { git, gitText, identityEnv, type Identity } from '../git/exec.ts';
@@ -837,7 +837,9 @@ export function registerMergeRequests(routes: Router): void {
     if (sha !== undefined && sha !== '' && sha !== state.sourceHead) throw conflict(`SHA does not match HEAD of source branch: ${state.sourceHead}`);
     const writable = writableRepository(call, project);
     const user = call.actor.user!;
-    const squash = params.bool('squash') || Boolean(row.squash);
+    // MergeRequest#squash_on_merge?: the project's squash option wins over the request's and the caller's choice
+    const squashOption = projectSettings(project).squash_option;
+    const squash = squashOption === 'always' || (squashOption !== 'never' && (params.bool('squash') || Boolean(row.squash)));
     const removeSource = params.bool('should_remove_source_branch') ?? (row.force_remove_source_branch === null ? undefined : Boolean(row.force_remove_source_branch));
     const when = call.sandbox.now();
     let mergeSha: string;

@@ -452,6 +452,27 @@ describe('merging', () => {
   });
 });
 
+describe("the project's squash option", () => {
+  it('squashes always or never whatever the merge asks', async () => {
+    const merged: Record<string, string | null> = {};
+    for (const [option, asked] of [['always', false], ['never', true]] as const) {
+      const project = await h.post('/projects', { name: `squash-${option}`, initialize_with_readme: true, squash_option: option });
+      expect(project.status, project.text).toBe(201);
+      const id = project.body.id;
+      await h.post(`/projects/${id}/repository/branches`, { branch: 'topic', ref: 'main' });
+      for (const file of ['one.txt', 'two.txt']) {
+        await h.post(`/projects/${id}/repository/commits`, { branch: 'topic', commit_message: `Add ${file}`, actions: [{ action: 'create', file_path: file, content: `${file}\n` }] });
+      }
+      const request = await h.post(`/projects/${id}/merge_requests`, { source_branch: 'topic', target_branch: 'main', title: `Squash ${option}` });
+      const answer = await h.put(`/projects/${id}/merge_requests/${request.body.iid}/merge`, { squash: asked });
+      expect(answer.status, answer.text).toBe(200);
+      merged[option] = answer.body.squash_commit_sha;
+    }
+    expect(merged.always).toMatch(/^[0-9a-f]{40}$/);
+    expect(merged.never).toBeNull();
+  });
+});
+
 describe('deleting merge requests', () => {
   it('is for owners and administrators', async () => {
     const request = await openRequest('to-delete');

@@ -72,6 +72,10 @@ export type RuleOwner = { projectId: number } | { projectId: number; iid: number
 const rulesPath = (owner: RuleOwner) => ('iid' in owner ? `/projects/${owner.projectId}/merge_requests/${owner.iid}/approval_rules` : `/projects/${owner.projectId}/approval_rules`);
 const requestPath = (projectId: number, iid: number) => `/projects/${projectId}/merge_requests/${iid}`;
 
+/** The caller's addresses, to tell whether they committed to a request (`merge_requests_disable_committers_approval`). */
+export const approvalCallerSchema = loose({ id: z.number(), email: z.nullish(z.string()), commit_email: z.nullish(z.string()), public_email: z.nullish(z.string()) });
+export type ApprovalCaller = z.infer<typeof approvalCallerSchema>;
+
 export const approvalsQueries = {
   all: () => ['approvals'] as const,
   settings: (connection: Connection, projectId: number) =>
@@ -83,6 +87,13 @@ export const approvalsQueries = {
     queryOptions({
       queryKey: [...approvalsQueries.all(), owner, 'rules'] as const,
       queryFn: ({ signal }) => requestPage(connection, rulesPath(owner), approvalRuleSchema, { query: { page: 1, per_page: 100 }, signal }),
+    }),
+  /** GET /user: who is approving, with their e-mail addresses. */
+  caller: (connection: Connection) =>
+    queryOptions({
+      queryKey: [...approvalsQueries.all(), 'caller'] as const,
+      queryFn: ({ signal }) => request(connection, '/user', approvalCallerSchema, { signal }),
+      staleTime: 5 * 60_000,
     }),
   /** Kept under the request's key, so a change to the request refreshes them too. */
   approvals: (connection: Connection, projectId: number, iid: number) =>

@@ -93,6 +93,20 @@ describe('merge requests and approvals against the sandbox', () => {
     expect(edited.labels).toContain('theme');
   });
 
+  it('merges with false options sent: the source branch is kept though the request asked to delete it', async () => {
+    await request(admin, `/projects/${projectId}/repository/branches`, loose({}), { method: 'POST', body: { branch: 'client/keep', ref: 'main' } });
+    const pushed = await request(admin, `/projects/${projectId}/repository/commits`, loose({ id: z.string() }), {
+      method: 'POST', body: { branch: 'client/keep', commit_message: 'Keep', actions: [{ action: 'create', file_path: 'keep.txt', content: 'kept\n' }] },
+    });
+    const created = await createMergeRequest(admin, { projectId, values: { source_branch: 'client/keep', target_branch: 'main', title: 'Keep the branch', remove_source_branch: true } });
+    expect(created.force_remove_source_branch).toBe(true);
+    const merged = await mergeMergeRequest(admin, { projectId, iid: created.iid, options: { sha: pushed.id, should_remove_source_branch: false, squash: false } });
+    expect(merged).toMatchObject({ state: 'merged', squash_commit_sha: null });
+    expect(await request(admin, `/projects/${projectId}/repository/branches/${encodeURIComponent('client/keep')}`, loose({ name: z.string() }))).toMatchObject({ name: 'client/keep' });
+    // who approves: the caller's addresses, to tell a committer
+    expect(await run(approvalsQueries.caller(reviewer))).toMatchObject({ username: DEMO_TOKENS.developer.username, email: expect.stringContaining('@') });
+  });
+
   it('reads and changes the project configuration, with the platform validation, and manages project rules', async () => {
     const settings = await run(approvalsQueries.settings(admin, projectId));
     expect(settings).toMatchObject({ reset_approvals_on_push: true, selective_code_owner_removals: false });

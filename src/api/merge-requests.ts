@@ -277,8 +277,28 @@ export interface MergeOptions {
   squash_commit_message?: string;
 }
 
+/**
+ * Merges the head the caller saw (`sha`: a newer one answers 409); 405 when it cannot merge now, 422
+ * on conflicts. `false` options are sent: unticking "delete source branch" overrides the request's own choice.
+ */
 export function mergeMergeRequest(connection: Connection, { projectId, iid, options }: { projectId: number; iid: number; options: MergeOptions }): Promise<MergeRequestDetail> {
-  return request(connection, `${requestPath(projectId, iid)}/merge`, mergeRequestDetailSchema, { method: 'PUT', body: withoutEmpty(options) });
+  const { squash, should_remove_source_branch, ...text } = options;
+  return request(connection, `${requestPath(projectId, iid)}/merge`, mergeRequestDetailSchema, { method: 'PUT', body: { ...withoutEmpty(text), squash, should_remove_source_branch } });
+}
+
+/** How a project merges (fields of the platform's project entity): the merge panel's options follow them. */
+export const projectMergeSettingsSchema = loose({
+  squash_option: z.catch(z.nullish(z.enum(['never', 'always', 'default_on', 'default_off'])), null),
+  remove_source_branch_after_merge: z.nullish(z.boolean()),
+  merge_method: z.nullish(z.string()),
+  only_allow_merge_if_all_discussions_are_resolved: z.nullish(z.boolean()),
+});
+export type ProjectMergeSettings = z.infer<typeof projectMergeSettingsSchema>;
+
+/** The merge settings out of a project entity already fetched (its schema keeps every field); unknown ones read as absent. */
+export function projectMergeSettings(project: unknown): ProjectMergeSettings {
+  const parsed = z.safeParse(projectMergeSettingsSchema, project);
+  return parsed.success ? parsed.data : {};
 }
 
 /** A new thread, on a line of the changes when `position` is given. */

@@ -19,9 +19,6 @@ import { MergeRequestViews } from './board-links.tsx';
 import { mergeRequestListOptions } from './route-options.ts';
 import { mergeStatusWords } from './merge-status.ts';
 
-// its home was this file: what imports it from here still finds it
-export { mergeStatusWords };
-
 interface MergeRequestListScreenProps {
   scope: MergeRequestScope;
   /** The group's or project's name once loaded; the instance list has none. */

@@ -8,6 +8,7 @@ import { updateRefusal } from './merge-request-overview-access.ts';
 import { MergeRequestSidebar } from './merge-request-overview-sidebar.tsx';
 import { MergeRequestActivity } from './merge-request-threads.tsx';
 import './merge-request-overview.css';
+import { MergeRequestReviewPanels } from './approval-panel.tsx';
 
 /** The Overview tab: what the merge request is for, in its author's words, then its activity; its people and branches beside. */
 export function MergeRequestOverview({ projectId, iid }: { projectId: number; iid: number }) {
@@ -32,7 +33,7 @@ export function MergeRequestOverview({ projectId, iid }: { projectId: number; ii
             refreshAlso={() => queryClient.invalidateQueries({ queryKey: mergeRequestsQueries.detail(connection, projectId, iid).queryKey })}
           />
         </section>
-        {/* the approval and merge panels go here, between the description and the activity */}
+        <MergeRequestReviewPanels projectId={projectId} iid={iid} />
         <MergeRequestActivity target={target} caller={caller} locked={Boolean(request.discussion_locked)} mayResolve={mayUpdate} />
       </div>
       <MergeRequestSidebar request={request} editable={mayUpdate} />
