@@ -358,3 +358,52 @@ test('a group access token bot resets the approvals after a confirmation', async
   await expect(panel.getByText('No approvals yet.')).toBeVisible();
   expect((await api.get<Approvals>(`/projects/${project.id}/merge_requests/${request.iid}/approvals`)).approved_by).toEqual([]);
 });
+
+test('a whole review: the settings saved on their screen, then the reviewer finds the request in Review requested, reads the diff, resolves a thread and approves with the password the settings now ask for', async ({ page, browser, api, adminSession, connectAs, consoleServer }) => {
+  const password = `pw-${unique()}-review`;
+  const { project, author, iid } = await reviewSetup(api, { rule: 1, reviewers: 0 });
+  const reviewer = await userWithPassword(api, password);
+  await api.post(`/projects/${project.id}/members`, { user_id: reviewer.id, access_level: 30 });
+  const base = `/projects/${project.id}/merge_requests/${iid}`;
+  const request = await api.put<{ title: string }>(base, { reviewer_ids: [reviewer.id] }, { token: author.token });
+  await api.post(`${base}/discussions`, { body: 'Is `first.txt` the right name?' }, { token: author.token });
+
+  // a Maintainer (the administrator) requires re-authentication on the approval settings screen
+  const adminContext = await browser.newContext({ baseURL: consoleServer.baseURL });
+  try {
+    await applyAdminSession(adminContext, adminSession);
+    const settings = await adminContext.newPage();
+    await settings.goto(`/projects/${project.id}/approval-settings`);
+    const form = settings.getByRole('form', { name: 'Approval settings' });
+    await form.getByRole('checkbox', { name: 'Require user re-authentication to approve' }).check();
+    await form.getByRole('button', { name: 'Save approval settings' }).click();
+    await expect.poll(async () => (await api.get<{ require_reauthentication_to_approve: boolean }>(`/projects/${project.id}/approvals`)).require_reauthentication_to_approve).toBe(true);
+  } finally {
+    await adminContext.close();
+  }
+
+  await connectAs(page, reviewer.token);
+  await page.goto('/merge-requests');
+  await page.getByRole('table', { name: 'Open merge requests' }).getByRole('link', { name: request.title }).click();
+  await expect(page.getByRole('heading', { level: 1, name: request.title })).toBeVisible();
+
+  // the diff: the author's one new file
+  await page.getByRole('navigation', { name: 'Merge request' }).getByRole('link', { name: /^Changes/ }).click();
+  const file = page.getByRole('group', { name: 'first.txt', exact: true });
+  await expect(file.getByRole('table', { name: 'Lines of first.txt' })).toContainText('first.txt');
+
+  // the thread, resolved
+  await page.getByRole('navigation', { name: 'Merge request' }).getByRole('link', { name: 'Overview' }).click();
+  const thread = page.getByRole('article', { name: `Thread by ${author.name}` });
+  await thread.getByRole('button', { name: 'Resolve thread' }).click();
+  await expect(thread.getByText(`Resolved by ${reviewer.name}`)).toBeVisible();
+
+  // the approval, with the password the saved settings ask for
+  const panel = approvalsPanel(page);
+  await panel.getByRole('button', { name: 'Approve', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Approve with your password' });
+  await dialog.getByRole('textbox', { name: 'Password' }).fill(password);
+  await dialog.getByRole('button', { name: 'Approve', exact: true }).click();
+  await expect(panel.getByText('Approved by you.')).toBeVisible();
+  expect((await api.get<Approvals>(`${base}/approvals`)).approved_by.map((entry) => entry.user.id)).toEqual([reviewer.id]);
+});
