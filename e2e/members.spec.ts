@@ -152,6 +152,25 @@ test.describe('members list filters', () => {
     await expect(members.rows()).toHaveCount(50);
   });
 
+  test('a page of 100 is virtualized: the table says how many rows it has, holds fewer, and shows the last as it scrolls', async ({ page, api }) => {
+    const members = new MembersPage(page);
+    const path = `/groups/${groupId}/members`;
+    const onPage = Math.min(100, await totalOf(api, path));
+    // the demo's big group fills more than the page length from which rows are virtualized
+    expect(onPage).toBeGreaterThan(60);
+    const all = await api.get<MemberAnswer[]>(`${path}?per_page=100`);
+    await page.goto(`${path}?per_page=100`);
+    const table = members.table();
+    await expect(table).toHaveAttribute('aria-rowcount', String(onPage + 1));
+    await expect(members.row(all[0]!.name)).toBeVisible();
+    expect(await members.rows().count()).toBeLessThan(onPage);
+    const last = all[onPage - 1]!;
+    await expect(members.row(last.name)).toHaveCount(0);
+    await table.hover();
+    for (let step = 0; step < 40 && (await members.row(last.name).count()) === 0; step++) await page.mouse.wheel(0, 1500);
+    await expect(members.row(last.name)).toBeVisible();
+  });
+
   test('the All members tab goes to tab=, its state filter to state=, and both survive a reload', async ({ page, api }) => {
     const members = new MembersPage(page);
     const awaiting = await api.get<MemberAnswer[]>(`/groups/${groupId}/members/all?state=awaiting&per_page=100`);

@@ -1,9 +1,11 @@
-import { useMemo, useRef, type ReactNode, type RefObject } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { Suspense, lazy, useMemo, useRef, type ReactNode } from 'react';
+import type VirtualRowsOf from './data-table-virtual-rows.tsx';
+
+// the virtualizer's code comes only with the first long page: most pages are 20 rows (lazy() drops the generic)
+const VirtualRows = lazy(() => import('./data-table-virtual-rows.tsx')) as unknown as typeof VirtualRowsOf;
 
 // pages longer than this render only the rows in view
 const VIRTUALIZE_FROM = 60;
-const ROW_HEIGHT = 52;
 
 /** One row of a page as its cells see it. */
 export interface DataRow<T> {
@@ -58,7 +60,16 @@ export function DataTable<T>({ caption, columns, data, getRowId, stale, footer }
               ))}
             </tr>
           </thead>
-          <tbody>{virtual ? <VirtualRows rows={rows} columns={columns} scrollRef={scrollRef} /> : rows.map((row) => bodyRow(row, columns, false))}</tbody>
+          <tbody>
+            {virtual ? (
+              // until its code is in, a long page shows all its rows
+              <Suspense fallback={rows.map((row) => bodyRow(row, columns, false))}>
+                <VirtualRows rows={rows} columns={columns} scrollRef={scrollRef} />
+              </Suspense>
+            ) : (
+              rows.map((row) => bodyRow(row, columns, false))
+            )}
+          </tbody>
         </table>
       </div>
       {footer}
@@ -66,40 +77,12 @@ export function DataTable<T>({ caption, columns, data, getRowId, stale, footer }
   );
 }
 
-function bodyRow<T>(row: DataRow<T>, columns: ColumnDef<T>[], virtual: boolean) {
+export function bodyRow<T>(row: DataRow<T>, columns: ColumnDef<T>[], virtual: boolean) {
   return (
     <tr key={row.id} aria-rowindex={virtual ? row.index + 2 : undefined}>
       {columns.map((column) => (
         <td key={column.id}>{column.cell({ row })}</td>
       ))}
     </tr>
-  );
-}
-
-/**
- * The rows in view of a long page, between spacers. Its own component: the virtualizer measures
- * the scroll box in a layout effect (a forced layout, then a second render), which a short page,
- * shown whole, must not pay.
- */
-function VirtualRows<T>({ rows, columns, scrollRef }: { rows: DataRow<T>[]; columns: ColumnDef<T>[]; scrollRef: RefObject<HTMLDivElement | null> }) {
-  const columnCount = columns.length;
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 10 });
-  const items = virtualizer.getVirtualItems();
-  const padTop = items.length ? items[0].start : 0;
-  const padBottom = items.length ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
-  return (
-    <>
-      {padTop > 0 ? (
-        <tr aria-hidden="true">
-          <td colSpan={columnCount} style={{ height: padTop, padding: 0, border: 0 }} />
-        </tr>
-      ) : null}
-      {items.map((item) => bodyRow(rows[item.index], columns, true))}
-      {padBottom > 0 ? (
-        <tr aria-hidden="true">
-          <td colSpan={columnCount} style={{ height: padBottom, padding: 0, border: 0 }} />
-        </tr>
-      ) : null}
-    </>
   );
 }
