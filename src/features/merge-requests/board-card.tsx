@@ -5,7 +5,7 @@ import type { MergeRequest } from '../../api/merge-requests.ts';
 import { useConnection } from '../../api/react.ts';
 import { Avatar } from '../../components/avatar.tsx';
 import { cannotMergeReason, type ApprovalCount } from './board-columns.ts';
-import { cardApprovalsOptions } from './board-queries.ts';
+import { approvalsInViewOptions } from './approvals-in-view.ts';
 
 /** "1 of 2 approvals"; where no approval is required, only those given. */
 export function approvalsText(approvals: ApprovalCount): string {
@@ -20,7 +20,7 @@ export function approvalsText(approvals: ApprovalCount): string {
  */
 export const BoardCard = memo(function BoardCard({ request, fullReference }: { request: MergeRequest; fullReference: boolean }) {
   const connection = useConnection();
-  const approvals = useQuery(cardApprovalsOptions(connection, request.project_id, request.iid));
+  const approvals = useQuery(approvalsInViewOptions(connection, request.project_id, request.iid));
   const reference = (fullReference ? request.references?.full : request.references?.short) ?? `!${request.iid}`;
   const reason = cannotMergeReason(request);
   return (

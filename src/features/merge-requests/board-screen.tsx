@@ -9,7 +9,8 @@ import { FilteredEmptyState } from '../../components/search-link.tsx';
 import { BOARD_COLUMNS, boardColumns, mergedWindowStart, placeRequest, type ApprovalCount } from './board-columns.ts';
 import { BoardColumn } from './board-column.tsx';
 import { MergeRequestViews } from './board-links.tsx';
-import { boardQueries, cardApprovalsOptions } from './board-queries.ts';
+import { boardQueries } from './board-queries.ts';
+import { approvalsInViewOptions } from './approvals-in-view.ts';
 import { MergeRequestFilterForm } from './filter-form.tsx';
 import { boardSearchOf, clearFilters, isFiltered, listSearchOf, type MergeRequestBoardSearch } from './search.ts';
 import '../../components/board-layout.css';
@@ -51,7 +52,7 @@ export function MergeRequestBoardScreen({ scope, search, sourceName }: MergeRequ
   // only requests blocked outside review wait for their approvals to find their column: those are asked for at once
   const undecided = useMemo(() => requests.filter((request) => placeRequest(request)?.needsApprovals), [requests]);
   const decided = useQueries({
-    queries: undecided.map((request) => cardApprovalsOptions(connection, request.project_id, request.iid)),
+    queries: undecided.map((request) => approvalsInViewOptions(connection, request.project_id, request.iid)),
     combine: (results) => new Map(results.flatMap((result, index) => (result.data ? [[undecided[index].id, result.data] as const] : []))),
   });
   const columns = useMemo(

@@ -13,7 +13,7 @@ import { LabelChipList } from '../../components/label-chip.tsx';
 import { Time } from '../../components/time.tsx';
 import { BreakableText } from '../../components/breakable-text.tsx';
 import { MergeRequestFilterForm } from './filter-form.tsx';
-import { ApprovalsCell, useApprovalsInView } from './approvals-cell.tsx';
+import { ApprovalsCell } from './approvals-cell.tsx';
 import { MERGE_REQUEST_ORDERS, STATE_TABS, WHOSE_TABS, boardSearchOf, clearFilters, isFiltered, mergeRequestsSearchSchema, type MergeRequestsSearch } from './search.ts';
 import { MergeRequestViews } from './board-links.tsx';
 import { mergeRequestListOptions } from './route-options.ts';
@@ -35,7 +35,6 @@ export function MergeRequestListScreen({ scope, sourceName, search }: MergeReque
   const navigate = useNavigate();
   const setSearch = useSetSearch<MergeRequestsSearch>();
   const wanted = useRequestedSearch(mergeRequestsSearchSchema, search);
-  useApprovalsInView(data.items);
   usePrefetch(data.nextPage ? mergeRequestListOptions(connection, scope, { ...search, page: data.nextPage }, me) : null);
 
   const columns = useMemo<ColumnDef<MergeRequest>[]>(() => {
