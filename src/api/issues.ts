@@ -3,10 +3,11 @@ import * as z from 'zod/mini';
 import { request, requestKeysetPage, requestPage, send, sendUnlessUnchanged, type Connection } from './http.ts';
 import { withoutEmpty, type QueryParams } from './params.ts';
 import { scopePath, type Scope } from './keys.ts';
-import { flag, loose, referencesSchema } from './schema.ts';
-import { userSummariesSchema, userSummarySchema } from './users.ts';
+import { flag, loose } from './schema.ts';
+import { userSummarySchema } from './users.ts';
 import { labelBasicSchema } from './labels.ts';
 import { milestoneSchema } from './milestones.ts';
+import { issuableFields } from './issuable.ts';
 import type { IssueOrder } from './vocabulary.ts';
 
 /** Estimates and time spent, in seconds and as the platform writes them (`1h 30m`). */
@@ -20,31 +21,13 @@ export type TimeStats = z.infer<typeof timeStatsSchema>;
 
 /** An issue (spec 2, 4.1). `labels` are names, or label objects with `with_labels_details`. */
 export const issueSchema = loose({
-  id: z.number(),
-  iid: z.number(),
-  project_id: z.number(),
-  title: z.string(),
-  description: z.nullish(z.string()),
-  state: z.string(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  closed_at: z.nullish(z.string()),
-  closed_by: z.nullish(userSummarySchema),
-  labels: z.array(z.union([z.string(), labelBasicSchema])),
-  milestone: z.nullish(milestoneSchema),
-  assignees: userSummariesSchema,
-  author: z.nullish(userSummarySchema),
-  user_notes_count: z.nullish(z.number()),
-  upvotes: z.nullish(z.number()),
-  downvotes: z.nullish(z.number()),
+  ...issuableFields,
   due_date: z.nullish(z.string()),
   confidential: flag,
   discussion_locked: flag,
   issue_type: z.nullish(z.string()),
-  web_url: z.nullish(z.string()),
   time_stats: z.nullish(timeStatsSchema),
   task_completion_status: z.nullish(loose({ count: z.number(), completed_count: z.number() })),
-  references: referencesSchema,
   moved_to_id: z.nullish(z.number()),
   subscribed: z.optional(flag),
 });

@@ -3,10 +3,9 @@ import * as z from 'zod/mini';
 import { request, requestPage, type Connection } from './http.ts';
 import { withoutEmpty, type QueryParams } from './params.ts';
 import { scopePath, type Scope } from './keys.ts';
-import { flag, loose, referencesSchema } from './schema.ts';
+import { flag, loose } from './schema.ts';
 import { userSummariesSchema, userSummarySchema } from './users.ts';
-import { labelBasicSchema } from './labels.ts';
-import { milestoneSchema } from './milestones.ts';
+import { issuableFields } from './issuable.ts';
 import { commitDiffSchema, commitSchema } from './commits.ts';
 import { noteSchema } from './notes.ts';
 
@@ -18,29 +17,13 @@ export type DetailedMergeStatus =
 
 /** A merge request as lists show it (spec 2, 2.3). */
 export const mergeRequestSchema = loose({
-  id: z.number(),
-  iid: z.number(),
-  project_id: z.number(),
-  title: z.string(),
-  description: z.nullish(z.string()),
-  state: z.string(),
-  created_at: z.string(),
-  updated_at: z.string(),
+  ...issuableFields,
   merged_at: z.nullish(z.string()),
-  closed_at: z.nullish(z.string()),
   merge_user: z.nullish(userSummarySchema),
-  closed_by: z.nullish(userSummarySchema),
-  author: z.nullish(userSummarySchema),
-  assignees: userSummariesSchema,
   reviewers: userSummariesSchema,
   source_branch: z.string(),
   target_branch: z.string(),
-  labels: z.array(z.union([z.string(), labelBasicSchema])),
-  milestone: z.nullish(milestoneSchema),
   draft: flag,
-  user_notes_count: z.nullish(z.number()),
-  upvotes: z.nullish(z.number()),
-  downvotes: z.nullish(z.number()),
   merge_status: z.nullish(z.string()),
   detailed_merge_status: z.nullish(z.string()),
   has_conflicts: flag,
@@ -51,8 +34,6 @@ export const mergeRequestSchema = loose({
   squash: flag,
   force_remove_source_branch: z.nullish(z.boolean()),
   discussion_locked: z.nullish(z.boolean()),
-  web_url: z.nullish(z.string()),
-  references: referencesSchema,
 });
 export type MergeRequest = z.infer<typeof mergeRequestSchema>;
 
