@@ -4,6 +4,7 @@ import { chromiumLaunchOptions } from '../e2e/browser.ts';
 import { startConsoleServer } from '../e2e/console-server.ts';
 import { Shell } from '../e2e/pages/shell.ts';
 import { connectedPage } from './page-clock.ts';
+import { addPaintClock, painted } from './paint-clock.ts';
 import { emit, log, median, round } from './report.ts';
 
 /**
@@ -18,33 +19,8 @@ const FIRST_FILE = 'src/tokens/token000.ts';
 const WHEEL_STEP = 1_500;
 const MAX_STEPS = 400;
 
-interface ChangesClock {
-  insertedAt: number;
-  paintedAt: number;
-}
-
-/**
- * Installed before any script of every document: when the first line row of the first file's
- * table enters the DOM, and the animation frame after it (the frame that paints it).
- * performance.now() counts from the navigation's start. Must stand alone (an init script).
- */
-function installChangesClock(): void {
-  const clock: ChangesClock = { insertedAt: -1, paintedAt: -1 };
-  (window as unknown as { changesClock: ChangesClock }).changesClock = clock;
-  const selector = '[role="table"][aria-label="Lines of src/tokens/token000.ts"] [role="row"]';
-  const observer = new MutationObserver(() => {
-    if (!document.querySelector(selector)) return;
-    clock.insertedAt = performance.now();
-    observer.disconnect();
-    requestAnimationFrame(() => (clock.paintedAt = performance.now()));
-  });
-  observer.observe(document, { childList: true, subtree: true });
-}
-
-async function firstFilePainted(page: Page): Promise<number> {
-  await page.waitForFunction(() => (window as unknown as { changesClock?: ChangesClock }).changesClock!.paintedAt >= 0, undefined, { timeout: STEP_TIMEOUT_MS });
-  return page.evaluate(() => (window as unknown as { changesClock: ChangesClock }).changesClock.paintedAt);
-}
+// the first line row of the first file's table, timed by the first frame that shows it
+const FIRST_LINE = { selector: `[role="table"][aria-label="Lines of ${FIRST_FILE}"] [role="row"]`, byFrame: true };
 
 const domNodes = (page: Page) => page.evaluate(() => document.getElementsByTagName('*').length);
 
@@ -82,16 +58,17 @@ export async function mergeRequestChangesFigures(): Promise<void> {
     const files = ((await warm.json()) as unknown[]).length;
     log(`merge request changes: ${files} files, repository built and diffed once in ${round(performance.now() - warmStarted, 0)} ms (not counted)`);
 
-    const { context, page } = await connectedPage(browser, server.baseURL, server.adminToken, STEP_TIMEOUT_MS, { clock: installChangesClock, viewport: { width: 1400, height: 900 } });
+    const { context, page } = await connectedPage(browser, server.baseURL, server.adminToken, STEP_TIMEOUT_MS, { viewport: { width: 1400, height: 900 } });
+    await addPaintClock(context, FIRST_LINE);
     const changesPath = `/projects/${project.id}/merge-requests/${DEMO_MERGE_REQUESTS.big}/changes`;
     // each run a full load of the tab: nothing of the previous run is in the page's caches
     const load = async () => {
       await page.goto('/');
       await new Shell(page).areas.waitFor();
       await page.goto(changesPath);
-      const painted = await firstFilePainted(page);
+      const { at } = await painted(page, STEP_TIMEOUT_MS);
       await page.waitForLoadState('networkidle');
-      return painted;
+      return at;
     };
     // one load first, not counted: the browser fetches the route's chunks once
     await load();
