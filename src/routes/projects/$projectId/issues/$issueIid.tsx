@@ -1,14 +1,12 @@
-import { createFileRoute, notFound } from '@tanstack/react-router';
+import { createFileRoute } from '@tanstack/react-router';
 import { IssueDetailScreen } from '../../../../features/issues/issue-detail-screen.tsx';
 import { loadIssueDetail } from '../../../../features/issues/issue-detail-route-options.ts';
-import { positiveIdParam } from '../../../../lib/route-params.ts';
+import { idParams } from '../../../../lib/route-params.ts';
 
 export const Route = createFileRoute('/projects/$projectId/issues/$issueIid')({
   loader: ({ context, params }) => {
-    const projectId = positiveIdParam(params.projectId);
-    const iid = positiveIdParam(params.issueIid);
-    if (projectId === null || iid === null) throw notFound();
-    return loadIssueDetail(context, projectId, iid);
+    const { projectId, issueIid } = idParams(params);
+    return loadIssueDetail(context, projectId, issueIid);
   },
   component: IssueDetailRoute,
 });

@@ -1,18 +1,16 @@
-import { createFileRoute, notFound, stripSearchParams } from '@tanstack/react-router';
+import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { mergeRequestsQueries } from '../../../../../api/merge-requests.ts';
 import { DiffViewer } from '../../../../../features/merge-requests/diff-viewer.tsx';
 import { DIFF_SEARCH_DEFAULTS, diffSearchSchema, type DiffSearch } from '../../../../../features/merge-requests/diff-search.ts';
-import { positiveIdParam } from '../../../../../lib/route-params.ts';
+import { idParams } from '../../../../../lib/route-params.ts';
 
 export const Route = createFileRoute('/projects/$projectId/merge-requests/$mergeRequestIid/changes')({
   validateSearch: diffSearchSchema,
   search: { middlewares: [stripSearchParams(DIFF_SEARCH_DEFAULTS)] },
   // the first page of files paints the tab; the others load beside it
   loader: ({ context, params }) => {
-    const projectId = positiveIdParam(params.projectId);
-    const iid = positiveIdParam(params.mergeRequestIid);
-    if (projectId === null || iid === null) throw notFound();
-    return context.queryClient.ensureQueryData(mergeRequestsQueries.diffs(context.api, projectId, iid, 1));
+    const { projectId, mergeRequestIid } = idParams(params);
+    return context.queryClient.ensureQueryData(mergeRequestsQueries.diffs(context.api, projectId, mergeRequestIid, 1));
   },
   component: ChangesRoute,
 });

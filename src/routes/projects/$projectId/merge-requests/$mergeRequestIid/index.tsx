@@ -1,14 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { prefetchMergeRequestOverview } from '../../../../../features/merge-requests/detail-route-options.ts';
 import { MergeRequestOverview } from '../../../../../features/merge-requests/merge-request-overview.tsx';
-import { positiveIdParam } from '../../../../../lib/route-params.ts';
+import { idParams } from '../../../../../lib/route-params.ts';
 
 export const Route = createFileRoute('/projects/$projectId/merge-requests/$mergeRequestIid/')({
   loader: ({ context, params }) => {
-    const projectId = positiveIdParam(params.projectId);
-    const iid = positiveIdParam(params.mergeRequestIid);
-    // bad ids are the layout's not-found
-    if (projectId !== null && iid !== null) prefetchMergeRequestOverview(context, projectId, iid);
+    const { projectId, mergeRequestIid } = idParams(params);
+    prefetchMergeRequestOverview(context, projectId, mergeRequestIid);
   },
   component: OverviewRoute,
 });
