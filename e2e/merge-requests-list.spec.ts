@@ -229,3 +229,20 @@ test('a group’s list by state tab and order: merged and closed requests of its
   await expect(page.getByRole('combobox', { name: 'Sort by' })).toHaveValue('title');
   await expect(page.getByRole('table', { name: 'Closed merge requests' })).toBeVisible();
 });
+
+test('a long label and a long unbroken title wrap in their cells: the list does not scroll sideways at 1440 px', async ({ page, context, adminSession, api }) => {
+  const tag = unique();
+  const label = `<img src=x onerror=window.__xss=true>${tag} ${'scoped-label-without-breaks-'.repeat(2)}${tag}`;
+  const title = `Refactor-${'the-whole-configuration-loader-'.repeat(3)}${tag}`;
+  const projectId = await projectWithRequests(api, [{ title, labels: [label] }]);
+  await applyAdminSession(context, adminSession);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`/projects/${projectId}/merge-requests`);
+  const table = page.getByRole('table', { name: 'Open merge requests' });
+  await expect(table.getByRole('row').filter({ hasText: tag })).toHaveCount(1);
+  const sideways = await table.evaluate((element) => {
+    const box = element.parentElement!;
+    return box.scrollWidth - box.clientWidth;
+  });
+  expect(sideways).toBeLessThanOrEqual(1);
+});

@@ -46,7 +46,7 @@ interface IssueListScreenProps {
 function IssueTitle({ issue, reference }: { issue: Issue; reference: string }) {
   return (
     <div>
-      <Link to="/projects/$projectId/issues/$issueIid" params={{ projectId: String(issue.project_id), issueIid: String(issue.iid) }}>
+      <Link to="/projects/$projectId/issues/$issueIid" params={{ projectId: String(issue.project_id), issueIid: String(issue.iid) }} className="breakable">
         {issue.title}
       </Link>
       <div className="muted">

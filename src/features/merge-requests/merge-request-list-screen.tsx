@@ -46,7 +46,7 @@ export function MergeRequestListScreen({ scope, sourceName, search }: MergeReque
         header: 'Merge request',
         cell: ({ row: { original: request } }) => (
           <div>
-            <Link to="/projects/$projectId/merge-requests/$mergeRequestIid" params={{ projectId: String(request.project_id), mergeRequestIid: String(request.iid) }}>
+            <Link to="/projects/$projectId/merge-requests/$mergeRequestIid" params={{ projectId: String(request.project_id), mergeRequestIid: String(request.iid) }} className="breakable">
               {request.title}
             </Link>
             <div className="muted">
