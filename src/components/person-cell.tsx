@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Link } from '@tanstack/react-router';
+import { RouteLink } from './route-link.tsx';
 import { Avatar } from './avatar.tsx';
 import { BreakableText } from './breakable-text.tsx';
 
@@ -15,9 +15,9 @@ export function PersonCell({ person, children }: PersonCellProps) {
     <div className="member-cell">
       <Avatar url={person.avatar_url} name={person.name} />
       <div>
-        <Link to="/users/$userId" params={{ userId: String(person.id) }} className="member-cell__name">
+        <RouteLink to="/users/$userId" params={{ userId: person.id }} className="member-cell__name">
           {person.name}
-        </Link>
+        </RouteLink>
         <div className="muted">
           @<BreakableText text={person.username} />
           {children}

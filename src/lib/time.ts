@@ -17,6 +17,9 @@ const relative = onFirstUse(() => new Intl.RelativeTimeFormat(undefined, { numer
 const dateTimeOptions: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' };
 const localDateTime = onFirstUse(() => new Intl.DateTimeFormat(undefined, dateTimeOptions));
 
+/** Builds each formatter ahead, one per call, so that the first list of times is not the one to pay (a few ms each). */
+export const TIME_FORMATTERS: ReadonlyArray<() => unknown> = [localDateTime, localDate, utcDate, relative];
+
 const isDateOnly = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value);
 
 /** The exact moment with its zone, e.g. "25 Nov 2026, 09:14 UTC"; a date alone is a calendar day and has no zone. */

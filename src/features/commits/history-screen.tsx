@@ -1,6 +1,5 @@
 import { useEffect, useId, useState } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
-import { Link} from '@tanstack/react-router';
 import { commitsQueries, type Commit } from '../../api/commits.ts';
 import { projectsQueries } from '../../api/projects.ts';
 import { useConnection } from '../../api/react.ts';
@@ -15,6 +14,7 @@ import { historyListParams } from './route-options.ts';
 import { historySearchSchema, isFiltered, type HistorySearch } from './search.ts';
 import { StatsText, TrailerList } from './commit-parts.tsx';
 import { groupByDay } from './commit-text.ts';
+import { RouteLink } from '../../components/route-link.tsx';
 
 /** A text filter applied on Enter or when it loses focus: a ref or path typed halfway is not a query. */
 function TextFilter({ label, value, placeholder, onApply }: { label: string; value: string; placeholder?: string; onApply: (value: string) => void }) {
@@ -42,9 +42,9 @@ function TextFilter({ label, value, placeholder, onApply }: { label: string; val
 function CommitRow({ projectId, commit, showTrailers }: { projectId: number; commit: Commit; showTrailers: boolean }) {
   return (
     <li className="commit-row">
-      <Link to="/projects/$projectId/commit/$sha" params={{ projectId: String(projectId), sha: commit.id }}>
+      <RouteLink to="/projects/$projectId/commit/$sha" params={{ projectId: String(projectId), sha: commit.id }}>
         {commit.title || commit.short_id}
-      </Link>
+      </RouteLink>
       <div className="muted">
         {commit.author_name ?? 'Unknown author'} authored <Time value={commit.authored_date} relative fallback="at an unknown time" /> ·{' '}
         <code>{commit.short_id}</code>

@@ -1,6 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
 import { deployKeysQueries, type InstanceDeployKey, type KeyProject } from '../../api/deploy-keys.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
@@ -13,6 +12,7 @@ import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { Time } from '../../components/time.tsx';
 import { Expiry, Fingerprints } from './key-cells.tsx';
 import { instanceDeployKeysSearchSchema, type InstanceDeployKeysSearch } from './search.ts';
+import { RouteLink } from '../../components/route-link.tsx';
 
 // the form loads when the list is there, not before its first paint
 const loadDialogs = () => import('./key-dialogs.tsx');
@@ -45,9 +45,9 @@ function ProjectLinks({ projects, label }: { projects: readonly KeyProject[]; la
       <ul aria-label={label} className="link-list">
         {projects.map((project) => (
           <li key={project.id}>
-            <Link to="/projects/$projectId/deploy-keys" params={{ projectId: String(project.id) }}>
+            <RouteLink to="/projects/$projectId/deploy-keys" params={{ projectId: String(project.id) }}>
               {project.name_with_namespace ?? project.path_with_namespace ?? `#${project.id}`}
-            </Link>
+            </RouteLink>
           </li>
         ))}
       </ul>

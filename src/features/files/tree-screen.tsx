@@ -10,6 +10,7 @@ import { EmptyState } from '../../components/states.tsx';
 import { Time } from '../../components/time.tsx';
 import { FilesToolbar } from './files-toolbar.tsx';
 import { useFilesContext, type FilesContext } from './use-files-context.ts';
+import { RouteLink } from '../../components/route-link.tsx';
 
 /** A directory of the repository at a ref: its entries (directories first), breadcrumbs, ref switcher, actions. */
 export function TreeScreen({ projectId, path: rawPath, urlRef }: { projectId: number; path: string; urlRef: string }) {
@@ -118,9 +119,9 @@ function EntryRows({ projectId, entries, gitRef, urlRef }: { projectId: number; 
         <td className="muted">{TYPE_LABELS[entry.type] ?? entry.type}</td>
         <td className="file-tree__commit">
           {commit ? (
-            <Link to="/projects/$projectId/commit/$sha" params={{ projectId: String(projectId), sha: commit.id }} title={commit.title}>
+            <RouteLink to="/projects/$projectId/commit/$sha" params={{ projectId: String(projectId), sha: commit.id }} title={commit.title}>
               {commit.title}
-            </Link>
+            </RouteLink>
           ) : last.isPending ? (
             <span className="muted">Loading…</span>
           ) : null}
@@ -139,18 +140,18 @@ function EntryLink({ projectId, entry, urlRef }: { projectId: number; entry: Tre
   const project = String(projectId);
   if (entry.type === 'tree') {
     return (
-      <Link to="/projects/$projectId/tree/$" params={{ projectId: project, _splat: entry.path }} search={{ ref: urlRef }}>
+      <RouteLink to="/projects/$projectId/tree/$" params={{ projectId: project, _splat: entry.path }} search={{ ref: urlRef }}>
         <span aria-hidden="true">📁 </span>
         {entry.name}
-      </Link>
+      </RouteLink>
     );
   }
   if (entry.type === 'blob') {
     return (
-      <Link to="/projects/$projectId/blob/$" params={{ projectId: project, _splat: entry.path }} search={{ ref: urlRef }}>
+      <RouteLink to="/projects/$projectId/blob/$" params={{ projectId: project, _splat: entry.path }} search={{ ref: urlRef }}>
         <span aria-hidden="true">📄 </span>
         {entry.name}
-      </Link>
+      </RouteLink>
     );
   }
   // a submodule points into another repository, which the console does not browse

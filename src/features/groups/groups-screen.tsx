@@ -1,9 +1,9 @@
-import { Link } from '@tanstack/react-router';
 import type { ColumnDef } from '../../components/data-table.tsx';
 import { groupsQueries, type Group } from '../../api/groups.ts';
 import { useConnection } from '../../api/react.ts';
 import { ScopedListScreen } from '../../components/scoped-list-screen.tsx';
 import { GROUP_SCOPES, GROUP_SORTS, groupListParams, groupsSearchSchema, type GroupsSearch } from './search.ts';
+import { RouteLink } from '../../components/route-link.tsx';
 
 const columns: ColumnDef<Group>[] = [
   {
@@ -11,9 +11,9 @@ const columns: ColumnDef<Group>[] = [
     header: 'Group',
     cell: ({ row: { original: group } }) => (
       <div className="name-cell">
-        <Link to="/groups/$groupId/members" params={{ groupId: String(group.id) }}>
+        <RouteLink to="/groups/$groupId/members" params={{ groupId: String(group.id) }}>
           {group.full_name}
-        </Link>
+        </RouteLink>
         <span className="muted">{group.full_path}</span>
       </div>
     ),

@@ -1,6 +1,6 @@
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
-import { Link, useNavigate} from '@tanstack/react-router';
+import { useNavigate} from '@tanstack/react-router';
 import { issuesQueries, nextIssueCursor, type Issue, type IssueScope } from '../../api/issues.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
@@ -17,6 +17,7 @@ import { bulkTarget, type BulkTarget } from './bulk-target.ts';
 import { ISSUE_ORDERS, clearTokens, isFiltered, issueFilters, issuesSearchSchema, type IssuesSearch } from './search.ts';
 import { isOffsetPage, issueListOptions } from './route-options.ts';
 import { IssueListKeysetPages } from './issue-list-keyset-pages.tsx';
+import { RouteLink } from '../../components/route-link.tsx';
 
 // the bulk panel (its pickers and the move dialog) loads after the list, not before its first row
 const loadBulkEdit = () => import('./bulk-edit.tsx');
@@ -46,9 +47,9 @@ interface IssueListScreenProps {
 function IssueTitle({ issue, reference }: { issue: Issue; reference: string }) {
   return (
     <div>
-      <Link to="/projects/$projectId/issues/$issueIid" params={{ projectId: String(issue.project_id), issueIid: String(issue.iid) }} className="breakable">
+      <RouteLink to="/projects/$projectId/issues/$issueIid" params={{ projectId: String(issue.project_id), issueIid: String(issue.iid) }} className="breakable">
         {issue.title}
-      </Link>
+      </RouteLink>
       <div className="muted">
         <BreakableText text={reference} />
         {issue.confidential ? (

@@ -1,11 +1,11 @@
 import { memo } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
 import type { MergeRequest } from '../../api/merge-requests.ts';
 import { useConnection } from '../../api/react.ts';
 import { Avatar } from '../../components/avatar.tsx';
 import { cannotMergeReason, type ApprovalCount } from './board-columns.ts';
 import { approvalsInViewOptions } from './approvals-in-view.ts';
+import { RouteLink } from '../../components/route-link.tsx';
 
 /** "1 of 2 approvals"; where no approval is required, only those given. */
 export function approvalsText(approvals: ApprovalCount): string {
@@ -27,9 +27,9 @@ export const BoardCard = memo(function BoardCard({ request, fullReference }: { r
     <article className="board-card mr-card">
       <div className="board-card__body">
         <p className="board-card__title">
-          <Link to="/projects/$projectId/merge-requests/$mergeRequestIid" params={{ projectId: String(request.project_id), mergeRequestIid: String(request.iid) }}>
+          <RouteLink to="/projects/$projectId/merge-requests/$mergeRequestIid" params={{ projectId: String(request.project_id), mergeRequestIid: String(request.iid) }}>
             {request.title}
-          </Link>
+          </RouteLink>
         </p>
         <p className="board-card__meta">
           <span>{reference}</span>

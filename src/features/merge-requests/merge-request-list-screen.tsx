@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useSuspenseQuery } from '@tanstack/react-query';
-import { Link, useNavigate } from '@tanstack/react-router';
+import { useNavigate } from '@tanstack/react-router';
 import type { MergeRequest, MergeRequestScope } from '../../api/merge-requests.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
@@ -18,6 +18,7 @@ import { MERGE_REQUEST_ORDERS, STATE_TABS, WHOSE_TABS, boardSearchOf, clearFilte
 import { MergeRequestViews } from './board-links.tsx';
 import { mergeRequestListOptions } from './route-options.ts';
 import { mergeStatusWords } from './merge-status.ts';
+import { RouteLink } from '../../components/route-link.tsx';
 
 interface MergeRequestListScreenProps {
   scope: MergeRequestScope;
@@ -46,9 +47,9 @@ export function MergeRequestListScreen({ scope, sourceName, search }: MergeReque
         header: 'Merge request',
         cell: ({ row: { original: request } }) => (
           <div>
-            <Link to="/projects/$projectId/merge-requests/$mergeRequestIid" params={{ projectId: String(request.project_id), mergeRequestIid: String(request.iid) }} className="breakable">
+            <RouteLink to="/projects/$projectId/merge-requests/$mergeRequestIid" params={{ projectId: String(request.project_id), mergeRequestIid: String(request.iid) }} className="breakable">
               {request.title}
-            </Link>
+            </RouteLink>
             <div className="muted">
               <BreakableText text={reference(request)} />
               {request.draft ? (

@@ -1,4 +1,3 @@
-import { Link } from '@tanstack/react-router';
 import type { ColumnDef } from '../../components/data-table.tsx';
 import { projectsQueries, type ProjectRow } from '../../api/projects.ts';
 import { useConnection } from '../../api/react.ts';
@@ -6,6 +5,7 @@ import { ChoiceSelect } from '../../components/choice-select.tsx';
 import { ScopedListScreen } from '../../components/scoped-list-screen.tsx';
 import { Time } from '../../components/time.tsx';
 import { ARCHIVED_CHOICES, PROJECT_SCOPES, PROJECT_SORTS, projectListParams, projectsSearchSchema, type ProjectsSearch } from './search.ts';
+import { RouteLink } from '../../components/route-link.tsx';
 
 const columns: ColumnDef<ProjectRow>[] = [
   {
@@ -14,9 +14,9 @@ const columns: ColumnDef<ProjectRow>[] = [
     cell: ({ row: { original: project } }) => (
       <div className="name-cell">
         <span>
-          <Link to="/projects/$projectId/members" params={{ projectId: String(project.id) }}>
+          <RouteLink to="/projects/$projectId/members" params={{ projectId: String(project.id) }}>
             {project.name_with_namespace}
-          </Link>
+          </RouteLink>
           {project.archived ? <span className="badge badge--warning">Archived</span> : null}
         </span>
         {project.description ? <span className="muted">{project.description}</span> : null}

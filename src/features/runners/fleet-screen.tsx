@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
-import { Link} from '@tanstack/react-router';
 import { membersQueries } from '../../api/members.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import {
@@ -21,6 +20,7 @@ import { fleetAccess, runnerChangeRefusal, type RunnerCaller } from './permissio
 import { RunnerStatus, RunnerVersion, typeLabel } from './runner-badges.tsx';
 import { isFiltered, runnerFilters, runnerListParams, runnersSearchSchema, type RunnersSearch } from './search.ts';
 import { newestMajorMinor } from './version-drift.ts';
+import { RouteLink } from '../../components/route-link.tsx';
 
 interface FleetScreenProps {
   scope: RunnerScope;
@@ -160,13 +160,13 @@ function FleetList({ scope, search, caller, instanceVersion }: FleetListProps) {
     });
   const detailLink = (runner: Runner) =>
     scope === 'instance' ? (
-      <Link to="/admin/runners/$runnerId" params={{ runnerId: String(runner.id) }}>
+      <RouteLink to="/admin/runners/$runnerId" params={{ runnerId: String(runner.id) }}>
         #{runner.id}
-      </Link>
+      </RouteLink>
     ) : (
-      <Link to="/runners/$runnerId" params={{ runnerId: String(runner.id) }}>
+      <RouteLink to="/runners/$runnerId" params={{ runnerId: String(runner.id) }}>
         #{runner.id}
-      </Link>
+      </RouteLink>
     );
 
   const columns: ColumnDef<Runner>[] = [

@@ -1,6 +1,7 @@
 import { Suspense, lazy, type ReactNode } from 'react';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
+import { RouteLink } from '../../components/route-link.tsx';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import { EmptyState, RoutePending } from '../../components/states.tsx';
 import { homeQueries } from './home-queries.ts';
@@ -38,9 +39,9 @@ export function HomeScreen() {
         <LinkList id="home-groups" title="Your groups" empty={groups.items.length === 0 ? 'You are not a member of any group yet.' : null} all={<Link to="/groups">{me?.isAdmin ? 'All groups' : 'All your groups'}</Link>}>
           {groups.items.map((group) => (
             <li key={group.id}>
-              <Link to="/groups/$groupId/members" params={{ groupId: String(group.id) }}>
+              <RouteLink to="/groups/$groupId/members" params={{ groupId: group.id }}>
                 {group.full_name}
-              </Link>
+              </RouteLink>
               <span className="muted"> {group.visibility}</span>
             </li>
           ))}
@@ -53,9 +54,9 @@ export function HomeScreen() {
         >
           {projects.items.map((project) => (
             <li key={project.id}>
-              <Link to="/projects/$projectId/members" params={{ projectId: String(project.id) }}>
+              <RouteLink to="/projects/$projectId/members" params={{ projectId: project.id }}>
                 {project.name_with_namespace}
-              </Link>
+              </RouteLink>
               <span className="muted"> {project.visibility}</span>
             </li>
           ))}

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useParams, useRouterState } from '@tanstack/react-router';
+import { useParams, useRouterState } from '@tanstack/react-router';
+import { RouteLink, routeHref, type RoutePath } from '../../components/route-link.tsx';
 import { groupsQueries } from '../../api/groups.ts';
 import { membersQueries } from '../../api/members.ts';
 import { projectsQueries } from '../../api/projects.ts';
@@ -72,17 +73,12 @@ export function useNavContext(): NavContext & { title?: { kind: string; name: st
 }
 
 function NavLink({ item, pathname }: { item: NavItem; pathname: string }) {
-  const alsoCurrent = item.alsoCurrent?.test(pathname) ?? false;
+  const href = routeHref(item.to, item.params);
+  const current = pathname === href || (!item.exact && pathname.startsWith(href === '/' ? href : `${href}/`)) || (item.alsoCurrent?.test(pathname) ?? false);
   return (
-    <Link
-      to={item.to as never}
-      params={item.params as never}
-      activeOptions={{ exact: item.exact ?? false, includeSearch: false }}
-      inactiveProps={{ 'aria-current': alsoCurrent ? 'page' : undefined } as never}
-      className="sidebar__link"
-    >
+    <RouteLink to={item.to as RoutePath} params={item.params as never} aria-current={current ? 'page' : undefined} className="sidebar__link">
       {item.label}
-    </Link>
+    </RouteLink>
   );
 }
 

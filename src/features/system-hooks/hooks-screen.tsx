@@ -14,6 +14,7 @@ import { RefusedScreen } from '../../components/refused-screen.tsx';
 import { hookEventsText, hookTitle } from './hook-title.ts';
 import { systemHooksAccess } from './permissions.ts';
 import type { HooksSearch } from './search.ts';
+import { RouteLink } from '../../components/route-link.tsx';
 
 // the confirmation loads after the list, not before its first row
 const loadDialogs = () => import('./hook-dialogs.tsx');
@@ -45,9 +46,9 @@ function HooksList({ search, canManage, reason }: { search: HooksSearch; canMana
         id: 'name',
         header: 'Name',
         cell: ({ row: { original: hook } }) => (
-          <Link to="/admin/hooks/$hookId" params={{ hookId: String(hook.id) }}>
+          <RouteLink to="/admin/hooks/$hookId" params={{ hookId: String(hook.id) }}>
             {hookTitle(hook)}
-          </Link>
+          </RouteLink>
         ),
       },
       // the URL template as text: placeholders, never the variables' values
