@@ -422,7 +422,8 @@ export function mergeRequestBasicEntity(context: EntityContext, row: MergeReques
     squash_on_merge: Boolean(row.squash),
     task_completion_status: { count: 0, completed_count: 0 },
     has_conflicts: row.merge_status === 'cannot_be_merged',
-    blocking_discussions_resolved: counts.unresolved === 0,
+    // the platform's mergeable_discussions_state: unresolved threads block only where the project says so
+    blocking_discussions_resolved: !threadsBlockMerge(project, counts),
     approvals_before_merge: null,
   };
 }
