@@ -340,6 +340,6 @@ export async function scanTokenExpiry(
     });
   }
   const urgency: Record<ExpiryReason, number> = { expired: 0, within_7_days: 1, within_30_days: 2, never_used: 3 };
-  found.sort((a, b) => urgency[a.reasons[0]] - urgency[b.reasons[0]] || (a.token.expires_at ?? '9999').localeCompare(b.token.expires_at ?? '9999'));
+  found.sort((a, b) => urgency[a.reasons[0]] - urgency[b.reasons[0]] || ((a.token.expires_at ?? '9999') < (b.token.expires_at ?? '9999') ? -1 : 1));
   return { tokens: found, groups: groups.length, failures };
 }

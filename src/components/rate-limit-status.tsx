@@ -1,8 +1,7 @@
-import { onFirstUse } from '../lib/first-use.ts';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { rateLimitStore } from '../api/rate-limit.ts';
+import { formatCount } from '../lib/numbers.ts';
 
-const count = onFirstUse(() => new Intl.NumberFormat('en'));
 
 /**
  * The instance's request budget, where it lets the browser read it (same origin, the --target
@@ -23,7 +22,7 @@ export function RateLimitStatus() {
     <div className="rate-limit">
       {budget ? (
         <span className="muted" title="The instance's rate limit for this token, reset every minute">
-          {count().format(budget.remaining)} of {count().format(budget.limit)} API requests left this minute
+          {formatCount(budget.remaining)} of {formatCount(budget.limit)} API requests left this minute
         </span>
       ) : null}
       {/* a live region exists before its text, so screen readers announce the text when it comes */}

@@ -1,4 +1,5 @@
 import type { Write } from './use-write.ts';
+import { formatClock } from '../lib/time.ts';
 
 /** The part of a write the notice reads; any area's write fits. */
 export type UncertainSignal = Pick<Write<unknown, unknown>, 'isUncertain' | 'checking' | 'checkedAt' | 'tryAgain'>;
@@ -16,7 +17,7 @@ export function UncertainWrite({ write }: { write: UncertainSignal }) {
       </p>
     );
   }
-  const checkedAt = write.checkedAt === null ? '' : new Date(write.checkedAt).toLocaleTimeString('en-GB');
+  const checkedAt = write.checkedAt === null ? '' : formatClock(write.checkedAt);
   return (
     <div className="notice" role="status">
       <p>

@@ -1,6 +1,6 @@
 /**
- * A value built on first use and kept. For Intl formatters: building one costs far more than using
- * it, and building every module's at load made a cold start pay for formatters its screen never uses.
+ * A value built on first use and kept: building every module's at load made a cold start pay for
+ * values its screen never uses (the search schemas).
  */
 export function onFirstUse<T>(build: () => T): () => T {
   let made: T | undefined;

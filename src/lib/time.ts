@@ -1,6 +1,14 @@
-import { onFirstUse } from './first-use.ts';
+/*
+ * Dates and times in one fixed English form ("25 Nov 2026, 09:14 UTC+1"), written without Intl: the
+ * first Intl formatter of a page loads the locale data, 55 to 190 ms at 4x CPU, inside the first
+ * render of every screen with a time on it. The console speaks English; one unambiguous day-month
+ * order and a zone as an offset read the same everywhere.
+ */
 
 const DAY_MS = 86_400_000;
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 /** Whole days from today (UTC) to a `YYYY-MM-DD` date; negative when past. */
 export function daysUntil(date: string, now: Date = new Date()): number {
@@ -9,26 +17,36 @@ export function daysUntil(date: string, now: Date = new Date()): number {
   return Math.round((target - today) / DAY_MS);
 }
 
-// Intl formatters are built on first use: building one costs far more than using it
-
-const localDate = onFirstUse(() => new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric' }));
-const utcDate = onFirstUse(() => new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }));
-const relative = onFirstUse(() => new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' }));
-const dateTimeOptions: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' };
-const localDateTime = onFirstUse(() => new Intl.DateTimeFormat(undefined, dateTimeOptions));
-
-/** Builds each formatter ahead, one per call, so that the first list of times is not the one to pay (a few ms each). */
-export const TIME_FORMATTERS: ReadonlyArray<() => unknown> = [localDateTime, localDate, utcDate, relative];
-
 const isDateOnly = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value);
+const pad = (value: number) => String(value).padStart(2, '0');
+
+/** A moment's calendar fields in a zone `offsetMinutes` east of UTC (the local zone by default). */
+function fieldsAt(time: number, offsetMinutes: number) {
+  const shifted = new Date(time + offsetMinutes * 60_000);
+  return { year: shifted.getUTCFullYear(), month: shifted.getUTCMonth(), day: shifted.getUTCDate(), weekday: shifted.getUTCDay(), hours: shifted.getUTCHours(), minutes: shifted.getUTCMinutes() };
+}
+
+const localOffset = (time: number) => -new Date(time).getTimezoneOffset();
+
+/** "UTC", "UTC+1", "UTC+5:30", "UTC-3". */
+export function zoneName(offsetMinutes: number): string {
+  if (offsetMinutes === 0) return 'UTC';
+  const size = Math.abs(offsetMinutes);
+  return `UTC${offsetMinutes > 0 ? '+' : '-'}${Math.floor(size / 60)}${size % 60 ? `:${pad(size % 60)}` : ''}`;
+}
+
+/** The exact moment with its zone, "25 Nov 2026, 09:14 UTC+1", in the zone `offsetMinutes` east of UTC. */
+export function formatMoment(time: number, offsetMinutes: number = localOffset(time)): string {
+  const { year, month, day, hours, minutes } = fieldsAt(time, offsetMinutes);
+  return `${day} ${MONTHS[month]} ${year}, ${pad(hours)}:${pad(minutes)} ${zoneName(offsetMinutes)}`;
+}
 
 /** The exact moment with its zone, e.g. "25 Nov 2026, 09:14 UTC"; a date alone is a calendar day and has no zone. */
-export function formatDateTime(value: string | null | undefined, timeZone?: string): string {
+export function formatDateTime(value: string | null | undefined): string {
   if (!value) return '';
   if (isDateOnly(value)) return formatDate(value);
   const time = Date.parse(value);
-  if (Number.isNaN(time)) return value;
-  return (timeZone ? new Intl.DateTimeFormat(undefined, { ...dateTimeOptions, timeZone }) : localDateTime()).format(time);
+  return Number.isNaN(time) ? value : formatMoment(time);
 }
 
 /** A date or date-time as a short local date, e.g. "22 Nov 2026"; a date alone stays in UTC. */
@@ -37,18 +55,50 @@ export function formatDate(value: string | null | undefined): string {
   const dateOnly = isDateOnly(value);
   const time = Date.parse(dateOnly ? `${value}T00:00:00Z` : value);
   if (Number.isNaN(time)) return value;
-  return (dateOnly ? utcDate() : localDate()).format(time);
+  const { year, month, day } = fieldsAt(time, dateOnly ? 0 : localOffset(time));
+  return `${day} ${MONTHS[month]} ${year}`;
 }
 
-/** "3 days ago", "in 2 months": relative to now, for activity and sign-in times. */
+/** "Wednesday 25 November 2026": a moment's local day, for lists grouped by day. */
+export function formatDay(time: number, offsetMinutes: number = localOffset(time)): string {
+  const { year, month, day, weekday } = fieldsAt(time, offsetMinutes);
+  return `${WEEKDAYS[weekday]} ${day} ${MONTH_NAMES[month]} ${year}`;
+}
+
+/** "09:14:05": a moment's local time of day. */
+export function formatClock(time: number, offsetMinutes: number = localOffset(time)): string {
+  const shifted = new Date(time + offsetMinutes * 60_000);
+  return `${pad(shifted.getUTCHours())}:${pad(shifted.getUTCMinutes())}:${pad(shifted.getUTCSeconds())}`;
+}
+
+const UNITS: Array<[unit: string, seconds: number, last: string, next: string]> = [
+  ['year', 31_536_000, 'last year', 'next year'],
+  ['month', 2_592_000, 'last month', 'next month'],
+  ['week', 604_800, 'last week', 'next week'],
+  ['day', 86_400, 'yesterday', 'tomorrow'],
+  ['hour', 3600, '', ''],
+  ['minute', 60, '', ''],
+];
+
+/** "3 days ago", "in 2 months", "yesterday": relative to now, for activity and sign-in times. */
 export function formatRelative(value: string | null | undefined, now: Date = new Date()): string {
   if (!value) return 'never';
   const time = Date.parse(isDateOnly(value) ? `${value}T00:00:00Z` : value);
   if (Number.isNaN(time)) return value;
   const seconds = (time - now.getTime()) / 1000;
-  const units: Array<[Intl.RelativeTimeFormatUnit, number]> = [['year', 31_536_000], ['month', 2_592_000], ['week', 604_800], ['day', 86_400], ['hour', 3600], ['minute', 60]];
-  for (const [unit, size] of units) {
-    if (Math.abs(seconds) >= size) return relative().format(Math.round(seconds / size), unit);
+  for (const [unit, size, last, next] of UNITS) {
+    if (Math.abs(seconds) < size) continue;
+    const count = Math.round(seconds / size);
+    if (count === -1 && last) return last;
+    if (count === 1 && next) return next;
+    return relativeWords(count, unit);
   }
-  return relative().format(Math.round(seconds), 'second');
+  const count = Math.round(seconds);
+  return count === 0 ? 'now' : relativeWords(count, 'second');
+}
+
+function relativeWords(count: number, unit: string): string {
+  const size = Math.abs(count);
+  const words = `${size} ${unit}${size === 1 ? '' : 's'}`;
+  return count < 0 ? `${words} ago` : `in ${words}`;
 }

@@ -8,6 +8,7 @@ import { useConnection } from '../../api/react.ts';
 import { errorText } from '../../components/error-panel.tsx';
 import { cardReference, type Column } from './columns.ts';
 import { columnCards } from './use-card-move.ts';
+import { formatCount } from '../../lib/numbers.ts';
 
 export const cardId = (issue: Pick<Issue, 'id'>) => `issue-${issue.id}`;
 export const columnDropId = (column: Column) => `column-${column.key}`;
@@ -66,7 +67,7 @@ export const BoardColumn = memo(function BoardColumn({ column, scope, moving, mo
         </h2>
         {count !== undefined ? (
           <span className="board-column__count">
-            {typeof count === 'number' ? count.toLocaleString() : count}
+            {typeof count === 'number' ? formatCount(count) : count}
             <span className="sr-only"> issues</span>
           </span>
         ) : null}

@@ -1,15 +1,14 @@
-import { onFirstUse } from '../../lib/first-use.ts';
+import { formatCount } from '../../lib/numbers.ts';
 import type { CommitStats } from '../../api/commits.ts';
 
-const count = onFirstUse(() => new Intl.NumberFormat());
 
 /** "+12 −3": additions and deletions, read out in words. */
 export function StatsText({ stats }: { stats: CommitStats }) {
-  const words = `${count().format(stats.additions)} ${stats.additions === 1 ? 'line' : 'lines'} added, ${count().format(stats.deletions)} removed`;
+  const words = `${formatCount(stats.additions)} ${stats.additions === 1 ? 'line' : 'lines'} added, ${formatCount(stats.deletions)} removed`;
   return (
     <span aria-label={words} title={words} className="nowrap">
-      <span style={{ color: 'var(--success, #1a7f37)' }}>+{count().format(stats.additions)}</span>{' '}
-      <span style={{ color: 'var(--danger, #cf222e)' }}>−{count().format(stats.deletions)}</span>
+      <span style={{ color: 'var(--success, #1a7f37)' }}>+{formatCount(stats.additions)}</span>{' '}
+      <span style={{ color: 'var(--danger, #cf222e)' }}>−{formatCount(stats.deletions)}</span>
     </span>
   );
 }

@@ -11,6 +11,7 @@ import { StatsText, TrailerList } from './commit-parts.tsx';
 import { messageBody } from './commit-text.ts';
 import { DiffView } from './diff-view.tsx';
 import { pickAccess, roleIn } from './permissions.ts';
+import { formatCount } from '../../lib/numbers.ts';
 
 // the dialog loads when someone may use it, not before the commit's first paint
 const loadPickDialog = () => import('./pick-dialog.tsx');
@@ -92,7 +93,7 @@ function SequenceNumber({ projectId, sha }: { projectId: number; sha: string }) 
   const sequence = useQuery(commitsQueries.sequence(connection, projectId, sha));
   if (sequence.isPending) return <span className="muted">counting…</span>;
   if (sequence.isError) return <span className="muted">not available ({errorText(sequence.error)})</span>;
-  return <>{sequence.data.toLocaleString()} commits lead here, this one included</>;
+  return <>{formatCount(sequence.data)} commits lead here, this one included</>;
 }
 
 export function CommitScreen({ projectId, sha }: { projectId: number; sha: string }) {
@@ -191,7 +192,7 @@ export function CommitScreen({ projectId, sha }: { projectId: number; sha: strin
           <dd>
             {commit.stats ? (
               <>
-                <StatsText stats={commit.stats} /> ({commit.stats.total.toLocaleString()} lines changed)
+                <StatsText stats={commit.stats} /> ({formatCount(commit.stats.total)} lines changed)
               </>
             ) : (
               <span className="muted">Not counted</span>

@@ -1,15 +1,13 @@
-import { onFirstUse } from '../../lib/first-use.ts';
+import { formatDay } from '../../lib/time.ts';
 import type { Commit, PickCheck, PickKind } from '../../api/commits.ts';
 
-// one formatter for every row: building one per row costs more than the row
-const dayFormat = onFirstUse(() => new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }));
 
 /** Consecutive commits of the same local day, in list order. */
 export function groupByDay(commits: readonly Commit[]): Array<{ day: string; commits: Commit[] }> {
   const groups: Array<{ day: string; commits: Commit[] }> = [];
   for (const commit of commits) {
     const time = Date.parse(commit.committed_date ?? commit.created_at ?? '');
-    const day = Number.isNaN(time) ? 'Unknown date' : dayFormat().format(time);
+    const day = Number.isNaN(time) ? 'Unknown date' : formatDay(time);
     const last = groups.at(-1);
     if (last && last.day === day) last.commits.push(commit);
     else groups.push({ day, commits: [commit] });

@@ -5,6 +5,7 @@ import { useConnection } from '../../api/react.ts';
 import { ErrorPanel } from '../../components/error-panel.tsx';
 import { StatsText } from './commit-parts.tsx';
 import { diffCounts } from './commit-text.ts';
+import { formatCount } from '../../lib/numbers.ts';
 
 /** Past this many lines a file's changes start collapsed, and are drawn only once opened. */
 export const COLLAPSE_LINES = 400;
@@ -54,7 +55,7 @@ function FileDiff({ file }: { file: CommitDiff }) {
           {file.renamed_file ? <span className="badge">Renamed</span> : null}
           {modeChange ? <span className="badge">{modeChange}</span> : null}{' '}
           {!binary && !file.too_large ? <StatsText stats={{ additions: counts.additions, deletions: counts.deletions, total: counts.additions + counts.deletions }} /> : null}
-          {big && !open ? <span className="muted"> ({counts.lines.toLocaleString()} lines, collapsed)</span> : null}
+          {big && !open ? <span className="muted"> ({formatCount(counts.lines)} lines, collapsed)</span> : null}
         </summary>
         {!open ? null : file.too_large ? (
           <p className="notice">The changes to this file are too large to show here.</p>

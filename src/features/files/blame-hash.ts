@@ -1,3 +1,4 @@
+import { formatCount } from '../../lib/numbers.ts';
 /** Lines picked in the URL hash: `#L40` or `#L10-20` (GitHub's `#L10-L20` too). */
 export interface LineSelection {
   first: number;
@@ -27,5 +28,5 @@ export function selectionAfterClick(current: LineSelection | null, line: number,
 }
 
 export function describeSelection(selection: LineSelection): string {
-  return selection.first === selection.last ? `line ${selection.first.toLocaleString('en')}` : `lines ${selection.first.toLocaleString('en')}–${selection.last.toLocaleString('en')}`;
+  return selection.first === selection.last ? `line ${formatCount(selection.first)}` : `lines ${formatCount(selection.first)}–${formatCount(selection.last)}`;
 }

@@ -1,4 +1,3 @@
-import { onFirstUse } from '../../lib/first-use.ts';
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type MouseEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation, useNavigate } from '@tanstack/react-router';
@@ -13,6 +12,7 @@ import {
   BlameRangeLoader, MAX_IN_FLIGHT, estimateLineCount, lineAt, lineLimitOf, planRanges, rangeEnd, rangeIndexOf, rangeStart, startsGroup,
   type FetchRange, type FetchSize, type RangeState,
 } from './blame-ranges.ts';
+import { formatCount } from '../../lib/numbers.ts';
 import './blame-view.css';
 
 const ROW_HEIGHT = 20;
@@ -30,10 +30,7 @@ interface BlameViewProps {
   gitRef: string;
 }
 
-// one formatter: toLocaleString builds a new one on each call, and every row shows its number
-const lineNumbers = onFirstUse(() => new Intl.NumberFormat('en'));
-const formatLine = (line: number) => lineNumbers().format(line);
-const rangeLabel = (index: number, lineCount: number) => `lines ${formatLine(rangeStart(index))}–${formatLine(Math.min(rangeEnd(index), Math.max(lineCount, rangeStart(index))))}`;
+const rangeLabel = (index: number, lineCount: number) => `lines ${formatCount(rangeStart(index))}–${formatCount(Math.min(rangeEnd(index), Math.max(lineCount, rangeStart(index))))}`;
 
 function useRangeLoader(projectId: number, filePath: string, gitRef: string): BlameRangeLoader {
   const connection = useConnection();
@@ -118,7 +115,7 @@ export function BlameView({ projectId, filePath, gitRef }: BlameViewProps) {
     <div className="blame">
       <div className="blame__toolbar">
         <p className="blame__count" role="status">
-          {ready ? `${exact ? '' : 'About '}${formatLine(count)} lines` : `Loading ${rangeLabel(firstIndex, Number.POSITIVE_INFINITY)}…`}
+          {ready ? `${exact ? '' : 'About '}${formatCount(count)} lines` : `Loading ${rangeLabel(firstIndex, Number.POSITIVE_INFINITY)}…`}
         </p>
         <GoToLine
           onGo={(picked) => {
@@ -139,7 +136,7 @@ export function BlameView({ projectId, filePath, gitRef }: BlameViewProps) {
       </div>
       {selectionPastEnd ? (
         <p className="notice" role="alert">
-          Line {formatLine(selection.first)} is past the end of this file{exact ? `, which has ${formatLine(count)} lines` : ''}.
+          Line {formatCount(selection.first)} is past the end of this file{exact ? `, which has ${formatCount(count)} lines` : ''}.
         </p>
       ) : null}
       {ready ? (

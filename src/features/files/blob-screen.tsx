@@ -16,6 +16,7 @@ import { Note } from '../../components/note.tsx';
 import { formatBytes, imageTypeFor } from './file-kind.ts';
 import { FilesToolbar } from './files-toolbar.tsx';
 import { useFilesContext, type FilesContext } from './use-files-context.ts';
+import { formatCount } from '../../lib/numbers.ts';
 
 const DeleteFileDialog = lazy(() => import('./delete-file-dialog.tsx').then((module) => ({ default: module.DeleteFileDialog })));
 
@@ -59,7 +60,7 @@ function FileFacts({ projectId, file }: { projectId: number; file: FileView }) {
       <dt>Size</dt>
       <dd>
         {formatBytes(file.size)}
-        {file.text !== null ? `, ${splitLines(file.text).length.toLocaleString('en')} lines` : ''}
+        {file.text !== null ? `, ${formatCount(splitLines(file.text).length)} lines` : ''}
       </dd>
       <dt>Last commit</dt>
       <dd>
@@ -96,7 +97,7 @@ function FilePreview({ file }: { file: FileView }) {
   if (file.text === null) {
     return (
       <p className="file-preview" role="note">
-        Binary file, {file.size.toLocaleString('en')} bytes. Use Download to get it.
+        Binary file, {formatCount(file.size)} bytes. Use Download to get it.
       </p>
     );
   }

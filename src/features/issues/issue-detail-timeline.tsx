@@ -13,6 +13,7 @@ import { NoteEditor, ProjectMarkdown } from '../../components/note-editor.tsx';
 import { useAddNote, useDeleteNote, useEditNote, type IssueRef } from './issue-detail-mutations.ts';
 import { Reactions } from '../../components/reactions.tsx';
 import { mergeTimeline, type TimelineItem } from './timeline.ts';
+import { formatCount } from '../../lib/numbers.ts';
 
 /** Entries rendered at a time: a 500-note thread paints its first entries at once, the rest on request. */
 export const TIMELINE_STEP = 100;
@@ -197,13 +198,13 @@ export function IssueTimeline({ issueRef, caller, locked }: { issueRef: IssueRef
       </ol>
       {hasNextPage ? (
         <p role="status">
-          Loading more comments ({notes.length.toLocaleString()}
-          {total ? ` of ${total.toLocaleString()}` : ''} so far)…
+          Loading more comments ({formatCount(notes.length)}
+          {total ? ` of ${formatCount(total)}` : ''} so far)…
         </p>
       ) : null}
       {items.length > shown ? (
         <p>
-          Showing {shown.toLocaleString()} of {items.length.toLocaleString()} entries.{' '}
+          Showing {formatCount(shown)} of {formatCount(items.length)} entries.{' '}
           <button type="button" className="button" onClick={() => setShown((count) => count + TIMELINE_STEP)}>
             Show {Math.min(TIMELINE_STEP, items.length - shown)} more
           </button>

@@ -25,13 +25,14 @@ export function MergeRequestReviewPanels({ projectId, iid }: { projectId: number
   );
 }
 
-const names = new Intl.ListFormat('en', { type: 'conjunction' });
+/** "a", "a and b", "a, b and c". */
+const listWords = (words: string[]) => (words.length < 2 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`);
 
 /** "you, Maya Chen and Diego Ramirez": the caller first, as "you". */
 function approverNames(approvals: Approvals, userId: number | undefined): string {
   const people = approvals.approved_by.map(({ user }) => user);
   const you = people.filter((user) => user.id === userId).map(() => 'you');
-  return names.format([...you, ...people.filter((user) => user.id !== userId).map((user) => user.name)]);
+  return listWords([...you, ...people.filter((user) => user.id !== userId).map((user) => user.name)]);
 }
 
 /** The approval rules, who approved each, what is missing, and whether the caller can approve, and why. */
@@ -168,7 +169,7 @@ function ApprovalSummary({ approvals }: { approvals: Approvals }) {
   return (
     <strong>
       {left} more {left === 1 ? 'approval' : 'approvals'} required
-      {approvals.approval_rules_left.length ? ` (from ${names.format(approvals.approval_rules_left.map((rule) => rule.name))})` : ''}.
+      {approvals.approval_rules_left.length ? ` (from ${listWords(approvals.approval_rules_left.map((rule) => rule.name))})` : ''}.
     </strong>
   );
 }
@@ -204,12 +205,12 @@ function RulesTable({ state }: { state: ApprovalState }) {
                     <span className="muted"> · optional</span>
                   )}
                 </td>
-                <td>{rule.approved_by.length ? names.format(rule.approved_by.map((user) => user.name)) : <span className="muted">nobody yet</span>}</td>
+                <td>{rule.approved_by.length ? listWords(rule.approved_by.map((user) => user.name)) : <span className="muted">nobody yet</span>}</td>
                 <td>
                   {rule.rule_type === 'any_approver' ? (
                     'Any eligible member'
                   ) : rule.eligible_approvers.length ? (
-                    names.format(rule.eligible_approvers.map((user) => user.name))
+                    listWords(rule.eligible_approvers.map((user) => user.name))
                   ) : (
                     <span className="muted">nobody: the rule names no one who can approve</span>
                   )}

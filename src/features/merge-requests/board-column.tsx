@@ -2,10 +2,11 @@ import { memo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { MergeRequest } from '../../api/merge-requests.ts';
 import { BoardCard } from './board-card.tsx';
+import { formatCount } from '../../lib/numbers.ts';
 
 const CARD_HEIGHT = 120;
 
-const countText = (count: number) => (count === 1 ? '1 merge request' : `${count.toLocaleString()} merge requests`);
+const countText = (count: number) => (count === 1 ? '1 merge request' : `${formatCount(count)} merge requests`);
 
 interface BoardColumnProps {
   columnKey: string;
@@ -40,7 +41,7 @@ export const BoardColumn = memo(function BoardColumn({ columnKey, title, request
           {title}
         </h2>
         <span className="board-column__count" aria-hidden="true">
-          {requests.length.toLocaleString()}
+          {formatCount(requests.length)}
           {loading ? '+' : ''}
         </span>
       </header>

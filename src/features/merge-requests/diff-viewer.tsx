@@ -12,6 +12,7 @@ import { DiffFileTree } from './diff-file-tree.tsx';
 import type { DiffSearch } from './diff-search.ts';
 import '../../components/highlight.css';
 import './diff.css';
+import { formatCount } from '../../lib/numbers.ts';
 
 // wide enough for the tree beside the changes; narrower, the tree opens on request
 const wideScreen = () => typeof window.matchMedia !== 'function' || window.matchMedia('(min-width: 60rem)').matches;
@@ -147,9 +148,9 @@ export function DiffViewer({ projectId, iid, search, onSearch }: DiffViewerProps
           File tree
         </button>
         <p className="diff-viewer__summary" role="status">
-          {count.toLocaleString()} {count === 1 ? 'file' : 'files'} changed, <span className="diff-counts__added">+{added.toLocaleString()}</span>{' '}
-          <span className="diff-counts__removed">−{removed.toLocaleString()}</span>
-          {pending ? ` (loading files ${(entries.length + 1).toLocaleString()} and on…)` : ''}
+          {formatCount(count)} {count === 1 ? 'file' : 'files'} changed, <span className="diff-counts__added">+{formatCount(added)}</span>{' '}
+          <span className="diff-counts__removed">−{formatCount(removed)}</span>
+          {pending ? ` (loading files ${formatCount(entries.length + 1)} and on…)` : ''}
         </p>
         <Choice legend="View" value={search.view} options={[['inline', 'Unified'], ['parallel', 'Side by side']]} onChange={(view) => onSearch({ view })} />
         <Choice legend="Whitespace changes" value={search.whitespace} options={[['show', 'Show'], ['hide', 'Hide']]} onChange={(whitespace) => onSearch({ whitespace })} />

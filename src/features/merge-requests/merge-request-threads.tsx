@@ -10,6 +10,7 @@ import { WriteOutcome } from '../../components/write-outcome.tsx';
 import { commentRefusal, type MergeRequestCaller } from './merge-request-overview-access.ts';
 import { isResolvable, isUnresolved, positionText, unresolvedText } from './merge-request-threads-text.ts';
 import { useAddComment, useReplyToDiscussion, useResolveDiscussion, useStartThread, type MergeRequestRef } from './merge-request-overview-mutations.ts';
+import { formatCount } from '../../lib/numbers.ts';
 
 /** Entries rendered at a time: a request with hundreds of threads paints its first ones at once, the rest on request. */
 export const ACTIVITY_STEP = 100;
@@ -191,13 +192,13 @@ export function MergeRequestActivity({ target, caller, locked, mayResolve }: { t
       </ol>
       {hasNextPage ? (
         <p role="status">
-          Loading more threads ({discussions.length.toLocaleString()}
-          {total ? ` of ${total.toLocaleString()}` : ''} so far)…
+          Loading more threads ({formatCount(discussions.length)}
+          {total ? ` of ${formatCount(total)}` : ''} so far)…
         </p>
       ) : null}
       {discussions.length > shown ? (
         <p>
-          Showing {shown.toLocaleString()} of {discussions.length.toLocaleString()} entries.{' '}
+          Showing {formatCount(shown)} of {formatCount(discussions.length)} entries.{' '}
           <button type="button" className="button" onClick={() => setShown((count) => count + ACTIVITY_STEP)}>
             Show {Math.min(ACTIVITY_STEP, discussions.length - shown)} more
           </button>

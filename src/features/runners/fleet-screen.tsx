@@ -21,6 +21,7 @@ import { RunnerStatus, RunnerVersion, typeLabel } from './runner-badges.tsx';
 import { isFiltered, runnerFilters, runnerListParams, runnersSearchSchema, type RunnersSearch } from './search.ts';
 import { newestMajorMinor } from './version-drift.ts';
 import { RouteLink } from '../../components/route-link.tsx';
+import { formatCount } from '../../lib/numbers.ts';
 
 interface FleetScreenProps {
   scope: RunnerScope;
@@ -101,7 +102,7 @@ function CountList({ scope, label, counts, active }: { scope: RunnerScope; label
 function CountItem({ scope, label, filters, search, current }: { scope: RunnerScope; label: string; filters: RunnerFilters; search: Partial<RunnersSearch>; current: boolean }) {
   const connection = useConnection();
   const count = useQuery(runnersQueries.count(connection, scope, filters));
-  const shown = count.isPending ? '…' : count.data === null || count.data === undefined ? '—' : count.data.toLocaleString('en-US');
+  const shown = count.isPending ? '…' : count.data === null || count.data === undefined ? '—' : formatCount(count.data);
   const spoken = count.isPending ? 'loading' : count.data === null || count.data === undefined ? 'not counted' : `${count.data} runners`;
   return (
     <li>

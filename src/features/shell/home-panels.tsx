@@ -10,10 +10,11 @@ import { errorText } from '../../components/error-panel.tsx';
 import { EmptyState } from '../../components/states.tsx';
 import { formatDate } from '../../lib/time.ts';
 import { LISTED, SOON_DAYS, soonDay } from './home-queries.ts';
+import { formatCount } from '../../lib/numbers.ts';
 
 /** One count of the overview: its own request, so a slow or failed one holds nothing else back. */
 function Count({ label, query, to, search }: { label: string; query: UseQueryResult<number | null>; to?: string; search?: Record<string, string> }) {
-  const value = query.isPending ? '…' : query.isError ? 'Not available' : query.data === null ? 'Over 10,000' : query.data.toLocaleString();
+  const value = query.isPending ? '…' : query.isError ? 'Not available' : query.data === null ? 'Over 10,000' : formatCount(query.data);
   const body = (
     <>
       <span className="stat__value">{value}</span>

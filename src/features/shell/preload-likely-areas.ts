@@ -2,7 +2,6 @@ import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRouter } from '@tanstack/react-router';
 import { whenIdle } from '../../lib/idle.ts';
-import { TIME_FORMATTERS } from '../../lib/time.ts';
 import { preloadMenus } from './deferred-menus.tsx';
 
 // the areas a session goes to next; their code is fetched while the browser is idle
@@ -20,17 +19,15 @@ export function fetchAheadAllowed(connection: NetworkInformation | undefined): b
 
 /**
  * Loads the likely areas' code once the current screen's data is in and the browser is idle, one
- * chunk per idle period, so a first visit elsewhere waits only for data; the time formatters first,
- * so the first list of times does not build them. Nothing is fetched ahead under Save-Data or on a slow connection.
+ * chunk per idle period, so a first visit elsewhere waits only for data. Nothing is fetched ahead
+ * under Save-Data or on a slow connection.
  */
 export function usePreloadLikelyAreas(): void {
   const router = useRouter();
   const queryClient = useQueryClient();
   useEffect(() => {
-    // building the time formatters fetches nothing: it is done under Save-Data too
-    const fetchAhead = fetchAheadAllowed((navigator as Navigator & { connection?: NetworkInformation }).connection);
-    const chunks = fetchAhead ? [preloadMenus, ...LIKELY_ROUTES.map((id) => () => void router.loadRouteChunk(router.routesById[id]))] : [];
-    const steps = [...TIME_FORMATTERS, ...chunks];
+    if (!fetchAheadAllowed((navigator as Navigator & { connection?: NetworkInformation }).connection)) return;
+    const steps = [preloadMenus, ...LIKELY_ROUTES.map((id) => () => void router.loadRouteChunk(router.routesById[id]))];
     let cancel: (() => void) | undefined;
     const next = () => {
       steps.shift()?.();
