@@ -11,6 +11,10 @@ describe('BreakableText', () => {
 
   it('leaves text without joints whole, and escapes what it renders', () => {
     expect(renderToStaticMarkup(<BreakableText text="plain" />)).toBe('<span class="breakable">plain</span>');
-    expect(renderToStaticMarkup(<BreakableText text="<b>x</b>" />)).toBe('<span class="breakable">&lt;b&gt;x&lt;/<wbr/>b&gt;</span>');
+    expect(renderToStaticMarkup(<BreakableText text="<b>a long enough</b>" />)).toBe('<span class="breakable">&lt;b&gt;a long enough&lt;/<wbr/>b&gt;</span>');
+  });
+
+  it('adds nothing to a short name, which fits any column', () => {
+    expect(renderToStaticMarkup(<BreakableText text="diego.ramirez" />)).toBe('<span class="breakable">diego.ramirez</span>');
   });
 });
