@@ -245,10 +245,11 @@ export function MembersScreen({ kind, scope, sourceName: loadedName, topLevelGro
       )}
       <Paginator page={page} label={`${listName} pages`} />
       {canManage ? (
+        // a dialog is mounted while open only: a closed one built its form and schema on every load of the list
         <Suspense fallback={null}>
-          <AddMemberDialog open={adding} onOpenChange={setAdding} scope={scope} sourceName={sourceName} roles={roles} />
-          <EditMemberDialog member={editing} onClose={() => setEditing(null)} scope={scope} roles={roles} />
-          <RemoveMemberDialog member={removing} onClose={() => setRemoving(null)} scope={scope} sourceName={sourceName} isGroup={kind === 'group'} />
+          {adding ? <AddMemberDialog open onOpenChange={setAdding} scope={scope} sourceName={sourceName} roles={roles} /> : null}
+          {editing ? <EditMemberDialog member={editing} onClose={() => setEditing(null)} scope={scope} roles={roles} /> : null}
+          {removing ? <RemoveMemberDialog member={removing} onClose={() => setRemoving(null)} scope={scope} sourceName={sourceName} isGroup={kind === 'group'} /> : null}
         </Suspense>
       ) : null}
     </section>
