@@ -1,36 +1,28 @@
-import { createContext, useCallback, useContext, useState, type ReactNode } from 'react';
-import { Toast } from 'radix-ui';
+import { createContext, lazy, Suspense, useCallback, useContext, useState, type ReactNode } from 'react';
+import type { ToastItem } from './toast-list.tsx';
 
 type Notify = (message: string) => void;
 
 const ToastContext = createContext<Notify>(() => {});
 
+// Radix's toasts (about 12 KB gzip with their layers) load with the first message, not with every first screen
+const ToastList = lazy(() => import('./toast-list.tsx'));
+
 /** Success messages after an action; announced politely, gone after a few seconds. */
 export function ToastProvider({ children }: { children: ReactNode }) {
-  const [toasts, setToasts] = useState<Array<{ id: number; message: string }>>([]);
+  const [toasts, setToasts] = useState<ToastItem[]>([]);
   const notify = useCallback<Notify>((message) => {
     setToasts((current) => [...current.slice(-2), { id: Date.now() + Math.random(), message }]);
   }, []);
+  const dismiss = useCallback((id: number) => setToasts((current) => current.filter((item) => item.id !== id)), []);
   return (
     <ToastContext.Provider value={notify}>
-      <Toast.Provider swipeDirection="right" duration={5000}>
-        {children}
-        {toasts.map((toast) => (
-          <Toast.Root
-            key={toast.id}
-            className="toast"
-            onOpenChange={(open) => {
-              if (!open) setToasts((current) => current.filter((item) => item.id !== toast.id));
-            }}
-          >
-            <Toast.Description>{toast.message}</Toast.Description>
-            <Toast.Close className="toast__close" aria-label="Dismiss">
-              ×
-            </Toast.Close>
-          </Toast.Root>
-        ))}
-        <Toast.Viewport className="toast-viewport" label="Notifications" />
-      </Toast.Provider>
+      {children}
+      {toasts.length ? (
+        <Suspense fallback={null}>
+          <ToastList toasts={toasts} onDismiss={dismiss} />
+        </Suspense>
+      ) : null}
     </ToastContext.Provider>
   );
 }
