@@ -119,11 +119,15 @@ const ADDRESSES: Record<string, (ids: DemoIds) => string> = {
   'users/$userId.tsx': (ids) => `/users/${ids.user}`,
 };
 
+test.describe.configure({ mode: 'parallel' });
+
 test('every route has an address here', () => {
   expect(Object.keys(ADDRESSES).sort()).toEqual(routeFiles(ROUTES_DIR).sort());
 });
 
-test('no screen scrolls sideways at 390 px (wide content scrolls in its own box), and at 1440 px nothing needs to', async ({ page, api, connectAs, consoleServer }) => {
+// the screens in two halves, one per worker: a visit is a few seconds and there are over seventy
+const SHARDS = 2;
+for (let shard = 0; shard < SHARDS; shard++) test(`no screen scrolls sideways at 390 px (wide content scrolls in its own box), and at 1440 px nothing needs to (part ${shard + 1} of ${SHARDS})`, async ({ page, api, connectAs, consoleServer }) => {
   test.setTimeout(300_000);
   const ids = await demoIds(api);
   const wider: string[] = [];
@@ -153,10 +157,10 @@ test('no screen scrolls sideways at 390 px (wide content scrolls in its own box)
     });
     wider.push(...hidden.map((what) => `${address} at 1440 px: ${what}`));
   };
-  await check('/connect');
+  if (shard === 0) await check('/connect');
   await connectAs(page, consoleServer.adminToken);
-  for (const [file, address] of Object.entries(ADDRESSES)) {
-    if (file !== 'connect.tsx') await check(address(ids));
+  for (const [index, [file, address]] of Object.entries(ADDRESSES).entries()) {
+    if (file !== 'connect.tsx' && index % SHARDS === shard) await check(address(ids));
   }
   expect(wider).toEqual([]);
 });
