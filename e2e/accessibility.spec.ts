@@ -23,10 +23,13 @@ test('the connect screen, and its errors, have no axe violations', async ({ page
 });
 
 test.describe('accessibility', () => {
+  // the screens in halves and the dialogs apart, so the workers share them
+  test.describe.configure({ mode: 'parallel' });
   test.beforeEach(({ context, adminSession }) => applyAdminSession(context, adminSession));
 
-  test('the main screens, a dialog and a menu have no axe violations', async ({ page, api }) => {
-    // twenty-one axe runs of about a second of renderer CPU each; the shared two-core machine may be several times slower
+  const SHARDS = 2;
+  for (let shard = 0; shard < SHARDS; shard++) test(`the main screens have no axe violations (part ${shard + 1} of ${SHARDS})`, async ({ page, api }) => {
+    // axe runs of about a second of renderer CPU each; the shared two-core machine may be several times slower
     test.setTimeout(300_000);
     const webApp = await api.projectId(WEB_APP);
     const lumen = await api.projectId(LUMEN);
@@ -52,13 +55,22 @@ test.describe('accessibility', () => {
       ['file editor', `/projects/${webApp}/edit/README.md`],
     ];
     const found: string[] = [];
-    for (const [name, path] of screens) {
+    for (const [index, [name, path]] of screens.entries()) {
+      if (index % SHARDS !== shard) continue;
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       await page.waitForLoadState('networkidle');
       found.push(...(await violations(page, name)));
     }
-    // open dialogs and menus too: they are where focus and labels most often go wrong
+    expect(found).toEqual([]);
+  });
+
+  // open dialogs and menus too: they are where focus and labels most often go wrong
+  test('a dialog and a menu have no axe violations', async ({ page, api }) => {
+    test.setTimeout(300_000);
+    const webApp = await api.projectId(WEB_APP);
+    const [head] = await api.get<Array<{ id: string }>>(`/projects/${webApp}/repository/commits?per_page=1`);
+    const found: string[] = [];
     await page.goto(`/projects/${webApp}/branches`);
     await page.getByRole('button', { name: 'New branch' }).click();
     await expect(page.getByRole('dialog')).toBeVisible();
