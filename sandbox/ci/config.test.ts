@@ -282,3 +282,46 @@ describe('configVariables', () => {
     ]);
   });
 });
+
+describe('planPipeline: never throws', () => {
+  const base = `
+stages: [build, test]
+variables: { A: "1" }
+.base: &base
+  tags: [x]
+build:
+  <<: *base
+  stage: build
+  script: [echo $A]
+  rules:
+    - if: $A == "1"
+test:
+  extends: .base
+  needs: [build]
+  script: echo t
+  artifacts: { reports: { junit: r.xml } }
+`;
+
+  it('answers ok or errors for mutated files, recursive aliases and alias bombs', () => {
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const pieces = [':', '-', ' ', '\n', '[', ']', '{', '}', '*base', '&x', '!reference [.base, tags]', 'needs: [test]', 'extends: build', '"', "'", 'script:', 'rules:', '  '];
+    for (let i = 0; i < 1500; i++) {
+      let text = base;
+      const edits = 1 + Math.floor(random() * 4);
+      for (let e = 0; e < edits; e++) {
+        const at = Math.floor(random() * text.length);
+        if (random() < 0.5) text = text.slice(0, at) + text.slice(at + 1 + Math.floor(random() * 5));
+        else text = text.slice(0, at) + pieces[Math.floor(random() * pieces.length)] + text.slice(at);
+      }
+      const result = planPipeline(text, context());
+      if (!result.ok) expect(result.errors.length).toBeGreaterThan(0);
+    }
+    expect(planPipeline('a: &a [*a]\nj:\n  script: x\n', context()).ok).toBe(false);
+    const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]', ...'bcdefghi'.split('').map((c, i) => `${c}: &${c} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`), 'j:\n  script: x'].join('\n');
+    expect(planPipeline(bomb, context()).ok).toBe(false);
+  });
+});

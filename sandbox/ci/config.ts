@@ -553,12 +553,14 @@ function parallelCopies(name: string, parallel: unknown, where: string, errors: 
 
 /** Parses, includes, validates and applies rules. Jobs that rules exclude are not in the plan. */
 export function planPipeline(ciYaml: string, context: CiContext): PlanResult {
-  const loaded = loadConfig(ciYaml, context);
-  if (!loaded.ok) return loaded;
   try {
+    const loaded = loadConfig(ciYaml, context);
+    if (!loaded.ok) return loaded;
     return buildPlan(loaded.config, context);
   } catch (error) {
     if (error instanceof ConfigError) return { ok: false, errors: [error.message] };
+    // a recursive alias (`a: &a [*a]`) has no end to walk
+    if (error instanceof RangeError) return { ok: false, errors: ['Invalid configuration format'] };
     throw error;
   }
 }
