@@ -980,26 +980,31 @@ function readTrigger(value: unknown, where: string, errors: string[]): JobPlan['
   };
 }
 
-/** The file's top-level `variables` with `description`, `value` and `options` (GraphQL ciConfigVariables). */
+/**
+ * The file's top-level `variables` with `description`, `value` and `options` (GraphQL
+ * ciConfigVariables): the platform prefills the run form with the variables that carry a
+ * description; plain `KEY: value` ones are not offered. Empty for a file that does not load.
+ */
 export function configVariables(
   ciYaml: string,
   context: CiContext,
 ): Array<{ key: string; value: string; description: string | null; valueOptions: string[] }> {
-  const loaded = loadConfig(ciYaml, context);
+  let loaded: ReturnType<typeof loadConfig>;
+  try {
+    loaded = loadConfig(ciYaml, context);
+  } catch {
+    return [];
+  }
   if (!loaded.ok || !isHash(loaded.config.variables)) return [];
   const out: Array<{ key: string; value: string; description: string | null; valueOptions: string[] }> = [];
   for (const [key, raw] of Object.entries(loaded.config.variables)) {
-    const plain = variableValue(raw);
-    if (plain !== null) {
-      out.push({ key, value: plain, description: null, valueOptions: [] });
-    } else if (isHash(raw)) {
-      out.push({
-        key,
-        value: variableValue(raw.value ?? '') ?? '',
-        description: typeof raw.description === 'string' ? raw.description : null,
-        valueOptions: Array.isArray(raw.options) ? raw.options.map(String) : [],
-      });
-    }
+    if (!isHash(raw) || typeof raw.description !== 'string') continue;
+    out.push({
+      key,
+      value: variableValue(raw.value ?? '') ?? '',
+      description: raw.description,
+      valueOptions: Array.isArray(raw.options) ? raw.options.map(String) : [],
+    });
   }
   return out;
 }
