@@ -70,8 +70,12 @@ describe('runJob', () => {
   });
 
   it('reads repository files through the workspace, with absolute project paths', async () => {
-    const { plain } = await run('j:\n  script: cat /builds/group/project/README.md\n', {}, { 'README.md': '# Title' });
+    const { plain } = await run('j:\n  script: [cat /builds/group/project/README.md, cat /builds/group/project.tmp/FILE_VAR]\n', {}, {
+      'README.md': '# Title',
+      '/builds/group/project.tmp/FILE_VAR': 'file variable content',
+    });
     expect(plain).toContain('# Title');
+    expect(plain).toContain('file variable content');
   });
 
   it('exit N ends the job with N; exit 0 ends it successfully', async () => {

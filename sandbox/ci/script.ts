@@ -237,16 +237,20 @@ function parse(text: string, env: Record<string, string>): AndOr[] {
 
 type Output = { code: number; stdout: string };
 
+/**
+ * A path as the workspace knows it: relative to the project directory (`./a`, `a`, and
+ * `$CI_PROJECT_DIR/a` are one file); an absolute path elsewhere (a file variable's) stays absolute.
+ */
 function normalizePath(path: string, state: RunState): string {
   let p = path;
-  if (p.startsWith(state.projectDir + '/')) p = p.slice(state.projectDir.length + 1);
+  if (p === state.projectDir || p.startsWith(state.projectDir + '/')) p = p.slice(state.projectDir.length + 1);
   const parts: string[] = [];
   for (const part of p.split('/')) {
     if (part === '' || part === '.') continue;
     if (part === '..') parts.pop();
     else parts.push(part);
   }
-  return parts.join('/');
+  return (p.startsWith('/') ? '/' : '') + parts.join('/');
 }
 
 function interpretEscapes(text: string): string {
