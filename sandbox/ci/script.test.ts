@@ -141,6 +141,14 @@ describe('runJob', () => {
     expect(plain).toContain('a-b');
   });
 
+  it('reads variables when each command runs, not when the entry is read', async () => {
+    const { plain } = await run(
+      'j:\n  script:\n    - |\n      export FIRST=1\n      echo "first=$FIRST"\n    - GREETING="hello world"; echo "$GREETING"\n    - false || echo "code $?"\n    - echo "$FIRST" > "$GREETING.txt"; cat "hello world.txt"\n',
+    );
+    expect(plain).toEqual(expect.arrayContaining(['first=1', 'hello world', 'code 1']));
+    expect(plain[plain.indexOf('$ echo "$FIRST" > "$GREETING.txt"; cat "hello world.txt"') + 1]).toBe('1');
+  });
+
   it('shows a multi-line entry collapsed and runs each of its lines', async () => {
     const { plain } = await run('j:\n  script:\n    - |\n      echo first\n      echo second\n');
     expect(plain).toContain('$ echo first # collapsed multi-line command');
@@ -154,11 +162,24 @@ describe('runJob', () => {
     expect(plain.some((line) => line.startsWith('WARNING: missing/*.xml: no matching files'))).toBe(true);
   });
 
-  it('never throws on odd lines', async () => {
+  it('never throws on odd lines, and any line gives an exit code', async () => {
     const odd = ['echo "unterminated', "echo 'x", 'echo ${', 'exit abc', 'sleep x', '> ', '|||', '&& ||', 'cat', 'echo $((1+1))', '\\', '[ a'];
+    const tokens = ['echo', 'cat', 'exit', 'sleep', 'true', 'false', 'test', '[', ']', 'A=1', '$A', '${A}', '"', "'", '>', '>>', '2>&1', '|', '||', '&&', ';', '#', '\\', 'x.txt', '-n', '-f', '0', '3', '$?', '$$', '\n'];
+    let seed = 99;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    for (let i = 0; i < 300; i++) {
+      const length = 1 + Math.floor(random() * 7);
+      odd.push(Array.from({ length }, () => tokens[Math.floor(random() * tokens.length)]).join(random() < 0.7 ? ' ' : ''));
+    }
     for (const line of odd) {
+      if (!line.trim()) continue; // a blank script is the planner's error, not the interpreter's
       const { result } = await run(`j:\n  script:\n    - ${JSON.stringify(line)}\n`);
-      expect(typeof result.exitCode).toBe('number');
+      expect(Number.isInteger(result.exitCode)).toBe(true);
+      expect(result.exitCode).toBeGreaterThanOrEqual(0);
+      expect(result.exitCode).toBeLessThan(256);
     }
   });
 });

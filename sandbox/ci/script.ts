@@ -69,10 +69,12 @@ interface RunState {
 // ---------------------------------------------------------------------------------------------
 // Parsing: a command text into and-or lists of pipelines of simple commands.
 
-type Word = { text: string; quoted: boolean };
+/** Literal text, or a variable read when the command runs (so `A=1; echo $A` sees the 1). */
+type Piece = string | { name: string };
+type Word = { pieces: Piece[]; quoted: boolean };
 interface Simple {
   words: Word[];
-  redirects: Array<{ append: boolean; target: string }>;
+  redirects: Array<{ append: boolean; target: Piece[] }>;
 }
 type Pipeline = Simple[];
 interface AndOr {
@@ -83,27 +85,38 @@ interface AndOr {
 const NAME_START = /[A-Za-z_]/;
 const NAME_CHAR = /[A-Za-z0-9_]/;
 
-/** Parses a script entry; variables expand while reading (quotes decide how). */
-function parse(text: string, env: Record<string, string>): AndOr[] {
+function expandWord(pieces: Piece[], env: Record<string, string>): string {
+  let out = '';
+  for (const piece of pieces) out += typeof piece === 'string' ? piece : (env[piece.name] ?? '');
+  return out;
+}
+
+/** Parses a script entry into lists; variables are marked where they stand and read when run. */
+function parse(text: string): AndOr[] {
   const lists: AndOr[] = [];
   let pipeline: Pipeline = [];
   let current: Simple = { words: [], redirects: [] };
   let list: AndOr | null = null;
   let pendingOp: '&&' | '||' | null = null;
   let redirect: boolean | null = null; // append?
-  let word = '';
+  let word: Piece[] = [];
   let inWord = false;
   let quoted = false;
   let i = 0;
   const n = text.length;
 
+  const add = (piece: Piece) => {
+    const last = word[word.length - 1];
+    if (typeof piece === 'string' && typeof last === 'string') word[word.length - 1] = last + piece;
+    else word.push(piece);
+  };
   const endWord = () => {
     if (!inWord) return;
     if (redirect !== null) {
       current.redirects.push({ append: redirect, target: word });
       redirect = null;
-    } else current.words.push({ text: word, quoted });
-    word = '';
+    } else current.words.push({ pieces: word, quoted });
+    word = [];
     inWord = false;
     quoted = false;
   };
@@ -123,7 +136,7 @@ function parse(text: string, env: Record<string, string>): AndOr[] {
     pendingOp = null;
     pipeline = [];
   };
-  const expandAt = (): string => {
+  const variableAt = (): Piece => {
     // text[i] === '$'
     const next = text[i + 1];
     if (next === '{') {
@@ -131,17 +144,17 @@ function parse(text: string, env: Record<string, string>): AndOr[] {
       if (end > 0) {
         const name = text.slice(i + 2, end);
         i = end + 1;
-        return env[name] ?? '';
+        return { name };
       }
     } else if (next !== undefined && NAME_START.test(next)) {
       let j = i + 1;
       while (j < n && NAME_CHAR.test(text[j])) j += 1;
       const name = text.slice(i + 1, j);
       i = j;
-      return env[name] ?? '';
+      return { name };
     } else if (next === '?') {
       i += 2;
-      return env['?'] ?? '0';
+      return { name: '?' };
     } else if (next === '$') {
       i += 2;
       return '1';
@@ -197,7 +210,7 @@ function parse(text: string, env: Record<string, string>): AndOr[] {
     } else if (c === "'") {
       const end = text.indexOf("'", i + 1);
       const stop = end < 0 ? n : end;
-      word += text.slice(i + 1, stop);
+      add(text.slice(i + 1, stop));
       inWord = true;
       quoted = true;
       i = stop + 1;
@@ -207,23 +220,23 @@ function parse(text: string, env: Record<string, string>): AndOr[] {
       i += 1;
       while (i < n && text[i] !== '"') {
         if (text[i] === '\\' && i + 1 < n && '"\\$`\n'.includes(text[i + 1])) {
-          if (text[i + 1] !== '\n') word += text[i + 1];
+          if (text[i + 1] !== '\n') add(text[i + 1]);
           i += 2;
-        } else if (text[i] === '$') word += expandAt();
-        else word += text[i++];
+        } else if (text[i] === '$') add(variableAt());
+        else add(text[i++]);
       }
       i += 1;
     } else if (c === '\\') {
       if (i + 1 < n && text[i + 1] !== '\n') {
-        word += text[i + 1];
+        add(text[i + 1]);
         inWord = true;
       }
       i += 2;
     } else if (c === '$') {
-      word += expandAt();
+      add(variableAt());
       inWord = true;
     } else {
-      word += c;
+      add(c);
       inWord = true;
       i += 1;
     }
@@ -363,11 +376,18 @@ async function sleepFor(seconds: number, state: RunState): Promise<void> {
 }
 
 const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s;
+const ASSIGNMENT_START = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
+/** `NAME=value` where NAME= is written out (the value may be quoted or use variables). */
+function isAssignmentWord(word: Word): boolean {
+  const first = word.pieces[0];
+  return typeof first === 'string' && ASSIGNMENT_START.test(first);
+}
 
 async function runSimple(command: Simple, stdin: string, state: RunState): Promise<Output> {
-  const words = command.words.map((w) => w.text);
+  const words = command.words.map((w) => expandWord(w.pieces, state.env));
   // Leading assignments: VAR=value (alone they set the variable for the rest of the script).
-  while (words.length > 0 && ASSIGNMENT.test(words[0]) && !command.words[command.words.length - words.length].quoted) {
+  while (words.length > 0 && ASSIGNMENT.test(words[0]) && isAssignmentWord(command.words[command.words.length - words.length])) {
     const [, name, value] = ASSIGNMENT.exec(words.shift()!)!;
     state.env[name] = value;
   }
@@ -452,7 +472,7 @@ async function runPipeline(pipeline: Pipeline, state: RunState): Promise<number>
     code = result.code;
     let stdout = result.stdout;
     for (const target of command.redirects) {
-      state.workspace.write(normalizePath(target.target, state), stdout, target.append);
+      state.workspace.write(normalizePath(expandWord(target.target, state.env), state), stdout, target.append);
       stdout = '';
     }
     if (k === pipeline.length - 1) {
@@ -465,7 +485,7 @@ async function runPipeline(pipeline: Pipeline, state: RunState): Promise<number>
 
 /** Runs one script entry; returns the exit code the shell would stop with, or 0 to go on. */
 async function runEntry(text: string, state: RunState): Promise<number> {
-  for (const list of parse(text, state.env)) {
+  for (const list of parse(text)) {
     if (state.options.signal?.aborted) throw new StopSignal('canceled');
     let code = await runPipeline(list.first, state);
     let lastRan = list.rest.length === 0;
