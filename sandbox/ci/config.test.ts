@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { configVariables, planPipeline, RULES_PREVENTED_MESSAGE, WORKFLOW_FILTERED_MESSAGE, type CiContext, type PlanResult } from './config.ts';
+import { seededRandom } from './seeded-random.ts';
 
 function context(variables: Record<string, string> = {}, files: Record<string, string> = {}, inputs?: Record<string, unknown>): CiContext {
   return {
@@ -302,11 +303,7 @@ test:
 `;
 
   it('answers ok or errors for mutated files, recursive aliases and alias bombs', () => {
-    let seed = 7;
-    const random = () => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed / 2 ** 31;
-    };
+    const random = seededRandom(7);
     const pieces = [':', '-', ' ', '\n', '[', ']', '{', '}', '*base', '&x', '!reference [.base, tags]', 'needs: [test]', 'extends: build', '"', "'", 'script:', 'rules:', '  '];
     for (let i = 0; i < 1500; i++) {
       let text = base;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { INVALID_EXPRESSION, matchesRule } from './expression.ts';
 import { parseDuration } from './duration.ts';
+import { seededRandom } from './seeded-random.ts';
 
 const VARS = { BRANCH: 'main', EMPTY: '', TAG: 'v1.2.3', PATTERN: '/^v\\d/', PLAIN: 'ma', MIXED: 'Feature/ABC' };
 
@@ -54,11 +55,7 @@ describe('rules:if expressions', () => {
 
   it('never throws on random input, and answers a boolean or the platform message', () => {
     const alphabet = ['$A', '$B', '"x"', "'y'", '/a.*/', '/[/', 'null', '==', '!=', '=~', '!~', '&&', '||', '(', ')', ' ', '$', '"', '/', 'z', '\\'];
-    let seed = 42;
-    const random = () => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed / 2 ** 31;
-    };
+    const random = seededRandom(42);
     for (let i = 0; i < 3000; i++) {
       const length = 1 + Math.floor(random() * 8);
       const text = Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join(random() < 0.5 ? ' ' : '');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { planPipeline, type JobPlan } from './config.ts';
 import { extractCoverage, matchArtifacts, runJob, type ScriptOptions, type Workspace } from './script.ts';
+import { seededRandom } from './seeded-random.ts';
 
 function job(yaml: string): JobPlan {
   const result = planPipeline(yaml, { variables: {}, readFile: () => null });
@@ -165,11 +166,7 @@ describe('runJob', () => {
   it('never throws on odd lines, and any line gives an exit code', async () => {
     const odd = ['echo "unterminated', "echo 'x", 'echo ${', 'exit abc', 'sleep x', '> ', '|||', '&& ||', 'cat', 'echo $((1+1))', '\\', '[ a'];
     const tokens = ['echo', 'cat', 'exit', 'sleep', 'true', 'false', 'test', '[', ']', 'A=1', '$A', '${A}', '"', "'", '>', '>>', '2>&1', '|', '||', '&&', ';', '#', '\\', 'x.txt', '-n', '-f', '0', '3', '$?', '$$', '\n'];
-    let seed = 99;
-    const random = () => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed / 2 ** 31;
-    };
+    const random = seededRandom(99);
     for (let i = 0; i < 300; i++) {
       const length = 1 + Math.floor(random() * 7);
       odd.push(Array.from({ length }, () => tokens[Math.floor(random() * tokens.length)]).join(random() < 0.7 ? ' ' : ''));
