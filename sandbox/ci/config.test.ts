@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configVariables, planPipeline, RULES_PREVENTED_MESSAGE, WORKFLOW_FILTERED_MESSAGE, type CiContext, type PlanResult } from './config.ts';
+import { configVariables, planPipeline, triggerConfig, RULES_PREVENTED_MESSAGE, WORKFLOW_FILTERED_MESSAGE, type CiContext, type PlanResult } from './config.ts';
 import { seededRandom } from './seeded-random.ts';
 
 function context(variables: Record<string, string> = {}, files: Record<string, string> = {}, inputs?: Record<string, unknown>): CiContext {
@@ -175,6 +175,17 @@ anchored:
     const yaml = 'spec:\n  inputs:\n    target:\n      default: staging\n    level:\n---\ndeploy:\n  script: echo $[[ inputs.target ]] $[[ inputs.level ]]\n';
     expect(plan(yaml, context({}, {}, { level: 3 })).jobs[0].script).toEqual(['echo staging 3']);
     expect(errors(yaml, context())).toEqual(['`level` input: required value has not been provided']);
+  });
+});
+
+describe('trigger jobs', () => {
+  it('plan a child pipeline from the trigger\'s local includes', () => {
+    const files = { 'child/a.yml': 'a:\n  script: echo a\n', 'child/b.yml': 'b:\n  script: echo b\n' };
+    const p = plan('deploy:\n  trigger:\n    include: [child/a.yml, {local: child/b.yml}]\n    strategy: depend\n', context({}, files));
+    const trigger = p.jobs[0].trigger!;
+    expect(trigger).toMatchObject({ include: ['child/a.yml', 'child/b.yml'], strategy: 'depend' });
+    const child = plan(triggerConfig(trigger), context({ CI_PIPELINE_SOURCE: 'parent_pipeline' }, files));
+    expect(child.jobs.map((j) => j.name)).toEqual(['a', 'b']);
   });
 });
 

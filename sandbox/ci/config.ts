@@ -454,10 +454,16 @@ function onlyExceptMatch(spec: unknown, variables: Record<string, string>): bool
   return refsOk && varsOk;
 }
 
+const MAX_NEEDS = 50;
+
 function needsList(value: unknown, where: string, errors: string[]): Array<{ job: string; optional: boolean }> | null {
   if (value === undefined || value === null) return null;
   if (!Array.isArray(value)) {
     errors.push(`${where} needs config can only be an array`);
+    return null;
+  }
+  if (value.length > MAX_NEEDS) {
+    errors.push(`${where}:needs config has too many entries (maximum ${MAX_NEEDS})`);
     return null;
   }
   const out: Array<{ job: string; optional: boolean }> = [];
@@ -978,6 +984,14 @@ function readTrigger(value: unknown, where: string, errors: string[]): JobPlan['
     strategy: value.strategy === 'depend' ? 'depend' : null,
     forward: { yamlVariables: forward.yaml_variables !== false, pipelineVariables: forward.pipeline_variables === true },
   };
+}
+
+/**
+ * The CI file of a `trigger:` job's child pipeline: its local includes, merged as one file. The
+ * worker plans it with `planPipeline` (CI_PIPELINE_SOURCE `parent_pipeline`) at the parent's sha.
+ */
+export function triggerConfig(trigger: NonNullable<JobPlan['trigger']>): string {
+  return `include:\n${trigger.include.map((path) => `  - local: ${JSON.stringify(path)}\n`).join('')}`;
 }
 
 /**
