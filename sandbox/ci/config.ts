@@ -481,10 +481,11 @@ function needsList(value: unknown, where: string, errors: string[]): Array<{ job
 
 interface DraftJob {
   name: string;
-  raw: Raw;
-  stage: string;
   needs: Array<{ job: string; optional: boolean }> | null;
   rules: Raw[] | null;
+  only: unknown;
+  except: unknown;
+  explicitAllowFailure: boolean;
 }
 
 function resolveExtends(jobs: Raw, name: string, stack: string[], errors: string[], cache: Map<string, Raw>): Raw {
@@ -555,6 +556,206 @@ function parallelCopies(name: string, parallel: unknown, where: string, errors: 
   }
   errors.push(`${where} parallel should be an integer or a hash`);
   return [{ name, parallel: null }];
+}
+
+interface JobTemplate {
+  plan: Omit<JobPlan, 'name' | 'stageIndex' | 'needs' | 'parallel'>;
+  needs: Array<{ job: string; optional: boolean }> | null;
+  rules: Raw[] | null;
+  explicitAllowFailure: boolean;
+}
+
+/** One job's keywords (after `extends`) read and checked; null when one is wrong (said in `errors`). */
+function readJob(name: string, raw: Raw, defaults: Raw, allStages: string[], errors: string[]): JobTemplate | null {
+  const where = `jobs:${name}`;
+  const unknown = Object.keys(raw).filter((k) => !JOB_KEYS.has(k));
+  if (unknown.length > 0) {
+    errors.push(`${where} config contains unknown keys: ${unknown.join(', ')}`);
+    return null;
+  }
+  if ('rules' in raw && ('only' in raw || 'except' in raw)) {
+    errors.push(`${where} config key may not be used with \`rules\`: ${['only', 'except'].filter((k) => k in raw).join(', ')}`);
+    return null;
+  }
+  const inheritDefault = inheritSetting(raw.inherit, 'default');
+  const fromDefault = (key: string): unknown => {
+    if (key in raw) return raw[key];
+    if (inheritDefault === false || (Array.isArray(inheritDefault) && !inheritDefault.includes(key))) return undefined;
+    return defaults[key];
+  };
+
+  const trigger = readTrigger(raw.trigger, where, errors);
+  const script = scriptLines(raw.script ?? raw.run, where, 'script', errors);
+  if (!trigger) {
+    if (raw.script === undefined && raw.run === undefined) {
+      errors.push(`${where} config should implement the script:, run:, or trigger: keyword`);
+      return null;
+    }
+    if (script !== null && script.filter((line) => line.trim() !== '').length === 0) {
+      errors.push(`${where} script can't be blank`);
+      return null;
+    }
+  }
+  const beforeScript = scriptLines(fromDefault('before_script'), where, 'before_script', errors) ?? [];
+  const afterScript = scriptLines(fromDefault('after_script'), where, 'after_script', errors) ?? [];
+
+  const stage = raw.stage ?? raw.type ?? 'test';
+  if (typeof stage !== 'string') {
+    errors.push(`${where} stage config should be a string`);
+    return null;
+  }
+  if (!allStages.includes(stage)) {
+    errors.push(`${where} chosen stage ${stage} does not exist; available stages are ${allStages.join(', ')}`);
+    return null;
+  }
+
+  let when: JobWhen = 'on_success';
+  if (raw.when !== undefined) {
+    if (typeof raw.when !== 'string' || !WHEN_VALUES.includes(raw.when as JobWhen)) {
+      errors.push(`${where} when should be one of: ${WHEN_VALUES.join(', ')}`);
+      return null;
+    }
+    when = raw.when as JobWhen;
+  }
+  let startInSeconds: number | null = null;
+  if (raw.start_in !== undefined) {
+    if (when !== 'delayed' && !('rules' in raw)) {
+      errors.push(`${where} start in should be blank`);
+      return null;
+    }
+    startInSeconds = parseDuration(raw.start_in);
+    if (startInSeconds === null) {
+      errors.push(`${where} job start in should be a duration`);
+      return null;
+    }
+    if (startInSeconds > ONE_WEEK) {
+      errors.push(`${where} job start in should not exceed the limit`);
+      return null;
+    }
+  } else if (when === 'delayed') {
+    errors.push(`${where} start in can't be blank`);
+    return null;
+  }
+
+  const allowFailureRaw = raw.allow_failure;
+  let allowFailure: boolean | null = null;
+  let allowFailureExitCodes: number[] = [];
+  if (allowFailureRaw !== undefined) {
+    if (typeof allowFailureRaw === 'boolean') allowFailure = allowFailureRaw;
+    else if (isHash(allowFailureRaw) && 'exit_codes' in allowFailureRaw) {
+      const codes = allowFailureRaw.exit_codes;
+      const list = typeof codes === 'number' ? [codes] : codes;
+      if (!Array.isArray(list) || !list.every((c) => Number.isInteger(c))) {
+        errors.push(`${where}:allow_failure exit codes should be an array of integers or an integer`);
+        return null;
+      }
+      allowFailure = false;
+      allowFailureExitCodes = list as number[];
+    } else {
+      errors.push(`${where} allow_failure config should be a hash or a boolean value`);
+      return null;
+    }
+  }
+
+  const variables = readVariables(raw.variables, `${where} `, errors, false);
+
+  const tagsValue = fromDefault('tags');
+  let tags: string[] = [];
+  if (tagsValue !== undefined && tagsValue !== null) {
+    const list = stringList(tagsValue) ?? (Array.isArray(tagsValue) && tagsValue.every((t) => typeof t === 'string' || typeof t === 'number') ? tagsValue.map(String) : null);
+    if (!list) {
+      errors.push(`${where} tags config should be an array of strings`);
+      return null;
+    }
+    tags = list;
+  }
+
+  let coverageRegex: string | null = null;
+  if (raw.coverage !== undefined && raw.coverage !== null) {
+    const m = typeof raw.coverage === 'string' ? /^\/(.+)\/[a-z]*$/s.exec(raw.coverage) : null;
+    if (!m) {
+      errors.push(`${where} coverage config must be a regular expression`);
+      return null;
+    }
+    coverageRegex = m[1];
+    try {
+      compilePattern(coverageRegex);
+    } catch {
+      errors.push(`${where} coverage config must be a regular expression`);
+      return null;
+    }
+  }
+
+  const artifacts = fromDefault('artifacts');
+  let junitPaths: string[] = [];
+  let artifactPaths: string[] = [];
+  if (artifacts !== undefined && artifacts !== null) {
+    if (!isHash(artifacts)) {
+      errors.push(`${where} artifacts config should be a hash`);
+      return null;
+    }
+    if (artifacts.paths !== undefined) artifactPaths = stringList(artifacts.paths) ?? [];
+    if (isHash(artifacts.reports) && artifacts.reports.junit !== undefined) {
+      const list = stringList(artifacts.reports.junit);
+      if (!list) {
+        errors.push(`${where}:artifacts:reports junit should be an array of strings or a string`);
+        return null;
+      }
+      junitPaths = list;
+    }
+  }
+
+  const retry = readRetry(fromDefault('retry'), where, errors);
+  if (!retry) return null;
+
+  let timeoutSeconds: number | null = null;
+  const timeout = fromDefault('timeout');
+  if (timeout !== undefined && timeout !== null) {
+    timeoutSeconds = parseDuration(timeout);
+    if (timeoutSeconds === null || timeoutSeconds <= 0) {
+      errors.push(`${where} timeout config should be a duration`);
+      return null;
+    }
+    if (timeoutSeconds > 30 * 24 * 3600) {
+      errors.push(`${where} timeout config should not exceed the limit`);
+      return null;
+    }
+  }
+
+  const needs = needsList(raw.needs, where, errors);
+  let rules: Raw[] | null = null;
+  if (raw.rules !== undefined) {
+    rules = validateRules(raw.rules, where, errors);
+    if (!rules) return null;
+  }
+  const environment = typeof raw.environment === 'string' ? raw.environment : isHash(raw.environment) && typeof raw.environment.name === 'string' ? raw.environment.name : null;
+  return {
+    plan: {
+      stage,
+      when,
+      startInSeconds,
+      allowFailure: allowFailure ?? when === 'manual',
+      allowFailureExitCodes,
+      beforeScript,
+      script: script ?? [],
+      afterScript,
+      variables,
+      tags,
+      coverageRegex,
+      junitPaths,
+      retry,
+      timeoutSeconds,
+      inheritVariables: inheritSetting(raw.inherit, 'variables'),
+      artifactPaths,
+      environment,
+      interruptible: fromDefault('interruptible') === true,
+      resourceGroup: typeof raw.resource_group === 'string' ? raw.resource_group : null,
+      trigger,
+    },
+    needs,
+    rules,
+    explicitAllowFailure: allowFailure !== null,
+  };
 }
 
 /** Parses, includes, validates and applies rules. Jobs that rules exclude are not in the plan. */
@@ -629,197 +830,28 @@ function buildPlan(config: Raw, context: CiContext): PlanResult {
       continue;
     }
     const raw = resolveExtends(config, name, [], errors, extendsCache);
-    const unknown = Object.keys(raw).filter((k) => !JOB_KEYS.has(k));
-    if (unknown.length > 0) {
-      errors.push(`${where} config contains unknown keys: ${unknown.join(', ')}`);
-      continue;
-    }
-    if ('rules' in raw && ('only' in raw || 'except' in raw)) {
-      errors.push(`${where} config key may not be used with \`rules\`: ${['only', 'except'].filter((k) => k in raw).join(', ')}`);
-      continue;
-    }
-    const inheritDefault = inheritSetting(raw.inherit, 'default');
-    const fromDefault = (key: string): unknown => {
-      if (key in raw) return raw[key];
-      if (inheritDefault === false || (Array.isArray(inheritDefault) && !inheritDefault.includes(key))) return undefined;
-      return defaults[key];
-    };
-
-    const trigger = readTrigger(raw.trigger, where, errors);
-    const script = scriptLines(raw.script ?? raw.run, where, 'script', errors);
-    if (!trigger) {
-      if (raw.script === undefined && raw.run === undefined) {
-        errors.push(`${where} config should implement the script:, run:, or trigger: keyword`);
-        continue;
-      }
-      if (script !== null && script.filter((line) => line.trim() !== '').length === 0) {
-        errors.push(`${where} script can't be blank`);
-        continue;
-      }
-    }
-    const beforeScript = scriptLines(fromDefault('before_script'), where, 'before_script', errors) ?? [];
-    const afterScript = scriptLines(fromDefault('after_script'), where, 'after_script', errors) ?? [];
-
-    const stage = raw.stage ?? raw.type ?? 'test';
-    if (typeof stage !== 'string') {
-      errors.push(`${where} stage config should be a string`);
-      continue;
-    }
-    if (!allStages.includes(stage)) {
-      errors.push(`${where} chosen stage ${stage} does not exist; available stages are ${allStages.join(', ')}`);
-      continue;
-    }
-
-    let when: JobWhen = 'on_success';
-    if (raw.when !== undefined) {
-      if (typeof raw.when !== 'string' || !WHEN_VALUES.includes(raw.when as JobWhen)) {
-        errors.push(`${where} when should be one of: ${WHEN_VALUES.join(', ')}`);
-        continue;
-      }
-      when = raw.when as JobWhen;
-    }
-    let startInSeconds: number | null = null;
-    if (raw.start_in !== undefined) {
-      if (when !== 'delayed' && !('rules' in raw)) {
-        errors.push(`${where} start in should be blank`);
-        continue;
-      }
-      startInSeconds = parseDuration(raw.start_in);
-      if (startInSeconds === null) {
-        errors.push(`${where} job start in should be a duration`);
-        continue;
-      }
-      if (startInSeconds > ONE_WEEK) {
-        errors.push(`${where} job start in should not exceed the limit`);
-        continue;
-      }
-    } else if (when === 'delayed') {
-      errors.push(`${where} start in can't be blank`);
-      continue;
-    }
-
-    const allowFailureRaw = raw.allow_failure;
-    let allowFailure: boolean | null = null;
-    let allowFailureExitCodes: number[] = [];
-    if (allowFailureRaw !== undefined) {
-      if (typeof allowFailureRaw === 'boolean') allowFailure = allowFailureRaw;
-      else if (isHash(allowFailureRaw) && 'exit_codes' in allowFailureRaw) {
-        const codes = allowFailureRaw.exit_codes;
-        const list = typeof codes === 'number' ? [codes] : codes;
-        if (!Array.isArray(list) || !list.every((c) => Number.isInteger(c))) {
-          errors.push(`${where}:allow_failure exit codes should be an array of integers or an integer`);
-          continue;
-        }
-        allowFailure = false;
-        allowFailureExitCodes = list as number[];
-      } else {
-        errors.push(`${where} allow_failure config should be a hash or a boolean value`);
-        continue;
-      }
-    }
-
-    const variables = readVariables(raw.variables, `${where} `, errors, false);
-
-    const tagsValue = fromDefault('tags');
-    let tags: string[] = [];
-    if (tagsValue !== undefined && tagsValue !== null) {
-      const list = stringList(tagsValue) ?? (Array.isArray(tagsValue) && tagsValue.every((t) => typeof t === 'string' || typeof t === 'number') ? tagsValue.map(String) : null);
-      if (!list) {
-        errors.push(`${where} tags config should be an array of strings`);
-        continue;
-      }
-      tags = list;
-    }
-
-    let coverageRegex: string | null = null;
-    if (raw.coverage !== undefined && raw.coverage !== null) {
-      const m = typeof raw.coverage === 'string' ? /^\/(.+)\/[a-z]*$/s.exec(raw.coverage) : null;
-      if (!m) {
-        errors.push(`${where} coverage config must be a regular expression`);
-        continue;
-      }
-      coverageRegex = m[1];
-      try {
-        compilePattern(coverageRegex);
-      } catch {
-        errors.push(`${where} coverage config must be a regular expression`);
-        continue;
-      }
-    }
-
-    const artifacts = fromDefault('artifacts');
-    let junitPaths: string[] = [];
-    let artifactPaths: string[] = [];
-    if (artifacts !== undefined && artifacts !== null) {
-      if (!isHash(artifacts)) {
-        errors.push(`${where} artifacts config should be a hash`);
-        continue;
-      }
-      if (artifacts.paths !== undefined) artifactPaths = stringList(artifacts.paths) ?? [];
-      if (isHash(artifacts.reports) && artifacts.reports.junit !== undefined) {
-        const list = stringList(artifacts.reports.junit);
-        if (!list) {
-          errors.push(`${where}:artifacts:reports junit should be an array of strings or a string`);
-          continue;
-        }
-        junitPaths = list;
-      }
-    }
-
-    const retry = readRetry(fromDefault('retry'), where, errors);
-    if (!retry) continue;
-
-    let timeoutSeconds: number | null = null;
-    const timeout = fromDefault('timeout');
-    if (timeout !== undefined && timeout !== null) {
-      timeoutSeconds = parseDuration(timeout);
-      if (timeoutSeconds === null || timeoutSeconds <= 0) {
-        errors.push(`${where} timeout config should be a duration`);
-        continue;
-      }
-      if (timeoutSeconds > 30 * 24 * 3600) {
-        errors.push(`${where} timeout config should not exceed the limit`);
-        continue;
-      }
-    }
-
-    const needs = needsList(raw.needs, where, errors);
-    let rules: Raw[] | null = null;
-    if (raw.rules !== undefined) {
-      rules = validateRules(raw.rules, where, errors);
-      if (!rules) continue;
-    }
-    const environment = typeof raw.environment === 'string' ? raw.environment : isHash(raw.environment) && typeof raw.environment.name === 'string' ? raw.environment.name : null;
+    const template = readJob(name, raw, defaults, allStages, errors);
+    if (!template) continue;
     const copies = parallelCopies(name, raw.parallel, where, errors);
     baseNames.set(name, copies.map((c) => c.name));
     for (const copy of copies) {
+      const { variables } = template.plan;
       planned.set(copy.name, {
+        ...template.plan,
         name: copy.name,
-        stage,
-        stageIndex: allStages.indexOf(stage),
+        stageIndex: allStages.indexOf(template.plan.stage),
         needs: null,
-        when,
-        startInSeconds,
-        allowFailure: allowFailure ?? when === 'manual',
-        allowFailureExitCodes,
-        beforeScript,
-        script: script ?? [],
-        afterScript,
         variables: copy.parallel?.matrix ? { ...variables, ...copy.parallel.matrix } : variables,
-        tags,
-        coverageRegex,
-        junitPaths,
-        retry,
-        timeoutSeconds,
-        inheritVariables: inheritSetting(raw.inherit, 'variables'),
-        artifactPaths,
-        environment,
-        interruptible: fromDefault('interruptible') === true,
-        resourceGroup: typeof raw.resource_group === 'string' ? raw.resource_group : null,
         parallel: copy.parallel,
-        trigger,
       });
-      drafts.push({ name: copy.name, raw: { ...raw, __explicitAllowFailure: allowFailure !== null }, stage, needs, rules });
+      drafts.push({
+        name: copy.name,
+        needs: template.needs,
+        rules: template.rules,
+        only: raw.only,
+        except: raw.except,
+        explicitAllowFailure: template.explicitAllowFailure,
+      });
     }
   }
 
@@ -863,12 +895,12 @@ function buildPlan(config: Raw, context: CiContext): PlanResult {
         continue;
       }
       if (typeof outcome.allowFailure === 'boolean') plan.allowFailure = outcome.allowFailure;
-      else if (!draft.raw.__explicitAllowFailure) plan.allowFailure = false; // manual jobs in rules block by default
+      else if (!draft.explicitAllowFailure) plan.allowFailure = false; // manual jobs in rules block by default
       if (outcome.variables) plan.variables = { ...plan.variables, ...outcome.variables };
       if (outcome.needs !== undefined) needs = needsList(outcome.needs, `jobs:${draft.name}`, errors);
     } else {
-      if (draft.raw.only !== undefined && !onlyExceptMatch(draft.raw.only, context.variables)) continue;
-      if (draft.raw.except !== undefined && onlyExceptMatch(draft.raw.except, context.variables)) continue;
+      if (draft.only !== undefined && !onlyExceptMatch(draft.only, context.variables)) continue;
+      if (draft.except !== undefined && onlyExceptMatch(draft.except, context.variables)) continue;
     }
     keptNeeds.set(draft.name, needs);
     kept.push(plan);
