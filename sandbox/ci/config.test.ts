@@ -251,6 +251,17 @@ build:
     expect(p.jobs.map((j) => j.name)).toEqual(['a', 'd']);
   });
 
+  it('applies rules:changes against the pushed paths, and rules:exists against the repository', () => {
+    const yaml = 'docs:\n  rules:\n    - changes: ["docs/**/*.md", "{README,CHANGELOG}.md"]\n  script: x\napp:\n  rules:\n    - exists: [package.json]\n  script: x\ngo:\n  rules:\n    - exists: ["**/*.go"]\n  script: x\n';
+    const files = { 'package.json': '{}' };
+    const names = (changedFiles: string[] | null, listed: string[]) =>
+      plan(yaml, { ...context({}, files), changedFiles, listFiles: () => listed }).jobs.map((j) => j.name);
+    expect(names(['docs/guide/intro.md'], ['package.json'])).toEqual(['docs', 'app']);
+    expect(names(['README.md', 'cmd/main.go'], ['cmd/main.go'])).toEqual(['docs', 'app', 'go']);
+    expect(names(['src/index.ts'], [])).toEqual(['app']);
+    expect(names(null, [])).toEqual(['docs', 'app']);
+  });
+
   it('reports a bad rules:if expression', () => {
     expect(errors('a:\n  script: x\n  rules:\n    - if: $A ==\n')).toEqual(['jobs:a:rules:rule if invalid expression syntax']);
   });

@@ -7,6 +7,7 @@
 import { parseAllDocuments, YAMLSeq, type Document } from 'yaml';
 import { compilePattern, matchesRule } from './expression.ts';
 import { parseDuration } from './duration.ts';
+import { isGlob, matchPaths } from './glob.ts';
 import { expandVariables, inheritedVariables } from './variables.ts';
 
 export { predefinedVariables, jobVariables, jobEnvironment, expandVariables, expandText, slugify } from './variables.ts';
@@ -19,6 +20,13 @@ export interface CiContext {
   readFile(path: string): string | null;
   /** `inputs` given when the pipeline was created (for a file with a `spec:inputs` header). */
   inputs?: Record<string, unknown>;
+  /**
+   * The paths the push changed, for `rules:changes`; null or absent when there is nothing to
+   * compare (web, API, schedules, a new branch): `changes` then holds, as on the platform.
+   */
+  changedFiles?: string[] | null;
+  /** Every path of the repository at the sha, for `rules:exists` globs (absent: a glob counts as present). */
+  listFiles?(): string[];
 }
 export type JobWhen = 'on_success' | 'on_failure' | 'always' | 'manual' | 'delayed';
 export interface JobPlan {
@@ -401,6 +409,7 @@ function applyRules(rules: Raw[], variables: Record<string, string>, context: Ci
       if (!result.ok || !result.value) continue;
     }
     if (rule.exists !== undefined && !existsMatch(rule.exists, context)) continue;
+    if (rule.changes !== undefined && !changesMatch(rule.changes, context)) continue;
     if (rule.when === 'never') return null;
     return {
       when: typeof rule.when === 'string' ? rule.when : undefined,
@@ -413,11 +422,26 @@ function applyRules(rules: Raw[], variables: Record<string, string>, context: Ci
   return null;
 }
 
-/** `rules:exists` for plain paths (read through the context); a glob cannot be listed and counts as present. */
+/** `rules:exists`: a plain path is read through the context; a glob needs `listFiles` (without it, it holds). */
 function existsMatch(exists: unknown, context: CiContext): boolean {
   const paths = isHash(exists) ? stringList(exists.paths) : stringList(exists);
   if (!paths) return false;
-  return paths.some((path) => /[*?[{]/.test(path) || context.readFile(path.replace(/^\/+/, '')) !== null);
+  let listed: string[] | null = null;
+  return paths.some((path) => {
+    if (!isGlob(path)) return context.readFile(path.replace(/^\/+/, '')) !== null;
+    if (!context.listFiles) return true;
+    listed ??= context.listFiles();
+    return matchPaths(path, listed).length > 0;
+  });
+}
+
+/** `rules:changes`: any changed path matches one of the globs; true when there is nothing to compare. */
+function changesMatch(changes: unknown, context: CiContext): boolean {
+  const paths = isHash(changes) ? stringList(changes.paths) : stringList(changes);
+  if (!paths) return false;
+  if (context.changedFiles === null || context.changedFiles === undefined) return true;
+  const changed = context.changedFiles;
+  return paths.some((path) => matchPaths(path, changed).length > 0);
 }
 
 /** `only` / `except` with refs (names, /regex/, and the source keywords) and `variables` expressions. */

@@ -11,6 +11,7 @@
 import type { JobPlan } from './config.ts';
 import { compilePattern } from './expression.ts';
 import { formatRunnerDuration } from './duration.ts';
+import { isGlob, matchPaths } from './glob.ts';
 
 export interface Workspace {
   read(path: string): string | null;
@@ -512,16 +513,11 @@ function sectionEnd(name: string, now: () => number): string {
   return `${CLEAR}section_end:${Math.floor(now() / 1000)}:${name}\r${CLEAR}`;
 }
 
-/** Artifact paths that match a glob (*, **, ?) among the workspace's files, or the path itself. */
+/** Artifact paths that match a glob (*, **, ?, {a,b}) among the workspace's files, or the path itself. */
 export function matchArtifacts(pattern: string, workspace: Workspace): string[] {
   const clean = pattern.replace(/^\.\//, '').replace(/^\/+/, '');
-  if (!/[*?[]/.test(clean)) return workspace.read(clean) !== null ? [clean] : [];
-  const source = clean
-    .split('**/')
-    .map((part) => part.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]'))
-    .join('(?:.*/)?');
-  const re = new RegExp(`^${source}$`);
-  return (workspace.list?.() ?? []).filter((path) => re.test(path)).sort();
+  if (!isGlob(clean)) return workspace.read(clean) !== null ? [clean] : [];
+  return matchPaths(clean, workspace.list?.() ?? []);
 }
 
 /** Interprets a job's scripts in the workspace; the log goes to options.onLog as it is written. */
