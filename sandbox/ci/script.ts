@@ -367,7 +367,10 @@ async function sleepFor(seconds: number, state: RunState): Promise<void> {
         },
         (error) => {
           signal?.removeEventListener('abort', onAbort);
-          reject(signal?.aborted ? new StopSignal('canceled') : error);
+          if (signal?.aborted) reject(new StopSignal('canceled'));
+          // no signal to stop on (after_script after a cancel): a sleep the caller cut short just ends
+          else if (!signal) resolve();
+          else reject(error);
         },
       );
     });
@@ -588,15 +591,20 @@ export async function runJob(job: JobPlan, env: Record<string, string>, workspac
   flush();
   log(sectionEnd('step_script', now));
 
-  if (stop?.reason === 'canceled') {
-    log(`${CLEAR}${RED}ERROR: Job failed: canceled${RESET}\n`);
-    return { exitCode: exitCode || 1, canceled: true, timedOut: false };
-  }
-
+  const canceled = stop?.reason === 'canceled';
   if (job.afterScript.length > 0) {
     log(sectionStart('after_script', 'Running after_script', now) + `${GREEN}Running after script...${RESET}\n`);
-    // after_script runs in a shell of its own (what the script exported is gone), within 5 minutes.
-    active = { ...state, env: { ...env, CI_JOB_STATUS: stop || exitCode !== 0 ? 'failed' : 'success' }, elapsed: 0, timeout: 300, out: [] };
+    // after_script runs in a shell of its own (what the script exported is gone), within 5 minutes,
+    // and also after a cancel (as runners do since 17.0): that cancel no longer interrupts it.
+    const status = canceled ? 'canceled' : stop || exitCode !== 0 ? 'failed' : 'success';
+    active = {
+      ...state,
+      env: { ...env, CI_JOB_STATUS: status },
+      options: canceled ? { ...options, signal: undefined } : options,
+      elapsed: 0,
+      timeout: 300,
+      out: [],
+    };
     let afterCode = 0;
     try {
       afterCode = await runLines(job.afterScript);
@@ -611,6 +619,10 @@ export async function runJob(job: JobPlan, env: Record<string, string>, workspac
     flush();
     if (afterCode !== 0) log(`${YELLOW}WARNING: after_script failed, but job will continue unaffected: exit code ${afterCode}${RESET}\n`);
     log(sectionEnd('after_script', now));
+  }
+  if (canceled) {
+    log(`${CLEAR}${RED}ERROR: Job failed: canceled${RESET}\n`);
+    return { exitCode: exitCode || 1, canceled: true, timedOut: false };
   }
 
   const failed = stop !== null || exitCode !== 0;
