@@ -291,6 +291,10 @@ describe('planPipeline: invalid files', () => {
     expect(errors(yaml, ctx)).toContain(message);
   });
 
+  it('takes the last of duplicate keys, as the platform\'s YAML parser does', () => {
+    expect(plan('a:\n  script: x\na:\n  script: y\n').jobs.map((j) => j.script)).toEqual([['y']]);
+  });
+
   it('reports YAML syntax errors with a line and column', () => {
     expect(errors('a:\n  script: [x,\nb: 1\n')[0]).toMatch(/^\(<unknown>\): .+ at line \d+ column \d+$/);
   });

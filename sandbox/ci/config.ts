@@ -152,7 +152,7 @@ function yamlErrorText(doc: Document.Parsed): string {
 function parseFile(text: string): { ok: true; config: unknown; spec: Raw | null } | { ok: false; error: string } {
   let docs: Document.Parsed[];
   try {
-    docs = parseAllDocuments(text, { merge: true, customTags: [referenceTag] }) as Document.Parsed[];
+    docs = parseAllDocuments(text, { merge: true, customTags: [referenceTag], uniqueKeys: false }) as Document.Parsed[];
   } catch (error) {
     return { ok: false, error: `(<unknown>): ${(error as Error).message.split('\n')[0]}` };
   }
