@@ -156,6 +156,12 @@ describe('runJob', () => {
     expect(plain[plain.indexOf('$ echo "$FIRST" > "$GREETING.txt"; cat "hello world.txt"') + 1]).toBe('1');
   });
 
+  it('masks the values of masked variables in the log', async () => {
+    const { plain, log } = await run('j:\n  script: [echo "token=$NAME and world/x"]\n', { masked: ['world', 'world/x'] });
+    expect(plain).toContain('token=[MASKED] and [MASKED]');
+    expect(log).not.toContain('world');
+  });
+
   it('shows a multi-line entry collapsed and runs each of its lines', async () => {
     const { plain } = await run('j:\n  script:\n    - |\n      echo first\n      echo second\n');
     expect(plain).toContain('$ echo first # collapsed multi-line command');

@@ -33,6 +33,8 @@ export interface ScriptOptions {
   /** Ref and sha for the "Getting source" lines. */
   ref?: string;
   sha?: string;
+  /** Values of masked variables: the log shows `[MASKED]` in their place (and their URL-encoded form's). */
+  masked?: string[];
 }
 export interface JobRunResult {
   exitCode: number;
@@ -523,6 +525,19 @@ export function matchArtifacts(pattern: string, workspace: Workspace): string[] 
   return matchPaths(clean, workspace.list?.() ?? []);
 }
 
+/** Replaces masked values (longest first, and their URL-encoded forms) with [MASKED]. */
+function masker(values: string[]): (text: string) => string {
+  const secrets = [...new Set(values.flatMap((value) => [value, encodeURIComponent(value)]))]
+    .filter((value) => value.length > 0)
+    .sort((a, b) => b.length - a.length);
+  if (secrets.length === 0) return (text) => text;
+  return (text) => {
+    let out = text;
+    for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join('[MASKED]');
+    return out;
+  };
+}
+
 /** Interprets a job's scripts in the workspace; the log goes to options.onLog as it is written. */
 export async function runJob(job: JobPlan, env: Record<string, string>, workspace: Workspace, options: ScriptOptions): Promise<JobRunResult> {
   const now = options.now ?? Date.now;
@@ -536,16 +551,17 @@ export async function runJob(job: JobPlan, env: Record<string, string>, workspac
     out: [],
   };
   let active = state;
+  const mask = masker(options.masked ?? []);
   const flush = () => {
     if (active.out.length > 0) {
       const text = active.out.join('');
       active.out = [];
-      options.onLog(text.endsWith('\n') ? text : `${text}\n`);
+      options.onLog(mask(text.endsWith('\n') ? text : `${text}\n`));
     }
   };
   const log = (text: string) => {
     flush();
-    options.onLog(text);
+    options.onLog(mask(text));
   };
 
   const runner = options.runner ?? { description: 'sandbox-runner', shortToken: 'sandbox' };
