@@ -301,9 +301,10 @@ describe('planPipeline: invalid files', () => {
 });
 
 describe('configVariables', () => {
-  it('lists the top-level variables that have a description, with their options', () => {
+  it('lists every top-level variable, with its description and options when it has them', () => {
     const vars = configVariables('variables:\n  A: one\n  B:\n    value: two\n    description: The B\n    options: [two, three]\nj:\n  script: x\n', context());
     expect(vars).toEqual([
+      { key: 'A', value: 'one', description: null, valueOptions: [] },
       { key: 'B', value: 'two', description: 'The B', valueOptions: ['two', 'three'] },
     ]);
   });

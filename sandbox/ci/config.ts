@@ -1052,8 +1052,8 @@ export function triggerConfig(trigger: NonNullable<JobPlan['trigger']>): string 
 
 /**
  * The file's top-level `variables` with `description`, `value` and `options` (GraphQL
- * ciConfigVariables): the platform prefills the run form with the variables that carry a
- * description; plain `KEY: value` ones are not offered. Empty for a file that does not load.
+ * ciConfigVariables): every one, as the platform answers it (a plain `KEY: value` has a null
+ * description; the platform's run form prefills only those with one). Empty for a file that does not load.
  */
 export function configVariables(
   ciYaml: string,
@@ -1068,13 +1068,16 @@ export function configVariables(
   if (!loaded.ok || !isHash(loaded.config.variables)) return [];
   const out: Array<{ key: string; value: string; description: string | null; valueOptions: string[] }> = [];
   for (const [key, raw] of Object.entries(loaded.config.variables)) {
-    if (!isHash(raw) || typeof raw.description !== 'string') continue;
-    out.push({
-      key,
-      value: variableValue(raw.value ?? '') ?? '',
-      description: raw.description,
-      valueOptions: Array.isArray(raw.options) ? raw.options.map(String) : [],
-    });
+    const plain = variableValue(raw);
+    if (plain !== null) out.push({ key, value: plain, description: null, valueOptions: [] });
+    else if (isHash(raw)) {
+      out.push({
+        key,
+        value: variableValue(raw.value ?? '') ?? '',
+        description: typeof raw.description === 'string' ? raw.description : null,
+        valueOptions: Array.isArray(raw.options) ? raw.options.map(String) : [],
+      });
+    }
   }
   return out;
 }
