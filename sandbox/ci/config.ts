@@ -148,8 +148,39 @@ function yamlErrorText(doc: Document.Parsed): string {
   return pos ? `(<unknown>): ${firstLine} at line ${pos.line} column ${pos.col}` : `(<unknown>): ${firstLine}`;
 }
 
+type ParsedFile = { ok: true; config: unknown; spec: Raw | null } | { ok: false; error: string };
+
+// Parsing is most of a plan's cost, and a project's pipelines mostly read the same file again:
+// the last files parsed are kept (frozen: the planner copies before it changes anything).
+const PARSE_CACHE_SIZE = 64;
+const PARSE_CACHE_MAX_TEXT = 256 * 1024;
+const parseCache = new Map<string, ParsedFile>();
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
+/** Parses one file (or answers it from the cache of recent files). */
+function parseFile(text: string): ParsedFile {
+  if (text.length > PARSE_CACHE_MAX_TEXT) return parseFileUncached(text);
+  const cached = parseCache.get(text);
+  if (cached) {
+    parseCache.delete(text);
+    parseCache.set(text, cached);
+    return cached;
+  }
+  const parsed = deepFreeze(parseFileUncached(text));
+  if (parseCache.size >= PARSE_CACHE_SIZE) parseCache.delete(parseCache.keys().next().value!);
+  parseCache.set(text, parsed);
+  return parsed;
+}
+
 /** Parses one file: the config document, and its `spec:inputs` header when it has one. */
-function parseFile(text: string): { ok: true; config: unknown; spec: Raw | null } | { ok: false; error: string } {
+function parseFileUncached(text: string): ParsedFile {
   let docs: Document.Parsed[];
   try {
     docs = parseAllDocuments(text, { merge: true, customTags: [referenceTag], uniqueKeys: false }) as Document.Parsed[];
