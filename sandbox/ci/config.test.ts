@@ -178,6 +178,23 @@ anchored:
   });
 });
 
+describe('include with inputs', () => {
+  const files = { 'templates/deploy.yml': 'spec:\n  inputs:\n    env:\n---\n"deploy-$[[ inputs.env ]]":\n  script: echo $[[ inputs.env ]]\n' };
+  it('interpolates each inclusion with its own inputs', () => {
+    const p = plan('include:\n  - local: templates/deploy.yml\n    inputs: { env: staging }\n  - local: templates/deploy.yml\n    inputs: { env: production }\n', context({}, files));
+    expect(p.jobs.map((j) => [j.name, j.script])).toEqual([
+      ['deploy-staging', ['echo staging']],
+      ['deploy-production', ['echo production']],
+    ]);
+  });
+
+  it('names the file whose input is missing', () => {
+    expect(errors('include:\n  - local: templates/deploy.yml\nj:\n  script: x\n', context({}, files))).toEqual([
+      '`templates/deploy.yml`: `env` input: required value has not been provided',
+    ]);
+  });
+});
+
 describe('trigger jobs', () => {
   it('plan a child pipeline from the trigger\'s local includes', () => {
     const files = { 'child/a.yml': 'a:\n  script: echo a\n', 'child/b.yml': 'b:\n  script: echo b\n' };

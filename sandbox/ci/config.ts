@@ -233,19 +233,22 @@ function interpolateInputs(config: unknown, spec: Raw | null, given: Record<stri
       });
     }
     if (Array.isArray(value)) return value.map(walk);
-    if (isHash(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)]));
+    // keys are interpolated too (a job named after an input)
+    if (isHash(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.includes('$[[') ? String(walk(k)) : k, walk(v)]));
     return value;
   };
   return walk(config);
 }
 
-function includeLocations(include: unknown): Array<{ local: string; rules?: unknown } | { other: string }> {
+function includeLocations(include: unknown): Array<{ local: string; rules?: unknown; inputs?: Record<string, unknown> } | { other: string }> {
   const list = Array.isArray(include) ? include : [include];
   return list.map((entry) => {
     if (typeof entry === 'string') {
       return /^https?:\/\//.test(entry) ? { other: `Remote file \`${entry}\`` } : { local: entry };
     }
-    if (isHash(entry) && typeof entry.local === 'string') return { local: entry.local, rules: entry.rules };
+    if (isHash(entry) && typeof entry.local === 'string') {
+      return { local: entry.local, rules: entry.rules, inputs: isHash(entry.inputs) ? entry.inputs : undefined };
+    }
     if (isHash(entry)) {
       const kind = ['remote', 'project', 'template', 'component'].find((k) => k in entry);
       return { other: kind ? `Included ${kind} \`${String(entry[kind])}\`` : `Include \`${JSON.stringify(entry)}\`` };
@@ -278,8 +281,10 @@ function loadConfig(ciYaml: string, context: CiContext): { ok: true; config: Raw
       const path = location.local.replace(/^\/+/, '');
       if (!/\.ya?ml$/.test(path)) throw new ConfigError(`Included file \`${location.local}\` does not have YAML extension!`);
       if (/[*?[]/.test(path)) throw new ConfigError(`Included file \`${location.local}\`: wildcard paths are not supported by this instance`);
-      if (seen.has(path)) continue;
-      seen.add(path);
+      // a file comes in once, or once per set of inputs
+      const key = location.inputs ? `${path}\n${JSON.stringify(location.inputs)}` : path;
+      if (seen.has(key)) continue;
+      seen.add(key);
       count += 1;
       if (count > MAX_INCLUDES) throw new ConfigError(`Maximum of ${MAX_INCLUDES} nested includes are allowed!`);
       const text = context.readFile(path);
@@ -289,7 +294,9 @@ function loadConfig(ciYaml: string, context: CiContext): { ok: true; config: Raw
       if (!parsed.ok || !isHash(parsed.config)) {
         throw new ConfigError(`Included file \`${location.local}\` does not have valid YAML syntax!`);
       }
-      const inner = interpolateInputs(parsed.config, parsed.spec, undefined, []) as Raw;
+      const inputErrors: string[] = [];
+      const inner = interpolateInputs(parsed.config, parsed.spec, location.inputs, inputErrors) as Raw;
+      if (inputErrors.length > 0) throw new ConfigError(`\`${location.local}\`: ${inputErrors[0]}`);
       merged = deepMerge(merged, expand(inner, depth + 1));
     }
     const { include: _ignored, ...rest } = config;
