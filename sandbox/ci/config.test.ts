@@ -93,7 +93,11 @@ later:
   when: delayed
   start_in: 30 minutes
   script: echo later
+oom:
+  retry: { max: 1, exit_codes: 137 }
+  script: x
 `);
+    expect(p.jobs[2].retry).toEqual({ max: 1, when: [], exitCodes: [137] });
     expect(p.variables).toEqual({ GLOBAL: 'one', DEPLOY_ENV: 'staging' });
     const [test, later] = p.jobs;
     expect(test.variables).toEqual({ LOCAL: '2' });

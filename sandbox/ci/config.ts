@@ -46,7 +46,7 @@ export interface JobPlan {
   tags: string[];
   coverageRegex: string | null; // coverage: '/Total: (\d+\.\d+)%/' -> source without slashes
   junitPaths: string[]; // artifacts:reports:junit (string or list; globs allowed)
-  retry: { max: number; when: string[] }; // retry: 2 | {max, when}
+  retry: { max: number; when: string[]; exitCodes?: number[] }; // retry: 2 | {max, when, exit_codes}
   timeoutSeconds: number | null; // timeout: "1h 30m", "10 minutes"
   /** Which global variables the job sees (`inherit:variables`): all, none, or the listed ones. */
   inheritVariables: boolean | string[];
@@ -1044,7 +1044,17 @@ function readRetry(value: unknown, where: string, errors: string[]): JobPlan['re
       errors.push(`${where}:retry max config must be an integer from 0 to 2`);
       return null;
     }
-    const when = value.when === undefined ? ['always'] : stringList(value.when);
+    let exitCodes: number[] | undefined;
+    if (value.exit_codes !== undefined) {
+      const list = typeof value.exit_codes === 'number' ? [value.exit_codes] : value.exit_codes;
+      if (!Array.isArray(list) || !list.every((c) => Number.isInteger(c))) {
+        errors.push(`${where}:retry exit codes should be an array of integers or an integer`);
+        return null;
+      }
+      exitCodes = list as number[];
+    }
+    // with exit_codes and no when, only those exit codes retry
+    const when = value.when === undefined ? (exitCodes ? [] : ['always']) : stringList(value.when);
     if (!when) {
       errors.push(`${where}:retry when should be an array of strings or a string`);
       return null;
@@ -1054,7 +1064,7 @@ function readRetry(value: unknown, where: string, errors: string[]): JobPlan['re
       errors.push(`${where}:retry when contains unknown values: ${bad.join(', ')}`);
       return null;
     }
-    return { max, when };
+    return exitCodes ? { max, when, exitCodes } : { max, when };
   }
   errors.push(`${where} retry config has to be either an integer or a hash`);
   return null;
