@@ -177,8 +177,19 @@ anchored:
 
   it('interpolates spec:inputs with defaults and given values', () => {
     const yaml = 'spec:\n  inputs:\n    target:\n      default: staging\n    level:\n---\ndeploy:\n  script: echo $[[ inputs.target ]] $[[ inputs.level ]]\n';
-    expect(plan(yaml, context({}, {}, { level: 3 })).jobs[0].script).toEqual(['echo staging 3']);
+    expect(plan(yaml, context({}, {}, { level: '3' })).jobs[0].script).toEqual(['echo staging 3']);
     expect(errors(yaml, context())).toEqual(['`level` input: required value has not been provided']);
+  });
+
+  it('checks an input\'s type, options and regex', () => {
+    const yaml = (def: string) => `spec:\n  inputs:\n    v:\n${def}\n---\nj:\n  script: echo $[[ inputs.v ]]\n`;
+    expect(errors(yaml('      type: number'), context({}, {}, { v: 'abc' }))).toEqual(['`v` input: provided value is not a number']);
+    expect(plan(yaml('      type: number'), context({}, {}, { v: 3 })).jobs[0].script).toEqual(['echo 3']);
+    expect(errors(yaml('      options: [a, b]'), context({}, {}, { v: 'c' }))).toEqual([
+      '`v` input: `c` cannot be used because it is not in the list of allowed options',
+    ]);
+    expect(errors(yaml('      regex: ^v\\d+$'), context({}, {}, { v: 'x1' }))).toEqual(['`v` input: provided value does not match required RegEx pattern']);
+    expect(errors(yaml('      default: a'), context({}, {}, { w: 'x' }))).toEqual(['unknown input arguments: w']);
   });
 });
 

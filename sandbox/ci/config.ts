@@ -204,6 +204,29 @@ function parseFileUncached(text: string): ParsedFile {
   }
 }
 
+/** What is wrong with an input's value against its `type`, `options` and `regex`; null when nothing. */
+function inputProblem(def: Raw, value: unknown): string | null {
+  const type = typeof def.type === 'string' ? def.type : 'string';
+  const typeOk =
+    type === 'number' ? typeof value === 'number' || (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)))
+      : type === 'boolean' ? typeof value === 'boolean' || value === 'true' || value === 'false'
+        : type === 'array' ? Array.isArray(value)
+          : typeof value === 'string';
+  if (!typeOk) return `provided value is not a ${type}`;
+  if (Array.isArray(def.options) && !def.options.map(String).includes(String(value))) {
+    return `\`${String(value)}\` cannot be used because it is not in the list of allowed options`;
+  }
+  if (typeof def.regex === 'string' && typeof value === 'string') {
+    const m = /^\/(.*)\/([ims]*)$/s.exec(def.regex);
+    try {
+      if (!compilePattern(m ? m[1] : def.regex, m ? m[2] : '').test(value)) return 'provided value does not match required RegEx pattern';
+    } catch {
+      return 'provided value does not match required RegEx pattern';
+    }
+  }
+  return null;
+}
+
 /** `$[[ inputs.name ]]` interpolation of a file with a `spec:inputs` header. */
 function interpolateInputs(config: unknown, spec: Raw | null, given: Record<string, unknown> | undefined, errors: string[]): unknown {
   const declared = spec && isHash(spec.inputs) ? spec.inputs : {};
@@ -213,9 +236,9 @@ function interpolateInputs(config: unknown, spec: Raw | null, given: Record<stri
     if (given && Object.hasOwn(given, name)) values[name] = given[name];
     else if ('default' in def) values[name] = def.default;
     else errors.push(`\`${name}\` input: required value has not been provided`);
-    if (Array.isArray(def.options) && name in values && !def.options.map(String).includes(String(values[name]))) {
-      errors.push(`\`${name}\` input: \`${String(values[name])}\` cannot be used because it is not in the list of allowed options`);
-    }
+    if (!(name in values)) continue;
+    const problem = inputProblem(def, values[name]);
+    if (problem) errors.push(`\`${name}\` input: ${problem}`);
   }
   const unknown = Object.keys(given ?? {}).filter((name) => !Object.hasOwn(declared, name));
   if (unknown.length > 0 && spec) errors.push(`unknown input arguments: ${unknown.join(', ')}`);
