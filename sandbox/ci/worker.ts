@@ -592,7 +592,7 @@ export class CiWorker {
   cancelJob(job: JobRow, stamp = this.sandbox.now().toISOString()): void {
     this.db.prepare("UPDATE ci_builds SET status = 'canceled', finished_at = ?, updated_at = ? WHERE id = ?").run(stamp, stamp, job.id);
     if (job.status === 'running') {
-      appendTrace(this.db, job.id, '\n\x1b[31;1mERROR: Job failed: canceled\x1b[0;m\n');
+      // the interpreter writes the cancel into the log as it stops
       const running = this.running.get(job.id);
       // after the transaction: the interpreter sees the abort and finds the job canceled
       if (running) setImmediate(() => running.controller.abort());
