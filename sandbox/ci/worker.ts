@@ -31,6 +31,9 @@ const TRACE_FLUSH_MS = 100;
 const TRACE_FLUSH_BYTES = 64 * 1024;
 /** How often pending jobs look for a runner again, as polling runners would ask for work. */
 const RUNNER_POLL_MS = 3000;
+/** The platform drops a job pending this long (a day), or stuck without any runner this long (an hour). */
+const STUCK_PENDING_MS = 24 * 3_600_000;
+const STUCK_NO_RUNNER_MS = 3_600_000;
 
 export type VariableType = 'env_var' | 'file';
 export interface PipelineVariableInput {
@@ -334,6 +337,7 @@ export class CiWorker {
     const active = db.prepare(`SELECT id FROM ci_pipelines WHERE status IN ('created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'scheduled', 'manual')`).pluck().all() as number[];
     for (const id of active) pipelines.add(id);
     for (const id of pipelines) this.process(id);
+    this.dropStuck();
     const scheduled = db.prepare("SELECT * FROM ci_builds WHERE status = 'scheduled' AND plan IS NOT NULL").all() as JobRow[];
     for (const job of scheduled) this.armSchedule(job);
   }
@@ -434,6 +438,7 @@ export class CiWorker {
     if (!hasPending) return;
     this.poller = setInterval(() => {
       if (!this.alive()) return this.stop();
+      this.dropStuck();
       const ids = this.db.prepare("SELECT DISTINCT pipeline_id FROM ci_builds WHERE status = 'pending' AND plan IS NOT NULL").pluck().all() as number[];
       if (!ids.length) {
         clearInterval(this.poller!);
@@ -443,6 +448,28 @@ export class CiWorker {
       for (const id of ids) this.process(id);
     }, RUNNER_POLL_MS);
     this.poller.unref();
+  }
+
+  /**
+   * Ci::StuckBuilds::DropPendingService: a job pending for a day, or stuck (no runner can take it)
+   * for an hour, fails with `stuck_or_timeout_failure`.
+   */
+  dropStuck(): void {
+    const { db } = this;
+    const now = this.sandbox.now();
+    const stamp = now.toISOString();
+    const pending = db.prepare("SELECT * FROM ci_builds WHERE status = 'pending' AND plan IS NOT NULL AND type = 'Ci::Build'").all() as JobRow[];
+    const dropped = new Set<number>();
+    db.transaction(() => {
+      for (const job of pending) {
+        const waited = now.getTime() - Date.parse(job.queued_at ?? job.created_at);
+        if (!(waited > STUCK_PENDING_MS || (waited > STUCK_NO_RUNNER_MS && jobStuck(this.sandbox, job)))) continue;
+        appendTrace(db, job.id, '\x1b[31;1mERROR: Job failed (system failure): the job was stuck waiting for a runner and timed out\x1b[0;m\n');
+        this.finishJob(job, 'failed', 'stuck_or_timeout_failure', stamp);
+        dropped.add(job.pipeline_id!);
+      }
+    })();
+    for (const id of dropped) this.process(id);
   }
 
   private start(jobId: number): void {
