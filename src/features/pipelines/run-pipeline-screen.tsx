@@ -167,7 +167,8 @@ function RefPicker({ projectId, form, error }: { projectId: number; form: UseFor
         error={error}
         hint={branches.isFetching || tags.isFetching ? 'Loading branches and tags…' : `${branchNames.length} branches and ${tagNames.length} tags${search ? ` matching “${search}”` : ''} (at most 100 of each).`}
       >
-        <select className="input" {...form.register('ref')}>
+        {/* controlled: options come and go with the search, and the chosen one must stay selected */}
+        <select className="input" value={chosen} {...form.register('ref')}>
           {chosen ? null : <option value="">Choose a branch or tag</option>}
           {extra ? <option value={extra}>{extra}</option> : null}
           <optgroup label="Branches">
