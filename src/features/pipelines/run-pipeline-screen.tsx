@@ -17,6 +17,7 @@ import { useNotify } from '../../components/toast.tsx';
 import { UncertainWrite } from '../../components/uncertain-write.tsx';
 import { useProjectCaller } from '../../components/use-project-caller.ts';
 import { useCreatePipeline } from './mutations.ts';
+import './pipelines.css';
 import { runRefusal } from './permissions.ts';
 
 interface RunPipelineScreenProps {
@@ -98,7 +99,7 @@ function RunPipelineForm({ projectId, fullPath, initialRef, disabled }: RunPipel
   const { errors } = form.formState;
 
   return (
-    <form className="form form--wide" noValidate onSubmit={submit} aria-label="Run pipeline">
+    <form className="form run-form" noValidate onSubmit={submit} aria-label="Run pipeline">
       <RefPicker projectId={projectId} form={form} error={errors.ref?.message} />
       <fieldset className="field">
         <legend className="field__label">Variables</legend>
