@@ -18,7 +18,7 @@ import {
 import { GitError, gitSync } from '../git/exec.ts';
 import { ZERO_SHA, branchHead, existingRepository, isSafeRevision, readCommit, resolveCommit } from '../git/repository.ts';
 import { buildPendingRepository } from '../seed/repositories.ts';
-import { jobEnvironment, jobVariables, planPipeline, predefinedVariables, type JobPlan } from './config.ts';
+import { configVariables, jobEnvironment, jobVariables, planPipeline, predefinedVariables, type JobPlan } from './config.ts';
 import { allowedToFail, nextSteps, pipelineStatus, shouldRetry, type JobState, type JobStatus as GraphStatus } from './graph.ts';
 import { extractCoverage, matchArtifacts, runJob, type Workspace } from './script.ts';
 import { parseJunit } from './junit.ts';
@@ -202,6 +202,16 @@ export function startPushPipelines(sandbox: Sandbox, project: ProjectRow, user: 
     const ref = change.ref.replace(/^refs\/(heads|tags)\//, '');
     worker.track(createPipeline(sandbox, { project, ref, user, source: 'push', sha: change.after, beforeSha: change.before, saveOnErrors: true }).then(() => undefined));
   }
+}
+
+/** The CI file's variables at a ref (GraphQL `ciConfigVariables`): empty when the ref or the file is missing. */
+export async function configVariablesAt(sandbox: Sandbox, project: ProjectRow, ref: string) {
+  const repo = repositoryOf(sandbox, project);
+  const sha = repo && ref ? (await branchHead(repo, ref)) ?? (isSafeRevision(ref) ? await resolveCommit(repo, `refs/tags/${ref}`) : null) : null;
+  if (!repo || !sha) return [];
+  const ciYaml = readRepositoryFile(repo, sha, CI_CONFIG_PATH);
+  if (ciYaml === null) return [];
+  return configVariables(ciYaml, { variables: {}, readFile: (path) => readRepositoryFile(repo, sha, path) });
 }
 
 class PlanRefused extends Error {
@@ -592,7 +602,7 @@ export class CiWorker {
   cancelJob(job: JobRow, stamp = this.sandbox.now().toISOString()): void {
     this.db.prepare("UPDATE ci_builds SET status = 'canceled', finished_at = ?, updated_at = ? WHERE id = ?").run(stamp, stamp, job.id);
     if (job.status === 'running') {
-      appendTrace(this.db, job.id, '\n\x1b[31;1mERROR: Job failed: canceled\x1b[0;m\n');
+      // the interpreter writes the cancel into the log as it stops
       const running = this.running.get(job.id);
       // after the transaction: the interpreter sees the abort and finds the job canceled
       if (running) setImmediate(() => running.controller.abort());
