@@ -127,3 +127,41 @@ describe('jobs', () => {
     expect(full.text).toContain('Job succeeded');
   });
 });
+
+describe('stuck jobs and inputs', () => {
+  it('fails a job stuck without a runner for an hour with stuck_or_timeout_failure', async () => {
+    let clock = new Date();
+    const timed = createHarness({ now: () => clock });
+    timed.sandbox.config.ciTimeScale = 0;
+    try {
+      const stuck = await projectWithFiles(timed, 'ci stuck timeout', { '.gitlab-ci.yml': 'wait:\n  tags: [nowhere]\n  script: [echo]\n' }, { message: 'CI [skip ci]' });
+      const created = await timed.post(`/projects/${stuck.id}/pipeline`, { ref: 'main' });
+      await ciWorker(timed.sandbox).idle();
+      ciWorker(timed.sandbox).dropStuck();
+      expect((await jobsOf(timed, stuck.id, created.body.id))[0].status).toBe('pending');
+      clock = new Date(clock.getTime() + 61 * 60_000);
+      ciWorker(timed.sandbox).dropStuck();
+      await ciWorker(timed.sandbox).idle();
+      const [job] = await jobsOf(timed, stuck.id, created.body.id);
+      expect(job).toMatchObject({ status: 'failed', failure_reason: 'stuck_or_timeout_failure' });
+      expect((await timed.get(`/projects/${stuck.id}/pipelines/${created.body.id}`)).body.status).toBe('failed');
+    } finally {
+      ciWorker(timed.sandbox).stop();
+      timed.close();
+    }
+  });
+
+  it('passes inputs to a CI file with a spec:inputs header, and refuses unknown ones', async () => {
+    const ci = 'spec:\n  inputs:\n    environment:\n      default: staging\n---\ndeploy:\n  script:\n    - echo "to $[[ inputs.environment ]]"\n';
+    const withInputs = await projectWithFiles(h, 'ci inputs', { '.gitlab-ci.yml': ci }, { message: 'CI [skip ci]' });
+    const created = await h.post(`/projects/${withInputs.id}/pipeline`, { ref: 'main', inputs: { environment: 'production' } });
+    expect(created.status, created.text).toBe(201);
+    await settle(h, withInputs.id, created.body.id);
+    const [job] = await jobsOf(h, withInputs.id, created.body.id);
+    expect((await h.get(`/projects/${withInputs.id}/jobs/${job.id}/trace`)).text).toContain('to production');
+    const unknown = await h.post(`/projects/${withInputs.id}/pipeline`, { ref: 'main', inputs: { region: 'eu' } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.message.base[0]).toMatch(/region/);
+    expect((await h.post(`/projects/${withInputs.id}/pipeline`, { ref: 'main', inputs: 'x' })).body).toEqual({ error: 'inputs is invalid' });
+  });
+});

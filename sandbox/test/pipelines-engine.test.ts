@@ -192,6 +192,39 @@ later:
   });
 });
 
+describe('child pipelines', () => {
+  it('starts a child pipeline from a trigger job (source parent_pipeline), listed only when asked for, mirrored with strategy: depend', async () => {
+    const parentCi = `
+stages: [build, downstream]
+build:
+  stage: build
+  script: [echo build]
+child:
+  stage: downstream
+  variables:
+    COMPONENT: api
+  trigger:
+    include: ci/child.yml
+    strategy: depend
+`;
+    const childCi = 'child-test:\n  script: [echo "testing $COMPONENT"]\n';
+    const { project, pipelineId } = await run('children', parentCi, {}, { 'ci/child.yml': childCi });
+    const parent = await settle(h, project.id, pipelineId);
+    expect(parent.status).toBe('success');
+    const listed = await h.get(`/projects/${project.id}/pipelines`);
+    const children = await h.get(`/projects/${project.id}/pipelines?source=parent_pipeline`);
+    expect(children.body).toHaveLength(1);
+    expect(listed.body.some((p: { id: number }) => p.id === children.body[0].id)).toBe(false);
+    const bridges = await h.get(`/projects/${project.id}/pipelines/${pipelineId}/bridges`);
+    expect(bridges.body).toHaveLength(1);
+    expect(bridges.body[0]).toMatchObject({ name: 'child', status: 'success', downstream_pipeline: { id: children.body[0].id, source: 'parent_pipeline', status: 'success' } });
+    expect((await jobsOf(h, project.id, pipelineId)).map((job) => job.name)).toEqual(['build']);
+    expect((await h.get(`/projects/${project.id}/jobs/${bridges.body[0].id}`)).status).toBe(404);
+    const [childJob] = await jobsOf(h, project.id, children.body[0].id);
+    expect((await h.get(`/projects/${project.id}/jobs/${childJob.id}/trace`)).text).toContain('testing api');
+  });
+});
+
 describe('restart', () => {
   it('fails a job that was running with a system failure and carries on with the rest', async () => {
     h.sandbox.config.ciTimeScale = 1;
