@@ -290,3 +290,30 @@ test.describe('pipelines (administrator)', () => {
     expect(await axeViolations(page, 'durations chart')).toEqual([]);
   });
 });
+
+test.describe('pipelines (developer and reporter)', () => {
+  test('a Developer retries but does not delete; a Reporter only reads, and is told why', async ({ page, api, connectAs }) => {
+    const project = await ciProject(api);
+    const pipeline = await runThroughApi(api, project.id, { FAIL: 'yes' });
+    await waitForStatus(api, project.id, pipeline.id, ['failed']);
+    const developer = await api.createUser();
+    await api.post(`/projects/${project.id}/members`, { user_id: developer.id, access_level: 30 });
+    await connectAs(page, developer.token);
+    const list = new PipelinesPage(page);
+    await list.goto(project.id);
+    await expect(list.action(pipeline.id, 'Retry')).toBeVisible();
+    await expect(list.action(pipeline.id, 'Delete')).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Run pipeline' })).toBeVisible();
+
+    const reporter = await api.createUser();
+    await api.post(`/projects/${project.id}/members`, { user_id: reporter.id, access_level: 20 });
+    await page.context().clearCookies();
+    await page.evaluate(() => localStorage.clear());
+    await connectAs(page, reporter.token);
+    await list.goto(project.id);
+    await expect(list.row(pipeline.id).getByText('Failed', { exact: true })).toBeVisible();
+    await expect(page.getByRole('main').getByRole('note')).toContainText('Only Developers, Maintainers and Owners of this project can run, retry and cancel pipelines.');
+    await expect(list.action(pipeline.id, 'Retry')).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Run pipeline' })).toHaveCount(0);
+  });
+});
