@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEMO_PATHS, expect, test, type Api } from './fixtures.ts';
 import { DEMO_MERGE_REQUESTS } from '../sandbox/seed/demo.ts';
+import { DEMO_PIPELINES } from '../sandbox/seed/pipelines.ts';
 
 /**
  * No screen scrolls sideways on a phone (390 px): every route file in src/routes is visited with
@@ -29,6 +30,8 @@ interface DemoIds {
   sha: string;
   groupAccount: number;
   instanceAccount: number;
+  /** The demo project with pipelines (the API gateway's 5,000). */
+  pipelines: number;
 }
 
 async function demoIds(api: Api): Promise<DemoIds> {
@@ -56,6 +59,7 @@ async function demoIds(api: Api): Promise<DemoIds> {
     sha: (await first<{ id: string }>(`/projects/${project}/repository/commits?per_page=1`)).id,
     groupAccount: groupAccount.id,
     instanceAccount: instanceAccount.id,
+    pipelines: await api.projectId(DEMO_PIPELINES.project),
   };
 }
 
@@ -112,6 +116,10 @@ const ADDRESSES: Record<string, (ids: DemoIds) => string> = {
   // the demo tracker's first issue: a description with a task list, code, a table and a thread
   'projects/$projectId/issues/$issueIid.tsx': (ids) => `/projects/${ids.project}/issues/1`,
   'projects/$projectId/new.$.tsx': (ids) => `/projects/${ids.project}/new/src`,
+  // the demo's pipelines: the list, the run form with the CI file's variables, and main's durations
+  'projects/$projectId/pipelines/index.tsx': (ids) => `/projects/${ids.pipelines}/pipelines`,
+  'projects/$projectId/pipelines/new.tsx': (ids) => `/projects/${ids.pipelines}/pipelines/new`,
+  'projects/$projectId/pipelines/charts.tsx': (ids) => `/projects/${ids.pipelines}/pipelines/charts`,
   'projects/$projectId/runners.tsx': (ids) => `/projects/${ids.project}/runners`,
   'projects/$projectId/tree.$.tsx': (ids) => `/projects/${ids.project}/tree/src`,
   'runners/$runnerId.tsx': (ids) => `/runners/${ids.runner}`,

@@ -57,6 +57,9 @@ import { Route as ProjectsProjectIdIssuesIssueIidRouteImport } from './routes/pr
 import { Route as ProjectsProjectIdMergeRequestsIndexRouteImport } from './routes/projects/$projectId/merge-requests/index'
 import { Route as ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteImport } from './routes/projects/$projectId/merge-requests/$mergeRequestIid/route'
 import { Route as ProjectsProjectIdNewSplatRouteImport } from './routes/projects/$projectId/new.$'
+import { Route as ProjectsProjectIdPipelinesIndexRouteImport } from './routes/projects/$projectId/pipelines/index'
+import { Route as ProjectsProjectIdPipelinesChartsRouteImport } from './routes/projects/$projectId/pipelines/charts'
+import { Route as ProjectsProjectIdPipelinesNewRouteImport } from './routes/projects/$projectId/pipelines/new'
 import { Route as ProjectsProjectIdTreeSplatRouteImport } from './routes/projects/$projectId/tree.$'
 import { Route as GroupsGroupIdServiceAccountsUserIdTokensRouteImport } from './routes/groups/$groupId/service-accounts_.$userId.tokens'
 import { Route as ProjectsProjectIdMergeRequestsMergeRequestIidIndexRouteImport } from './routes/projects/$projectId/merge-requests/$mergeRequestIid/index'
@@ -326,6 +329,24 @@ const ProjectsProjectIdNewSplatRoute =
     path: '/projects/$projectId/new/$',
     getParentRoute: () => rootRouteImport,
   } as any)
+const ProjectsProjectIdPipelinesIndexRoute =
+  ProjectsProjectIdPipelinesIndexRouteImport.update({
+    id: '/projects/$projectId/pipelines/',
+    path: '/projects/$projectId/pipelines/',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const ProjectsProjectIdPipelinesChartsRoute =
+  ProjectsProjectIdPipelinesChartsRouteImport.update({
+    id: '/projects/$projectId/pipelines/charts',
+    path: '/projects/$projectId/pipelines/charts',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const ProjectsProjectIdPipelinesNewRoute =
+  ProjectsProjectIdPipelinesNewRouteImport.update({
+    id: '/projects/$projectId/pipelines/new',
+    path: '/projects/$projectId/pipelines/new',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const ProjectsProjectIdTreeSplatRoute =
   ProjectsProjectIdTreeSplatRouteImport.update({
     id: '/projects/$projectId/tree/$',
@@ -407,9 +428,12 @@ export interface FileRoutesByFullPath {
   '/projects/$projectId/edit/$': typeof ProjectsProjectIdEditSplatRoute
   '/projects/$projectId/issues/$issueIid': typeof ProjectsProjectIdIssuesIssueIidRoute
   '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
+  '/projects/$projectId/pipelines/charts': typeof ProjectsProjectIdPipelinesChartsRoute
+  '/projects/$projectId/pipelines/new': typeof ProjectsProjectIdPipelinesNewRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
   '/projects/$projectId/issues/': typeof ProjectsProjectIdIssuesIndexRoute
   '/projects/$projectId/merge-requests/': typeof ProjectsProjectIdMergeRequestsIndexRoute
+  '/projects/$projectId/pipelines/': typeof ProjectsProjectIdPipelinesIndexRoute
   '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/changes': typeof ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/commits': typeof ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRoute
@@ -461,9 +485,12 @@ export interface FileRoutesByTo {
   '/projects/$projectId/edit/$': typeof ProjectsProjectIdEditSplatRoute
   '/projects/$projectId/issues/$issueIid': typeof ProjectsProjectIdIssuesIssueIidRoute
   '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
+  '/projects/$projectId/pipelines/charts': typeof ProjectsProjectIdPipelinesChartsRoute
+  '/projects/$projectId/pipelines/new': typeof ProjectsProjectIdPipelinesNewRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
   '/projects/$projectId/issues': typeof ProjectsProjectIdIssuesIndexRoute
   '/projects/$projectId/merge-requests': typeof ProjectsProjectIdMergeRequestsIndexRoute
+  '/projects/$projectId/pipelines': typeof ProjectsProjectIdPipelinesIndexRoute
   '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/changes': typeof ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/commits': typeof ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRoute
@@ -517,9 +544,12 @@ export interface FileRoutesById {
   '/projects/$projectId/edit/$': typeof ProjectsProjectIdEditSplatRoute
   '/projects/$projectId/issues/$issueIid': typeof ProjectsProjectIdIssuesIssueIidRoute
   '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
+  '/projects/$projectId/pipelines/charts': typeof ProjectsProjectIdPipelinesChartsRoute
+  '/projects/$projectId/pipelines/new': typeof ProjectsProjectIdPipelinesNewRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
   '/projects/$projectId/issues/': typeof ProjectsProjectIdIssuesIndexRoute
   '/projects/$projectId/merge-requests/': typeof ProjectsProjectIdMergeRequestsIndexRoute
+  '/projects/$projectId/pipelines/': typeof ProjectsProjectIdPipelinesIndexRoute
   '/groups/$groupId/service-accounts_/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/changes': typeof ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/commits': typeof ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRoute
@@ -574,9 +604,12 @@ export interface FileRouteTypes {
     | '/projects/$projectId/edit/$'
     | '/projects/$projectId/issues/$issueIid'
     | '/projects/$projectId/new/$'
+    | '/projects/$projectId/pipelines/charts'
+    | '/projects/$projectId/pipelines/new'
     | '/projects/$projectId/tree/$'
     | '/projects/$projectId/issues/'
     | '/projects/$projectId/merge-requests/'
+    | '/projects/$projectId/pipelines/'
     | '/groups/$groupId/service-accounts/$userId/tokens'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/changes'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/commits'
@@ -628,9 +661,12 @@ export interface FileRouteTypes {
     | '/projects/$projectId/edit/$'
     | '/projects/$projectId/issues/$issueIid'
     | '/projects/$projectId/new/$'
+    | '/projects/$projectId/pipelines/charts'
+    | '/projects/$projectId/pipelines/new'
     | '/projects/$projectId/tree/$'
     | '/projects/$projectId/issues'
     | '/projects/$projectId/merge-requests'
+    | '/projects/$projectId/pipelines'
     | '/groups/$groupId/service-accounts/$userId/tokens'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/changes'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/commits'
@@ -683,9 +719,12 @@ export interface FileRouteTypes {
     | '/projects/$projectId/edit/$'
     | '/projects/$projectId/issues/$issueIid'
     | '/projects/$projectId/new/$'
+    | '/projects/$projectId/pipelines/charts'
+    | '/projects/$projectId/pipelines/new'
     | '/projects/$projectId/tree/$'
     | '/projects/$projectId/issues/'
     | '/projects/$projectId/merge-requests/'
+    | '/projects/$projectId/pipelines/'
     | '/groups/$groupId/service-accounts_/$userId/tokens'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/changes'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/commits'
@@ -739,9 +778,12 @@ export interface RootRouteChildren {
   ProjectsProjectIdEditSplatRoute: typeof ProjectsProjectIdEditSplatRoute
   ProjectsProjectIdIssuesIssueIidRoute: typeof ProjectsProjectIdIssuesIssueIidRoute
   ProjectsProjectIdNewSplatRoute: typeof ProjectsProjectIdNewSplatRoute
+  ProjectsProjectIdPipelinesChartsRoute: typeof ProjectsProjectIdPipelinesChartsRoute
+  ProjectsProjectIdPipelinesNewRoute: typeof ProjectsProjectIdPipelinesNewRoute
   ProjectsProjectIdTreeSplatRoute: typeof ProjectsProjectIdTreeSplatRoute
   ProjectsProjectIdIssuesIndexRoute: typeof ProjectsProjectIdIssuesIndexRoute
   ProjectsProjectIdMergeRequestsIndexRoute: typeof ProjectsProjectIdMergeRequestsIndexRoute
+  ProjectsProjectIdPipelinesIndexRoute: typeof ProjectsProjectIdPipelinesIndexRoute
   GroupsGroupIdServiceAccountsUserIdTokensRoute: typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
 }
 
@@ -1083,6 +1125,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ProjectsProjectIdNewSplatRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/projects/$projectId/pipelines/': {
+      id: '/projects/$projectId/pipelines/'
+      path: '/projects/$projectId/pipelines'
+      fullPath: '/projects/$projectId/pipelines/'
+      preLoaderRoute: typeof ProjectsProjectIdPipelinesIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/projects/$projectId/pipelines/charts': {
+      id: '/projects/$projectId/pipelines/charts'
+      path: '/projects/$projectId/pipelines/charts'
+      fullPath: '/projects/$projectId/pipelines/charts'
+      preLoaderRoute: typeof ProjectsProjectIdPipelinesChartsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/projects/$projectId/pipelines/new': {
+      id: '/projects/$projectId/pipelines/new'
+      path: '/projects/$projectId/pipelines/new'
+      fullPath: '/projects/$projectId/pipelines/new'
+      preLoaderRoute: typeof ProjectsProjectIdPipelinesNewRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/projects/$projectId/tree/$': {
       id: '/projects/$projectId/tree/$'
       path: '/projects/$projectId/tree/$'
@@ -1192,10 +1255,13 @@ const rootRouteChildren: RootRouteChildren = {
   ProjectsProjectIdEditSplatRoute: ProjectsProjectIdEditSplatRoute,
   ProjectsProjectIdIssuesIssueIidRoute: ProjectsProjectIdIssuesIssueIidRoute,
   ProjectsProjectIdNewSplatRoute: ProjectsProjectIdNewSplatRoute,
+  ProjectsProjectIdPipelinesChartsRoute: ProjectsProjectIdPipelinesChartsRoute,
+  ProjectsProjectIdPipelinesNewRoute: ProjectsProjectIdPipelinesNewRoute,
   ProjectsProjectIdTreeSplatRoute: ProjectsProjectIdTreeSplatRoute,
   ProjectsProjectIdIssuesIndexRoute: ProjectsProjectIdIssuesIndexRoute,
   ProjectsProjectIdMergeRequestsIndexRoute:
     ProjectsProjectIdMergeRequestsIndexRoute,
+  ProjectsProjectIdPipelinesIndexRoute: ProjectsProjectIdPipelinesIndexRoute,
   GroupsGroupIdServiceAccountsUserIdTokensRoute:
     GroupsGroupIdServiceAccountsUserIdTokensRoute,
 }
