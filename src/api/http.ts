@@ -49,10 +49,14 @@ async function readBody(response: Response): Promise<unknown> {
 }
 
 /** Raw call: resolves with the parsed JSON (unvalidated) or rejects with an ApiError. */
-export async function send(connection: Connection, path: string, options: RequestOptions = {}): Promise<ApiResponse<unknown>> {
-  const method = options.method ?? 'GET';
+export function send(connection: Connection, path: string, options: RequestOptions = {}): Promise<ApiResponse<unknown>> {
   const query = encodeQuery(options.query);
-  const url = `${apiBase(connection)}${path}${query ? `${path.includes('?') ? '&' : '?'}${query}` : ''}`;
+  return sendTo(connection, `${apiBase(connection)}${path}${query ? `${path.includes('?') ? '&' : '?'}${query}` : ''}`, options);
+}
+
+/** `send` to a full URL of the instance outside `/api/v4` (`/api/graphql`): the same auth, errors and limits. */
+export async function sendTo(connection: Connection, url: string, options: Omit<RequestOptions, 'query'> = {}): Promise<ApiResponse<unknown>> {
+  const method = options.method ?? 'GET';
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (connection.token) headers['PRIVATE-TOKEN'] = connection.token;
   let body: string | undefined;

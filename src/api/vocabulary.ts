@@ -71,3 +71,28 @@ export type IssueOrder = 'created_at' | 'updated_at' | 'priority' | 'due_date' |
 
 /** The orders a project's issues may be paged by keyset in. */
 export const KEYSET_ISSUE_ORDERS: readonly IssueOrder[] = ['created_at', 'updated_at'];
+
+/** spec 3, 2.5: a pipeline's status values, in the platform's order. */
+export const PIPELINE_STATUSES = [
+  'created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'success', 'failed', 'canceled', 'skipped', 'manual', 'scheduled',
+] as const;
+export type PipelineStatus = (typeof PIPELINE_STATUSES)[number];
+
+/** The `source` values of the platform's pipelines list filter (Ci::Pipeline sources). */
+export const PIPELINE_SOURCES = [
+  'push', 'web', 'trigger', 'schedule', 'api', 'external', 'pipeline', 'chat', 'webide', 'merge_request_event',
+  'external_pull_request_event', 'parent_pipeline', 'ondemand_dast_scan', 'ondemand_dast_validation', 'security_orchestration_policy', 'container_registry_push',
+] as const;
+export type PipelineSource = (typeof PIPELINE_SOURCES)[number];
+
+/** spec 3, 4.5: `scope` of the pipelines list. */
+export const PIPELINE_SCOPES = ['running', 'pending', 'finished', 'branches', 'tags'] as const;
+export type PipelineScope = (typeof PIPELINE_SCOPES)[number];
+
+/** spec 3, 4.5: `order_by` of the pipelines list (id is the default). */
+export const PIPELINE_ORDERS = ['id', 'status', 'ref', 'updated_at', 'user_id'] as const;
+export type PipelineOrder = (typeof PIPELINE_ORDERS)[number];
+
+/** A pipeline variable's `variable_type` (spec 3, 4.5: env_var is the default). */
+export const VARIABLE_TYPES = ['env_var', 'file'] as const;
+export type VariableType = (typeof VARIABLE_TYPES)[number];
