@@ -54,14 +54,20 @@ import { Route as ProjectsProjectIdCommitShaRouteImport } from './routes/project
 import { Route as ProjectsProjectIdEditSplatRouteImport } from './routes/projects/$projectId/edit.$'
 import { Route as ProjectsProjectIdIssuesIndexRouteImport } from './routes/projects/$projectId/issues/index'
 import { Route as ProjectsProjectIdIssuesIssueIidRouteImport } from './routes/projects/$projectId/issues/$issueIid'
+import { Route as ProjectsProjectIdJobsJobIdRouteImport } from './routes/projects/$projectId/jobs/$jobId'
 import { Route as ProjectsProjectIdMergeRequestsIndexRouteImport } from './routes/projects/$projectId/merge-requests/index'
 import { Route as ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteImport } from './routes/projects/$projectId/merge-requests/$mergeRequestIid/route'
 import { Route as ProjectsProjectIdNewSplatRouteImport } from './routes/projects/$projectId/new.$'
+import { Route as ProjectsProjectIdPipelinesPipelineIdRouteRouteImport } from './routes/projects/$projectId/pipelines/$pipelineId/route'
 import { Route as ProjectsProjectIdTreeSplatRouteImport } from './routes/projects/$projectId/tree.$'
 import { Route as GroupsGroupIdServiceAccountsUserIdTokensRouteImport } from './routes/groups/$groupId/service-accounts_.$userId.tokens'
 import { Route as ProjectsProjectIdMergeRequestsMergeRequestIidIndexRouteImport } from './routes/projects/$projectId/merge-requests/$mergeRequestIid/index'
 import { Route as ProjectsProjectIdMergeRequestsMergeRequestIidChangesRouteImport } from './routes/projects/$projectId/merge-requests/$mergeRequestIid/changes'
 import { Route as ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRouteImport } from './routes/projects/$projectId/merge-requests/$mergeRequestIid/commits'
+import { Route as ProjectsProjectIdPipelinesPipelineIdIndexRouteImport } from './routes/projects/$projectId/pipelines/$pipelineId/index'
+import { Route as ProjectsProjectIdPipelinesPipelineIdJobsRouteImport } from './routes/projects/$projectId/pipelines/$pipelineId/jobs'
+import { Route as ProjectsProjectIdPipelinesPipelineIdTestReportRouteImport } from './routes/projects/$projectId/pipelines/$pipelineId/test-report'
+import { Route as ProjectsProjectIdPipelinesPipelineIdVariablesRouteImport } from './routes/projects/$projectId/pipelines/$pipelineId/variables'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -308,6 +314,12 @@ const ProjectsProjectIdIssuesIssueIidRoute =
     path: '/projects/$projectId/issues/$issueIid',
     getParentRoute: () => rootRouteImport,
   } as any)
+const ProjectsProjectIdJobsJobIdRoute =
+  ProjectsProjectIdJobsJobIdRouteImport.update({
+    id: '/projects/$projectId/jobs/$jobId',
+    path: '/projects/$projectId/jobs/$jobId',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const ProjectsProjectIdMergeRequestsIndexRoute =
   ProjectsProjectIdMergeRequestsIndexRouteImport.update({
     id: '/projects/$projectId/merge-requests/',
@@ -324,6 +336,12 @@ const ProjectsProjectIdNewSplatRoute =
   ProjectsProjectIdNewSplatRouteImport.update({
     id: '/projects/$projectId/new/$',
     path: '/projects/$projectId/new/$',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const ProjectsProjectIdPipelinesPipelineIdRouteRoute =
+  ProjectsProjectIdPipelinesPipelineIdRouteRouteImport.update({
+    id: '/projects/$projectId/pipelines/$pipelineId',
+    path: '/projects/$projectId/pipelines/$pipelineId',
     getParentRoute: () => rootRouteImport,
   } as any)
 const ProjectsProjectIdTreeSplatRoute =
@@ -358,6 +376,30 @@ const ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRoute =
     path: '/commits',
     getParentRoute: () =>
       ProjectsProjectIdMergeRequestsMergeRequestIidRouteRoute,
+  } as any)
+const ProjectsProjectIdPipelinesPipelineIdIndexRoute =
+  ProjectsProjectIdPipelinesPipelineIdIndexRouteImport.update({
+    id: '/',
+    path: '/',
+    getParentRoute: () => ProjectsProjectIdPipelinesPipelineIdRouteRoute,
+  } as any)
+const ProjectsProjectIdPipelinesPipelineIdJobsRoute =
+  ProjectsProjectIdPipelinesPipelineIdJobsRouteImport.update({
+    id: '/jobs',
+    path: '/jobs',
+    getParentRoute: () => ProjectsProjectIdPipelinesPipelineIdRouteRoute,
+  } as any)
+const ProjectsProjectIdPipelinesPipelineIdTestReportRoute =
+  ProjectsProjectIdPipelinesPipelineIdTestReportRouteImport.update({
+    id: '/test-report',
+    path: '/test-report',
+    getParentRoute: () => ProjectsProjectIdPipelinesPipelineIdRouteRoute,
+  } as any)
+const ProjectsProjectIdPipelinesPipelineIdVariablesRoute =
+  ProjectsProjectIdPipelinesPipelineIdVariablesRouteImport.update({
+    id: '/variables',
+    path: '/variables',
+    getParentRoute: () => ProjectsProjectIdPipelinesPipelineIdRouteRoute,
   } as any)
 
 export interface FileRoutesByFullPath {
@@ -400,12 +442,14 @@ export interface FileRoutesByFullPath {
   '/admin/hooks/': typeof AdminHooksIndexRoute
   '/admin/storage-moves/': typeof AdminStorageMovesIndexRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid': typeof ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteWithChildren
+  '/projects/$projectId/pipelines/$pipelineId': typeof ProjectsProjectIdPipelinesPipelineIdRouteRouteWithChildren
   '/admin/service-accounts/$userId/tokens': typeof AdminServiceAccountsUserIdTokensRoute
   '/projects/$projectId/blame/$': typeof ProjectsProjectIdBlameSplatRoute
   '/projects/$projectId/blob/$': typeof ProjectsProjectIdBlobSplatRoute
   '/projects/$projectId/commit/$sha': typeof ProjectsProjectIdCommitShaRoute
   '/projects/$projectId/edit/$': typeof ProjectsProjectIdEditSplatRoute
   '/projects/$projectId/issues/$issueIid': typeof ProjectsProjectIdIssuesIssueIidRoute
+  '/projects/$projectId/jobs/$jobId': typeof ProjectsProjectIdJobsJobIdRoute
   '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
   '/projects/$projectId/issues/': typeof ProjectsProjectIdIssuesIndexRoute
@@ -413,7 +457,11 @@ export interface FileRoutesByFullPath {
   '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/changes': typeof ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/commits': typeof ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRoute
+  '/projects/$projectId/pipelines/$pipelineId/jobs': typeof ProjectsProjectIdPipelinesPipelineIdJobsRoute
+  '/projects/$projectId/pipelines/$pipelineId/test-report': typeof ProjectsProjectIdPipelinesPipelineIdTestReportRoute
+  '/projects/$projectId/pipelines/$pipelineId/variables': typeof ProjectsProjectIdPipelinesPipelineIdVariablesRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/': typeof ProjectsProjectIdMergeRequestsMergeRequestIidIndexRoute
+  '/projects/$projectId/pipelines/$pipelineId/': typeof ProjectsProjectIdPipelinesPipelineIdIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -460,6 +508,7 @@ export interface FileRoutesByTo {
   '/projects/$projectId/commit/$sha': typeof ProjectsProjectIdCommitShaRoute
   '/projects/$projectId/edit/$': typeof ProjectsProjectIdEditSplatRoute
   '/projects/$projectId/issues/$issueIid': typeof ProjectsProjectIdIssuesIssueIidRoute
+  '/projects/$projectId/jobs/$jobId': typeof ProjectsProjectIdJobsJobIdRoute
   '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
   '/projects/$projectId/issues': typeof ProjectsProjectIdIssuesIndexRoute
@@ -467,7 +516,11 @@ export interface FileRoutesByTo {
   '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/changes': typeof ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/commits': typeof ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRoute
+  '/projects/$projectId/pipelines/$pipelineId/jobs': typeof ProjectsProjectIdPipelinesPipelineIdJobsRoute
+  '/projects/$projectId/pipelines/$pipelineId/test-report': typeof ProjectsProjectIdPipelinesPipelineIdTestReportRoute
+  '/projects/$projectId/pipelines/$pipelineId/variables': typeof ProjectsProjectIdPipelinesPipelineIdVariablesRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid': typeof ProjectsProjectIdMergeRequestsMergeRequestIidIndexRoute
+  '/projects/$projectId/pipelines/$pipelineId': typeof ProjectsProjectIdPipelinesPipelineIdIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -510,12 +563,14 @@ export interface FileRoutesById {
   '/admin/hooks/': typeof AdminHooksIndexRoute
   '/admin/storage-moves/': typeof AdminStorageMovesIndexRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid': typeof ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteWithChildren
+  '/projects/$projectId/pipelines/$pipelineId': typeof ProjectsProjectIdPipelinesPipelineIdRouteRouteWithChildren
   '/admin/service-accounts_/$userId/tokens': typeof AdminServiceAccountsUserIdTokensRoute
   '/projects/$projectId/blame/$': typeof ProjectsProjectIdBlameSplatRoute
   '/projects/$projectId/blob/$': typeof ProjectsProjectIdBlobSplatRoute
   '/projects/$projectId/commit/$sha': typeof ProjectsProjectIdCommitShaRoute
   '/projects/$projectId/edit/$': typeof ProjectsProjectIdEditSplatRoute
   '/projects/$projectId/issues/$issueIid': typeof ProjectsProjectIdIssuesIssueIidRoute
+  '/projects/$projectId/jobs/$jobId': typeof ProjectsProjectIdJobsJobIdRoute
   '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
   '/projects/$projectId/issues/': typeof ProjectsProjectIdIssuesIndexRoute
@@ -523,7 +578,11 @@ export interface FileRoutesById {
   '/groups/$groupId/service-accounts_/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/changes': typeof ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/commits': typeof ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRoute
+  '/projects/$projectId/pipelines/$pipelineId/jobs': typeof ProjectsProjectIdPipelinesPipelineIdJobsRoute
+  '/projects/$projectId/pipelines/$pipelineId/test-report': typeof ProjectsProjectIdPipelinesPipelineIdTestReportRoute
+  '/projects/$projectId/pipelines/$pipelineId/variables': typeof ProjectsProjectIdPipelinesPipelineIdVariablesRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/': typeof ProjectsProjectIdMergeRequestsMergeRequestIidIndexRoute
+  '/projects/$projectId/pipelines/$pipelineId/': typeof ProjectsProjectIdPipelinesPipelineIdIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -567,12 +626,14 @@ export interface FileRouteTypes {
     | '/admin/hooks/'
     | '/admin/storage-moves/'
     | '/projects/$projectId/merge-requests/$mergeRequestIid'
+    | '/projects/$projectId/pipelines/$pipelineId'
     | '/admin/service-accounts/$userId/tokens'
     | '/projects/$projectId/blame/$'
     | '/projects/$projectId/blob/$'
     | '/projects/$projectId/commit/$sha'
     | '/projects/$projectId/edit/$'
     | '/projects/$projectId/issues/$issueIid'
+    | '/projects/$projectId/jobs/$jobId'
     | '/projects/$projectId/new/$'
     | '/projects/$projectId/tree/$'
     | '/projects/$projectId/issues/'
@@ -580,7 +641,11 @@ export interface FileRouteTypes {
     | '/groups/$groupId/service-accounts/$userId/tokens'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/changes'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/commits'
+    | '/projects/$projectId/pipelines/$pipelineId/jobs'
+    | '/projects/$projectId/pipelines/$pipelineId/test-report'
+    | '/projects/$projectId/pipelines/$pipelineId/variables'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/'
+    | '/projects/$projectId/pipelines/$pipelineId/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -627,6 +692,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/commit/$sha'
     | '/projects/$projectId/edit/$'
     | '/projects/$projectId/issues/$issueIid'
+    | '/projects/$projectId/jobs/$jobId'
     | '/projects/$projectId/new/$'
     | '/projects/$projectId/tree/$'
     | '/projects/$projectId/issues'
@@ -634,7 +700,11 @@ export interface FileRouteTypes {
     | '/groups/$groupId/service-accounts/$userId/tokens'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/changes'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/commits'
+    | '/projects/$projectId/pipelines/$pipelineId/jobs'
+    | '/projects/$projectId/pipelines/$pipelineId/test-report'
+    | '/projects/$projectId/pipelines/$pipelineId/variables'
     | '/projects/$projectId/merge-requests/$mergeRequestIid'
+    | '/projects/$projectId/pipelines/$pipelineId'
   id:
     | '__root__'
     | '/'
@@ -676,12 +746,14 @@ export interface FileRouteTypes {
     | '/admin/hooks/'
     | '/admin/storage-moves/'
     | '/projects/$projectId/merge-requests/$mergeRequestIid'
+    | '/projects/$projectId/pipelines/$pipelineId'
     | '/admin/service-accounts_/$userId/tokens'
     | '/projects/$projectId/blame/$'
     | '/projects/$projectId/blob/$'
     | '/projects/$projectId/commit/$sha'
     | '/projects/$projectId/edit/$'
     | '/projects/$projectId/issues/$issueIid'
+    | '/projects/$projectId/jobs/$jobId'
     | '/projects/$projectId/new/$'
     | '/projects/$projectId/tree/$'
     | '/projects/$projectId/issues/'
@@ -689,7 +761,11 @@ export interface FileRouteTypes {
     | '/groups/$groupId/service-accounts_/$userId/tokens'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/changes'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/commits'
+    | '/projects/$projectId/pipelines/$pipelineId/jobs'
+    | '/projects/$projectId/pipelines/$pipelineId/test-report'
+    | '/projects/$projectId/pipelines/$pipelineId/variables'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/'
+    | '/projects/$projectId/pipelines/$pipelineId/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -732,12 +808,14 @@ export interface RootRouteChildren {
   AdminHooksIndexRoute: typeof AdminHooksIndexRoute
   AdminStorageMovesIndexRoute: typeof AdminStorageMovesIndexRoute
   ProjectsProjectIdMergeRequestsMergeRequestIidRouteRoute: typeof ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteWithChildren
+  ProjectsProjectIdPipelinesPipelineIdRouteRoute: typeof ProjectsProjectIdPipelinesPipelineIdRouteRouteWithChildren
   AdminServiceAccountsUserIdTokensRoute: typeof AdminServiceAccountsUserIdTokensRoute
   ProjectsProjectIdBlameSplatRoute: typeof ProjectsProjectIdBlameSplatRoute
   ProjectsProjectIdBlobSplatRoute: typeof ProjectsProjectIdBlobSplatRoute
   ProjectsProjectIdCommitShaRoute: typeof ProjectsProjectIdCommitShaRoute
   ProjectsProjectIdEditSplatRoute: typeof ProjectsProjectIdEditSplatRoute
   ProjectsProjectIdIssuesIssueIidRoute: typeof ProjectsProjectIdIssuesIssueIidRoute
+  ProjectsProjectIdJobsJobIdRoute: typeof ProjectsProjectIdJobsJobIdRoute
   ProjectsProjectIdNewSplatRoute: typeof ProjectsProjectIdNewSplatRoute
   ProjectsProjectIdTreeSplatRoute: typeof ProjectsProjectIdTreeSplatRoute
   ProjectsProjectIdIssuesIndexRoute: typeof ProjectsProjectIdIssuesIndexRoute
@@ -1062,6 +1140,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ProjectsProjectIdIssuesIssueIidRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/projects/$projectId/jobs/$jobId': {
+      id: '/projects/$projectId/jobs/$jobId'
+      path: '/projects/$projectId/jobs/$jobId'
+      fullPath: '/projects/$projectId/jobs/$jobId'
+      preLoaderRoute: typeof ProjectsProjectIdJobsJobIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/projects/$projectId/merge-requests/': {
       id: '/projects/$projectId/merge-requests/'
       path: '/projects/$projectId/merge-requests'
@@ -1081,6 +1166,13 @@ declare module '@tanstack/react-router' {
       path: '/projects/$projectId/new/$'
       fullPath: '/projects/$projectId/new/$'
       preLoaderRoute: typeof ProjectsProjectIdNewSplatRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/projects/$projectId/pipelines/$pipelineId': {
+      id: '/projects/$projectId/pipelines/$pipelineId'
+      path: '/projects/$projectId/pipelines/$pipelineId'
+      fullPath: '/projects/$projectId/pipelines/$pipelineId'
+      preLoaderRoute: typeof ProjectsProjectIdPipelinesPipelineIdRouteRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/projects/$projectId/tree/$': {
@@ -1118,6 +1210,34 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRouteImport
       parentRoute: typeof ProjectsProjectIdMergeRequestsMergeRequestIidRouteRoute
     }
+    '/projects/$projectId/pipelines/$pipelineId/': {
+      id: '/projects/$projectId/pipelines/$pipelineId/'
+      path: '/'
+      fullPath: '/projects/$projectId/pipelines/$pipelineId/'
+      preLoaderRoute: typeof ProjectsProjectIdPipelinesPipelineIdIndexRouteImport
+      parentRoute: typeof ProjectsProjectIdPipelinesPipelineIdRouteRoute
+    }
+    '/projects/$projectId/pipelines/$pipelineId/jobs': {
+      id: '/projects/$projectId/pipelines/$pipelineId/jobs'
+      path: '/jobs'
+      fullPath: '/projects/$projectId/pipelines/$pipelineId/jobs'
+      preLoaderRoute: typeof ProjectsProjectIdPipelinesPipelineIdJobsRouteImport
+      parentRoute: typeof ProjectsProjectIdPipelinesPipelineIdRouteRoute
+    }
+    '/projects/$projectId/pipelines/$pipelineId/test-report': {
+      id: '/projects/$projectId/pipelines/$pipelineId/test-report'
+      path: '/test-report'
+      fullPath: '/projects/$projectId/pipelines/$pipelineId/test-report'
+      preLoaderRoute: typeof ProjectsProjectIdPipelinesPipelineIdTestReportRouteImport
+      parentRoute: typeof ProjectsProjectIdPipelinesPipelineIdRouteRoute
+    }
+    '/projects/$projectId/pipelines/$pipelineId/variables': {
+      id: '/projects/$projectId/pipelines/$pipelineId/variables'
+      path: '/variables'
+      fullPath: '/projects/$projectId/pipelines/$pipelineId/variables'
+      preLoaderRoute: typeof ProjectsProjectIdPipelinesPipelineIdVariablesRouteImport
+      parentRoute: typeof ProjectsProjectIdPipelinesPipelineIdRouteRoute
+    }
   }
 }
 
@@ -1140,6 +1260,30 @@ const ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteChildren: ProjectsP
 const ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteWithChildren =
   ProjectsProjectIdMergeRequestsMergeRequestIidRouteRoute._addFileChildren(
     ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteChildren,
+  )
+
+interface ProjectsProjectIdPipelinesPipelineIdRouteRouteChildren {
+  ProjectsProjectIdPipelinesPipelineIdJobsRoute: typeof ProjectsProjectIdPipelinesPipelineIdJobsRoute
+  ProjectsProjectIdPipelinesPipelineIdTestReportRoute: typeof ProjectsProjectIdPipelinesPipelineIdTestReportRoute
+  ProjectsProjectIdPipelinesPipelineIdVariablesRoute: typeof ProjectsProjectIdPipelinesPipelineIdVariablesRoute
+  ProjectsProjectIdPipelinesPipelineIdIndexRoute: typeof ProjectsProjectIdPipelinesPipelineIdIndexRoute
+}
+
+const ProjectsProjectIdPipelinesPipelineIdRouteRouteChildren: ProjectsProjectIdPipelinesPipelineIdRouteRouteChildren =
+  {
+    ProjectsProjectIdPipelinesPipelineIdJobsRoute:
+      ProjectsProjectIdPipelinesPipelineIdJobsRoute,
+    ProjectsProjectIdPipelinesPipelineIdTestReportRoute:
+      ProjectsProjectIdPipelinesPipelineIdTestReportRoute,
+    ProjectsProjectIdPipelinesPipelineIdVariablesRoute:
+      ProjectsProjectIdPipelinesPipelineIdVariablesRoute,
+    ProjectsProjectIdPipelinesPipelineIdIndexRoute:
+      ProjectsProjectIdPipelinesPipelineIdIndexRoute,
+  }
+
+const ProjectsProjectIdPipelinesPipelineIdRouteRouteWithChildren =
+  ProjectsProjectIdPipelinesPipelineIdRouteRoute._addFileChildren(
+    ProjectsProjectIdPipelinesPipelineIdRouteRouteChildren,
   )
 
 const rootRouteChildren: RootRouteChildren = {
@@ -1185,12 +1329,15 @@ const rootRouteChildren: RootRouteChildren = {
   AdminStorageMovesIndexRoute: AdminStorageMovesIndexRoute,
   ProjectsProjectIdMergeRequestsMergeRequestIidRouteRoute:
     ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteWithChildren,
+  ProjectsProjectIdPipelinesPipelineIdRouteRoute:
+    ProjectsProjectIdPipelinesPipelineIdRouteRouteWithChildren,
   AdminServiceAccountsUserIdTokensRoute: AdminServiceAccountsUserIdTokensRoute,
   ProjectsProjectIdBlameSplatRoute: ProjectsProjectIdBlameSplatRoute,
   ProjectsProjectIdBlobSplatRoute: ProjectsProjectIdBlobSplatRoute,
   ProjectsProjectIdCommitShaRoute: ProjectsProjectIdCommitShaRoute,
   ProjectsProjectIdEditSplatRoute: ProjectsProjectIdEditSplatRoute,
   ProjectsProjectIdIssuesIssueIidRoute: ProjectsProjectIdIssuesIssueIidRoute,
+  ProjectsProjectIdJobsJobIdRoute: ProjectsProjectIdJobsJobIdRoute,
   ProjectsProjectIdNewSplatRoute: ProjectsProjectIdNewSplatRoute,
   ProjectsProjectIdTreeSplatRoute: ProjectsProjectIdTreeSplatRoute,
   ProjectsProjectIdIssuesIndexRoute: ProjectsProjectIdIssuesIndexRoute,

@@ -1,0 +1,53 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { cancelJob, jobsQueries, playJob, retryJob, type JobActionVariables, type PlayJobVariables } from '../../api/jobs.ts';
+import { cancelPipeline, deletePipeline, pipelinesQueries, retryPipeline, type PipelineActionVariables } from '../../api/pipelines.ts';
+import { useConnection } from '../../api/react.ts';
+import { useWrite } from '../../components/use-write.ts';
+
+/**
+ * A job action changes the job, its pipeline's status and the pipeline's other jobs (a retry
+ * re-creates the jobs after it): all of the project's jobs and the pipeline are refetched.
+ */
+function useJobWrite<TVariables extends JobActionVariables>(action: (connection: ReturnType<typeof useConnection>, variables: TVariables) => ReturnType<typeof retryJob>) {
+  const connection = useConnection();
+  const queryClient = useQueryClient();
+  return useWrite({
+    send: (variables: TVariables) => action(connection, variables),
+    refresh: (variables) =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: jobsQueries.project(variables.projectId) }),
+        queryClient.invalidateQueries({ queryKey: pipelinesQueries.project(variables.projectId) }),
+      ]),
+  });
+}
+
+export const useRetryJob = () => useJobWrite<JobActionVariables>(retryJob);
+export const useCancelJob = () => useJobWrite<JobActionVariables>(cancelJob);
+export const usePlayJob = () => useJobWrite<PlayJobVariables>(playJob);
+
+function usePipelineWrite<TData>(action: (connection: ReturnType<typeof useConnection>, variables: PipelineActionVariables) => Promise<TData>) {
+  const connection = useConnection();
+  const queryClient = useQueryClient();
+  return useWrite({
+    send: (variables: PipelineActionVariables) => action(connection, variables),
+    refresh: (variables) =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: pipelinesQueries.project(variables.projectId) }),
+        queryClient.invalidateQueries({ queryKey: jobsQueries.project(Number(variables.projectId)) }),
+      ]),
+  });
+}
+
+export const useRetryPipeline = () => usePipelineWrite(retryPipeline);
+export const useCancelPipeline = () => usePipelineWrite(cancelPipeline);
+
+/** A deleted pipeline's queries are dropped, not refetched (they would answer 404). */
+export function useDeletePipeline() {
+  const connection = useConnection();
+  const queryClient = useQueryClient();
+  return useWrite({
+    send: (variables: PipelineActionVariables) => deletePipeline(connection, variables),
+    onDone: (_data, variables) => queryClient.removeQueries({ queryKey: pipelinesQueries.pipeline(variables.projectId, variables.pipelineId) }),
+    refresh: (variables) => queryClient.invalidateQueries({ queryKey: pipelinesQueries.lists(variables.projectId) }),
+  });
+}
