@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
 import type { Connection } from './http.ts';
-import { allPipelineJobs, canCancelJob, canPlayJob, canRetryJob, getJobTrace, jobSchema, jobVariableSchema, playJob, retryJob } from './jobs.ts';
+import { allPipelineJobs, fetchPipelineNeeds, canCancelJob, canPlayJob, canRetryJob, getJobTrace, jobSchema, jobVariableSchema, playJob, retryJob } from './jobs.ts';
 
 const offline: Connection = { instanceUrl: 'https://code.example.com', token: 'glpat-secret' };
 
@@ -11,7 +11,15 @@ function answer(body: unknown, headers: Record<string, string> = {}, status = 20
 
 // the platform's documented answer for GET /projects/:id/jobs/:job_id
 const DOCUMENTED_JOB = {
-  commit: { author_email: 'admin@example.com', author_name: 'Administrator', created_at: '2015-12-24T16:51:14.000+01:00', id: '0ff3ae198f8601a285adcf5c0fff204ee6fba5fd', message: 'Test the CI integration.', short_id: '0ff3ae19', title: 'Test the CI integration.' },
+  commit: {
+    author_email: 'admin@example.com',
+    author_name: 'Administrator',
+    created_at: '2015-12-24T16:51:14.000+01:00',
+    id: '0ff3ae198f8601a285adcf5c0fff204ee6fba5fd',
+    message: 'Test the CI integration.',
+    short_id: '0ff3ae19',
+    title: 'Test the CI integration.',
+  },
   coverage: null,
   archived: false,
   source: 'push',
@@ -34,14 +42,40 @@ const DOCUMENTED_JOB = {
   pipeline: { id: 6, project_id: 1, ref: 'main', sha: '0ff3ae198f8601a285adcf5c0fff204ee6fba5fd', status: 'pending' },
   ref: 'main',
   runner: { id: 32, description: '', ip_address: null, active: true, paused: false, is_shared: true, runner_type: 'instance_type', name: null, online: false, status: 'offline' },
-  runner_manager: { id: 1, system_id: 's_ae1c2f3d', version: '16.11.0', revision: '91a27b2a', platform: 'linux', architecture: 'amd64', created_at: '2024-05-01T10:12:02.507Z', contacted_at: '2024-05-07T06:30:09.355Z', ip_address: '127.0.0.1', status: 'offline' },
+  runner_manager: {
+    id: 1,
+    system_id: 's_ae1c2f3d',
+    version: '16.11.0',
+    revision: '91a27b2a',
+    platform: 'linux',
+    architecture: 'amd64',
+    created_at: '2024-05-01T10:12:02.507Z',
+    contacted_at: '2024-05-07T06:30:09.355Z',
+    ip_address: '127.0.0.1',
+    status: 'offline',
+  },
   stage: 'test',
   status: 'failed',
   failure_reason: 'script_failure',
   tag: false,
   web_url: 'https://example.com/foo/bar/-/jobs/42',
   project: { ci_job_token_scope_enabled: false },
-  user: { id: 1, name: 'Administrator', username: 'root', state: 'active', avatar_url: null, web_url: 'http://gitlab.dev/root', created_at: '2015-12-21T13:14:24.077Z', bio: null, location: null, public_email: '', linkedin: '', twitter: '', website_url: '', organization: '' },
+  user: {
+    id: 1,
+    name: 'Administrator',
+    username: 'root',
+    state: 'active',
+    avatar_url: null,
+    web_url: 'http://gitlab.dev/root',
+    created_at: '2015-12-21T13:14:24.077Z',
+    bio: null,
+    location: null,
+    public_email: '',
+    linkedin: '',
+    twitter: '',
+    website_url: '',
+    organization: '',
+  },
 };
 
 afterEach(() => vi.unstubAllGlobals());
@@ -55,7 +89,12 @@ describe('job schema', () => {
 
   it('reads needs as names, whether given as names or objects, and null lists as empty', () => {
     expect(z.parse(jobSchema, { ...DOCUMENTED_JOB, needs: ['build', { name: 'lint', artifacts: true }] }).needs).toEqual(['build', 'lint']);
-    expect(z.parse(jobSchema, { ...DOCUMENTED_JOB, tag_list: null, artifacts: null, runner: null, user: null, commit: null, allow_failure: null })).toMatchObject({ tag_list: [], artifacts: [], runner: null, allow_failure: false });
+    expect(z.parse(jobSchema, { ...DOCUMENTED_JOB, tag_list: null, artifacts: null, runner: null, user: null, commit: null, allow_failure: null })).toMatchObject({
+      tag_list: [],
+      artifacts: [],
+      runner: null,
+      allow_failure: false,
+    });
   });
 
   it('says which action a status offers', () => {
@@ -112,12 +151,56 @@ describe('job calls', () => {
     await playJob(offline, { projectId: 7, jobId: 42, variables: [{ key: 'TARGET', value: 'eu west' }] });
     await retryJob(offline, { projectId: 7, jobId: 42 });
     const [[playUrl, play], [retryUrl, retry]] = fetchMock.mock.calls as unknown as Array<[string, RequestInit]>;
-    expect([playUrl, play.method, JSON.parse(play.body as string)]).toEqual(['https://code.example.com/api/v4/projects/7/jobs/42/play', 'POST', { job_variables_attributes: [{ key: 'TARGET', value: 'eu west' }] }]);
+    expect([playUrl, play.method, JSON.parse(play.body as string)]).toEqual([
+      'https://code.example.com/api/v4/projects/7/jobs/42/play',
+      'POST',
+      { job_variables_attributes: [{ key: 'TARGET', value: 'eu west' }] },
+    ]);
     expect([retryUrl, retry.method, retry.body]).toEqual(['https://code.example.com/api/v4/projects/7/jobs/42/retry', 'POST', undefined]);
   });
 
   it('turns a refusal into the platform’s message', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => answer({ message: '403 Forbidden  - Job is not retryable' }, {}, 403)));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => answer({ message: '403 Forbidden  - Job is not retryable' }, {}, 403)),
+    );
     await expect(retryJob(offline, { projectId: 7, jobId: 42 })).rejects.toMatchObject({ status: 403, message: '403 Forbidden  - Job is not retryable' });
+  });
+
+  it('reads the needs over GraphQL as the platform’s graph does, following job pages', async () => {
+    const pages = [
+      {
+        hasNextPage: true,
+        endCursor: 'c1',
+        nodes: [
+          { name: 'build', needs: { nodes: [] } },
+          { name: 'test', needs: { nodes: [{ name: 'build' }] } },
+        ],
+      },
+      { hasNextPage: false, endCursor: null, nodes: [{ name: 'deploy', needs: { nodes: [{ name: 'test' }, { name: 'build' }] } }] },
+    ];
+    const fetchMock = vi.fn(async (_url: string, init: RequestInit) => {
+      const { variables } = JSON.parse(init.body as string) as { variables: { after: string | null } };
+      const { hasNextPage, endCursor, nodes } = pages[variables.after ? 1 : 0];
+      return answer({ data: { project: { pipeline: { jobs: { pageInfo: { hasNextPage, endCursor }, nodes } } } } });
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    expect(await fetchPipelineNeeds(offline, 'group/app', 12)).toEqual({ build: [], test: ['build'], deploy: ['test', 'build'] });
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('https://code.example.com/api/graphql');
+    expect(JSON.parse(init.body as string).variables).toEqual({ fullPath: 'group/app', iid: '12', after: null });
+  });
+
+  it('says so when GraphQL does not know the pipeline', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => answer({ data: { project: { pipeline: null } } })),
+    );
+    await expect(fetchPipelineNeeds(offline, 'group/app', 12)).rejects.toMatchObject({ status: 404 });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => answer({ errors: [{ message: "Field 'pipeline' doesn't exist on type 'Project'" }] })),
+    );
+    await expect(fetchPipelineNeeds(offline, 'group/app', 12)).rejects.toMatchObject({ message: "Field 'pipeline' doesn't exist on type 'Project'" });
   });
 });

@@ -1,8 +1,10 @@
 import { queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
+import { graphqlRequest } from './graphql.ts';
 import { request, requestPage, sendRaw, type Connection } from './http.ts';
 import { apiPath } from './params.ts';
 import type { Page } from './pagination.ts';
+import { ApiError } from './errors.ts';
 import { flag, loose } from './schema.ts';
 import { userSummarySchema } from './users.ts';
 import { JOB_STATUSES, type JobStatus } from './vocabulary.ts';
@@ -12,7 +14,10 @@ export { JOB_STATUSES, type JobStatus };
 // GET /projects/:id/pipelines/:pipeline_id/jobs, GET /projects/:id/jobs/:job_id, GET .../trace,
 // POST .../retry, .../cancel, .../play.
 
-const stringList = z.pipe(z.nullish(z.array(z.string())), z.transform((items) => items ?? []));
+const stringList = z.pipe(
+  z.nullish(z.array(z.string())),
+  z.transform((items) => items ?? []),
+);
 
 /**
  * The jobs a job needs, by name. The REST job has no `needs` (the platform's own graph reads it over
@@ -65,7 +70,10 @@ export const jobSchema = loose({
   commit: z.nullish(loose({ id: z.string(), short_id: z.nullish(z.string()), title: z.nullish(z.string()), message: z.nullish(z.string()), author_name: z.nullish(z.string()) })),
   pipeline: z.nullish(loose({ id: z.number(), project_id: z.nullish(z.number()), ref: z.nullish(z.string()), sha: z.nullish(z.string()), status: z.nullish(z.string()) })),
   web_url: z.nullish(z.string()),
-  artifacts: z.pipe(z.nullish(z.array(jobArtifactSchema)), z.transform((items) => items ?? [])),
+  artifacts: z.pipe(
+    z.nullish(z.array(jobArtifactSchema)),
+    z.transform((items) => items ?? []),
+  ),
   artifacts_expire_at: z.nullish(z.string()),
   runner: z.nullish(jobRunnerSchema),
   tag_list: stringList,
@@ -103,7 +111,13 @@ export const PIPELINE_JOBS_MAX_PAGES = 20;
 const scopeQuery = (scope: readonly JobStatus[] | undefined) => (scope?.length ? { scope } : {});
 
 /** One page of a pipeline's jobs (`scope[]`, `include_retried`). */
-export function pipelineJobsPage(connection: Connection, projectId: number, pipelineId: number, params: PipelineJobsParams & { page: number; per_page: number }, signal?: AbortSignal): Promise<Page<Job>> {
+export function pipelineJobsPage(
+  connection: Connection,
+  projectId: number,
+  pipelineId: number,
+  params: PipelineJobsParams & { page: number; per_page: number },
+  signal?: AbortSignal,
+): Promise<Page<Job>> {
   const { scope, include_retried: includeRetried, page, per_page: perPage } = params;
   return requestPage(connection, apiPath`/projects/${projectId}/pipelines/${pipelineId}/jobs`, jobSchema, {
     query: { ...scopeQuery(scope), ...(includeRetried ? { include_retried: true } : {}), page, per_page: perPage },
@@ -138,6 +152,53 @@ export async function getJobTrace(connection: Connection, projectId: number, job
   return (await sendRaw(connection, apiPath`/projects/${projectId}/jobs/${jobId}/trace`, { signal })).text();
 }
 
+const PIPELINE_NEEDS_QUERY = `query pipelineJobNeeds($fullPath: ID!, $iid: ID!, $after: String) {
+  project(fullPath: $fullPath) {
+    pipeline(iid: $iid) {
+      jobs(first: 100, after: $after) {
+        pageInfo { hasNextPage endCursor }
+        nodes { name needs { nodes { name } } }
+      }
+    }
+  }
+}`;
+
+const pipelineNeedsDataSchema = loose({
+  project: z.nullable(
+    loose({
+      pipeline: z.nullable(
+        loose({
+          jobs: loose({
+            pageInfo: loose({ hasNextPage: flag, endCursor: z.nullish(z.string()) }),
+            nodes: z.array(loose({ name: z.string(), needs: z.nullish(loose({ nodes: z.array(loose({ name: z.string() })) })) })),
+          }),
+        }),
+      ),
+    }),
+  ),
+});
+
+/** The most GraphQL pages of jobs read for the needs (100 each). */
+const NEEDS_MAX_PAGES = 20;
+
+/**
+ * Which jobs each job of a pipeline needs, by name: the REST job does not say, so this asks
+ * GraphQL as the platform's own pipeline graph does (`CiJob.needs`), 100 jobs a page.
+ */
+export async function fetchPipelineNeeds(connection: Connection, fullPath: string, pipelineIid: number, signal?: AbortSignal): Promise<Record<string, string[]>> {
+  const needs: Record<string, string[]> = {};
+  let after: string | null = null;
+  for (let page = 0; page < NEEDS_MAX_PAGES; page++) {
+    const data: z.infer<typeof pipelineNeedsDataSchema> = await graphqlRequest(connection, PIPELINE_NEEDS_QUERY, { fullPath, iid: String(pipelineIid), after }, pipelineNeedsDataSchema, signal);
+    const jobs = data.project?.pipeline?.jobs;
+    if (!jobs) throw new ApiError(404, 'Pipeline not found, or you may not read it.', 'http');
+    for (const job of jobs.nodes) needs[job.name] = job.needs?.nodes.map((need) => need.name) ?? [];
+    if (!jobs.pageInfo.hasNextPage || !jobs.pageInfo.endCursor) break;
+    after = jobs.pageInfo.endCursor;
+  }
+  return needs;
+}
+
 export const jobsQueries = {
   all: () => ['jobs'] as const,
   project: (projectId: number) => [...jobsQueries.all(), { project: projectId }] as const,
@@ -158,6 +219,14 @@ export const jobsQueries = {
     queryOptions({
       queryKey: [...jobsQueries.job(projectId, jobId), 'detail'] as const,
       queryFn: ({ signal }) => request(connection, apiPath`/projects/${projectId}/jobs/${jobId}`, jobSchema, { signal }),
+    }),
+  /** The needs of a pipeline's jobs, by job name (GraphQL); they do not change once the pipeline exists. */
+  needs: (connection: Connection, projectId: number, fullPath: string, pipelineIid: number) =>
+    queryOptions({
+      queryKey: [...jobsQueries.project(projectId), 'needs', { fullPath, pipelineIid }] as const,
+      queryFn: ({ signal }) => fetchPipelineNeeds(connection, fullPath, pipelineIid, signal),
+      staleTime: Infinity,
+      retry: false,
     }),
   trace: (connection: Connection, projectId: number, jobId: number) =>
     queryOptions({

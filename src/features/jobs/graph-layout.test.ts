@@ -39,7 +39,11 @@ describe('layoutGraph', () => {
     ]);
     const [, buildToTest] = layout.links;
     // starts at build's right edge, ends at test 2's left edge, both at mid height
-    expect(buildToTest.path).toMatch(new RegExp(`^M${GRAPH.columnWidth} ${GRAPH.headerHeight + GRAPH.jobHeight / 2}C.* ${GRAPH.columnWidth + GRAPH.columnGap} ${GRAPH.headerHeight + GRAPH.jobHeight + GRAPH.jobGap + GRAPH.jobHeight / 2}$`));
+    expect(buildToTest.path).toMatch(
+      new RegExp(
+        `^M${GRAPH.columnWidth} ${GRAPH.headerHeight + GRAPH.jobHeight / 2}C.* ${GRAPH.columnWidth + GRAPH.columnGap} ${GRAPH.headerHeight + GRAPH.jobHeight + GRAPH.jobGap + GRAPH.jobHeight / 2}$`,
+      ),
+    );
   });
 
   it('loops a need within a stage out on the right side', () => {

@@ -30,7 +30,15 @@ export function JobActionButton({ projectId, job, compact = false, onDone }: { p
   const press = () => write.mutate({ projectId, jobId: job.id }, { onSuccess: (data) => onDone?.(data) });
   return (
     <>
-      <button type="button" className={compact ? 'icon-button' : 'button'} aria-label={label} title={compact ? label : undefined} disabled={write.isPending} aria-busy={write.isPending || undefined} onClick={press}>
+      <button
+        type="button"
+        className={compact ? 'icon-button' : 'button'}
+        aria-label={label}
+        title={compact ? label : undefined}
+        disabled={write.isPending}
+        aria-busy={write.isPending || undefined}
+        onClick={press}
+      >
         {compact ? <span aria-hidden="true">{SYMBOLS[action]}</span> : LABELS[action]}
       </button>
       {compact ? (

@@ -29,17 +29,15 @@ function useFolding(model: LogModel) {
     (sections: readonly number[]) => {
       setToggled((previous) => {
         const next = new Set(previous);
-        for (const section of sections) if (model.sections[section].collapsedByDefault) next.add(section);
-        else next.delete(section);
+        for (const section of sections)
+          if (model.sections[section].collapsedByDefault) next.add(section);
+          else next.delete(section);
         return next;
       });
     },
     [model],
   );
-  const setAll = useCallback(
-    (fold: boolean) => setToggled(new Set(model.sections.flatMap((section, index) => (section.collapsedByDefault === fold ? [] : [index])))),
-    [model],
-  );
+  const setAll = useCallback((fold: boolean) => setToggled(new Set(model.sections.flatMap((section, index) => (section.collapsedByDefault === fold ? [] : [index])))), [model]);
   return { collapsed, toggle, open, setAll };
 }
 

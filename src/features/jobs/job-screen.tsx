@@ -222,7 +222,12 @@ function PlayForm({ projectId, job }: { projectId: number; job: Job }) {
           <legend className="sr-only">Variable {index + 1}</legend>
           <label>
             Key of variable {index + 1}{' '}
-            <input value={row.key} onChange={(event) => update(row.id, { key: event.target.value })} aria-invalid={errors[row.id] ? true : undefined} aria-describedby={errors[row.id] ? `${headingId}-error-${row.id}` : undefined} />
+            <input
+              value={row.key}
+              onChange={(event) => update(row.id, { key: event.target.value })}
+              aria-invalid={errors[row.id] ? true : undefined}
+              aria-describedby={errors[row.id] ? `${headingId}-error-${row.id}` : undefined}
+            />
           </label>
           <label>
             Value of variable {index + 1} <input value={row.value} onChange={(event) => update(row.id, { value: event.target.value })} />

@@ -78,7 +78,18 @@ export function parseLog(text: string): LogModel {
         if (kind === 'start') {
           const parent = open.length ? open[open.length - 1] : null;
           const { collapsed, hideDuration } = parseOptions(options);
-          sections.push({ name, start: lines.length, end: lines.length, startedAt: Number(time), endedAt: null, duration: null, collapsedByDefault: collapsed, hideDuration, depth: open.length, parent });
+          sections.push({
+            name,
+            start: lines.length,
+            end: lines.length,
+            startedAt: Number(time),
+            endedAt: null,
+            duration: null,
+            collapsedByDefault: collapsed,
+            hideDuration,
+            depth: open.length,
+            parent,
+          });
           const index = sections.length - 1;
           open.push(index);
           // the first section opened on a line makes it its header; one opened after it on the same line nests in it
@@ -103,7 +114,15 @@ export function parseLog(text: string): LogModel {
       });
     }
     const raw = afterCarriageReturns(line);
-    if (hadMarker && header === null && raw.replace(SGR, '').replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').trim() === '') continue;
+    if (
+      hadMarker &&
+      header === null &&
+      raw
+        .replace(SGR, '')
+        .replace(/\x1b\[[0-9;]*[A-Za-z]/g, '')
+        .trim() === ''
+    )
+      continue;
     for (const index of open) sections[index].end = lines.length;
     lines.push({ raw, section: header !== null ? parentOfHeader : open.length ? open[open.length - 1] : null, header });
   }

@@ -14,10 +14,7 @@ function useJobWrite<TVariables extends JobActionVariables>(action: (connection:
   return useWrite({
     send: (variables: TVariables) => action(connection, variables),
     refresh: (variables) =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: jobsQueries.project(variables.projectId) }),
-        queryClient.invalidateQueries({ queryKey: pipelinesQueries.project(variables.projectId) }),
-      ]),
+      Promise.all([queryClient.invalidateQueries({ queryKey: jobsQueries.project(variables.projectId) }), queryClient.invalidateQueries({ queryKey: pipelinesQueries.project(variables.projectId) })]),
   });
 }
 

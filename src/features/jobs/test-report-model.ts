@@ -17,7 +17,10 @@ const RANK: Record<string, number> = { failed: 0, error: 1, skipped: 2, success:
 /** Every case of the report, failures first. */
 export function reportCases(report: TestReport): ReportCase[] {
   const cases = report.test_suites.flatMap((suite, suiteIndex) => suite.test_cases.map((testCase, caseIndex) => ({ ...testCase, suite: suite.name, key: `${suiteIndex}:${caseIndex}` })));
-  return cases.map((testCase, index) => ({ testCase, index })).sort((a, b) => (RANK[a.testCase.status] ?? 4) - (RANK[b.testCase.status] ?? 4) || a.index - b.index).map(({ testCase }) => testCase);
+  return cases
+    .map((testCase, index) => ({ testCase, index }))
+    .sort((a, b) => (RANK[a.testCase.status] ?? 4) - (RANK[b.testCase.status] ?? 4) || a.index - b.index)
+    .map(({ testCase }) => testCase);
 }
 
 export interface CaseFilter {

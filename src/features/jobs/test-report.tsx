@@ -37,7 +37,17 @@ function seconds(value: number | null | undefined): string {
  * first) searched and paged in the page, so 2,000 cases paint as fast as 20. A failure's output
  * opens in a dialog, as text.
  */
-export function TestReportView({ projectId, pipelineId, search, onSearch }: { projectId: number; pipelineId: number; search: TestReportSearch; onSearch: (change: Partial<TestReportSearch>) => void }) {
+export function TestReportView({
+  projectId,
+  pipelineId,
+  search,
+  onSearch,
+}: {
+  projectId: number;
+  pipelineId: number;
+  search: TestReportSearch;
+  onSearch: (change: Partial<TestReportSearch>) => void;
+}) {
   const connection = useConnection();
   const report = useSuspenseQuery(pipelinesQueries.testReport(connection, projectId, pipelineId)).data;
   const cases = useMemo(() => reportCases(report), [report]);
@@ -80,7 +90,12 @@ export function TestReportView({ projectId, pipelineId, search, onSearch }: { pr
       ) : (
         <DataTable caption="Test cases" columns={caseColumns(setOpened)} data={page.items} getRowId={(testCase) => testCase.key} footer={<Paginator page={page} label="Test case pages" />} />
       )}
-      <Dialog open={opened !== null} onOpenChange={(open) => (!open ? setOpened(null) : undefined)} title={opened ? `Output of ${opened.name}` : ''} description={opened ? `${opened.suite}${opened.classname ? ` · ${opened.classname}` : ''}` : ''}>
+      <Dialog
+        open={opened !== null}
+        onOpenChange={(open) => (!open ? setOpened(null) : undefined)}
+        title={opened ? `Output of ${opened.name}` : ''}
+        description={opened ? `${opened.suite}${opened.classname ? ` · ${opened.classname}` : ''}` : ''}
+      >
         {opened ? <CaseOutput testCase={opened} /> : null}
         <div className="dialog__actions">
           <button type="button" className="button" onClick={() => setOpened(null)}>
