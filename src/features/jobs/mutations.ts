@@ -38,13 +38,12 @@ function usePipelineWrite<TData>(action: (connection: ReturnType<typeof useConne
 export const useRetryPipeline = () => usePipelineWrite(retryPipeline);
 export const useCancelPipeline = () => usePipelineWrite(cancelPipeline);
 
-/** A deleted pipeline's queries are dropped, not refetched (they would answer 404). */
+/** Deleting refreshes the lists; the screen leaves the pipeline, then drops its queries (`forgetPipeline`). */
 export function useDeletePipeline() {
   const connection = useConnection();
   const queryClient = useQueryClient();
   return useWrite({
     send: (variables: PipelineActionVariables) => deletePipeline(connection, variables),
-    onDone: (_data, variables) => queryClient.removeQueries({ queryKey: pipelinesQueries.pipeline(variables.projectId, variables.pipelineId) }),
     refresh: (variables) => queryClient.invalidateQueries({ queryKey: pipelinesQueries.lists(variables.projectId) }),
   });
 }

@@ -1,6 +1,6 @@
 import { useId, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useSuspenseQuery } from '@tanstack/react-query';
+import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { canCancelPipeline, canRetryPipeline, isPipelineMoving, pipelinesQueries, type PipelineDetail } from '../../api/pipelines.ts';
 import { useConnection } from '../../api/react.ts';
 import { ConfirmDialog } from '../../components/dialog.tsx';
@@ -108,6 +108,7 @@ function PipelineActions({ projectId, pipeline }: { projectId: number; pipeline:
   const cancel = useCancelPipeline();
   const remove = useDeletePipeline();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   const runBlocked = runRefusal(caller);
   const deleteBlocked = deleteRefusal(caller);
@@ -154,8 +155,8 @@ function PipelineActions({ projectId, pipeline }: { projectId: number; pipeline:
           remove.mutate(variables, {
             onSuccess: () => {
               setConfirming(false);
-              // the pipelines list (its route is the pipelines area's)
-              void navigate({ href: `/projects/${projectId}/pipelines` });
+              // to the pipelines list (its route is the pipelines area's); a deleted pipeline's queries would answer 404
+              void navigate({ href: `/projects/${projectId}/pipelines` }).then(() => queryClient.removeQueries({ queryKey: pipelinesQueries.pipeline(projectId, pipeline.id) }));
             },
           })
         }
