@@ -35,6 +35,9 @@ import { registerMilestones } from './areas/milestones.ts';
 import { registerSnippets } from './areas/snippets.ts';
 import { registerNotes } from './areas/notes.ts';
 import { registerBoards } from './areas/boards.ts';
+import { registerPipelines } from './areas/pipelines.ts';
+import { registerJobs } from './areas/jobs.ts';
+import { ciWorker } from './ci/worker.ts';
 
 export const API_PREFIX = '/api/v4';
 
@@ -184,7 +187,12 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
   registerSnippets(routes);
   registerNotes(routes);
   registerBoards(routes);
+  registerPipelines(routes);
+  registerJobs(routes);
   app.route(API_PREFIX, api);
+
+  // pipelines a stopped sandbox left in flight carry on (or fail with a reason)
+  ciWorker(sandbox).resume();
 
   registerAvatars(app);
   registerSystemHookDeliveries(app);

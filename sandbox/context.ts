@@ -53,6 +53,8 @@ export interface SandboxConfig {
   maxRequestLineBytes: number;
   /** Authenticated API requests per user and minute before 429 (the platform's throttle); 0 is none. */
   rateLimitPerMinute: number;
+  /** CI time: `sleep N` and delayed jobs take N * ciTimeScale real seconds (1: real time; tests use 0 or small values). */
+  ciTimeScale: number;
 }
 
 /** What every endpoint receives besides Hono's context. */

@@ -719,6 +719,90 @@ export const migrations: ReadonlyArray<(db: Db) => void> = [
 
     ALTER TABLE merge_requests ADD COLUMN milestone_id INTEGER REFERENCES milestones(id) ON DELETE SET NULL;
   `),
+  // pipelines: the pipelines (iids per project, never reused), their variables; ci_builds (the runner fleet's jobs) grow
+  // into the pipelines' jobs (stage index, when, needs, retries, the job's plan as JSON); job logs as appended chunks
+  // (a 100,000-line log is a few hundred rows, never one row rewritten per line); JUnit test reports per job
+  (db) =>
+    db.exec(`
+    CREATE TABLE ci_pipelines (
+      id INTEGER PRIMARY KEY,
+      iid INTEGER NOT NULL,
+      project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+      status TEXT NOT NULL,
+      source TEXT NOT NULL,
+      ref TEXT NOT NULL,
+      tag INTEGER NOT NULL DEFAULT 0,
+      sha TEXT NOT NULL,
+      before_sha TEXT NOT NULL DEFAULT '0000000000000000000000000000000000000000',
+      name TEXT,
+      user_id INTEGER REFERENCES users(id) ON DELETE SET NULL,
+      yaml_errors TEXT,
+      failure_reason TEXT,
+      parent_pipeline_id INTEGER REFERENCES ci_pipelines(id) ON DELETE CASCADE,
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL,
+      started_at TEXT,
+      finished_at TEXT,
+      committed_at TEXT,
+      commit_message TEXT NOT NULL DEFAULT '',
+      commit_author_name TEXT,
+      commit_author_email TEXT,
+      -- the CI file's global variables at planning time (jobs inherit them)
+      config_variables TEXT NOT NULL DEFAULT '{}',
+      duration INTEGER,
+      queued_duration INTEGER,
+      coverage REAL,
+      UNIQUE (project_id, iid)
+    );
+    CREATE INDEX ci_pipelines_project ON ci_pipelines(project_id, id);
+    CREATE INDEX ci_pipelines_project_ref ON ci_pipelines(project_id, ref, id);
+    CREATE INDEX ci_pipelines_project_sha ON ci_pipelines(project_id, sha, id);
+    CREATE INDEX ci_pipelines_project_status ON ci_pipelines(project_id, status, id);
+    CREATE INDEX ci_pipelines_project_updated ON ci_pipelines(project_id, updated_at, id);
+    CREATE INDEX ci_pipelines_status ON ci_pipelines(status) WHERE status NOT IN ('success', 'failed', 'canceled', 'skipped');
+    CREATE TABLE ci_pipeline_iids (
+      project_id INTEGER PRIMARY KEY REFERENCES projects(id) ON DELETE CASCADE,
+      last_iid INTEGER NOT NULL
+    );
+    CREATE TABLE ci_pipeline_variables (
+      id INTEGER PRIMARY KEY,
+      pipeline_id INTEGER NOT NULL REFERENCES ci_pipelines(id) ON DELETE CASCADE,
+      key TEXT NOT NULL,
+      value TEXT NOT NULL,
+      variable_type TEXT NOT NULL DEFAULT 'env_var',
+      masked INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX ci_pipeline_variables_pipeline ON ci_pipeline_variables(pipeline_id, id);
+
+    ALTER TABLE ci_builds ADD COLUMN stage_idx INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE ci_builds ADD COLUMN job_when TEXT NOT NULL DEFAULT 'on_success';
+    ALTER TABLE ci_builds ADD COLUMN needs TEXT;
+    ALTER TABLE ci_builds ADD COLUMN retried INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE ci_builds ADD COLUMN retry_count INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE ci_builds ADD COLUMN scheduled_at TEXT;
+    ALTER TABLE ci_builds ADD COLUMN queued_at TEXT;
+    ALTER TABLE ci_builds ADD COLUMN updated_at TEXT;
+    ALTER TABLE ci_builds ADD COLUMN tag_list TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE ci_builds ADD COLUMN plan TEXT;
+    ALTER TABLE ci_builds ADD COLUMN job_variables TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE ci_builds ADD COLUMN erased_at TEXT;
+    CREATE INDEX ci_builds_pipeline ON ci_builds(pipeline_id, id);
+    CREATE INDEX ci_builds_status ON ci_builds(status) WHERE status IN ('created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'scheduled', 'canceling');
+
+    CREATE TABLE ci_build_trace_chunks (
+      build_id INTEGER NOT NULL REFERENCES ci_builds(id) ON DELETE CASCADE,
+      chunk_index INTEGER NOT NULL,
+      data TEXT NOT NULL,
+      PRIMARY KEY (build_id, chunk_index)
+    ) WITHOUT ROWID;
+
+    CREATE TABLE ci_test_reports (
+      build_id INTEGER PRIMARY KEY REFERENCES ci_builds(id) ON DELETE CASCADE,
+      pipeline_id INTEGER NOT NULL,
+      suites TEXT NOT NULL
+    );
+    CREATE INDEX ci_test_reports_pipeline ON ci_test_reports(pipeline_id);
+  `),
 ];
 
 /** Opens (creating if needed) the store in `dir` and brings its schema up to date. */

@@ -2,10 +2,12 @@ import { parseArgs } from 'node:util';
 import { startSandbox } from './server.ts';
 import { SEED_KINDS, type SeedKind } from './seed/index.ts';
 import { parseRateLimit } from './http/rate-limit.ts';
+import { parseCiTimeScale } from './ci/worker.ts';
 
-const usage = `Usage: npm run sandbox -- [--port 3000] [--host 127.0.0.1] [--data DIR] [--seed demo|empty] [--admin-token T] [--rate-limit 2000]
-Environment fallbacks: SANDBOX_PORT, SANDBOX_HOST, SANDBOX_DATA, SANDBOX_SEED, SANDBOX_ADMIN_TOKEN, SANDBOX_RATE_LIMIT.
+const usage = `Usage: npm run sandbox -- [--port 3000] [--host 127.0.0.1] [--data DIR] [--seed demo|empty] [--admin-token T] [--rate-limit 2000] [--ci-time-scale 1]
+Environment fallbacks: SANDBOX_PORT, SANDBOX_HOST, SANDBOX_DATA, SANDBOX_SEED, SANDBOX_ADMIN_TOKEN, SANDBOX_RATE_LIMIT, SANDBOX_CI_TIME_SCALE.
 --rate-limit: authenticated API requests per user and minute before 429 (0: no limit).
+--ci-time-scale: CI jobs' sleep commands and delayed jobs take this many real seconds per second (1: real time, 0: no waiting).
 Without --data the sandbox keeps its state in a fresh temporary directory.`;
 
 function fail(message: string): never {
@@ -23,6 +25,7 @@ const { values } = (() => {
         seed: { type: 'string' },
         'admin-token': { type: 'string' },
         'rate-limit': { type: 'string' },
+        'ci-time-scale': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -41,6 +44,7 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a 
 const seed = values.seed ?? env.SANDBOX_SEED ?? 'demo';
 if (!(SEED_KINDS as readonly string[]).includes(seed)) fail(`--seed must be one of ${SEED_KINDS.join(', ')}`);
 const rateLimitPerMinute = parseRateLimit(values['rate-limit'] ?? env.SANDBOX_RATE_LIMIT, fail);
+const ciTimeScale = parseCiTimeScale(values['ci-time-scale'] ?? env.SANDBOX_CI_TIME_SCALE, fail);
 
 const running = await startSandbox({
   port,
@@ -49,7 +53,10 @@ const running = await startSandbox({
   seed: seed as SeedKind,
   // an empty value means none: the data directory's token, or a new one
   adminToken: values['admin-token'] || env.SANDBOX_ADMIN_TOKEN || undefined,
-  config: rateLimitPerMinute === undefined ? undefined : { rateLimitPerMinute },
+  config: {
+    ...(rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute }),
+    ...(ciTimeScale === undefined ? {} : { ciTimeScale }),
+  },
 });
 console.log(`Sandbox API: ${running.apiUrl}`);
 console.log(`Data:        ${running.dataDir}`);

@@ -8,6 +8,7 @@ import { createApp } from './app.ts';
 import { Faults } from './http/faults.ts';
 import type { Sandbox, SandboxConfig } from './context.ts';
 import { ensureAdminToken, seedInstance, type SeedKind } from './seed/index.ts';
+import { ciWorker } from './ci/worker.ts';
 
 export interface SandboxOptions {
   port?: number;
@@ -38,6 +39,7 @@ export const DEFAULT_CONFIG: SandboxConfig = {
   maxRequestLineBytes: 8192,
   // the platform's authenticated API limit on its own service
   rateLimitPerMinute: 2000,
+  ciTimeScale: 1,
 };
 
 /** Opens the store, seeds it when new, and returns the sandbox with its admin token. */
@@ -77,6 +79,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     close: () =>
       new Promise<void>((resolve) => {
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+        ciWorker(sandbox).stop();
         server.close(() => {
           db.close();
           resolve();

@@ -7,6 +7,7 @@ import { prepareSandbox } from '../sandbox/server.ts';
 import { createApp } from '../sandbox/app.ts';
 import { SEED_KINDS, type SeedKind } from '../sandbox/seed/index.ts';
 import { parseRateLimit } from '../sandbox/http/rate-limit.ts';
+import { parseCiTimeScale } from '../sandbox/ci/worker.ts';
 
 const usage = `Usage: npm start -- [--port 8080] [--host 127.0.0.1] [--target https://instance.example]
                  [--data .sandbox-data] [--seed demo|empty] [--admin-token T] [--rate-limit 2000]
@@ -56,11 +57,12 @@ if (!target) {
   const seed = (values.seed as string | undefined) ?? process.env.SANDBOX_SEED ?? 'demo';
   if (!(SEED_KINDS as readonly string[]).includes(seed)) fail(`--seed must be one of ${SEED_KINDS.join(', ')}`);
   const rateLimitPerMinute = parseRateLimit((values['rate-limit'] as string | undefined) ?? process.env.SANDBOX_RATE_LIMIT, fail);
+  const ciTimeScale = parseCiTimeScale(process.env.SANDBOX_CI_TIME_SCALE, fail);
   const prepared = prepareSandbox({
     dataDir: path.resolve((values.data as string | undefined) ?? process.env.SANDBOX_DATA ?? path.join(root, '.sandbox-data')),
     seed: seed as SeedKind,
     adminToken: (values['admin-token'] as string | undefined) ?? process.env.SANDBOX_ADMIN_TOKEN,
-    config: { externalUrl: `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`, ...(rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute }) },
+    config: { externalUrl: `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`, ...(rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute }), ...(ciTimeScale === undefined ? {} : { ciTimeScale }) },
   });
   const sandboxApp = createApp(prepared.sandbox);
   sandboxFetch = (request, env) => sandboxApp.fetch(request, env as never);

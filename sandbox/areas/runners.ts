@@ -1,14 +1,14 @@
 import type { Context } from 'hono';
-import type { AppEnv, Sandbox, UserRow } from '../context.ts';
+import type { AppEnv } from '../context.ts';
 import type { Db } from '../db.ts';
 import { pathParam, type Call, type Router } from '../http/route.ts';
 import { badRequest, forbidden, notFound, paramError, validationError } from '../http/errors.ts';
 import { collectParamErrors, type ParamReader } from '../http/params.ts';
 import { pageOfQuery } from '../http/pagination.ts';
-import { AccessLevel, authorizationsOf, effectiveRole, findReadableGroup, findReadableProject, type ProjectRow } from '../model/access.ts';
-import { projectIdentity, userBasic } from '../model/entities.ts';
+import { AccessLevel, authorizationsOf, effectiveRole, findReadableGroup, findReadableProject } from '../model/access.ts';
 import { fullMessages, toSentence } from '../model/members.ts';
 import { PERSONAL_TOKEN_SCOPES } from '../model/users.ts';
+import { JOB_STATUSES, jobEntity, type JobRow } from '../model/pipelines.ts';
 import { RESOURCE_TOKEN_SCOPES } from '../model/tokens.ts';
 import {
   RUNNER_ACCESS_LEVELS, RUNNER_SCOPES, RUNNER_STATUS_FILTERS, RUNNER_TYPES, applyRunnerAttributes, findRunner,
@@ -26,11 +26,6 @@ const RUNNER_WRITE_SCOPES = ['api', 'manage_runner'] as const;
 // runner-token endpoints ignore the user's token: no scope of it may refuse them
 const ANY_SCOPE = [...new Set<string>([...PERSONAL_TOKEN_SCOPES, ...RESOURCE_TOKEN_SCOPES])];
 
-/** Ci::Build::AVAILABLE_STATUSES, the values of the jobs list `status` filter. */
-const JOB_STATUSES = [
-  'created', 'waiting_for_resource', 'preparing', 'waiting_for_callback', 'pending', 'running', 'success',
-  'failed', 'canceling', 'canceled', 'skipped', 'manual', 'scheduled',
-] as const;
 
 const UPDATE_ATTRIBUTES = ['description', 'active', 'paused', 'tag_list', 'run_untagged', 'locked', 'access_level', 'maximum_timeout', 'maintenance_note'];
 
@@ -104,91 +99,6 @@ function assertValid(db: Db, runner: RunnerRow | null, attributes: RunnerAttribu
 
 /** `{token, token_expires_at}` (ResetTokenResult). */
 const tokenResult = (token: string, runner: Pick<RunnerRow, 'token_expires_at'> | null) => ({ token, token_expires_at: runner?.token_expires_at ?? null });
-
-// -- jobs of a runner
-
-interface JobRow {
-  id: number;
-  project_id: number;
-  runner_id: number | null;
-  system_id: string | null;
-  pipeline_id: number | null;
-  pipeline_iid: number | null;
-  user_id: number | null;
-  name: string;
-  stage: string;
-  status: string;
-  ref: string;
-  tag: number;
-  sha: string;
-  commit_title: string;
-  coverage: number | null;
-  allow_failure: number;
-  failure_reason: string | null;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-}
-
-const seconds = (from: string | null, to: string | null) => (from && to ? (Date.parse(to) - Date.parse(from)) / 1000 : null);
-
-/** The platform's JobBasicWithProject, with the commit and pipeline the job ran for. */
-function jobEntity(sandbox: Sandbox, job: JobRow, now: Date) {
-  const { db, config } = sandbox;
-  const project = db.prepare('SELECT * FROM projects WHERE id = ?').get(job.project_id) as ProjectRow;
-  const user = job.user_id === null ? undefined : (db.prepare('SELECT * FROM users WHERE id = ?').get(job.user_id) as UserRow | undefined);
-  const projectUrl = `${config.externalUrl}/${project.path_with_namespace}`;
-  const running = job.status === 'running' || job.status === 'canceling';
-  return {
-    id: job.id,
-    status: job.status,
-    stage: job.stage,
-    name: job.name,
-    ref: job.ref,
-    tag: Boolean(job.tag),
-    coverage: job.coverage,
-    allow_failure: Boolean(job.allow_failure),
-    created_at: job.created_at,
-    started_at: job.started_at,
-    finished_at: job.finished_at,
-    erased_at: null,
-    duration: seconds(job.started_at, job.finished_at ?? (running ? now.toISOString() : null)),
-    queued_duration: seconds(job.created_at, job.started_at ?? (job.status === 'pending' ? now.toISOString() : null)),
-    user: user ? userBasic(sandbox, user) : null,
-    commit: {
-      id: job.sha,
-      short_id: job.sha.slice(0, 8),
-      created_at: job.created_at,
-      parent_ids: [],
-      title: job.commit_title,
-      message: job.commit_title,
-      author_name: user?.name ?? null,
-      author_email: user?.email ?? null,
-      authored_date: job.created_at,
-      committer_name: user?.name ?? null,
-      committer_email: user?.email ?? null,
-      committed_date: job.created_at,
-      trailers: {},
-      extended_trailers: {},
-      web_url: `${projectUrl}/-/commit/${job.sha}`,
-    },
-    pipeline: job.pipeline_id === null ? null : {
-      id: job.pipeline_id,
-      iid: job.pipeline_iid,
-      project_id: job.project_id,
-      sha: job.sha,
-      ref: job.ref,
-      status: job.status,
-      source: 'push',
-      created_at: job.created_at,
-      updated_at: job.finished_at ?? job.started_at ?? job.created_at,
-      web_url: `${projectUrl}/-/pipelines/${job.pipeline_id}`,
-    },
-    failure_reason: job.failure_reason,
-    web_url: `${projectUrl}/-/jobs/${job.id}`,
-    project: projectIdentity(sandbox, project),
-  };
-}
 
 function registrationAnswer(c: Context<AppEnv>, created: { id: number; token: string }) {
   return c.json({ id: created.id, token: created.token, token_expires_at: null }, 201);
@@ -429,7 +339,7 @@ export function registerRunners(routes: Router): void {
       count: (cap) => (db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ci_builds j WHERE ${sql} LIMIT ?)`).get(...args, cap + 1) as { n: number }).n,
       rows: (limit, offset) => db.prepare(`SELECT j.* FROM ci_builds j WHERE ${sql} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...args, limit, offset) as JobRow[],
     });
-    return c.json(rows.map((job) => jobEntity(call.sandbox, job, call.now)));
+    return c.json(rows.map((job) => jobEntity(call.sandbox, job, call.now, { withProject: true })));
   });
 }
 

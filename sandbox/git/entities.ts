@@ -2,6 +2,7 @@ import type { Actor, Sandbox } from '../context.ts';
 import type { ProjectRow } from '../model/access.ts';
 import { ProjectProtections, canAccessBranch, protectDefaultBranch } from '../model/protected-branches.ts';
 import { timestamp } from '../model/time.ts';
+import { pipelineBasic, type PipelineRow } from '../model/pipelines.ts';
 import type { CommitStats, RawCommit, TagEntry } from './repository.ts';
 
 /** `full_title`: the first line of the message. */
@@ -51,11 +52,18 @@ export function commitDetailEntity(sandbox: Sandbox, project: ProjectRow, commit
   return {
     ...commitEntity(sandbox, project, commit),
     ...(stats ? { stats } : {}),
-    status: null,
+    status: null as string | null,
     project_id: project.id,
-    // pipelines do not exist in this area yet: the platform answers null without one
-    last_pipeline: null,
+    last_pipeline: null as ReturnType<typeof pipelineBasic> | null,
+    ...commitPipelineFields(sandbox, project, commit.id),
   };
+}
+
+/** A commit's `status` and `last_pipeline`: its latest pipeline (child pipelines aside), or null without one. */
+function commitPipelineFields(sandbox: Sandbox, project: ProjectRow, sha: string) {
+  const pipeline = sandbox.db.prepare("SELECT * FROM ci_pipelines WHERE project_id = ? AND sha = ? AND source != 'parent_pipeline' ORDER BY id DESC LIMIT 1")
+    .get(project.id, sha) as PipelineRow | undefined;
+  return pipeline ? { status: pipeline.status as string, last_pipeline: pipelineBasic(sandbox, project, pipeline) } : {};
 }
 
 /** The platform's Branch entity (spec 3, 2.2). */

@@ -5,6 +5,7 @@ import { commitHookAttrs, projectHookAttrs, repositoryHookAttrs } from '../model
 import { announceSourceBranchPushes } from '../model/merge-requests.ts';
 import { deliverSystemEvent, deliveryQueue } from '../model/system-hooks.ts';
 import { git } from './exec.ts';
+import { startPushPipelines } from '../ci/worker.ts';
 import { ZERO_SHA, readCommits } from './repository.ts';
 
 /** The platform puts at most this many commits in a push payload (`total_commits_count` has them all). */
@@ -75,6 +76,7 @@ async function pushPayload(sandbox: Sandbox, project: ProjectRow, user: UserRow,
 export function announceRefChanges(sandbox: Sandbox, project: ProjectRow, user: UserRow | null, repo: string, changes: readonly RefChange[]): void {
   if (!user || !changes.length) return;
   announceSourceBranchPushes(sandbox, project, user, repo, changes);
+  startPushPipelines(sandbox, project, user, changes);
   void deliveryQueue(sandbox).run(async () => {
     try {
       const subscribed = sandbox.db.prepare('SELECT max(push_events) AS push, max(tag_push_events) AS tag, max(repository_update_events) AS updates FROM system_hooks')

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from './harness.ts';
+import { commitFiles, jobsOf, onlineRunner, projectWithFiles, settle, statusesOf } from './pipelines-fixtures.ts';
+
+let h: Harness;
+
+const CI = `
+stages: [build, test, deploy]
+variables:
+  GREETING: hello
+build:
+  stage: build
+  script:
+    - echo "$GREETING from $CI_JOB_NAME"
+    - echo built > out.txt
+test:
+  stage: test
+  script:
+    - echo "testing"
+deploy:
+  stage: deploy
+  script: echo deploying
+`;
+
+beforeAll(async () => {
+  h = createHarness();
+  h.sandbox.config.ciTimeScale = 0;
+  await onlineRunner(h);
+});
+
+afterAll(() => h.close());
+
+describe('creating a pipeline', () => {
+  it('runs the jobs stage by stage to success and lists them', async () => {
+    const project = await projectWithFiles(h, 'ci basic', { '.gitlab-ci.yml': CI });
+    const created = await h.post(`/projects/${project.id}/pipeline`, { ref: 'main', variables: [{ key: 'EXTRA', value: 'x' }] });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body).toMatchObject({ iid: expect.any(Number), project_id: project.id, ref: 'main', source: 'api', tag: false, yaml_errors: null });
+    const pipeline = await settle(h, project.id, created.body.id);
+    expect(pipeline.status).toBe('success');
+    expect(pipeline.detailed_status).toMatchObject({ group: 'success', icon: 'status_success' });
+    expect(pipeline.duration).toEqual(expect.any(Number));
+    expect(pipeline.finished_at).toEqual(expect.any(String));
+    const jobs = await jobsOf(h, project.id, pipeline.id);
+    expect(statusesOf(jobs)).toEqual({ build: 'success', test: 'success', deploy: 'success' });
+    const trace = await h.get(`/projects/${project.id}/jobs/${jobs[0].id}/trace`);
+    expect(trace.status).toBe(200);
+    expect(trace.headers.get('content-type')).toContain('text/plain');
+    expect(trace.text).toContain('hello from build');
+    const variables = await h.get(`/projects/${project.id}/pipelines/${pipeline.id}/variables`);
+    expect(variables.body).toEqual([{ variable_type: 'env_var', key: 'EXTRA', value: 'x' }]);
+    const list = await h.get(`/projects/${project.id}/pipelines`);
+    expect(list.status).toBe(200);
+    expect(list.body.some((item: { id: number }) => item.id === pipeline.id)).toBe(true);
+    expect(list.headers.get('x-total')).toEqual(expect.any(String));
+  });
+
+  it('answers 400 with the platform messages', async () => {
+    const project = await projectWithFiles(h, 'ci errors', { 'README.md': 'hi' });
+    expect((await h.post(`/projects/${project.id}/pipeline`, {})).body).toEqual({ error: 'ref is missing' });
+    expect((await h.post(`/projects/${project.id}/pipeline`, { ref: 'nope' })).body).toEqual({ message: { base: ['Reference not found'] } });
+    expect((await h.post(`/projects/${project.id}/pipeline`, { ref: 'main' })).body).toEqual({ message: { base: ['Missing CI config file'] } });
+    await commitFiles(h, project.id, { '.gitlab-ci.yml': 'build:\n  script: []\n' });
+    const invalid = await h.post(`/projects/${project.id}/pipeline`, { ref: 'main' });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.message.base[0]).toMatch(/script/);
+    const badVariable = await h.post(`/projects/${project.id}/pipeline`, { ref: 'main', variables: [{ key: 'A', value: 'b', variable_type: 'secret' }] });
+    expect(badVariable.body).toEqual({ error: 'variables[0][variable_type] does not have a valid value' });
+  });
+});
+
+describe('pipelines of pushes', () => {
+  it('starts a push pipeline on every commit through the API and names it on the commit', async () => {
+    const project = await projectWithFiles(h, 'ci push', { '.gitlab-ci.yml': CI });
+    const { ciWorker } = await import('../ci/worker.ts');
+    await ciWorker(h.sandbox).idle();
+    const pushed = await commitFiles(h, project.id, { 'README.md': 'second' }, 'Second commit');
+    await ciWorker(h.sandbox).idle();
+    const list = await h.get(`/projects/${project.id}/pipelines?source=push`);
+    expect(list.body).toHaveLength(2);
+    const latest = list.body[0];
+    expect(latest).toMatchObject({ sha: pushed.id, ref: 'main', source: 'push' });
+    const single = await h.get(`/projects/${project.id}/pipelines/${latest.id}`);
+    expect(single.body.before_sha).not.toBe('0000000000000000000000000000000000000000');
+    await settle(h, project.id, latest.id);
+    const commit = await h.get(`/projects/${project.id}/repository/commits/${pushed.id}`);
+    expect(commit.body.last_pipeline).toMatchObject({ id: latest.id, sha: pushed.id, ref: 'main', status: 'success' });
+    expect(commit.body.status).toBe('success');
+    const skipped = await commitFiles(h, project.id, { 'README.md': 'third' }, 'Docs only [skip ci]');
+    await ciWorker(h.sandbox).idle();
+    const skippedCommit = await h.get(`/projects/${project.id}/repository/commits/${skipped.id}`);
+    expect(skippedCommit.body.last_pipeline).toMatchObject({ status: 'skipped' });
+  });
+
+  it('keeps an invalid CI file of a push as a failed pipeline with yaml_errors', async () => {
+    const project = await projectWithFiles(h, 'ci invalid push', { '.gitlab-ci.yml': 'build:\n  stage: build\n  scrpt: echo\n' });
+    const { ciWorker } = await import('../ci/worker.ts');
+    await ciWorker(h.sandbox).idle();
+    const list = await h.get(`/projects/${project.id}/pipelines?yaml_errors=true`);
+    expect(list.body).toHaveLength(1);
+    const pipeline = await h.get(`/projects/${project.id}/pipelines/${list.body[0].id}`);
+    expect(pipeline.body.status).toBe('failed');
+    expect(pipeline.body.yaml_errors).toMatch(/unknown keys|script/);
+    expect((await h.get(`/projects/${project.id}/pipelines?yaml_errors=false`)).body).toHaveLength(0);
+  });
+});
