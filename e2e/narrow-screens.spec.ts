@@ -112,6 +112,9 @@ const ADDRESSES: Record<string, (ids: DemoIds) => string> = {
   // the demo tracker's first issue: a description with a task list, code, a table and a thread
   'projects/$projectId/issues/$issueIid.tsx': (ids) => `/projects/${ids.project}/issues/1`,
   'projects/$projectId/new.$.tsx': (ids) => `/projects/${ids.project}/new/src`,
+  'projects/$projectId/pipelines/index.tsx': (ids) => `/projects/${ids.project}/pipelines`,
+  'projects/$projectId/pipelines/new.tsx': (ids) => `/projects/${ids.project}/pipelines/new`,
+  'projects/$projectId/pipelines/charts.tsx': (ids) => `/projects/${ids.project}/pipelines/charts`,
   'projects/$projectId/runners.tsx': (ids) => `/projects/${ids.project}/runners`,
   'projects/$projectId/tree.$.tsx': (ids) => `/projects/${ids.project}/tree/src`,
   'runners/$runnerId.tsx': (ids) => `/runners/${ids.runner}`,

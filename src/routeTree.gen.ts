@@ -58,7 +58,10 @@ import { Route as ProjectsProjectIdJobsJobIdRouteImport } from './routes/project
 import { Route as ProjectsProjectIdMergeRequestsIndexRouteImport } from './routes/projects/$projectId/merge-requests/index'
 import { Route as ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteImport } from './routes/projects/$projectId/merge-requests/$mergeRequestIid/route'
 import { Route as ProjectsProjectIdNewSplatRouteImport } from './routes/projects/$projectId/new.$'
+import { Route as ProjectsProjectIdPipelinesIndexRouteImport } from './routes/projects/$projectId/pipelines/index'
 import { Route as ProjectsProjectIdPipelinesPipelineIdRouteRouteImport } from './routes/projects/$projectId/pipelines/$pipelineId/route'
+import { Route as ProjectsProjectIdPipelinesChartsRouteImport } from './routes/projects/$projectId/pipelines/charts'
+import { Route as ProjectsProjectIdPipelinesNewRouteImport } from './routes/projects/$projectId/pipelines/new'
 import { Route as ProjectsProjectIdTreeSplatRouteImport } from './routes/projects/$projectId/tree.$'
 import { Route as GroupsGroupIdServiceAccountsUserIdTokensRouteImport } from './routes/groups/$groupId/service-accounts_.$userId.tokens'
 import { Route as ProjectsProjectIdMergeRequestsMergeRequestIidIndexRouteImport } from './routes/projects/$projectId/merge-requests/$mergeRequestIid/index'
@@ -338,10 +341,28 @@ const ProjectsProjectIdNewSplatRoute =
     path: '/projects/$projectId/new/$',
     getParentRoute: () => rootRouteImport,
   } as any)
+const ProjectsProjectIdPipelinesIndexRoute =
+  ProjectsProjectIdPipelinesIndexRouteImport.update({
+    id: '/projects/$projectId/pipelines/',
+    path: '/projects/$projectId/pipelines/',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const ProjectsProjectIdPipelinesPipelineIdRouteRoute =
   ProjectsProjectIdPipelinesPipelineIdRouteRouteImport.update({
     id: '/projects/$projectId/pipelines/$pipelineId',
     path: '/projects/$projectId/pipelines/$pipelineId',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const ProjectsProjectIdPipelinesChartsRoute =
+  ProjectsProjectIdPipelinesChartsRouteImport.update({
+    id: '/projects/$projectId/pipelines/charts',
+    path: '/projects/$projectId/pipelines/charts',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const ProjectsProjectIdPipelinesNewRoute =
+  ProjectsProjectIdPipelinesNewRouteImport.update({
+    id: '/projects/$projectId/pipelines/new',
+    path: '/projects/$projectId/pipelines/new',
     getParentRoute: () => rootRouteImport,
   } as any)
 const ProjectsProjectIdTreeSplatRoute =
@@ -451,9 +472,12 @@ export interface FileRoutesByFullPath {
   '/projects/$projectId/issues/$issueIid': typeof ProjectsProjectIdIssuesIssueIidRoute
   '/projects/$projectId/jobs/$jobId': typeof ProjectsProjectIdJobsJobIdRoute
   '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
+  '/projects/$projectId/pipelines/charts': typeof ProjectsProjectIdPipelinesChartsRoute
+  '/projects/$projectId/pipelines/new': typeof ProjectsProjectIdPipelinesNewRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
   '/projects/$projectId/issues/': typeof ProjectsProjectIdIssuesIndexRoute
   '/projects/$projectId/merge-requests/': typeof ProjectsProjectIdMergeRequestsIndexRoute
+  '/projects/$projectId/pipelines/': typeof ProjectsProjectIdPipelinesIndexRoute
   '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/changes': typeof ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/commits': typeof ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRoute
@@ -510,9 +534,12 @@ export interface FileRoutesByTo {
   '/projects/$projectId/issues/$issueIid': typeof ProjectsProjectIdIssuesIssueIidRoute
   '/projects/$projectId/jobs/$jobId': typeof ProjectsProjectIdJobsJobIdRoute
   '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
+  '/projects/$projectId/pipelines/charts': typeof ProjectsProjectIdPipelinesChartsRoute
+  '/projects/$projectId/pipelines/new': typeof ProjectsProjectIdPipelinesNewRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
   '/projects/$projectId/issues': typeof ProjectsProjectIdIssuesIndexRoute
   '/projects/$projectId/merge-requests': typeof ProjectsProjectIdMergeRequestsIndexRoute
+  '/projects/$projectId/pipelines': typeof ProjectsProjectIdPipelinesIndexRoute
   '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/changes': typeof ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/commits': typeof ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRoute
@@ -572,9 +599,12 @@ export interface FileRoutesById {
   '/projects/$projectId/issues/$issueIid': typeof ProjectsProjectIdIssuesIssueIidRoute
   '/projects/$projectId/jobs/$jobId': typeof ProjectsProjectIdJobsJobIdRoute
   '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
+  '/projects/$projectId/pipelines/charts': typeof ProjectsProjectIdPipelinesChartsRoute
+  '/projects/$projectId/pipelines/new': typeof ProjectsProjectIdPipelinesNewRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
   '/projects/$projectId/issues/': typeof ProjectsProjectIdIssuesIndexRoute
   '/projects/$projectId/merge-requests/': typeof ProjectsProjectIdMergeRequestsIndexRoute
+  '/projects/$projectId/pipelines/': typeof ProjectsProjectIdPipelinesIndexRoute
   '/groups/$groupId/service-accounts_/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/changes': typeof ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/commits': typeof ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRoute
@@ -635,9 +665,12 @@ export interface FileRouteTypes {
     | '/projects/$projectId/issues/$issueIid'
     | '/projects/$projectId/jobs/$jobId'
     | '/projects/$projectId/new/$'
+    | '/projects/$projectId/pipelines/charts'
+    | '/projects/$projectId/pipelines/new'
     | '/projects/$projectId/tree/$'
     | '/projects/$projectId/issues/'
     | '/projects/$projectId/merge-requests/'
+    | '/projects/$projectId/pipelines/'
     | '/groups/$groupId/service-accounts/$userId/tokens'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/changes'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/commits'
@@ -694,9 +727,12 @@ export interface FileRouteTypes {
     | '/projects/$projectId/issues/$issueIid'
     | '/projects/$projectId/jobs/$jobId'
     | '/projects/$projectId/new/$'
+    | '/projects/$projectId/pipelines/charts'
+    | '/projects/$projectId/pipelines/new'
     | '/projects/$projectId/tree/$'
     | '/projects/$projectId/issues'
     | '/projects/$projectId/merge-requests'
+    | '/projects/$projectId/pipelines'
     | '/groups/$groupId/service-accounts/$userId/tokens'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/changes'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/commits'
@@ -755,9 +791,12 @@ export interface FileRouteTypes {
     | '/projects/$projectId/issues/$issueIid'
     | '/projects/$projectId/jobs/$jobId'
     | '/projects/$projectId/new/$'
+    | '/projects/$projectId/pipelines/charts'
+    | '/projects/$projectId/pipelines/new'
     | '/projects/$projectId/tree/$'
     | '/projects/$projectId/issues/'
     | '/projects/$projectId/merge-requests/'
+    | '/projects/$projectId/pipelines/'
     | '/groups/$groupId/service-accounts_/$userId/tokens'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/changes'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/commits'
@@ -817,9 +856,12 @@ export interface RootRouteChildren {
   ProjectsProjectIdIssuesIssueIidRoute: typeof ProjectsProjectIdIssuesIssueIidRoute
   ProjectsProjectIdJobsJobIdRoute: typeof ProjectsProjectIdJobsJobIdRoute
   ProjectsProjectIdNewSplatRoute: typeof ProjectsProjectIdNewSplatRoute
+  ProjectsProjectIdPipelinesChartsRoute: typeof ProjectsProjectIdPipelinesChartsRoute
+  ProjectsProjectIdPipelinesNewRoute: typeof ProjectsProjectIdPipelinesNewRoute
   ProjectsProjectIdTreeSplatRoute: typeof ProjectsProjectIdTreeSplatRoute
   ProjectsProjectIdIssuesIndexRoute: typeof ProjectsProjectIdIssuesIndexRoute
   ProjectsProjectIdMergeRequestsIndexRoute: typeof ProjectsProjectIdMergeRequestsIndexRoute
+  ProjectsProjectIdPipelinesIndexRoute: typeof ProjectsProjectIdPipelinesIndexRoute
   GroupsGroupIdServiceAccountsUserIdTokensRoute: typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
 }
 
@@ -1168,11 +1210,32 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ProjectsProjectIdNewSplatRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/projects/$projectId/pipelines/': {
+      id: '/projects/$projectId/pipelines/'
+      path: '/projects/$projectId/pipelines'
+      fullPath: '/projects/$projectId/pipelines/'
+      preLoaderRoute: typeof ProjectsProjectIdPipelinesIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/projects/$projectId/pipelines/$pipelineId': {
       id: '/projects/$projectId/pipelines/$pipelineId'
       path: '/projects/$projectId/pipelines/$pipelineId'
       fullPath: '/projects/$projectId/pipelines/$pipelineId'
       preLoaderRoute: typeof ProjectsProjectIdPipelinesPipelineIdRouteRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/projects/$projectId/pipelines/charts': {
+      id: '/projects/$projectId/pipelines/charts'
+      path: '/projects/$projectId/pipelines/charts'
+      fullPath: '/projects/$projectId/pipelines/charts'
+      preLoaderRoute: typeof ProjectsProjectIdPipelinesChartsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/projects/$projectId/pipelines/new': {
+      id: '/projects/$projectId/pipelines/new'
+      path: '/projects/$projectId/pipelines/new'
+      fullPath: '/projects/$projectId/pipelines/new'
+      preLoaderRoute: typeof ProjectsProjectIdPipelinesNewRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/projects/$projectId/tree/$': {
@@ -1339,10 +1402,13 @@ const rootRouteChildren: RootRouteChildren = {
   ProjectsProjectIdIssuesIssueIidRoute: ProjectsProjectIdIssuesIssueIidRoute,
   ProjectsProjectIdJobsJobIdRoute: ProjectsProjectIdJobsJobIdRoute,
   ProjectsProjectIdNewSplatRoute: ProjectsProjectIdNewSplatRoute,
+  ProjectsProjectIdPipelinesChartsRoute: ProjectsProjectIdPipelinesChartsRoute,
+  ProjectsProjectIdPipelinesNewRoute: ProjectsProjectIdPipelinesNewRoute,
   ProjectsProjectIdTreeSplatRoute: ProjectsProjectIdTreeSplatRoute,
   ProjectsProjectIdIssuesIndexRoute: ProjectsProjectIdIssuesIndexRoute,
   ProjectsProjectIdMergeRequestsIndexRoute:
     ProjectsProjectIdMergeRequestsIndexRoute,
+  ProjectsProjectIdPipelinesIndexRoute: ProjectsProjectIdPipelinesIndexRoute,
   GroupsGroupIdServiceAccountsUserIdTokensRoute:
     GroupsGroupIdServiceAccountsUserIdTokensRoute,
 }

@@ -5,6 +5,7 @@ import { request, requestPage, send, type Connection } from './http.ts';
 import { apiPath, withoutEmpty } from './params.ts';
 import { flag, loose } from './schema.ts';
 import { userSummarySchema } from './users.ts';
+import { mapWithConcurrency } from '../lib/concurrency.ts';
 import {
   PIPELINE_ORDERS,
   PIPELINE_SCOPES,
@@ -186,6 +187,9 @@ export interface PipelineListParams extends PipelineFilters {
 
 export type ProjectRef = number | string;
 
+// spec: parallel requests, never more than six in flight
+const DETAIL_CONCURRENCY = 6;
+
 const pipelinesPath = (projectId: ProjectRef) => apiPath`/projects/${projectId}/pipelines`;
 const pipelinePath = (projectId: ProjectRef, pipelineId: number) => apiPath`/projects/${projectId}/pipelines/${pipelineId}`;
 
@@ -231,6 +235,23 @@ export const pipelinesQueries = {
     queryOptions({
       queryKey: [...pipelinesQueries.pipeline(projectId, pipelineId), 'test-report-summary'] as const,
       queryFn: ({ signal }) => request(connection, `${pipelinePath(projectId, pipelineId)}/test_report_summary`, testReportSummarySchema, { signal }),
+    }),
+  /**
+   * Duration and queue time of the last `count` finished pipelines of `ref`, oldest first (the
+   * list has neither: each is read on its own, six at a time; one that cannot be read is left out).
+   */
+  durations: (connection: Connection, projectId: ProjectRef, ref: string, count: number) =>
+    queryOptions({
+      queryKey: [...pipelinesQueries.lists(projectId), 'durations', { ref, count }] as const,
+      queryFn: async ({ signal }) => {
+        const page = await requestPage(connection, pipelinesPath(projectId), pipelineSchema, {
+          query: withoutEmpty({ ref, scope: 'finished', order_by: 'id', sort: 'desc', page: 1, per_page: count }),
+          signal,
+        });
+        const details = await mapWithConcurrency(page.items, DETAIL_CONCURRENCY, (pipeline) => request(connection, pipelinePath(projectId, pipeline.id), pipelineDetailSchema, { signal }), signal);
+        return details.flatMap((result) => (result.ok ? [result.value] : [])).reverse();
+      },
+      staleTime: 60_000,
     }),
   /** The CI file's variables at `ref` (GraphQL `ciConfigVariables`), asked again each second while the platform answers null. */
   ciConfigVariables: (connection: Connection, fullPath: string, ref: string) =>

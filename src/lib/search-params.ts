@@ -66,3 +66,6 @@ export function scopedListParams<Scope extends string, Order extends { value: st
   const order = sorts.find((option) => option.value === sort) ?? sorts[0];
   return { ...rest, scope: scope ?? ((isAdmin ? 'all' : 'member') as Scope), order_by: order.order_by as Order['order_by'], sort: order.sort };
 }
+
+/** A calendar day (`YYYY-MM-DD`) in the URL, '' when not set; anything else falls back to ''. */
+export const dayParam = withDefault(z.union([z.literal(''), z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))]), '');

@@ -9,7 +9,7 @@ describe('the sidebar model', () => {
       ['Manage', ['Members']],
       ['Plan', ['Issues', 'Issue boards']],
       ['Code', ['Merge requests', 'Merge request board', 'Files', 'Commits', 'Branches']],
-      ['Build', ['Runners']],
+      ['Build', ['Pipelines', 'Runners']],
       ['Settings', ['Deploy keys', 'Merge request approvals']],
     ]);
   });
@@ -50,6 +50,12 @@ describe('the sidebar model', () => {
     for (const path of ['/projects/7/blob/README.md', '/projects/7/blame/a/b.rs', '/projects/7/edit/x', '/projects/7/new/src', '/projects/7/changes']) expect(files.alsoCurrent?.test(path), path).toBe(true);
     expect(files.alsoCurrent?.test('/projects/7/commits')).toBe(false);
     expect(commits.alsoCurrent?.test('/projects/7/commit/abc123')).toBe(true);
+  });
+
+  it('keeps Pipelines current on a pipeline, the run form and the chart', () => {
+    const pipelines = contextSections({ isAdmin: false, isBot: false, projectId: 7 }).find((section) => section.name === 'Build')!.items[0];
+    expect(pipelines.to).toBe('/projects/$projectId/pipelines');
+    for (const path of ['/projects/7/pipelines/12', '/projects/7/pipelines/new', '/projects/7/pipelines/charts']) expect(pipelines.alsoCurrent?.test(path), path).toBe(true);
   });
 
   it('keeps a project’s Merge requests current on one of its merge requests', () => {

@@ -99,6 +99,8 @@ function projectItems(projectId: number): Placed[] {
     { section: 'Code', label: 'Files', to: '/projects/$projectId/tree/$', params: { ...params, _splat: '' }, alsoCurrent: /^\/projects\/[^/]+\/(blob|blame|edit|new|changes)(\/|$)/ },
     { section: 'Code', label: 'Commits', to: '/projects/$projectId/commits', params, alsoCurrent: /^\/projects\/[^/]+\/commit\// },
     { section: 'Code', label: 'Branches', to: '/projects/$projectId/branches', params },
+    // the list stays current on a pipeline, the run form and the durations chart
+    { section: 'Build', label: 'Pipelines', to: '/projects/$projectId/pipelines', params, alsoCurrent: /^\/projects\/[^/]+\/pipelines\// },
     { section: 'Build', label: 'Runners', to: '/projects/$projectId/runners', params },
     // the platform keeps deploy keys in Settings, Repository
     { section: 'Settings', label: 'Deploy keys', to: '/projects/$projectId/deploy-keys', params },

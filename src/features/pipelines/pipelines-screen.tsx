@@ -1,0 +1,367 @@
+import { useEffect, useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import {
+  PIPELINE_SOURCES, PIPELINE_STATUSES, canCancelPipeline, canRetryPipeline, isPipelineMoving, pipelinesQueries, type Pipeline, type PipelineActionVariables, type PipelineDetail,
+} from '../../api/pipelines.ts';
+import type { Page } from '../../api/pagination.ts';
+import { useConnection } from '../../api/react.ts';
+import { CiStatusBadge, ciStatusText } from '../../components/ci-status.tsx';
+import { ChoiceSelect } from '../../components/choice-select.tsx';
+import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
+import { ConfirmDialog } from '../../components/dialog.tsx';
+import { errorText } from '../../components/error-panel.tsx';
+import { FormError } from '../../components/form-footer.tsx';
+import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
+import { PerPageSelect, SearchInput, SortControls } from '../../components/list-controls.tsx';
+import { Paginator } from '../../components/paginator.tsx';
+import { QueryStates } from '../../components/query-states.tsx';
+import { FilteredEmptyState, SearchTabs } from '../../components/search-link.tsx';
+import { Time } from '../../components/time.tsx';
+import { useNotify } from '../../components/toast.tsx';
+import { useLiveRefetch } from '../../components/use-live-refetch.ts';
+import { useProjectCaller } from '../../components/use-project-caller.ts';
+import { useRequestedSearch } from '../../components/use-requested-search.ts';
+import type { Write } from '../../components/use-write.ts';
+import { formatDuration, secondsSince } from '../../lib/duration.ts';
+import { useCancelPipeline, useDeletePipeline, useRetryPipeline } from './mutations.ts';
+import { deleteRefusal, runRefusal } from './permissions.ts';
+import { pipelineListParams } from './route-options.ts';
+import { PIPELINE_ORDER_LABELS, PIPELINE_TABS, isFiltered, jumpToDate, pipelinesSearchSchema, type PipelinesSearch } from './search.ts';
+
+interface PipelinesScreenProps {
+  projectId: number;
+  projectName?: string;
+  search: PipelinesSearch;
+}
+
+/** A project's pipelines: every filter of the platform in the URL, live while any is running. */
+export function PipelinesScreen({ projectId, projectName, search }: PipelinesScreenProps) {
+  const { caller, pending } = useProjectCaller(projectId);
+  const run = runRefusal(caller);
+  const params = { projectId: String(projectId) };
+  return (
+    <section className="screen" aria-labelledby="pipelines-heading">
+      <header className="screen__header">
+        <h1 id="pipelines-heading">{projectName ? `Pipelines of ${projectName}` : 'Pipelines'}</h1>
+        <div className="row-actions">
+          <Link to="/projects/$projectId/pipelines/charts" params={params} className="button">
+            Durations chart
+          </Link>
+          {pending ? null : run ? (
+            <span className="button" aria-disabled="true" title={run}>
+              Run pipeline
+            </span>
+          ) : (
+            <Link to="/projects/$projectId/pipelines/new" params={params} search={search.ref ? { ref: search.ref } : {}} className="button button--primary">
+              Run pipeline
+            </Link>
+          )}
+        </div>
+      </header>
+      {!pending && run ? (
+        <p className="notice" role="note">
+          {run} Pipelines can be viewed here.
+        </p>
+      ) : null}
+      <SearchTabs label="Pipeline scopes" param="scope" tabs={PIPELINE_TABS} current={(PIPELINE_TABS.some((tab) => tab.value === search.scope) ? search.scope : '') as never} />
+      <PipelineFilters search={search} />
+      <PipelineList projectId={projectId} search={search} runRefused={run} deleteRefused={deleteRefusal(caller)} />
+    </section>
+  );
+}
+
+const STATUS_CHOICES = [{ value: '', label: 'Any' }, ...PIPELINE_STATUSES.map((status) => ({ value: status, label: `${ciStatusText(status)} (${status})` }))];
+const SOURCE_CHOICES = [{ value: '', label: 'Any' }, ...PIPELINE_SOURCES.map((source) => ({ value: source, label: source.replace(/_/g, ' ') }))];
+
+function PipelineFilters({ search }: { search: PipelinesSearch }) {
+  const wanted = useRequestedSearch(pipelinesSearchSchema, search);
+  const setSearch = useSetSearch<PipelinesSearch>();
+  const [jumpDay, setJumpDay] = useState(wanted.updated_before);
+  useEffect(() => setJumpDay(wanted.updated_before), [wanted.updated_before]);
+  const dated = Boolean(wanted.updated_after || wanted.updated_before || wanted.sha || wanted.name || wanted.yaml_errors);
+  return (
+    <div role="search" aria-label="Filter pipelines">
+      <div className="filter-bar">
+        <ChoiceSelect label="Status" value={wanted.status} options={STATUS_CHOICES} onChange={(status) => setSearch({ status: status as PipelinesSearch['status'] })} />
+        <ChoiceSelect label="Source" value={wanted.source} options={SOURCE_CHOICES} onChange={(source) => setSearch({ source: source as PipelinesSearch['source'] })} />
+        <SearchInput label="Branch or tag" placeholder="main" value={wanted.ref} onSearch={(ref) => setSearch({ ref: ref.trim() })} />
+        <SearchInput label="Triggered by (username)" placeholder="root" value={wanted.username} onSearch={(username) => setSearch({ username: username.trim().replace(/^@/, '') })} />
+        <SortControls
+          orders={PIPELINE_ORDER_LABELS}
+          orderBy={wanted.order_by}
+          sort={wanted.sort}
+          onChange={(change) => setSearch(change)}
+        />
+        <PerPageSelect value={wanted.per_page} onChange={(perPage) => setSearch({ per_page: perPage as PipelinesSearch['per_page'] })} />
+      </div>
+      <details className="filter-more" open={dated}>
+        <summary>Dates, commit, name and CI file errors</summary>
+        <div className="filter-bar">
+          <DayInput label="Updated from" value={wanted.updated_after} max={wanted.updated_before} onChange={(day) => setSearch({ updated_after: day })} />
+          <DayInput label="Updated until" value={wanted.updated_before} min={wanted.updated_after} onChange={(day) => setSearch({ updated_before: day })} />
+          <form
+            className="inline-field"
+            aria-label="Jump to date"
+            onSubmit={(event) => {
+              event.preventDefault();
+              if (jumpDay) setSearch(jumpToDate(jumpDay));
+            }}
+          >
+            <DayInput label="Jump to date" value={jumpDay} onChange={setJumpDay} />
+            <button type="submit" className="button" disabled={!jumpDay}>
+              Jump
+            </button>
+          </form>
+          <SearchInput label="Commit SHA" placeholder="a91957a8…" value={wanted.sha} onSearch={(sha) => setSearch({ sha: sha.trim() })} />
+          <SearchInput label="Pipeline name" value={wanted.name} onSearch={(name) => setSearch({ name })} />
+          <label className="inline-field">
+            <input type="checkbox" checked={wanted.yaml_errors} onChange={(event) => setSearch({ yaml_errors: event.target.checked })} />
+            <span>Only with CI file errors</span>
+          </label>
+        </div>
+        <p className="field__hint">
+          Dates are whole days in UTC, both included. Jump to date lists pipelines by last update, newest first, starting at the end of that day.
+        </p>
+      </details>
+    </div>
+  );
+}
+
+function DayInput({ label, value, min, max, onChange }: { label: string; value: string; min?: string; max?: string; onChange: (day: string) => void }) {
+  return (
+    <label className="inline-field">
+      <span>{label}</span>
+      <input type="date" className="input" value={value} min={min || undefined} max={max || undefined} onChange={(event) => onChange(event.target.value)} />
+    </label>
+  );
+}
+
+const anyMoving = (page: Page<Pipeline>) => page.items.some((pipeline) => isPipelineMoving(pipeline.status));
+
+interface PipelineListProps {
+  projectId: number;
+  search: PipelinesSearch;
+  runRefused: string | null;
+  deleteRefused: string | null;
+}
+
+function PipelineList({ projectId, search, runRefused, deleteRefused }: PipelineListProps) {
+  const connection = useConnection();
+  const notify = useNotify();
+  const params = pipelineListParams(search);
+  const live = useLiveRefetch(anyMoving);
+  const list = useQuery({ ...pipelinesQueries.list(connection, projectId, params), placeholderData: keepPreviousData, refetchInterval: live });
+  usePrefetch(list.data?.nextPage ? pipelinesQueries.list(connection, projectId, { ...params, page: list.data.nextPage }) : null);
+  const retry = useRetryPipeline();
+  const cancel = useCancelPipeline();
+  const [deleting, setDeleting] = useState<Pipeline | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+
+  const act = (write: Write<PipelineDetail, PipelineActionVariables>, pipeline: Pipeline, done: string) => {
+    setActionError(null);
+    write.mutate(
+      { projectId, pipelineId: pipeline.id },
+      { onSuccess: () => notify(`${done} pipeline #${pipeline.id}.`), onError: (error) => setActionError(`Pipeline #${pipeline.id}: ${errorText(error)}`) },
+    );
+  };
+
+  const columns: ColumnDef<Pipeline>[] = [
+    { id: 'status', header: 'Status', cell: ({ row: { original } }) => <StatusCell projectId={projectId} pipeline={original} /> },
+    { id: 'pipeline', header: 'Pipeline', cell: ({ row: { original } }) => <PipelineCell projectId={projectId} pipeline={original} /> },
+    { id: 'ref', header: 'Ref and commit', cell: ({ row: { original } }) => <RefCell projectId={projectId} pipeline={original} /> },
+    { id: 'user', header: 'Triggered by', cell: ({ row: { original } }) => <UserCell projectId={projectId} pipeline={original} /> },
+    { id: 'times', header: 'Duration and queue', cell: ({ row: { original } }) => <TimesCell projectId={projectId} pipeline={original} /> },
+    {
+      id: 'updated',
+      header: 'Created and updated',
+      cell: ({ row: { original } }) => (
+        <div className="nowrap">
+          <Time value={original.created_at} relative />
+          <div className="muted">
+            updated <Time value={original.updated_at} relative fallback="never" />
+          </div>
+        </div>
+      ),
+    },
+    {
+      id: 'actions',
+      header: () => <span className="sr-only">Actions</span>,
+      cell: ({ row: { original: pipeline } }) => (
+        <div className="row-actions">
+          {!runRefused && canRetryPipeline(pipeline.status) ? (
+            <button type="button" className="button" disabled={retry.isPending} aria-label={`Retry pipeline #${pipeline.id}`} onClick={() => act(retry, pipeline, 'Retried')}>
+              Retry
+            </button>
+          ) : null}
+          {!runRefused && canCancelPipeline(pipeline.status) ? (
+            <button type="button" className="button" disabled={cancel.isPending} aria-label={`Cancel pipeline #${pipeline.id}`} onClick={() => act(cancel, pipeline, 'Canceled')}>
+              Cancel
+            </button>
+          ) : null}
+          {deleteRefused ? null : (
+            <button type="button" className="button button--danger-quiet" aria-label={`Delete pipeline #${pipeline.id}`} onClick={() => setDeleting(pipeline)}>
+              Delete
+            </button>
+          )}
+        </div>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <FormError message={actionError} write={retry.isUncertain ? retry : cancel} />
+      <QueryStates query={list}>
+        {(page) => (
+          <>
+            {page.items.length === 0 ? (
+              <FilteredEmptyState
+                filtered={isFiltered(search)}
+                filteredTitle="No pipeline matches these filters."
+                emptyTitle={search.scope ? 'No pipeline in this tab.' : 'This project has no pipelines yet.'}
+                clear={(previous) => ({ scope: previous.scope })}
+              />
+            ) : (
+              <DataTable caption="Pipelines" columns={columns} data={page.items} getRowId={(pipeline) => String(pipeline.id)} stale={list.isPlaceholderData} />
+            )}
+            <Paginator page={page} label="Pipelines pages" />
+          </>
+        )}
+      </QueryStates>
+      <DeletePipelineDialog projectId={projectId} pipeline={deleting} onClose={() => setDeleting(null)} />
+    </>
+  );
+}
+
+/**
+ * The single pipeline behind a row (user, durations, detailed status: a list item has none of
+ * them), fetched again whenever the live list shows the row changed.
+ */
+function useRowDetail(projectId: number, pipeline: Pipeline): PipelineDetail | undefined {
+  const connection = useConnection();
+  const detail = useQuery({ ...pipelinesQueries.detail(connection, projectId, pipeline.id), staleTime: Infinity });
+  const outdated = detail.data !== undefined && (detail.data.status !== pipeline.status || detail.data.updated_at !== pipeline.updated_at);
+  const { refetch } = detail;
+  useEffect(() => {
+    if (outdated) void refetch({ cancelRefetch: false });
+  }, [outdated, pipeline.updated_at, pipeline.status, refetch]);
+  return detail.data;
+}
+
+interface CellProps {
+  projectId: number;
+  pipeline: Pipeline;
+}
+
+function StatusCell({ projectId, pipeline }: CellProps) {
+  const detail = useRowDetail(projectId, pipeline);
+  return <CiStatusBadge status={pipeline.status} tooltip={detail?.detailed_status?.tooltip} />;
+}
+
+function PipelineCell({ projectId, pipeline }: CellProps) {
+  const detail = useRowDetail(projectId, pipeline);
+  return (
+    <div>
+      <Link
+        // the detail screen's route comes with the jobs screens
+        to={'/projects/$projectId/pipelines/$pipelineId' as never}
+        params={{ projectId: String(projectId), pipelineId: String(pipeline.id) } as never}
+        aria-label={`Pipeline #${pipeline.id}${pipeline.name ? `: ${pipeline.name}` : ''}`}
+      >
+        #{pipeline.id}
+      </Link>
+      {pipeline.iid ? <span className="muted"> (IID #{pipeline.iid})</span> : null}
+      {pipeline.name ? <div className="breakable">{pipeline.name}</div> : null}
+      <div className="muted">
+        {pipeline.source ? <span className="badge">{pipeline.source.replace(/_/g, ' ')}</span> : null}
+        {detail?.yaml_errors ? (
+          <span className="badge badge--warning" title={detail.yaml_errors}>
+            CI file error
+          </span>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+function RefCell({ projectId, pipeline }: CellProps) {
+  const detail = useRowDetail(projectId, pipeline);
+  return (
+    <div>
+      <span className="breakable">
+        <span className="sr-only">{detail?.tag ? 'Tag ' : 'Ref '}</span>
+        {pipeline.ref ?? ''}
+      </span>
+      {detail?.tag ? <span className="badge">tag</span> : null}
+      <div>
+        <Link to="/projects/$projectId/commit/$sha" params={{ projectId: String(projectId), sha: pipeline.sha }} aria-label={`Commit ${pipeline.sha.slice(0, 8)}`}>
+          <code>{pipeline.sha.slice(0, 8)}</code>
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+function UserCell({ projectId, pipeline }: CellProps) {
+  const user = useRowDetail(projectId, pipeline)?.user;
+  if (!user) return <span className="muted">—</span>;
+  return (
+    <Link to="/users/$userId" params={{ userId: String(user.id) }} title={user.name}>
+      @{user.username}
+    </Link>
+  );
+}
+
+function TimesCell({ projectId, pipeline }: CellProps) {
+  const detail = useRowDetail(projectId, pipeline);
+  if (!detail) return null;
+  const running = isPipelineMoving(detail.status) && detail.started_at;
+  const duration = running ? secondsSince(detail.started_at) : detail.duration;
+  return (
+    <div className="nowrap">
+      <div>
+        <span className="sr-only">Duration </span>
+        {duration !== null && duration !== undefined ? `${formatDuration(duration)}${running ? ' so far' : ''}` : <span className="muted">not started</span>}
+      </div>
+      {detail.queued_duration !== null && detail.queued_duration !== undefined ? <div className="muted">queued {formatDuration(detail.queued_duration)}</div> : null}
+      {detail.finished_at ? (
+        <div className="muted">
+          finished <Time value={detail.finished_at} relative />
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function DeletePipelineDialog({ projectId, pipeline, onClose }: { projectId: number; pipeline: Pipeline | null; onClose: () => void }) {
+  const notify = useNotify();
+  const remove = useDeletePipeline();
+  useEffect(() => remove.reset(), [pipeline?.id]);
+  if (!pipeline) return null;
+  return (
+    <ConfirmDialog
+      open
+      onOpenChange={(next) => (!next ? onClose() : undefined)}
+      title={`Delete pipeline #${pipeline.id}?`}
+      description={`The pipeline on ${pipeline.ref ?? 'its ref'} is removed with all its jobs, their logs, artifacts and test reports. This cannot be undone.${
+        isPipelineMoving(pipeline.status) ? ' It is still running: its jobs stop.' : ''
+      }`}
+      confirmLabel="Delete pipeline"
+      destructive
+      write={remove}
+      error={remove.error ? `The platform refused: ${errorText(remove.error)}` : null}
+      onConfirm={() =>
+        remove.mutate(
+          { projectId, pipelineId: pipeline.id },
+          {
+            onSuccess: () => {
+              notify(`Deleted pipeline #${pipeline.id}.`);
+              onClose();
+            },
+          },
+        )
+      }
+    />
+  );
+}

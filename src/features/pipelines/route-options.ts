@@ -1,0 +1,33 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { sinceOf, untilOf } from '../../api/commits.ts';
+import type { Connection } from '../../api/http.ts';
+import { membersQueries } from '../../api/members.ts';
+import { pipelinesQueries, type PipelineListParams } from '../../api/pipelines.ts';
+import type { SessionStore } from '../../api/session.ts';
+import type { PipelinesSearch } from './search.ts';
+
+type LoaderContext = { queryClient: QueryClient; api: Connection; session: SessionStore };
+
+/** The URL's search as the API's params: days as datetimes (UTC, as the commit history's), empty filters dropped by the client. */
+export function pipelineListParams(search: PipelinesSearch): PipelineListParams {
+  const { scope, status, source, updated_after: after, updated_before: before, ...rest } = search;
+  return {
+    ...rest,
+    scope: scope || undefined,
+    status: status || undefined,
+    source: source || undefined,
+    updated_after: sinceOf(after),
+    updated_before: untilOf(before),
+  };
+}
+
+/** The caller's role is asked beside the list (it decides which row actions show); a failed list shows on the screen. */
+export function loadPipelines(context: LoaderContext, projectId: number, search: PipelinesSearch) {
+  prefetchRole(context, projectId);
+  return context.queryClient.ensureQueryData(pipelinesQueries.list(context.api, projectId, pipelineListParams(search))).catch(() => undefined);
+}
+
+export function prefetchRole(context: LoaderContext, projectId: number) {
+  const me = context.session.getActive()?.connection;
+  if (!me?.isAdmin) void context.queryClient.prefetchQuery(membersQueries.myAccess(context.api, { project: projectId }, me?.userId ?? 0));
+}
