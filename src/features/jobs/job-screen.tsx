@@ -13,7 +13,7 @@ import { useProjectCaller } from '../../components/use-project-caller.ts';
 import { WriteOutcome } from '../../components/write-outcome.tsx';
 import { JobActionButton, jobAction } from './job-actions.tsx';
 import { JobLog } from './job-log.tsx';
-import { StatusBadge } from './job-status.tsx';
+import { JobStatus } from './job-status.tsx';
 import { formatSeconds } from './log-model.ts';
 import { usePlayJob } from './mutations.ts';
 import { runRefusal } from './permissions.ts';
@@ -71,7 +71,7 @@ export function JobScreen({ projectId, jobId }: { projectId: number; jobId: numb
           Job {job.name} <span className="muted">#{job.id}</span>
         </h1>
         <span className="row-actions">
-          <StatusBadge status={job.status} allowFailure={job.allow_failure} />
+          <JobStatus status={job.status} allowFailure={job.allow_failure} />
           {!refusal && jobAction(job) !== 'play' ? <JobActionButton projectId={projectId} job={job} onDone={openJob} /> : null}
         </span>
       </header>

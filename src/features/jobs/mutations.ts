@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { cancelJob, jobsQueries, playJob, retryJob, type JobActionVariables, type PlayJobVariables } from '../../api/jobs.ts';
 import { cancelPipeline, deletePipeline, pipelinesQueries, retryPipeline, type PipelineActionVariables } from '../../api/pipelines.ts';
 import { useConnection } from '../../api/react.ts';
-import { useWrite } from '../../components/use-write.ts';
+import { REPEAT_AFTER_MS, useWrite } from '../../components/use-write.ts';
 
 /**
  * A job action changes the job, its pipeline's status and the pipeline's other jobs (a retry
@@ -15,6 +15,8 @@ function useJobWrite<TVariables extends JobActionVariables>(action: (connection:
     send: (variables: TVariables) => action(connection, variables),
     refresh: (variables) =>
       Promise.all([queryClient.invalidateQueries({ queryKey: jobsQueries.project(variables.projectId) }), queryClient.invalidateQueries({ queryKey: pipelinesQueries.project(variables.projectId) })]),
+    // a job played, canceled or retried may be so again later on purpose
+    repeatAfterMs: REPEAT_AFTER_MS,
   });
 }
 
@@ -32,6 +34,8 @@ function usePipelineWrite<TData>(action: (connection: ReturnType<typeof useConne
         queryClient.invalidateQueries({ queryKey: pipelinesQueries.project(variables.projectId) }),
         queryClient.invalidateQueries({ queryKey: jobsQueries.project(Number(variables.projectId)) }),
       ]),
+    // a pipeline retried or canceled may be so again later on purpose (it fails again)
+    repeatAfterMs: REPEAT_AFTER_MS,
   });
 }
 

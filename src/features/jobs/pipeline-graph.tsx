@@ -10,7 +10,7 @@ import { useLiveRefetch } from '../../components/use-live-refetch.ts';
 import { useProjectCaller } from '../../components/use-project-caller.ts';
 import { GRAPH, layoutGraph, type PlacedJob } from './graph-layout.ts';
 import { JobActionButton } from './job-actions.tsx';
-import { statusLook } from './job-status.tsx';
+import { JobStatus } from './job-status.tsx';
 import { formatSeconds } from './log-model.ts';
 import { runRefusal } from './permissions.ts';
 
@@ -46,7 +46,7 @@ export function PipelineGraph({ projectId, pipelineId }: { projectId: number; pi
     <>
       {needsError ? (
         <p className="muted" role="note">
-          The lines of `needs` are not drawn: the instance did not say which jobs need which ({needsError}).
+          No lines between jobs: the instance did not say which jobs need which ({needsError}).
         </p>
       ) : null}
       <div className="pipeline-graph" role="region" aria-label="Pipeline graph" tabIndex={0}>
@@ -63,7 +63,7 @@ export function PipelineGraph({ projectId, pipelineId }: { projectId: number; pi
               style={{ left: index * (GRAPH.columnWidth + GRAPH.columnGap), width: GRAPH.columnWidth }}
               aria-labelledby={`${graphId}-${index}`}
             >
-              <h3 id={`${graphId}-${index}`}>{column.stage}</h3>
+              <h2 id={`${graphId}-${index}`}>{column.stage}</h2>
               <ul aria-label={`Jobs of stage ${column.stage}`}>
                 {column.jobs.map((place) => (
                   <GraphJob key={place.job.id} projectId={projectId} place={place} canRun={canRun} highlighted={related.has(place.job.id)} onHighlight={onHighlight} />
@@ -107,7 +107,6 @@ const GraphJob = memo(function GraphJob({
   onHighlight: (id: number | null) => void;
 }) {
   const { job } = place;
-  const look = statusLook(job.status, job.allow_failure);
   const duration = job.duration !== null && job.duration !== undefined ? formatSeconds(job.duration) : '';
   return (
     <li
@@ -118,15 +117,12 @@ const GraphJob = memo(function GraphJob({
       onFocus={() => onHighlight(job.id)}
       onBlur={() => onHighlight(null)}
     >
-      <span className={`graph-job__symbol graph-job__symbol--${look.tone}`} aria-hidden="true">
-        {look.symbol}
-      </span>
       <span className="graph-job__main">
         <Link className="graph-job__name" to="/projects/$projectId/jobs/$jobId" params={{ projectId: String(projectId), jobId: String(job.id) }} title={job.name}>
           {job.name}
         </Link>
         <span className="graph-job__meta">
-          {look.label}
+          <JobStatus status={job.status} allowFailure={job.allow_failure} />
           {duration ? ` · ${duration}` : ''}
           {job.needs.length ? <span className="sr-only"> · needs {job.needs.join(', ')}</span> : null}
         </span>

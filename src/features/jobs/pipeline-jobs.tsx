@@ -5,7 +5,7 @@ import { EmptyState } from '../../components/states.tsx';
 import { Time } from '../../components/time.tsx';
 import { useProjectCaller } from '../../components/use-project-caller.ts';
 import { JobActionButton } from './job-actions.tsx';
-import { StatusBadge } from './job-status.tsx';
+import { JobStatus } from './job-status.tsx';
 import { formatSeconds } from './log-model.ts';
 import { runRefusal } from './permissions.ts';
 import { usePipelineJobs } from './pipeline-graph.tsx';
@@ -20,7 +20,7 @@ export function PipelineJobsTable({ projectId, pipelineId }: { projectId: number
   const stages = stageOrder(jobs);
   const ordered = [...jobs].sort((a, b) => stages.indexOf(a.stage) - stages.indexOf(b.stage) || a.id - b.id);
   const columns: ColumnDef<Job>[] = [
-    { id: 'status', header: 'Status', cell: ({ row }) => <StatusBadge status={row.original.status} allowFailure={row.original.allow_failure} /> },
+    { id: 'status', header: 'Status', cell: ({ row }) => <JobStatus status={row.original.status} allowFailure={row.original.allow_failure} /> },
     {
       id: 'name',
       header: 'Job',

@@ -8,7 +8,7 @@ import { Time } from '../../components/time.tsx';
 import { useLiveRefetch } from '../../components/use-live-refetch.ts';
 import { useProjectCaller } from '../../components/use-project-caller.ts';
 import { WriteOutcome } from '../../components/write-outcome.tsx';
-import { StatusBadge } from './job-status.tsx';
+import { CiStatusBadge } from '../../components/ci-status.tsx';
 import { formatSeconds } from './log-model.ts';
 import { useCancelPipeline, useDeletePipeline, useRetryPipeline } from './mutations.ts';
 import { deleteRefusal, runRefusal } from './permissions.ts';
@@ -77,7 +77,7 @@ function PipelineSummary({ projectId, pipeline }: { projectId: number; pipeline:
   const params = { projectId: String(projectId) };
   return (
     <p className="row-actions">
-      <StatusBadge status={pipeline.status} />
+      <CiStatusBadge status={pipeline.status} tooltip={pipeline.detailed_status?.tooltip} />
       {pipeline.ref ? (
         <span>
           on {pipeline.tag ? 'tag' : 'branch'} <code>{pipeline.ref}</code>

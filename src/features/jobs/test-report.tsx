@@ -10,7 +10,7 @@ import { Paginator } from '../../components/paginator.tsx';
 import { SearchLink } from '../../components/search-link.tsx';
 import { EmptyState } from '../../components/states.tsx';
 import { pageParams, searchSchema, withDefault, type SearchOf } from '../../lib/search-params.ts';
-import { StatusBadge } from './job-status.tsx';
+import { CiStatusBadge } from '../../components/ci-status.tsx';
 import { CASE_STATUSES, filterCases, pageOf, reportCases, type CaseStatus, type ReportCase } from './test-report-model.ts';
 
 export const testReportSearchSchema = searchSchema(() =>
@@ -151,7 +151,7 @@ function SuitesTable({ report }: { report: Report }) {
 
 function caseColumns(onOpen: (testCase: ReportCase) => void): ColumnDef<ReportCase>[] {
   return [
-    { id: 'status', header: 'Status', cell: ({ row }) => <StatusBadge status={row.original.status === 'error' ? 'failed' : row.original.status} /> },
+    { id: 'status', header: 'Status', cell: ({ row }) => <CiStatusBadge status={row.original.status} /> },
     { id: 'name', header: 'Name', cell: ({ row }) => <span className="breakable">{row.original.name}</span> },
     { id: 'classname', header: 'Class', cell: ({ row }) => <span className="breakable">{row.original.classname ?? ''}</span> },
     { id: 'suite', header: 'Suite', cell: ({ row }) => row.original.suite },
