@@ -7,6 +7,7 @@ import { seedDemoRepositories } from './repositories.ts';
 import { seedIssues } from './issues.ts';
 import { seedRunners } from '../areas/runners.ts';
 import { generator } from './random.ts';
+import { seedDemoPipelines, seedFleetPipelines } from './pipelines.ts';
 
 /**
  * The demo instance: a fictional company (Acme Corp) with an engineering, a design and a platform
@@ -71,6 +72,7 @@ export const DEMO_PATHS = {
 } as const;
 
 export { DEMO_MERGE_REQUESTS } from './merge-requests.ts';
+export { DEMO_PIPELINES } from './pipelines.ts';
 
 export const DEMO_SAML_PROVIDER_ID = 7;
 
@@ -577,4 +579,9 @@ export function seedDemo(sandbox: Sandbox): void {
 
   // -- repositories: real git histories for the projects the file browser and history show off
   seedDemoRepositories(sandbox, { webApp, dotfiles, paymentsService, ledger, lumen: lumenEngine }, anchor);
+
+  // -- pipelines: the API gateway's CI history (5,000 pipelines, a 200-job graph, a 100,000-line log, a 2,000-case report),
+  // then a real pipeline for each of the runner fleet's jobs
+  seedDemoPipelines(sandbox, apiGateway, anchor);
+  seedFleetPipelines(sandbox);
 }

@@ -14,7 +14,7 @@ import { seedDemoMergeRequests } from './merge-requests.ts';
  * two seconds, so it is recorded as pending and built the first time its repository is used.
  */
 
-interface Person {
+export interface Person {
   name: string;
   email: string;
 }
@@ -36,7 +36,7 @@ interface CommitSpec {
 const DAY_MS = 86_400_000;
 
 /** A fast-import stream: marks for commits, inline data for files. */
-class History {
+export class History {
   private readonly chunks: Buffer[] = [];
   private mark = 0;
   private readonly heads = new Map<string, number>();
@@ -101,7 +101,7 @@ class History {
   }
 }
 
-function people(sandbox: Sandbox, usernames: readonly string[]): Person[] {
+export function people(sandbox: Sandbox, usernames: readonly string[]): Person[] {
   const rows = sandbox.db.prepare('SELECT username, name, email FROM users WHERE username IN (SELECT value FROM json_each(?))').all(JSON.stringify(usernames)) as Array<Person & { username: string }>;
   const found = usernames.map((username) => rows.find((row) => row.username === username)).filter((row): row is Person & { username: string } => Boolean(row));
   return found.length ? found.map(({ name, email }) => ({ name, email })) : [{ name: 'Administrator', email: 'admin@example.com' }];
