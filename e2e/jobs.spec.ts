@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { DEMO_PIPELINES } from '../sandbox/seed/pipelines.ts';
 import { axeViolations } from './axe.ts';
 import { applyAdminSession, expect, test, type Api } from './fixtures.ts';
 import { JobPage, PipelinePage } from './pages/jobs.ts';
@@ -162,6 +163,36 @@ test.describe('pipeline detail and jobs', () => {
     await expect(pipelinePage.outputDialog.getByText(`expected no script: ${XSS_CORPUS[0]}`, { exact: true })).toBeVisible();
     await pipelinePage.outputDialog.getByRole('button', { name: 'Close' }).click();
     await expectNoScriptRan(page);
+  });
+
+  test('the 200-job graph shows its stages, jobs and needs links', async ({ page, context, api, adminSession }) => {
+    const projectId = await api.projectId(DEMO_PIPELINES.project);
+    await applyAdminSession(context, adminSession);
+    const pipelinePage = new PipelinePage(page);
+    await pipelinePage.goto(projectId, DEMO_PIPELINES.bigGraphId);
+    await expect(pipelinePage.heading(DEMO_PIPELINES.bigGraphId)).toBeVisible();
+    await expect(pipelinePage.graph.getByRole('listitem')).toHaveCount(200);
+    await expect(pipelinePage.graph.getByRole('heading', { level: 2 })).toHaveCount(10);
+    await expect(pipelinePage.needsLinks).toHaveAccessibleName(/^[1-9]\d* needs links?$/);
+  });
+
+  test('a 100,000-line log opens at a linked line with its section open, rendering only lines in view', async ({ page, context, api, adminSession }) => {
+    const projectId = await api.projectId(DEMO_PIPELINES.project);
+    const jobs = await api.get<JobAnswer[]>(`/projects/${projectId}/pipelines/${DEMO_PIPELINES.bigLogId}/jobs?per_page=100`);
+    const job = jobs.find((candidate) => candidate.name === DEMO_PIPELINES.bigLogJob)!;
+    await applyAdminSession(context, adminSession);
+    const jobPage = new JobPage(page);
+    await jobPage.goto(projectId, job.id, 54_321);
+    const log = jobPage.logLines(job.name);
+    await expect(log.getByRole('link', { name: '54321', exact: true })).toBeVisible();
+    // the lines holding only a section's end marker are not lines of their own
+    const count = Number((await page.getByText(/^[\d,]+ lines$/).textContent())!.replace(/\D/g, ''));
+    expect(count).toBeGreaterThan(95_000);
+    expect(count).toBeLessThanOrEqual(DEMO_PIPELINES.bigLogLines);
+    // only the rows in view (and a few around them) are in the page
+    expect(await log.getByRole('link').count()).toBeLessThan(200);
+    await jobPage.lineLink(54_322).click();
+    await expect(page).toHaveURL(/#L54322$/);
   });
 
   test('detail, log and test report pass axe', async ({ page, context, api, adminSession }) => {

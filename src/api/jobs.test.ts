@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
 import type { Connection } from './http.ts';
-import { allPipelineJobs, fetchPipelineNeeds, canCancelJob, canPlayJob, canRetryJob, getJobTrace, jobSchema, jobVariableSchema, playJob, retryJob } from './jobs.ts';
+import { allPipelineJobs, fetchJobStuck, fetchPipelineNeeds, canCancelJob, canPlayJob, canRetryJob, getJobTrace, jobSchema, jobVariableSchema, playJob, retryJob } from './jobs.ts';
 
 const offline: Connection = { instanceUrl: 'https://code.example.com', token: 'glpat-secret' };
 
@@ -188,7 +188,9 @@ describe('job calls', () => {
     expect(await fetchPipelineNeeds(offline, 'group/app', 12)).toEqual({ build: [], test: ['build'], deploy: ['test', 'build'] });
     const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('https://code.example.com/api/graphql');
-    expect(JSON.parse(init.body as string).variables).toEqual({ fullPath: 'group/app', iid: '12', after: null });
+    const sent = JSON.parse(init.body as string) as { query: string; variables: unknown };
+    expect(sent.variables).toEqual({ fullPath: 'group/app', after: null });
+    expect(sent.query).toContain('pipeline(iid: "12")');
   });
 
   it('says so when GraphQL does not know the pipeline', async () => {
@@ -202,5 +204,15 @@ describe('job calls', () => {
       vi.fn(async () => answer({ errors: [{ message: "Field 'pipeline' doesn't exist on type 'Project'" }] })),
     );
     await expect(fetchPipelineNeeds(offline, 'group/app', 12)).rejects.toMatchObject({ message: "Field 'pipeline' doesn't exist on type 'Project'" });
+  });
+
+  it('asks GraphQL whether a job is stuck, the job id as the platform’s global id', async () => {
+    const fetchMock = vi.fn(async () => answer({ data: { project: { job: { stuck: true } } } }));
+    vi.stubGlobal('fetch', fetchMock);
+    expect(await fetchJobStuck(offline, 'group/app', 42)).toBe(true);
+    const [, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect((JSON.parse(init.body as string) as { query: string }).query).toContain('job(id: "gid://gitlab/Ci::Build/42")');
+    vi.stubGlobal('fetch', vi.fn(async () => answer({ data: { project: { job: null } } })));
+    expect(await fetchJobStuck(offline, 'group/app', 42)).toBeNull();
   });
 });

@@ -152,9 +152,10 @@ export async function getJobTrace(connection: Connection, projectId: number, job
   return (await sendRaw(connection, apiPath`/projects/${projectId}/jobs/${jobId}/trace`, { signal })).text();
 }
 
-const PIPELINE_NEEDS_QUERY = `query pipelineJobNeeds($fullPath: ID!, $iid: ID!, $after: String) {
+// ids go in as literals: the platform types them (JobID, CiPipelineID) where a smaller schema may say ID
+const PIPELINE_NEEDS_QUERY = (iid: number) => `query pipelineJobNeeds($fullPath: ID!, $after: String) {
   project(fullPath: $fullPath) {
-    pipeline(iid: $iid) {
+    pipeline(iid: ${JSON.stringify(String(iid))}) {
       jobs(first: 100, after: $after) {
         pageInfo { hasNextPage endCursor }
         nodes { name needs { nodes { name } } }
@@ -189,7 +190,7 @@ export async function fetchPipelineNeeds(connection: Connection, fullPath: strin
   const needs: Record<string, string[]> = {};
   let after: string | null = null;
   for (let page = 0; page < NEEDS_MAX_PAGES; page++) {
-    const data: z.infer<typeof pipelineNeedsDataSchema> = await graphqlRequest(connection, PIPELINE_NEEDS_QUERY, { fullPath, iid: String(pipelineIid), after }, pipelineNeedsDataSchema, signal);
+    const data: z.infer<typeof pipelineNeedsDataSchema> = await graphqlRequest(connection, PIPELINE_NEEDS_QUERY(pipelineIid), { fullPath, after }, pipelineNeedsDataSchema, signal);
     const jobs = data.project?.pipeline?.jobs;
     if (!jobs) throw new ApiError(404, 'Pipeline not found, or you may not read it.', 'http');
     for (const job of jobs.nodes) needs[job.name] = job.needs?.nodes.map((need) => need.name) ?? [];
@@ -197,6 +198,18 @@ export async function fetchPipelineNeeds(connection: Connection, fullPath: strin
     after = jobs.pageInfo.endCursor;
   }
   return needs;
+}
+
+const jobStuckDataSchema = loose({ project: z.nullable(loose({ job: z.nullable(loose({ stuck: flag })) })) });
+
+/**
+ * Whether a pending job is stuck (no online runner can pick it): the REST job does not say; the
+ * platform's GraphQL `CiJob.stuck` does. Null when the job cannot be read there.
+ */
+export async function fetchJobStuck(connection: Connection, fullPath: string, jobId: number, signal?: AbortSignal): Promise<boolean | null> {
+  const query = `query jobStuck($fullPath: ID!) { project(fullPath: $fullPath) { job(id: ${JSON.stringify(`gid://gitlab/Ci::Build/${jobId}`)}) { stuck } } }`;
+  const data = await graphqlRequest(connection, query, { fullPath }, jobStuckDataSchema, signal);
+  return data.project?.job ? data.project.job.stuck : null;
 }
 
 export const jobsQueries = {
@@ -226,6 +239,12 @@ export const jobsQueries = {
       queryKey: [...jobsQueries.project(projectId), 'needs', { fullPath, pipelineIid }] as const,
       queryFn: ({ signal }) => fetchPipelineNeeds(connection, fullPath, pipelineIid, signal),
       staleTime: Infinity,
+      retry: false,
+    }),
+  stuck: (connection: Connection, projectId: number, fullPath: string, jobId: number) =>
+    queryOptions({
+      queryKey: [...jobsQueries.job(projectId, jobId), 'stuck', { fullPath }] as const,
+      queryFn: ({ signal }) => fetchJobStuck(connection, fullPath, jobId, signal),
       retry: false,
     }),
   trace: (connection: Connection, projectId: number, jobId: number) =>

@@ -4,6 +4,7 @@ import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-quer
 import * as z from 'zod/mini';
 import { jobsQueries, jobVariableSchema, type Job, type JobVariable } from '../../api/jobs.ts';
 import { isPipelineMoving } from '../../api/pipelines.ts';
+import { projectsQueries } from '../../api/projects.ts';
 import { useConnection } from '../../api/react.ts';
 import { ErrorPanel } from '../../components/error-panel.tsx';
 import { RoutePending } from '../../components/states.tsx';
@@ -52,6 +53,7 @@ export function JobScreen({ projectId, jobId }: { projectId: number; jobId: numb
   const { caller } = useProjectCaller(projectId);
   const refusal = runRefusal(caller);
   const headingId = useId();
+  const stuck = useStuck(projectId, job);
 
   // the log's last lines arrive with the end of the job: read it once more then
   const [wasActive, setWasActive] = useState(active);
@@ -80,7 +82,7 @@ export function JobScreen({ projectId, jobId }: { projectId: number; jobId: numb
           {refusal}
         </p>
       ) : null}
-      {job.stuck ? (
+      {stuck ? (
         <p className="notice" role="status">
           This job is stuck: no online runner of this project, its groups or the instance can pick it{job.tag_list.length ? ` (it needs the tags ${job.tag_list.join(', ')})` : ''}.
         </p>
@@ -106,6 +108,22 @@ export function JobScreen({ projectId, jobId }: { projectId: number; jobId: numb
       )}
     </article>
   );
+}
+
+/**
+ * A pending job may be stuck (no online runner of the project, its groups or the instance can
+ * pick it): the job says so where the instance adds `stuck`, or else GraphQL's `CiJob.stuck`,
+ * asked again while it waits.
+ */
+function useStuck(projectId: number, job: Job): boolean {
+  const connection = useConnection();
+  const pending = job.status === 'pending';
+  const ask = pending && (job.stuck === null || job.stuck === undefined);
+  const fullPath = useQuery({ ...projectsQueries.detail(connection, projectId), enabled: ask }).data?.path_with_namespace;
+  const live = useLiveRefetch(() => ask);
+  const stuck = useQuery({ ...jobsQueries.stuck(connection, projectId, fullPath ?? '', job.id), enabled: ask && Boolean(fullPath), refetchInterval: live });
+  if (!pending) return false;
+  return job.stuck ?? stuck.data ?? false;
 }
 
 function JobFacts({ projectId, job }: { projectId: number; job: Job }) {
