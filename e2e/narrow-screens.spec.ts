@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEMO_PATHS, expect, test, type Api } from './fixtures.ts';
 import { DEMO_MERGE_REQUESTS } from '../sandbox/seed/demo.ts';
+import { DEMO_PIPELINES } from '../sandbox/seed/pipelines.ts';
 
 /**
  * No screen scrolls sideways on a phone (390 px): every route file in src/routes is visited with
@@ -29,6 +30,9 @@ interface DemoIds {
   sha: string;
   groupAccount: number;
   instanceAccount: number;
+  /** The CI demo's project, and the job with the 100,000-line log. */
+  ciProject: number;
+  bigLogJob: number;
 }
 
 async function demoIds(api: Api): Promise<DemoIds> {
@@ -45,6 +49,7 @@ async function demoIds(api: Api): Promise<DemoIds> {
   const tag = Date.now().toString(36);
   const groupAccount = await api.post<{ id: number }>(`/groups/${group}/service_accounts`, { name: `Narrow bot ${tag}`, username: `narrow-${tag}` });
   api.deleteAfter(`/groups/${group}/service_accounts/${groupAccount.id}?hard_delete=true`);
+  const ciProject = await api.projectId(DEMO_PIPELINES.project);
   const instanceAccount = await api.post<{ id: number }>('/service_accounts', { name: `Narrow instance bot ${tag}`, username: `narrow-instance-${tag}` });
   api.deleteAfter(`/users/${instanceAccount.id}?hard_delete=true`);
   return {
@@ -56,6 +61,8 @@ async function demoIds(api: Api): Promise<DemoIds> {
     sha: (await first<{ id: string }>(`/projects/${project}/repository/commits?per_page=1`)).id,
     groupAccount: groupAccount.id,
     instanceAccount: instanceAccount.id,
+    ciProject,
+    bigLogJob: (await api.get<Array<{ id: number; name: string }>>(`/projects/${ciProject}/pipelines/${DEMO_PIPELINES.bigLogId}/jobs?per_page=100`)).find((job) => job.name === DEMO_PIPELINES.bigLogJob)!.id,
   };
 }
 
@@ -115,6 +122,13 @@ const ADDRESSES: Record<string, (ids: DemoIds) => string> = {
   'projects/$projectId/pipelines/index.tsx': (ids) => `/projects/${ids.project}/pipelines`,
   'projects/$projectId/pipelines/new.tsx': (ids) => `/projects/${ids.project}/pipelines/new`,
   'projects/$projectId/pipelines/charts.tsx': (ids) => `/projects/${ids.project}/pipelines/charts`,
+  // the demo's failed pipeline (its graph, test report and 100,000-line log) and its 200-job pipeline
+  'projects/$projectId/pipelines/$pipelineId/route.tsx': (ids) => `/projects/${ids.ciProject}/pipelines/${DEMO_PIPELINES.blockedId}`,
+  'projects/$projectId/pipelines/$pipelineId/index.tsx': (ids) => `/projects/${ids.ciProject}/pipelines/${DEMO_PIPELINES.bigLogId}`,
+  'projects/$projectId/pipelines/$pipelineId/jobs.tsx': (ids) => `/projects/${ids.ciProject}/pipelines/${DEMO_PIPELINES.bigGraphId}/jobs`,
+  'projects/$projectId/pipelines/$pipelineId/test-report.tsx': (ids) => `/projects/${ids.ciProject}/pipelines/${DEMO_PIPELINES.bigLogId}/test-report`,
+  'projects/$projectId/pipelines/$pipelineId/variables.tsx': (ids) => `/projects/${ids.ciProject}/pipelines/${DEMO_PIPELINES.runningId}/variables`,
+  'projects/$projectId/jobs/$jobId.tsx': (ids) => `/projects/${ids.ciProject}/jobs/${ids.bigLogJob}`,
   'projects/$projectId/runners.tsx': (ids) => `/projects/${ids.project}/runners`,
   'projects/$projectId/tree.$.tsx': (ids) => `/projects/${ids.project}/tree/src`,
   'runners/$runnerId.tsx': (ids) => `/runners/${ids.runner}`,
@@ -149,6 +163,8 @@ test('no screen scrolls sideways at 390 px (wide content scrolls in its own box)
       for (const control of document.querySelectorAll('main button, main a[href]')) {
         // an issue board's columns scroll sideways in their own box by design, as the platform's do
         if (control.closest('[role="group"][aria-label^="Board "]')) continue;
+        // so do a pipeline graph's stages, one column each
+        if (control.closest('[role="region"][aria-label="Pipeline graph"]')) continue;
         const { right, width } = control.getBoundingClientRect();
         if (width > 0 && right > innerWidth) found.push(`"${control.textContent}" ends past the window`);
       }
