@@ -1,26 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { DEMO_PIPELINES } from '../sandbox/seed/pipelines.ts';
 import { axeViolations } from './axe.ts';
+import { jobNamed, newCiProject, settledPipeline, type JobAnswer, type PipelineAnswer } from './ci.ts';
 import { applyAdminSession, expect, test, type Api } from './fixtures.ts';
 import { JobPage, PipelinePage } from './pages/jobs.ts';
 import { expectNoScriptRan, XSS_CORPUS } from './xss.ts';
 
 test.describe.configure({ mode: 'parallel' });
 
-interface PipelineAnswer {
-  id: number;
-  iid: number;
-  status: string;
-}
-interface JobAnswer {
-  id: number;
-  name: string;
-  status: string;
-  stage: string;
-}
-
-const MOVING = ['created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'canceling'];
-const unique = () => randomBytes(4).toString('hex');
 const xml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 const XSS_JOB = XSS_CORPUS[0];
@@ -75,32 +61,18 @@ ${cases}
 `;
 }
 
-/** A new project whose first push (the CI file and a committed JUnit report) starts a pipeline; resolves once it has settled. */
+/** A settled pipeline of the CI file above, in a project of its own. */
 async function failedPipeline(api: Api): Promise<{ projectId: number; pipeline: PipelineAnswer; jobs: JobAnswer[] }> {
-  const project = await api.post<{ id: number }>('/projects', { name: `e2e-jobs-${unique()}`, initialize_with_readme: true });
-  api.deleteAfter(`/projects/${project.id}`);
-  await api.post(`/projects/${project.id}/repository/commits`, {
-    branch: 'main',
-    commit_message: 'CI with a failing test and a manual deploy',
-    actions: [
-      { action: 'create', file_path: '.gitlab-ci.yml', content: ciFile() },
-      { action: 'create', file_path: 'report.xml', content: junitReport() },
-    ],
-  });
-  const pipeline = await api.post<PipelineAnswer>(`/projects/${project.id}/pipeline`, { ref: 'main' });
-  await expect
-    .poll(async () => (await api.get<PipelineAnswer>(`/projects/${project.id}/pipelines/${pipeline.id}`)).status, { timeout: 30_000 })
-    .not.toMatch(new RegExp(`^(${MOVING.join('|')})$`));
-  const jobs = await api.get<JobAnswer[]>(`/projects/${project.id}/pipelines/${pipeline.id}/jobs?per_page=100`);
-  return { projectId: project.id, pipeline: await api.get<PipelineAnswer>(`/projects/${project.id}/pipelines/${pipeline.id}`), jobs };
+  const projectId = await newCiProject(api, { '.gitlab-ci.yml': ciFile(), 'report.xml': junitReport() });
+  return { projectId, ...(await settledPipeline(api, projectId)) };
 }
 
 test.describe('pipeline detail and jobs', () => {
   test('a failed job’s log shows its coloured lines as text, and Retry runs it again', async ({ page, context, api, adminSession }) => {
     const { projectId, pipeline, jobs } = await failedPipeline(api);
     expect(pipeline.status).toBe('failed');
-    const failed = jobs.find((job) => job.name === XSS_JOB)!;
-    const build = jobs.find((job) => job.name === 'build')!;
+    const failed = jobNamed(jobs, XSS_JOB);
+    const build = jobNamed(jobs, 'build');
     expect(failed.status).toBe('failed');
     await applyAdminSession(context, adminSession);
 
@@ -131,7 +103,7 @@ test.describe('pipeline detail and jobs', () => {
 
   test('a manual job is played from the graph', async ({ page, context, api, adminSession }) => {
     const { projectId, pipeline, jobs } = await failedPipeline(api);
-    const deploy = jobs.find((job) => job.name === 'deploy')!;
+    const deploy = jobNamed(jobs, 'deploy');
     expect(deploy.status).toBe('manual');
     await applyAdminSession(context, adminSession);
     const pipelinePage = new PipelinePage(page);
@@ -179,7 +151,7 @@ test.describe('pipeline detail and jobs', () => {
   test('a 100,000-line log opens at a linked line with its section open, rendering only lines in view', async ({ page, context, api, adminSession }) => {
     const projectId = await api.projectId(DEMO_PIPELINES.project);
     const jobs = await api.get<JobAnswer[]>(`/projects/${projectId}/pipelines/${DEMO_PIPELINES.bigLogId}/jobs?per_page=100`);
-    const job = jobs.find((candidate) => candidate.name === DEMO_PIPELINES.bigLogJob)!;
+    const job = jobNamed(jobs, DEMO_PIPELINES.bigLogJob);
     await applyAdminSession(context, adminSession);
     const jobPage = new JobPage(page);
     await jobPage.goto(projectId, job.id, 54_321);
@@ -213,7 +185,7 @@ test.describe('pipeline detail and jobs', () => {
     await expect(page.getByRole('status', { name: 'No variables' })).toBeVisible();
     violations.push(...(await axeViolations(page, 'pipeline variables')));
     const jobPage = new JobPage(page);
-    await jobPage.goto(projectId, jobs.find((job) => job.name === 'build')!.id);
+    await jobPage.goto(projectId, jobNamed(jobs, 'build').id);
     await expect(jobPage.logLines('build')).toBeVisible();
     violations.push(...(await axeViolations(page, 'job log')));
     expect(violations).toEqual([]);
