@@ -38,6 +38,7 @@ import { registerBoards } from './areas/boards.ts';
 import { registerPipelines } from './areas/pipelines.ts';
 import { registerJobs } from './areas/jobs.ts';
 import { ciWorker } from './ci/worker.ts';
+import { registerGraphql } from './areas/graphql.ts';
 
 export const API_PREFIX = '/api/v4';
 
@@ -137,6 +138,9 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
   );
 
   // after CORS: a preflight is the browser's, not a request the client sent
+  // the GraphQL endpoint is read across origins as /api/v4 is
+  app.use('/api/graphql', cors({ origin: '*', allowMethods: ['GET', 'POST', 'OPTIONS'], exposeHeaders: ['X-Request-Id'], maxAge: 7200 }));
+
   app.use(`${API_PREFIX}/*`, requests.middleware());
   app.use(`${API_PREFIX}/*`, compressJson());
 
@@ -194,6 +198,7 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
   // pipelines a stopped sandbox left in flight carry on (or fail with a reason)
   ciWorker(sandbox).resume();
 
+  registerGraphql(app, sandbox);
   registerAvatars(app);
   registerSystemHookDeliveries(app);
 

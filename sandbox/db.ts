@@ -739,6 +739,8 @@ export const migrations: ReadonlyArray<(db: Db) => void> = [
       yaml_errors TEXT,
       failure_reason TEXT,
       parent_pipeline_id INTEGER REFERENCES ci_pipelines(id) ON DELETE CASCADE,
+      -- the trigger job (bridge) of the parent that made this child pipeline
+      source_job_id INTEGER,
       created_at TEXT NOT NULL,
       updated_at TEXT NOT NULL,
       started_at TEXT,
@@ -786,6 +788,8 @@ export const migrations: ReadonlyArray<(db: Db) => void> = [
     ALTER TABLE ci_builds ADD COLUMN plan TEXT;
     ALTER TABLE ci_builds ADD COLUMN job_variables TEXT NOT NULL DEFAULT '[]';
     ALTER TABLE ci_builds ADD COLUMN erased_at TEXT;
+    -- Ci::Build, or Ci::Bridge for a trigger job (it starts a child pipeline instead of running)
+    ALTER TABLE ci_builds ADD COLUMN type TEXT NOT NULL DEFAULT 'Ci::Build';
     CREATE INDEX ci_builds_pipeline ON ci_builds(pipeline_id, id);
     CREATE INDEX ci_builds_status ON ci_builds(status) WHERE status IN ('created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'scheduled', 'canceling');
 

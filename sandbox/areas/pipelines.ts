@@ -7,7 +7,7 @@ import { pathParam, type Call, type Router } from '../http/route.ts';
 import { AccessLevel, findReadableProject, type ProjectRow } from '../model/access.ts';
 import { canAccessBranch } from '../model/protected-branches.ts';
 import {
-  JOB_STATUSES, PIPELINE_SOURCES, PIPELINE_STATUSES, findPipeline, jobEntity, pipelineBasic, pipelineEntity, requirePipelineRead,
+  JOB_STATUSES, PIPELINE_SOURCES, PIPELINE_STATUSES, bridgeEntity, findPipeline, jobEntity, pipelineBasic, pipelineEntity, requirePipelineRead,
   type JobRow, type PipelineRow,
 } from '../model/pipelines.ts';
 import { branchHead, existingRepository, listBranches, listTags } from '../git/repository.ts';
@@ -53,11 +53,11 @@ export function jobScopes(call: Call): string[] | undefined {
  * Answers a page of jobs for a SQL condition over `j`, filtered by `scope[]`: a project's newest
  * first, a pipeline's in the order they were created (the platform's default order by id).
  */
-export function jobsPage(c: Context<AppEnv>, call: Call, base: { where: string[]; args: unknown[]; order: 'ASC' | 'DESC'; extraChecks?: Array<() => void> }) {
+export function jobsPage(c: Context<AppEnv>, call: Call, base: { where: string[]; args: unknown[]; order: 'ASC' | 'DESC'; extraChecks?: Array<() => void>; type?: 'Ci::Build' | 'Ci::Bridge' }) {
   const { db } = call.sandbox;
   let scopes: string[] | undefined;
   collectParamErrors([() => (scopes = jobScopes(call)), ...(base.extraChecks ?? []), () => call.params.int('page'), () => call.params.int('per_page')]);
-  const where = [...base.where];
+  const where = [...base.where, `j.type = '${base.type ?? 'Ci::Build'}'`];
   const args = [...base.args];
   if (scopes?.length) {
     where.push('j.status IN (SELECT value FROM json_each(?))');
@@ -68,7 +68,7 @@ export function jobsPage(c: Context<AppEnv>, call: Call, base: { where: string[]
     count: (cap) => (db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ci_builds j WHERE ${sql} LIMIT ?)`).get(...args, cap + 1) as { n: number }).n,
     rows: (limit, offset) => db.prepare(`SELECT j.* FROM ci_builds j WHERE ${sql} ORDER BY j.id ${base.order} LIMIT ? OFFSET ?`).all(...args, limit, offset) as JobRow[],
   });
-  return c.json(rows.map((job) => jobEntity(call.sandbox, job, call.now)));
+  return c.json(rows.map((job) => (job.type === 'Ci::Bridge' ? bridgeEntity(call.sandbox, job, call.now) : jobEntity(call.sandbox, job, call.now))));
 }
 
 const ORDERS = ['id', 'status', 'ref', 'updated_at', 'user_id'] as const;
@@ -257,6 +257,13 @@ export function registerPipelines(routes: Router): void {
         if (!includeRetried) where.push('j.retried = 0');
       }],
     });
+  });
+
+  // trigger jobs: each with the child pipeline it started
+  routes.get('/projects/:id/pipelines/:pipeline_id/bridges', read, (c, call) => {
+    const { project } = ciProject(c, call);
+    const pipeline = findPipeline(call.sandbox.db, project.id, idParam(c, 'pipeline_id'));
+    return jobsPage(c, call, { where: ['j.pipeline_id = ?', 'j.retried = 0'], args: [pipeline.id], order: 'ASC', type: 'Ci::Bridge' });
   });
 
   routes.get('/projects/:id/pipelines/:pipeline_id/test_report', read, (c, call) => {

@@ -18,7 +18,7 @@ import {
 import { GitError, gitSync } from '../git/exec.ts';
 import { ZERO_SHA, branchHead, existingRepository, isSafeRevision, readCommit, resolveCommit } from '../git/repository.ts';
 import { buildPendingRepository } from '../seed/repositories.ts';
-import { jobEnvironment, jobVariables, planPipeline, predefinedVariables, type JobPlan } from './config.ts';
+import { configVariables, jobEnvironment, jobVariables, planPipeline, predefinedVariables, type JobPlan } from './config.ts';
 import { allowedToFail, nextSteps, pipelineStatus, shouldRetry, type JobState, type JobStatus as GraphStatus } from './graph.ts';
 import { extractCoverage, matchArtifacts, runJob, type Workspace } from './script.ts';
 import { parseJunit } from './junit.ts';
@@ -31,6 +31,9 @@ const TRACE_FLUSH_MS = 100;
 const TRACE_FLUSH_BYTES = 64 * 1024;
 /** How often pending jobs look for a runner again, as polling runners would ask for work. */
 const RUNNER_POLL_MS = 3000;
+/** The platform drops a job pending this long (a day), or stuck without any runner this long (an hour). */
+const STUCK_PENDING_MS = 24 * 3_600_000;
+const STUCK_NO_RUNNER_MS = 3_600_000;
 
 export type VariableType = 'env_var' | 'file';
 export interface PipelineVariableInput {
@@ -52,6 +55,9 @@ export interface CreatePipelineInput {
   /** Push pipelines keep an invalid CI file as a failed pipeline; the API answers 400 instead. */
   saveOnErrors: boolean;
   parentPipelineId?: number;
+  /** A child pipeline: the trigger job that starts it, and its CI file (the parent's `trigger:include`). */
+  sourceJobId?: number;
+  ciYaml?: string;
 }
 
 export type CreatePipelineResult = { ok: true; pipeline: PipelineRow } | { ok: false; errors: string[]; skipped?: boolean };
@@ -143,7 +149,7 @@ export async function createPipeline(sandbox: Sandbox, input: CreatePipelineInpu
   const sha = input.sha ?? (branchSha ?? tagSha)!;
   const commit = await readCommit(repo, sha);
   if (!commit) return { ok: false, errors: ['Commit not found'] };
-  const ciYaml = readRepositoryFile(repo, sha, CI_CONFIG_PATH);
+  const ciYaml = input.ciYaml ?? readRepositoryFile(repo, sha, CI_CONFIG_PATH);
   if (ciYaml === null) return { ok: false, errors: ['Missing CI config file'], skipped: true };
   const skip = input.source === 'push' && SKIP_CI.test(commit.message);
 
@@ -151,11 +157,11 @@ export async function createPipeline(sandbox: Sandbox, input: CreatePipelineInpu
   const created = db.transaction((): CreatePipelineResult => {
     const iid = nextPipelineIid(db, project.id);
     const id = Number(db.prepare(
-      `INSERT INTO ci_pipelines (iid, project_id, status, source, ref, tag, sha, before_sha, user_id, parent_pipeline_id, created_at, updated_at,
+      `INSERT INTO ci_pipelines (iid, project_id, status, source, ref, tag, sha, before_sha, user_id, parent_pipeline_id, source_job_id, created_at, updated_at,
          committed_at, commit_message, commit_author_name, commit_author_email)
-       VALUES (?, ?, 'created', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, 'created', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(iid, project.id, input.source, input.ref, tag ? 1 : 0, sha, input.beforeSha ?? ZERO_SHA, input.user?.id ?? null,
-      input.parentPipelineId ?? null, stamp, stamp, commit.committedDate, commit.message, commit.authorName, commit.authorEmail).lastInsertRowid);
+      input.parentPipelineId ?? null, input.sourceJobId ?? null, stamp, stamp, commit.committedDate, commit.message, commit.authorName, commit.authorEmail).lastInsertRowid);
     if (skip) {
       db.prepare("UPDATE ci_pipelines SET status = 'skipped', finished_at = ?, updated_at = ? WHERE id = ?").run(stamp, stamp, id);
       return { ok: true, pipeline: pipelineById(db, id)! };
@@ -204,6 +210,16 @@ export function startPushPipelines(sandbox: Sandbox, project: ProjectRow, user: 
   }
 }
 
+/** The CI file's variables at a ref (GraphQL `ciConfigVariables`): empty when the ref or the file is missing. */
+export async function configVariablesAt(sandbox: Sandbox, project: ProjectRow, ref: string) {
+  const repo = repositoryOf(sandbox, project);
+  const sha = repo && ref ? (await branchHead(repo, ref)) ?? (isSafeRevision(ref) ? await resolveCommit(repo, `refs/tags/${ref}`) : null) : null;
+  if (!repo || !sha) return [];
+  const ciYaml = readRepositoryFile(repo, sha, CI_CONFIG_PATH);
+  if (ciYaml === null) return [];
+  return configVariables(ciYaml, { variables: {}, readFile: (path) => readRepositoryFile(repo, sha, path) });
+}
+
 class PlanRefused extends Error {
   constructor(readonly errors: string[], readonly skipped = false) {
     super(errors.join(', '));
@@ -213,13 +229,13 @@ class PlanRefused extends Error {
 function insertJobs(db: Db, pipeline: PipelineRow, jobs: readonly JobPlan[], commitTitle: string, stamp: string): void {
   const insert = db.prepare(
     `INSERT INTO ci_builds (project_id, pipeline_id, pipeline_iid, user_id, name, stage, stage_idx, status, ref, tag, sha, commit_title,
-       allow_failure, job_when, needs, tag_list, plan, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, 'created', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       allow_failure, job_when, needs, tag_list, plan, created_at, updated_at, type)
+     VALUES (?, ?, ?, ?, ?, ?, ?, 'created', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   for (const job of jobs) {
     insert.run(pipeline.project_id, pipeline.id, pipeline.iid, pipeline.user_id, job.name, job.stage, job.stageIndex, pipeline.ref, pipeline.tag, pipeline.sha,
       commitTitle, job.allowFailure && job.allowFailureExitCodes.length === 0 ? 1 : 0, job.when, job.needs === null ? null : JSON.stringify(job.needs),
-      JSON.stringify(job.tags), JSON.stringify(job), stamp, stamp);
+      JSON.stringify(job.tags), JSON.stringify(job), stamp, stamp, job.trigger ? 'Ci::Bridge' : 'Ci::Build');
   }
 }
 
@@ -321,6 +337,7 @@ export class CiWorker {
     const active = db.prepare(`SELECT id FROM ci_pipelines WHERE status IN ('created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'scheduled', 'manual')`).pluck().all() as number[];
     for (const id of active) pipelines.add(id);
     for (const id of pipelines) this.process(id);
+    this.dropStuck();
     const scheduled = db.prepare("SELECT * FROM ci_builds WHERE status = 'scheduled' AND plan IS NOT NULL").all() as JobRow[];
     for (const job of scheduled) this.armSchedule(job);
   }
@@ -338,6 +355,7 @@ export class CiWorker {
   private advance(pipelineId: number): void {
     const { db } = this;
     const toStart: JobRow[] = [];
+    const toTrigger: JobRow[] = [];
     db.transaction(() => {
       const pipeline = pipelineById(db, pipelineId);
       if (!pipeline) return;
@@ -350,11 +368,18 @@ export class CiWorker {
         if (job?.status === 'created') this.enqueue(job, step.status, stamp);
       }
       for (const job of db.prepare("SELECT * FROM ci_builds WHERE pipeline_id = ? AND retried = 0 AND status = 'pending' AND plan IS NOT NULL ORDER BY id").all(pipelineId) as JobRow[]) {
-        if (this.assignRunner(job, pipeline, stamp)) toStart.push({ ...job, status: 'running' });
+        if (job.type === 'Ci::Bridge') {
+          // a trigger job needs no runner: it starts its child pipeline
+          db.prepare("UPDATE ci_builds SET status = 'running', started_at = ?, updated_at = ? WHERE id = ?").run(stamp, stamp, job.id);
+          toTrigger.push(job);
+        } else if (this.assignRunner(job, pipeline, stamp)) {
+          toStart.push({ ...job, status: 'running' });
+        }
       }
       this.updatePipelineStatus(pipelineId, stamp);
     })();
     for (const job of toStart) this.start(job.id);
+    for (const job of toTrigger) this.track(this.triggerChild(job));
     this.watchPending();
   }
 
@@ -413,6 +438,7 @@ export class CiWorker {
     if (!hasPending) return;
     this.poller = setInterval(() => {
       if (!this.alive()) return this.stop();
+      this.dropStuck();
       const ids = this.db.prepare("SELECT DISTINCT pipeline_id FROM ci_builds WHERE status = 'pending' AND plan IS NOT NULL").pluck().all() as number[];
       if (!ids.length) {
         clearInterval(this.poller!);
@@ -422,6 +448,28 @@ export class CiWorker {
       for (const id of ids) this.process(id);
     }, RUNNER_POLL_MS);
     this.poller.unref();
+  }
+
+  /**
+   * Ci::StuckBuilds::DropPendingService: a job pending for a day, or stuck (no runner can take it)
+   * for an hour, fails with `stuck_or_timeout_failure`.
+   */
+  dropStuck(): void {
+    const { db } = this;
+    const now = this.sandbox.now();
+    const stamp = now.toISOString();
+    const pending = db.prepare("SELECT * FROM ci_builds WHERE status = 'pending' AND plan IS NOT NULL AND type = 'Ci::Build'").all() as JobRow[];
+    const dropped = new Set<number>();
+    db.transaction(() => {
+      for (const job of pending) {
+        const waited = now.getTime() - Date.parse(job.queued_at ?? job.created_at);
+        if (!(waited > STUCK_PENDING_MS || (waited > STUCK_NO_RUNNER_MS && jobStuck(this.sandbox, job)))) continue;
+        appendTrace(db, job.id, '\x1b[31;1mERROR: Job failed (system failure): the job was stuck waiting for a runner and timed out\x1b[0;m\n');
+        this.finishJob(job, 'failed', 'stuck_or_timeout_failure', stamp);
+        dropped.add(job.pipeline_id!);
+      }
+    })();
+    for (const id of dropped) this.process(id);
   }
 
   private start(jobId: number): void {
@@ -576,6 +624,46 @@ export class CiWorker {
     if (status === pipeline.status && finishedAt === pipeline.finished_at && startedAt === pipeline.started_at && coverage === pipeline.coverage && duration === pipeline.duration) return;
     db.prepare('UPDATE ci_pipelines SET status = ?, started_at = ?, finished_at = ?, duration = ?, queued_duration = ?, coverage = ?, updated_at = ? WHERE id = ?')
       .run(status, startedAt, finishedAt, duration, queued, coverage, stamp, pipelineId);
+    if (pipeline.source_job_id !== null && completed) this.finishBridge(pipeline.source_job_id, status, stamp);
+  }
+
+  /** Starts a trigger job's child pipeline (source parent_pipeline) from its `trigger:include` files. */
+  private async triggerChild(bridge: JobRow): Promise<void> {
+    const { db } = this;
+    const plan = JSON.parse(bridge.plan!) as JobPlan;
+    const parent = pipelineById(db, bridge.pipeline_id!);
+    const project = db.prepare('SELECT * FROM projects WHERE id = ?').get(bridge.project_id) as ProjectRow | undefined;
+    if (!parent || !project || !plan.trigger) return;
+    const user = bridge.user_id === null ? null : (db.prepare('SELECT * FROM users WHERE id = ?').get(bridge.user_id) as UserRow | null);
+    const forward = plan.trigger.forward;
+    const variables: PipelineVariableInput[] = [
+      ...(forward.yamlVariables ? Object.entries({ ...(JSON.parse(parent.config_variables) as Record<string, string>), ...plan.variables }).map(([key, value]) => ({ key, value, variable_type: 'env_var' as const })) : []),
+      ...(forward.pipelineVariables ? pipelineVariablesOf(db, parent.id) : []),
+    ];
+    const unique = [...new Map(variables.map((variable) => [variable.key, variable])).values()];
+    const ciYaml = `include:\n${plan.trigger.include.map((file) => `  - local: ${JSON.stringify(file)}`).join('\n')}\n`;
+    const result = await createPipeline(this.sandbox, {
+      project, ref: parent.ref, user, source: 'parent_pipeline', sha: parent.sha, variables: unique, saveOnErrors: true,
+      parentPipelineId: parent.id, sourceJobId: bridge.id, ciYaml,
+    });
+    if (!this.alive()) return;
+    const stamp = this.sandbox.now().toISOString();
+    db.transaction(() => {
+      if (!result.ok) this.finishBridge(bridge.id, 'failed', stamp, 'downstream_pipeline_creation_failed');
+      // without strategy: depend the trigger job passes once its child exists
+      else if (plan.trigger!.strategy !== 'depend' || COMPLETED_STATUSES.includes(result.pipeline.status)) this.finishBridge(bridge.id, plan.trigger!.strategy === 'depend' ? result.pipeline.status : 'success', stamp);
+    })();
+    this.process(bridge.pipeline_id!);
+  }
+
+  /** A trigger job's end: with strategy: depend it takes its child pipeline's status. */
+  private finishBridge(bridgeId: number, status: string, stamp: string, reason: string | null = null): void {
+    const bridge = this.db.prepare('SELECT * FROM ci_builds WHERE id = ?').get(bridgeId) as JobRow | undefined;
+    if (!bridge || bridge.status !== 'running') return;
+    const final = status === 'success' || status === 'failed' || status === 'canceled' ? status : status === 'skipped' ? 'skipped' : 'failed';
+    this.db.prepare('UPDATE ci_builds SET status = ?, failure_reason = ?, finished_at = ?, updated_at = ? WHERE id = ?')
+      .run(final, final === 'failed' ? reason ?? 'downstream_pipeline_failed' : null, stamp, stamp, bridge.id);
+    this.process(bridge.pipeline_id!);
   }
 
   // -- actions (called inside the request's transaction)
@@ -585,6 +673,8 @@ export class CiWorker {
     const stamp = this.sandbox.now().toISOString();
     const jobs = this.db.prepare(`SELECT * FROM ci_builds WHERE pipeline_id = ? AND retried = 0 AND status IN ('created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'scheduled')`).all(pipelineId) as JobRow[];
     for (const job of jobs) this.cancelJob(job, stamp);
+    // child pipelines stop with their parent
+    for (const child of this.db.prepare('SELECT id FROM ci_pipelines WHERE parent_pipeline_id = ?').pluck().all(pipelineId) as number[]) this.cancelPipeline(child);
     this.updatePipelineStatus(pipelineId, stamp);
     this.process(pipelineId);
   }
@@ -592,7 +682,7 @@ export class CiWorker {
   cancelJob(job: JobRow, stamp = this.sandbox.now().toISOString()): void {
     this.db.prepare("UPDATE ci_builds SET status = 'canceled', finished_at = ?, updated_at = ? WHERE id = ?").run(stamp, stamp, job.id);
     if (job.status === 'running') {
-      appendTrace(this.db, job.id, '\n\x1b[31;1mERROR: Job failed: canceled\x1b[0;m\n');
+      // the interpreter writes the cancel into the log as it stops
       const running = this.running.get(job.id);
       // after the transaction: the interpreter sees the abort and finds the job canceled
       if (running) setImmediate(() => running.controller.abort());
@@ -687,9 +777,9 @@ function cloneJob(db: Db, job: JobRow, options: { status: string; retryCount: nu
   const plan = job.plan ? (JSON.parse(job.plan) as JobPlan) : null;
   const id = Number(db.prepare(
     `INSERT INTO ci_builds (project_id, pipeline_id, pipeline_iid, user_id, name, stage, stage_idx, status, ref, tag, sha, commit_title,
-       allow_failure, job_when, needs, tag_list, plan, job_variables, retry_count, queued_at, created_at, updated_at)
+       allow_failure, job_when, needs, tag_list, plan, job_variables, retry_count, queued_at, created_at, updated_at, type)
      SELECT project_id, pipeline_id, pipeline_iid, ?, name, stage, stage_idx, ?, ref, tag, sha, commit_title,
-       ?, job_when, needs, tag_list, plan, job_variables, ?, ?, ?, ? FROM ci_builds WHERE id = ?`,
+       ?, job_when, needs, tag_list, plan, job_variables, ?, ?, ?, ?, type FROM ci_builds WHERE id = ?`,
   ).run(options.userId, options.status, plan && plan.allowFailure && plan.allowFailureExitCodes.length === 0 ? 1 : 0, options.retryCount,
     options.status === 'pending' ? options.stamp : null, options.stamp, options.stamp, job.id).lastInsertRowid);
   return db.prepare('SELECT * FROM ci_builds WHERE id = ?').get(id) as JobRow;

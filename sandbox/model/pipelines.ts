@@ -46,6 +46,7 @@ export interface PipelineRow {
   yaml_errors: string | null;
   failure_reason: string | null;
   parent_pipeline_id: number | null;
+  source_job_id: number | null;
   created_at: string;
   updated_at: string;
   started_at: string | null;
@@ -98,6 +99,7 @@ export interface JobRow {
   /** JSON array of {key, value} given when a manual job was played. */
   job_variables: string;
   erased_at: string | null;
+  type: 'Ci::Build' | 'Ci::Bridge';
 }
 
 // -- reading rights
@@ -123,8 +125,9 @@ export function findPipeline(db: Db, projectId: number, id: number): PipelineRow
   return row;
 }
 
+/** A job (Ci::Build) of the project; trigger jobs are bridges, not found here (as on the platform). */
 export function findJob(db: Db, projectId: number, id: number): JobRow {
-  const row = db.prepare('SELECT * FROM ci_builds WHERE id = ? AND project_id = ?').get(id, projectId) as JobRow | undefined;
+  const row = db.prepare("SELECT * FROM ci_builds WHERE id = ? AND project_id = ? AND type = 'Ci::Build'").get(id, projectId) as JobRow | undefined;
   if (!row) throw notFound();
   return row;
 }
@@ -273,4 +276,12 @@ export function jobEntity(sandbox: Sandbox, job: JobRow, now: Date, options: { w
     archived: false,
     tag_list: JSON.parse(job.tag_list) as string[],
   };
+}
+
+/** Entities::Ci::Bridge: a trigger job, with the child pipeline it started. */
+export function bridgeEntity(sandbox: Sandbox, job: JobRow, now: Date) {
+  const { runner: _runner, runner_manager: _manager, artifacts: _artifacts, artifacts_expire_at: _expire, tag_list: _tags, archived: _archived, ...rest } = jobEntity(sandbox, job, now);
+  const child = sandbox.db.prepare('SELECT * FROM ci_pipelines WHERE source_job_id = ? ORDER BY id DESC LIMIT 1').get(job.id) as PipelineRow | undefined;
+  const project = sandbox.db.prepare('SELECT * FROM projects WHERE id = ?').get(job.project_id) as ProjectRow;
+  return { ...rest, downstream_pipeline: child ? pipelineBasic(sandbox, project, child) : null };
 }

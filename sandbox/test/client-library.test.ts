@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Gitlab } from '@gitbeaker/rest';
 import { generateKeyPairSync } from 'node:crypto';
 import { startSandbox, type RunningSandbox } from '../server.ts';
-import { DEMO_MERGE_REQUESTS, DEMO_PATHS, DEMO_TOKENS } from '../seed/demo.ts';
+import { DEMO_MERGE_REQUESTS, DEMO_PATHS, DEMO_PIPELINES, DEMO_TOKENS } from '../seed/demo.ts';
 
 /**
  * A client library written for the real platform (gitbeaker, the most used one for JavaScript),
@@ -235,5 +235,45 @@ describe('gitbeaker against the sandbox', () => {
     expect(hook).toMatchObject({ url: 'http://127.0.0.1:9/hook', push_events: true, merge_requests_events: true });
     expect((await api.SystemHooks.all()).map((each) => each.id)).toContain(hook.id);
     await api.SystemHooks.remove(hook.id);
+  });
+
+  it('runs pipelines and jobs: lists with filters, create with variables, jobs, log, retry, play, test reports, delete', async () => {
+    const gateway = await api.Projects.show(DEMO_PIPELINES.project);
+    const { data: failed, paginationInfo } = await api.Pipelines.all(gateway.id, { status: 'failed', perPage: 5, maxPages: 1, showExpanded: true });
+    expect(failed).toHaveLength(5);
+    expect(failed.every((pipeline) => pipeline.status === 'failed')).toBe(true);
+    expect(paginationInfo.next).toBe(2);
+    const summary = await api.Pipelines.showTestReportSummary(gateway.id, DEMO_PIPELINES.bigLogId);
+    expect(summary.total.count).toBe(DEMO_PIPELINES.bigReportCases);
+    const report = await api.Pipelines.showTestReport(gateway.id, DEMO_PIPELINES.bigLogId);
+    expect(report.total_count).toBe(DEMO_PIPELINES.bigReportCases);
+
+    const project = await api.Projects.create({ name: 'gitbeaker ci' });
+    const ci = 'stages: [test, deploy]\ntest:\n  stage: test\n  script: [echo "hello $WHO"]\nflaky:\n  stage: test\n  allow_failure: true\n  script: [exit 1]\ndeploy:\n  stage: deploy\n  when: manual\n  script: [echo "deploy to $TARGET"]\n';
+    await api.Commits.create(project.id, 'main', 'Add CI [skip ci]', [{ action: 'create', filePath: '.gitlab-ci.yml', content: ci }]);
+    const created = await api.Pipelines.create(project.id, 'main', { variables: [{ key: 'WHO', value: 'gitbeaker', variable_type: 'env_var' }] });
+    expect(created).toMatchObject({ ref: 'main', source: 'api' });
+    let pipeline = await api.Pipelines.show(project.id, created.id);
+    for (let i = 0; i < 200 && !['success', 'failed'].includes(pipeline.status); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      pipeline = await api.Pipelines.show(project.id, created.id);
+    }
+    expect(pipeline.status).toBe('success');
+    expect(pipeline.detailed_status).toMatchObject({ group: 'success-with-warnings' });
+    expect(await api.Pipelines.allVariables(project.id, created.id)).toEqual([{ variable_type: 'env_var', key: 'WHO', value: 'gitbeaker' }]);
+    const jobs = await api.Jobs.all(project.id, { pipelineId: created.id });
+    expect(jobs.map((job) => [job.name, job.status])).toEqual([['test', 'success'], ['flaky', 'failed'], ['deploy', 'manual']]);
+    const log = await api.Jobs.showLog(project.id, jobs[0].id);
+    expect(typeof log === 'string' ? log : await (log as Blob).text()).toContain('hello gitbeaker');
+    const retried = await api.Jobs.retry(project.id, jobs[1].id);
+    expect(retried.name).toBe('flaky');
+    const played = await api.Jobs.play(project.id, jobs[2].id, { jobVariablesAttributes: [{ key: 'TARGET', value: 'staging' }] });
+    expect(played.status).toBe('pending');
+    const manual = await api.Jobs.all(project.id, { scope: ['manual'] as never });
+    expect(manual).toHaveLength(0);
+    const latest = await api.Pipelines.showLatest(project.id, { ref: 'main' });
+    expect(latest.id).toBe(created.id);
+    await api.Pipelines.remove(project.id, created.id);
+    await expect(api.Pipelines.show(project.id, created.id)).rejects.toMatchObject({ cause: { response: { status: 404 } } });
   });
 });

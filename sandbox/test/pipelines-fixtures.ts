@@ -1,13 +1,12 @@
 import { expect } from 'vitest';
 import type { Harness } from './harness.ts';
-import { ciWorker } from '../ci/worker.ts';
 
 /** A project whose repository holds `files` on main (one commit through the commits API). */
-export async function projectWithFiles(h: Harness, name: string, files: Record<string, string>, options: { visibility?: string; token?: string } = {}) {
+export async function projectWithFiles(h: Harness, name: string, files: Record<string, string>, options: { visibility?: string; token?: string; message?: string } = {}) {
   const created = await h.post('/projects', { name, visibility: options.visibility ?? 'private' }, options.token ? { token: options.token } : undefined);
   expect(created.status, created.text).toBe(201);
   const project = created.body as { id: number; path_with_namespace: string };
-  await commitFiles(h, project.id, files, 'Initial commit');
+  await commitFiles(h, project.id, files, options.message ?? 'Initial commit');
   return project;
 }
 
@@ -40,7 +39,7 @@ const COMPLETED = ['success', 'failed', 'canceled', 'skipped', 'manual'];
 export async function settle(h: Harness, projectId: number, pipelineId: number, done: (pipeline: any) => boolean = (p) => COMPLETED.includes(p.status), timeoutMs = 8000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    await ciWorker(h.sandbox).idle();
+    // polls: waiting for the worker to be idle would wait out jobs that sleep
     const answer = await h.get(`/projects/${projectId}/pipelines/${pipelineId}`);
     expect(answer.status, answer.text).toBe(200);
     if (done(answer.body)) return answer.body;

@@ -104,3 +104,42 @@ describe('pipelines of pushes', () => {
     expect((await h.get(`/projects/${project.id}/pipelines?yaml_errors=false`)).body).toHaveLength(0);
   });
 });
+
+describe('GraphQL: ciConfigVariables and a job being stuck', () => {
+  const query = (fullPath: string, ref: string) => ({
+    query: 'query ($fullPath: ID!, $ref: String!) { project(fullPath: $fullPath) { ciConfigVariables(ref: $ref) { key value valueOptions description } } }',
+    variables: { fullPath, ref },
+  });
+
+  it('answers the CI file variables with descriptions and options at a ref, as the platform names them', async () => {
+    const ci = 'variables:\n  PLAIN: one\n  ENV:\n    value: staging\n    options: [staging, production]\n    description: Where to deploy\nbuild:\n  script: [echo]\n';
+    const project = await projectWithFiles(h, 'ci graphql', { '.gitlab-ci.yml': ci }, { message: 'CI [skip ci]' });
+    const answer = await h.post('http://localhost/api/graphql', query(project.path_with_namespace, 'main'));
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body).toEqual({ data: { project: { ciConfigVariables: [
+      { key: 'PLAIN', value: 'one', valueOptions: [], description: null },
+      { key: 'ENV', value: 'staging', valueOptions: ['staging', 'production'], description: 'Where to deploy' },
+    ] } } });
+    expect((await h.post('http://localhost/api/graphql', query(project.path_with_namespace, 'nope'))).body.data.project.ciConfigVariables).toEqual([]);
+    // a reader may not run pipelines: null; a stranger does not see the project
+    const reporter = h.user();
+    await h.post(`/projects/${project.id}/members`, { user_id: reporter.id, access_level: 20 });
+    expect((await h.post('http://localhost/api/graphql', query(project.path_with_namespace, 'main'), { token: reporter.token })).body.data.project.ciConfigVariables).toBeNull();
+    expect((await h.post('http://localhost/api/graphql', query(project.path_with_namespace, 'main'), { token: h.user().token })).body.data.project).toBeNull();
+    expect((await h.post('http://localhost/api/graphql', query(project.path_with_namespace, 'main'), { token: 'glpat-wrong' })).status).toBe(401);
+    expect((await h.post('http://localhost/api/graphql', { query: '{ nope }' })).body.errors[0].message).toMatch(/nope/);
+  });
+
+  it('says a pending job without a runner for its tags is stuck', async () => {
+    const project = await projectWithFiles(h, 'ci stuck gql', { '.gitlab-ci.yml': 'arm:\n  tags: [arm64-only]\n  script: [echo]\n' });
+    const { ciWorker } = await import('../ci/worker.ts');
+    await ciWorker(h.sandbox).idle();
+    const [pipeline] = (await h.get(`/projects/${project.id}/pipelines`)).body;
+    const [job] = await jobsOf(h, project.id, pipeline.id);
+    const answer = await h.post('http://localhost/api/graphql', {
+      query: 'query ($path: ID!, $id: ID!) { project(fullPath: $path) { job(id: $id) { id status stuck } } }',
+      variables: { path: project.path_with_namespace, id: `gid://gitlab/Ci::Build/${job.id}` },
+    });
+    expect(answer.body).toEqual({ data: { project: { job: { id: `gid://gitlab/Ci::Build/${job.id}`, status: 'PENDING', stuck: true } } } });
+  });
+});

@@ -1,0 +1,137 @@
+/**
+ * `POST /api/graphql`: the subset of the platform's GraphQL schema the console reads, with
+ * graphql-js, named as the platform names it: a project's `ciConfigVariables(ref)` (the run form
+ * prefills its variables from the CI file) and a CI job's `stuck` (REST has no such field).
+ * Authentication as the REST API (PRIVATE-TOKEN or a Bearer token with api or read_api).
+ */
+import type { Context, Hono } from 'hono';
+import {
+  GraphQLBoolean, GraphQLID, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString,
+  graphql, type GraphQLFieldConfigMap,
+} from 'graphql';
+import type { Actor, AppEnv, Sandbox } from '../context.ts';
+import { HttpError } from '../http/errors.ts';
+import { ParamReader } from '../http/params.ts';
+import { resolveActor } from '../http/auth.ts';
+import { AccessLevel, effectiveRole, findReadableProject, type ProjectRow } from '../model/access.ts';
+import { requirePipelineRead, type JobRow } from '../model/pipelines.ts';
+import { configVariablesAt, jobStuck } from '../ci/worker.ts';
+
+interface GraphContext {
+  sandbox: Sandbox;
+  actor: Actor;
+}
+
+const CiConfigVariable = new GraphQLObjectType({
+  name: 'CiConfigVariable',
+  description: 'CI/CD config variables.',
+  fields: {
+    key: { type: GraphQLString, description: 'Name of the variable.' },
+    value: { type: GraphQLString, description: 'Default value of the variable.' },
+    valueOptions: { type: new GraphQLList(new GraphQLNonNull(GraphQLString)), description: 'Value options for the variable.' },
+    description: { type: GraphQLString, description: 'Description for the CI/CD config variable.' },
+  },
+});
+
+const CiJob = new GraphQLObjectType<JobRow, GraphContext>({
+  name: 'CiJob',
+  fields: {
+    id: { type: GraphQLID, resolve: (job) => `gid://gitlab/Ci::Build/${job.id}` },
+    name: { type: GraphQLString },
+    status: { type: GraphQLString, description: 'Status of the job (upper case, as CiJobStatus).', resolve: (job) => job.status.toUpperCase() },
+    stuck: { type: new GraphQLNonNull(GraphQLBoolean), description: 'Indicates the job is stuck.', resolve: (job, _args, context) => jobStuck(context.sandbox, job) },
+  },
+});
+
+const projectFields: GraphQLFieldConfigMap<ProjectRow, GraphContext> = {
+  id: { type: new GraphQLNonNull(GraphQLID), resolve: (project) => `gid://gitlab/Project/${project.id}` },
+  fullPath: { type: new GraphQLNonNull(GraphQLID), resolve: (project) => project.path_with_namespace },
+  ciConfigVariables: {
+    type: new GraphQLList(new GraphQLNonNull(CiConfigVariable)),
+    description: 'CI/CD config variable.',
+    args: { ref: { type: new GraphQLNonNull(GraphQLString), description: 'Ref.' } },
+    // the platform's `create_pipeline` check: null for those who may not run pipelines
+    resolve: async (project, args: { ref: string }, context) => {
+      const role = effectiveRole(context.sandbox.db, context.actor, { type: 'Project', id: project.id }, context.sandbox.now());
+      if (role < AccessLevel.DEVELOPER) return null;
+      return configVariablesAt(context.sandbox, project, args.ref);
+    },
+  },
+  job: {
+    type: CiJob,
+    description: 'One job of the project.',
+    args: { id: { type: new GraphQLNonNull(GraphQLID), description: 'ID of the job (gid://gitlab/Ci::Build/N).' } },
+    resolve: (project, args: { id: string }, context) => {
+      const match = /^gid:\/\/gitlab\/Ci::Build\/(\d+)$/.exec(args.id);
+      if (!match) throw new Error(`"${args.id}" does not represent an instance of Ci::Build`);
+      try {
+        requirePipelineRead(context.sandbox.db, context.actor, project, context.sandbox.now());
+      } catch {
+        return null;
+      }
+      return (context.sandbox.db.prepare('SELECT * FROM ci_builds WHERE id = ? AND project_id = ?').get(Number(match[1]), project.id) as JobRow | undefined) ?? null;
+    },
+  },
+};
+
+const Project = new GraphQLObjectType<ProjectRow, GraphContext>({ name: 'Project', fields: projectFields });
+
+const schema = new GraphQLSchema({
+  query: new GraphQLObjectType<unknown, GraphContext>({
+    name: 'Query',
+    fields: {
+      project: {
+        type: Project,
+        args: { fullPath: { type: new GraphQLNonNull(GraphQLID), description: 'Full path of the project.' } },
+        resolve: (_root, args: { fullPath: string }, context) => {
+          try {
+            return findReadableProject(context.sandbox.db, context.actor, args.fullPath, context.sandbox.now());
+          } catch {
+            // hidden and unknown projects are both null, as the platform answers
+            return null;
+          }
+        },
+      },
+    },
+  }),
+});
+
+const READ_SCOPES = ['api', 'read_api'];
+
+async function execute(c: Context<AppEnv>, sandbox: Sandbox): Promise<Response> {
+  c.set('params', new ParamReader({}));
+  let actor: Actor;
+  try {
+    actor = resolveActor(c, sandbox);
+  } catch (error) {
+    if (error instanceof HttpError) return c.json({ errors: [{ message: 'Invalid token' }] }, 401);
+    throw error;
+  }
+  if (actor.via === 'job_token') return c.json({ errors: [{ message: 'Invalid token' }] }, 401);
+  if (actor.user && !READ_SCOPES.some((scope) => actor.scopes.has(scope))) {
+    return c.json({ errors: [{ message: 'Invalid token: insufficient scope' }] }, 403);
+  }
+  let body: { query?: unknown; variables?: unknown; operationName?: unknown };
+  try {
+    body = c.req.method === 'GET'
+      ? { query: c.req.query('query'), variables: c.req.query('variables') ? JSON.parse(c.req.query('variables')!) : undefined, operationName: c.req.query('operationName') }
+      : await c.req.json();
+  } catch {
+    return c.json({ errors: [{ message: 'Invalid JSON body' }] }, 400);
+  }
+  if (!body || typeof body.query !== 'string' || !body.query.trim()) return c.json({ errors: [{ message: 'No query string was present' }] }, 400);
+  const variables = body.variables && typeof body.variables === 'object' && !Array.isArray(body.variables) ? (body.variables as Record<string, unknown>) : undefined;
+  const result = await graphql({
+    schema,
+    source: body.query,
+    variableValues: variables,
+    operationName: typeof body.operationName === 'string' ? body.operationName : undefined,
+    contextValue: { sandbox, actor } satisfies GraphContext,
+  });
+  return c.json(result);
+}
+
+export function registerGraphql(app: Hono<AppEnv>, sandbox: Sandbox): void {
+  app.post('/api/graphql', (c) => execute(c, sandbox));
+  app.get('/api/graphql', (c) => execute(c, sandbox));
+}
