@@ -1,5 +1,6 @@
 import { chromium, type Browser, type Locator, type Page, type Request } from '@playwright/test';
 import { DEMO_PATHS, DEMO_TOKENS } from '../sandbox/seed/demo.ts';
+import { DEMO_PIPELINES } from '../sandbox/seed/pipelines.ts';
 import { chromiumLaunchOptions } from '../e2e/browser.ts';
 import { startConsoleServer } from '../e2e/console-server.ts';
 import { Shell } from '../e2e/pages/shell.ts';
@@ -36,6 +37,8 @@ interface ClickScreen {
   /** The list's first data row, and its request (the first API request whose path matches). */
   target: Target;
   request: RegExp;
+  /** Measured by a part of its own (`console.pipelines_list`), not with the click part's other screens. */
+  ownPart?: boolean;
 }
 
 const areas = (page: Page) => new Shell(page).areas;
@@ -217,6 +220,10 @@ export async function clickFigures(only?: readonly string[]): Promise<void> {
     const trackerAnswer = await fetch(`${server.baseURL}/api/v4/projects/${encodeURIComponent(DEMO_PATHS.issueTracker)}`, { headers: admin });
     if (!trackerAnswer.ok) throw new Error(`GET /projects/${DEMO_PATHS.issueTracker} answered ${trackerAnswer.status}`);
     const tracker = (await trackerAnswer.json()) as { id: number };
+    // the demo's API gateway: 5,000 pipelines
+    const gatewayAnswer = await fetch(`${server.baseURL}/api/v4/projects/${encodeURIComponent(DEMO_PIPELINES.project)}`, { headers: admin });
+    if (!gatewayAnswer.ok) throw new Error(`GET /projects/${DEMO_PIPELINES.project} answered ${gatewayAnswer.status}`);
+    const gateway = (await gatewayAnswer.json()) as { id: number };
     const faultsUrl = `${server.baseURL}/-/sandbox/faults`;
     const faults = async (latency: number | null) => {
       const answer = latency === null
@@ -253,8 +260,14 @@ export async function clickFigures(only?: readonly string[]): Promise<void> {
         link: (page) => new Shell(page).section('Code').getByRole('link', { name: 'Merge requests', exact: true }),
         away: (page) => areas(page).getByRole('link', { name: 'Members', exact: true }), target: { caption: '^Open merge requests$' }, request: /^\/api\/v4\/projects\/\d+\/merge_requests$/,
       },
+      {
+        // the list's rows come first; each row's user and durations follow from the single pipeline
+        name: 'pipelines', token: server.adminToken, start: `/projects/${gateway.id}/members`, ownPart: true,
+        link: (page) => new Shell(page).section('Build').getByRole('link', { name: 'Pipelines', exact: true }),
+        away: (page) => areas(page).getByRole('link', { name: 'Members', exact: true }), target: { caption: '^Pipelines$' }, request: /^\/api\/v4\/projects\/\d+\/pipelines$/,
+      },
     ];
-    for (const screen of screens) if (!only || only.includes(screen.name)) await screenFigures(browser, server.baseURL, faults, screen);
+    for (const screen of screens) if (only ? only.includes(screen.name) : !screen.ownPart) await screenFigures(browser, server.baseURL, faults, screen);
   } finally {
     await browser.close();
     await server.stop();

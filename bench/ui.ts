@@ -19,7 +19,9 @@ import { mergeRequestChangesFigures } from './merge-request-changes.ts';
  */
 export const CONSOLE_PARTS: ReadonlyArray<readonly [string, () => void | Promise<void>]> = [
   ['console.bundle', bundleFigures],
-  ['console.click', clickFigures],
+  ['console.click', () => clickFigures()],
+  // the list of the demo's 5,000 pipelines, by the click figures' method
+  ['console.pipelines_list', () => clickFigures(['pipelines'])],
   ['console.approve', approveFigures],
   ['console.cold', coldFigures],
   ['console.expiry', expiryFigures],

@@ -30,8 +30,9 @@ interface DemoIds {
   sha: string;
   groupAccount: number;
   instanceAccount: number;
-  /** The CI demo's project, and the job with the 100,000-line log. */
-  ciProject: number;
+  /** The demo project with pipelines (the API gateway's 5,000). */
+  pipelines: number;
+  /** Its job with the 100,000-line log. */
   bigLogJob: number;
 }
 
@@ -49,7 +50,7 @@ async function demoIds(api: Api): Promise<DemoIds> {
   const tag = Date.now().toString(36);
   const groupAccount = await api.post<{ id: number }>(`/groups/${group}/service_accounts`, { name: `Narrow bot ${tag}`, username: `narrow-${tag}` });
   api.deleteAfter(`/groups/${group}/service_accounts/${groupAccount.id}?hard_delete=true`);
-  const ciProject = await api.projectId(DEMO_PIPELINES.project);
+  const pipelines = await api.projectId(DEMO_PIPELINES.project);
   const instanceAccount = await api.post<{ id: number }>('/service_accounts', { name: `Narrow instance bot ${tag}`, username: `narrow-instance-${tag}` });
   api.deleteAfter(`/users/${instanceAccount.id}?hard_delete=true`);
   return {
@@ -61,8 +62,8 @@ async function demoIds(api: Api): Promise<DemoIds> {
     sha: (await first<{ id: string }>(`/projects/${project}/repository/commits?per_page=1`)).id,
     groupAccount: groupAccount.id,
     instanceAccount: instanceAccount.id,
-    ciProject,
-    bigLogJob: (await api.get<Array<{ id: number; name: string }>>(`/projects/${ciProject}/pipelines/${DEMO_PIPELINES.bigLogId}/jobs?per_page=100`)).find((job) => job.name === DEMO_PIPELINES.bigLogJob)!.id,
+    pipelines,
+    bigLogJob: (await api.get<Array<{ id: number; name: string }>>(`/projects/${pipelines}/pipelines/${DEMO_PIPELINES.bigLogId}/jobs?per_page=100`)).find((job) => job.name === DEMO_PIPELINES.bigLogJob)!.id,
   };
 }
 
@@ -119,16 +120,17 @@ const ADDRESSES: Record<string, (ids: DemoIds) => string> = {
   // the demo tracker's first issue: a description with a task list, code, a table and a thread
   'projects/$projectId/issues/$issueIid.tsx': (ids) => `/projects/${ids.project}/issues/1`,
   'projects/$projectId/new.$.tsx': (ids) => `/projects/${ids.project}/new/src`,
-  'projects/$projectId/pipelines/index.tsx': (ids) => `/projects/${ids.project}/pipelines`,
-  'projects/$projectId/pipelines/new.tsx': (ids) => `/projects/${ids.project}/pipelines/new`,
-  'projects/$projectId/pipelines/charts.tsx': (ids) => `/projects/${ids.project}/pipelines/charts`,
+  // the demo's pipelines: the list, the run form with the CI file's variables, and main's durations
+  'projects/$projectId/pipelines/index.tsx': (ids) => `/projects/${ids.pipelines}/pipelines`,
+  'projects/$projectId/pipelines/new.tsx': (ids) => `/projects/${ids.pipelines}/pipelines/new`,
+  'projects/$projectId/pipelines/charts.tsx': (ids) => `/projects/${ids.pipelines}/pipelines/charts`,
   // the demo's failed pipeline (its graph, test report and 100,000-line log) and its 200-job pipeline
-  'projects/$projectId/pipelines/$pipelineId/route.tsx': (ids) => `/projects/${ids.ciProject}/pipelines/${DEMO_PIPELINES.blockedId}`,
-  'projects/$projectId/pipelines/$pipelineId/index.tsx': (ids) => `/projects/${ids.ciProject}/pipelines/${DEMO_PIPELINES.bigLogId}`,
-  'projects/$projectId/pipelines/$pipelineId/jobs.tsx': (ids) => `/projects/${ids.ciProject}/pipelines/${DEMO_PIPELINES.bigGraphId}/jobs`,
-  'projects/$projectId/pipelines/$pipelineId/test-report.tsx': (ids) => `/projects/${ids.ciProject}/pipelines/${DEMO_PIPELINES.bigLogId}/test-report`,
-  'projects/$projectId/pipelines/$pipelineId/variables.tsx': (ids) => `/projects/${ids.ciProject}/pipelines/${DEMO_PIPELINES.runningId}/variables`,
-  'projects/$projectId/jobs/$jobId.tsx': (ids) => `/projects/${ids.ciProject}/jobs/${ids.bigLogJob}`,
+  'projects/$projectId/pipelines/$pipelineId/route.tsx': (ids) => `/projects/${ids.pipelines}/pipelines/${DEMO_PIPELINES.blockedId}`,
+  'projects/$projectId/pipelines/$pipelineId/index.tsx': (ids) => `/projects/${ids.pipelines}/pipelines/${DEMO_PIPELINES.bigLogId}`,
+  'projects/$projectId/pipelines/$pipelineId/jobs.tsx': (ids) => `/projects/${ids.pipelines}/pipelines/${DEMO_PIPELINES.bigGraphId}/jobs`,
+  'projects/$projectId/pipelines/$pipelineId/test-report.tsx': (ids) => `/projects/${ids.pipelines}/pipelines/${DEMO_PIPELINES.bigLogId}/test-report`,
+  'projects/$projectId/pipelines/$pipelineId/variables.tsx': (ids) => `/projects/${ids.pipelines}/pipelines/${DEMO_PIPELINES.runningId}/variables`,
+  'projects/$projectId/jobs/$jobId.tsx': (ids) => `/projects/${ids.pipelines}/jobs/${ids.bigLogJob}`,
   'projects/$projectId/runners.tsx': (ids) => `/projects/${ids.project}/runners`,
   'projects/$projectId/tree.$.tsx': (ids) => `/projects/${ids.project}/tree/src`,
   'runners/$runnerId.tsx': (ids) => `/runners/${ids.runner}`,

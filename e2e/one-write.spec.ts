@@ -4,6 +4,7 @@ import { test, expect, applyAdminSession, type Api } from './fixtures.ts';
 import { CommitPage } from './pages/commits.ts';
 import { FilesPage } from './pages/files.ts';
 import { IssueListPage } from './pages/issues.ts';
+import { PipelinesPage, RunPipelinePage } from './pages/pipelines.ts';
 import { RunnerFleetPage } from './pages/runners.ts';
 import { StorageMovesPage } from './pages/storage-moves.ts';
 import { newSshKey } from './ssh-key.ts';
@@ -1154,5 +1155,68 @@ test.describe('one press sends one write', () => {
     await expect(page.getByRole('button', { name: 'Retry pipeline', exact: true })).toBeEnabled({ timeout: 30_000 });
     await expectOneRequest(api, mark, 'POST', `/api/v4/projects/${projectId}/pipelines/${pipeline.id}/retry`);
     expect(await failRuns()).toBe(2);
+  });
+
+  // pipelines: a project with a CI file of its own; SLOW=yes runs a minute, FAIL=yes fails at once
+  const pipelineProject = async (api: Api) => {
+    const project = await newProject(api);
+    const ci = 'variables:\n  SLOW: "no"\n  FAIL: "no"\nbuild:\n  script:\n    - echo built\nslow:\n  rules:\n    - if: \'$SLOW == "yes"\'\n  script:\n    - sleep 60\nfail:\n  rules:\n    - if: \'$FAIL == "yes"\'\n  script:\n    - exit 1\n';
+    await api.post(`/projects/${project.id}/repository/commits`, { branch: 'main', commit_message: 'CI', actions: [{ action: 'create', file_path: '.gitlab-ci.yml', content: ci }] });
+    return project;
+  };
+  const pipelineNow = (api: Api, projectId: number, variables: Record<string, string>) =>
+    api.post<{ id: number }>(`/projects/${projectId}/pipeline`, { ref: 'main', variables: Object.entries(variables).map(([key, value]) => ({ key, value })) });
+  const pipelineIn = async (api: Api, projectId: number, pipelineId: number, status: string) =>
+    expect.poll(async () => (await api.get<{ status: string }>(`/projects/${projectId}/pipelines/${pipelineId}`)).status, { timeout: 30_000 }).toBe(status);
+  const apiPipelines = (api: Api, projectId: number) => api.get<Array<{ id: number; source: string }>>(`/projects/${projectId}/pipelines?source=api&per_page=100`);
+
+  eachPress('run a pipeline from the run form', async ({ page, api }, press) => {
+    const project = await pipelineProject(api);
+    const run = new RunPipelinePage(page);
+    await run.goto(project.id);
+    await expect(run.key(1)).toHaveValue('SLOW');
+    const mark = await api.requestMark();
+    await pressTwice(page, press, run.submit, run.key(1));
+    await expect(page).toHaveURL(new RegExp(`/projects/${project.id}/pipelines/\\d+$`));
+    await expectOneRequest(api, mark, 'POST', `/api/v4/projects/${project.id}/pipeline`);
+    expect(await apiPipelines(api, project.id)).toHaveLength(1);
+  });
+
+  eachPress('retry a failed pipeline from the list', async ({ page, api }, press) => {
+    const project = await pipelineProject(api);
+    const pipeline = await pipelineNow(api, project.id, { FAIL: 'yes' });
+    await pipelineIn(api, project.id, pipeline.id, 'failed');
+    const list = new PipelinesPage(page);
+    await list.goto(project.id);
+    const mark = await api.requestMark();
+    await pressTwice(page, press, list.action(pipeline.id, 'Retry'));
+    await expect(page.getByRole('status').filter({ hasText: `Retried pipeline #${pipeline.id}.` })).toBeVisible();
+    await expectOneRequest(api, mark, 'POST', `/api/v4/projects/${project.id}/pipelines/${pipeline.id}/retry`);
+  });
+
+  eachPress('cancel a running pipeline from the list', async ({ page, api }, press) => {
+    const project = await pipelineProject(api);
+    const pipeline = await pipelineNow(api, project.id, { SLOW: 'yes' });
+    await pipelineIn(api, project.id, pipeline.id, 'running');
+    const list = new PipelinesPage(page);
+    await list.goto(project.id);
+    const mark = await api.requestMark();
+    await pressTwice(page, press, list.action(pipeline.id, 'Cancel'));
+    await expect(list.row(pipeline.id).getByText('Canceled', { exact: true })).toBeVisible();
+    await expectOneRequest(api, mark, 'POST', `/api/v4/projects/${project.id}/pipelines/${pipeline.id}/cancel`);
+  });
+
+  eachPress('delete a pipeline after confirming', async ({ page, api }, press) => {
+    const project = await pipelineProject(api);
+    const pipeline = await pipelineNow(api, project.id, {});
+    await pipelineIn(api, project.id, pipeline.id, 'success');
+    const list = new PipelinesPage(page);
+    await list.goto(project.id);
+    await list.action(pipeline.id, 'Delete').click();
+    const dialog = page.getByRole('alertdialog', { name: `Delete pipeline #${pipeline.id}?` });
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: 'Delete pipeline' }));
+    await expect(dialog).toBeHidden();
+    await expectOneRequest(api, mark, 'DELETE', `/api/v4/projects/${project.id}/pipelines/${pipeline.id}`);
   });
 });

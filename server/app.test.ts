@@ -141,5 +141,8 @@ describe('security headers of the served console', () => {
     const answer = await get('/api/v4/version');
     expect(await answer.json()).toEqual({ answered: 'by the API' });
     expect(answer.headers.get('content-security-policy')).toBeNull();
+    // and the GraphQL endpoint beside it
+    const graphql = await app.request('http://localhost/api/graphql', { method: 'POST', body: '{}' });
+    expect(await graphql.json()).toEqual({ answered: 'by the API' });
   });
 });

@@ -117,10 +117,13 @@ export function createServerApp(options: ServerOptions) {
   if (options.target) {
     const target = options.target;
     app.all('/api/v4/*', compressJson(), (c) => proxy(c.req.raw, target));
+    // the platform's GraphQL endpoint beside the REST API (the run form's CI variables)
+    app.all('/api/graphql', compressJson(), (c) => proxy(c.req.raw, target));
   } else if (options.sandboxFetch) {
     const sandboxFetch = options.sandboxFetch;
     // the Node bindings pass through so the sandbox's dropped-connection fault can reach the socket
     app.all('/api/v4/*', (c) => sandboxFetch(c.req.raw, c.env));
+    app.all('/api/graphql', (c) => sandboxFetch(c.req.raw, c.env));
     app.all('/-/sandbox/*', (c) => sandboxFetch(c.req.raw, c.env));
   }
   const distDir = options.distDir;

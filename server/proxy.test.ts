@@ -25,6 +25,10 @@ beforeAll(async () => {
     if (c.req.path === '/gitlab/api/v4/projects/5/repository/files/big.txt/raw') return c.text(JSON.stringify(many));
     return c.json([{ id: 1 }], c.req.method === 'POST' ? 201 : 200);
   });
+  instance.post('/gitlab/api/graphql', async (c) => {
+    seen.push({ url: c.req.url.slice(upstreamOrigin.length), token: c.req.header('private-token'), forwardedHost: c.req.header('x-forwarded-host'), body: await c.req.text() });
+    return c.json({ data: { project: null } });
+  });
   await new Promise<void>((resolve) => {
     upstream = serve({ fetch: instance.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => {
       upstreamOrigin = `http://127.0.0.1:${info.port}`;
@@ -86,6 +90,16 @@ describe('npm start -- --target: /api/v4 goes to the instance', () => {
     const raw = await proxied().request('http://console.test:8080/api/v4/projects/5/repository/files/big.txt/raw', { headers: { 'Accept-Encoding': 'gzip' } });
     expect(raw.headers.get('content-encoding')).toBeNull();
     expect(JSON.parse(await raw.text()) as unknown[]).toHaveLength(100);
+  });
+
+  it('forwards /api/graphql too, with the token and the body', async () => {
+    const answer = await proxied().request('http://console.test:8080/api/graphql', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'PRIVATE-TOKEN': 'secret' },
+      body: JSON.stringify({ query: '{ project(fullPath: "a/b") { id } }' }),
+    });
+    expect(await answer.json()).toEqual({ data: { project: null } });
+    expect(seen.at(-1)).toMatchObject({ url: '/gitlab/api/graphql', token: 'secret', body: JSON.stringify({ query: '{ project(fullPath: "a/b") { id } }' }) });
   });
 
   it('answers 502 with a message naming the instance when it does not answer', async () => {

@@ -214,6 +214,35 @@ export const pipelinesQueries = {
       queryKey: [...pipelinesQueries.pipeline(projectId, pipelineId), 'detail'] as const,
       queryFn: ({ signal }) => request(connection, pipelinePath(projectId, pipelineId), pipelineDetailSchema, { signal }),
     }),
+  /**
+   * The single pipelines behind a page of the list (user, durations, detailed status: a list item
+   * has none of them), six at a time. One whose cached detail still matches its row (status and
+   * updated_at) is not asked again; each answer also fills that pipeline's `detail`. A pipeline
+   * that cannot be read is left out.
+   */
+  rowDetails: (connection: Connection, projectId: ProjectRef, rows: readonly Pick<Pipeline, 'id' | 'status' | 'updated_at'>[]) =>
+    queryOptions({
+      queryKey: [...pipelinesQueries.lists(projectId), 'row-details', rows.map((row) => `${row.id}:${row.status}:${row.updated_at ?? ''}`)] as const,
+      queryFn: async ({ client, signal }) => {
+        const results = await mapWithConcurrency(
+          rows,
+          DETAIL_CONCURRENCY,
+          async (row) => {
+            const { queryKey } = pipelinesQueries.detail(connection, projectId, row.id);
+            const cached = client.getQueryData(queryKey);
+            if (cached && cached.status === row.status && cached.updated_at === row.updated_at) return cached;
+            const fresh = await request(connection, pipelinePath(projectId, row.id), pipelineDetailSchema, { signal });
+            client.setQueryData(queryKey, fresh);
+            return fresh;
+          },
+          signal,
+        );
+        const byId: Record<number, PipelineDetail> = {};
+        for (const result of results) if (result.ok) byId[result.value.id] = result.value;
+        return byId;
+      },
+      staleTime: Infinity,
+    }),
   /** The latest pipeline of `ref` (the default branch when empty); 403 when its commit has none (spec 3, 7). */
   latest: (connection: Connection, projectId: ProjectRef, ref?: string) =>
     queryOptions({

@@ -16,7 +16,8 @@ export default function DurationsChart({ points }: { points: readonly DurationPo
     const element = box.current;
     if (!element) return;
     const data: uPlot.AlignedData = [points.map((point) => point.at), points.map((point) => point.duration), points.map((point) => point.queued)];
-    const seconds = (_chart: uPlot, values: number[]) => values.map((value) => formatDuration(value));
+    // ticks under a second keep a decimal: "< 1s" on every small tick says nothing
+    const seconds = (_chart: uPlot, values: number[]) => values.map((value) => (value > 0 && value < 1 ? `${value.toFixed(1)}s` : value === 0 ? '0s' : formatDuration(value)));
     const chart = new uPlot(
       {
         width: Math.max(280, element.clientWidth),

@@ -12,6 +12,7 @@ import { Time } from '../../components/time.tsx';
 import { formatDuration } from '../../lib/duration.ts';
 import { durationPoints, durationSummary } from './durations.ts';
 import { PIPELINE_CHART_COUNTS, type PipelineChartSearch } from './search.ts';
+import './pipelines.css';
 
 // uPlot comes with the chart only, never with the list or the entry
 const DurationsChart = lazy(() => import('./durations-chart.tsx'));

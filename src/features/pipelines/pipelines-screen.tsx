@@ -24,6 +24,7 @@ import { useProjectCaller } from '../../components/use-project-caller.ts';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import type { Write } from '../../components/use-write.ts';
 import { formatDuration, secondsSince } from '../../lib/duration.ts';
+import { whenIdle } from '../../lib/idle.ts';
 import { useCancelPipeline, useDeletePipeline, useRetryPipeline } from './mutations.ts';
 import { deleteRefusal, runRefusal } from './permissions.ts';
 import { pipelineListParams } from './route-options.ts';
@@ -153,6 +154,7 @@ function PipelineList({ projectId, search, runRefused, deleteRefused }: Pipeline
   const live = useLiveRefetch(anyMoving);
   const list = useQuery({ ...pipelinesQueries.list(connection, projectId, params), placeholderData: keepPreviousData, refetchInterval: live });
   usePrefetch(list.data?.nextPage ? pipelinesQueries.list(connection, projectId, { ...params, page: list.data.nextPage }) : null);
+  const details = useRowDetails(projectId, list.data?.items);
   const retry = useRetryPipeline();
   const cancel = useCancelPipeline();
   const [deleting, setDeleting] = useState<Pipeline | null>(null);
@@ -166,12 +168,13 @@ function PipelineList({ projectId, search, runRefused, deleteRefused }: Pipeline
     );
   };
 
+  const detailOf = (pipeline: Pipeline) => details.data?.[pipeline.id];
   const columns: ColumnDef<Pipeline>[] = [
-    { id: 'status', header: 'Status', cell: ({ row: { original } }) => <StatusCell projectId={projectId} pipeline={original} /> },
-    { id: 'pipeline', header: 'Pipeline', cell: ({ row: { original } }) => <PipelineCell projectId={projectId} pipeline={original} /> },
-    { id: 'ref', header: 'Ref and commit', cell: ({ row: { original } }) => <RefCell projectId={projectId} pipeline={original} /> },
-    { id: 'user', header: 'Triggered by', cell: ({ row: { original } }) => <UserCell projectId={projectId} pipeline={original} /> },
-    { id: 'times', header: 'Duration and queue', cell: ({ row: { original } }) => <TimesCell projectId={projectId} pipeline={original} /> },
+    { id: 'status', header: 'Status', cell: ({ row: { original } }) => <CiStatusBadge status={original.status} tooltip={detailOf(original)?.detailed_status?.tooltip} /> },
+    { id: 'pipeline', header: 'Pipeline', cell: ({ row: { original } }) => <PipelineCell projectId={projectId} pipeline={original} detail={detailOf(original)} /> },
+    { id: 'ref', header: 'Ref and commit', cell: ({ row: { original } }) => <RefCell projectId={projectId} pipeline={original} detail={detailOf(original)} /> },
+    { id: 'user', header: 'Triggered by', cell: ({ row: { original } }) => <UserCell detail={detailOf(original)} /> },
+    { id: 'times', header: 'Duration and queue', cell: ({ row: { original } }) => <TimesCell detail={detailOf(original)} /> },
     {
       id: 'updated',
       header: 'Created and updated',
@@ -235,32 +238,24 @@ function PipelineList({ projectId, search, runRefused, deleteRefused }: Pipeline
 }
 
 /**
- * The single pipeline behind a row (user, durations, detailed status: a list item has none of
- * them), fetched again whenever the live list shows the row changed.
+ * The single pipelines behind the page's rows, asked once the rows are painted (loopback answers
+ * re-rendering the page before its first frame would hold the rows back), as one query: the
+ * rows fill in together, and again for the rows the live list shows changed.
  */
-function useRowDetail(projectId: number, pipeline: Pipeline): PipelineDetail | undefined {
+function useRowDetails(projectId: number, items: Pipeline[] | undefined) {
   const connection = useConnection();
-  const detail = useQuery({ ...pipelinesQueries.detail(connection, projectId, pipeline.id), staleTime: Infinity });
-  const outdated = detail.data !== undefined && (detail.data.status !== pipeline.status || detail.data.updated_at !== pipeline.updated_at);
-  const { refetch } = detail;
-  useEffect(() => {
-    if (outdated) void refetch({ cancelRefetch: false });
-  }, [outdated, pipeline.updated_at, pipeline.status, refetch]);
-  return detail.data;
+  const [idle, setIdle] = useState(false);
+  useEffect(() => whenIdle(() => setIdle(true)), []);
+  return useQuery({ ...pipelinesQueries.rowDetails(connection, projectId, items ?? []), enabled: idle && Boolean(items?.length), placeholderData: keepPreviousData });
 }
 
 interface CellProps {
   projectId: number;
   pipeline: Pipeline;
+  detail: PipelineDetail | undefined;
 }
 
-function StatusCell({ projectId, pipeline }: CellProps) {
-  const detail = useRowDetail(projectId, pipeline);
-  return <CiStatusBadge status={pipeline.status} tooltip={detail?.detailed_status?.tooltip} />;
-}
-
-function PipelineCell({ projectId, pipeline }: CellProps) {
-  const detail = useRowDetail(projectId, pipeline);
+function PipelineCell({ projectId, pipeline, detail }: CellProps) {
   return (
     <div>
       <Link
@@ -285,8 +280,7 @@ function PipelineCell({ projectId, pipeline }: CellProps) {
   );
 }
 
-function RefCell({ projectId, pipeline }: CellProps) {
-  const detail = useRowDetail(projectId, pipeline);
+function RefCell({ projectId, pipeline, detail }: CellProps) {
   return (
     <div>
       <span className="breakable">
@@ -303,8 +297,8 @@ function RefCell({ projectId, pipeline }: CellProps) {
   );
 }
 
-function UserCell({ projectId, pipeline }: CellProps) {
-  const user = useRowDetail(projectId, pipeline)?.user;
+function UserCell({ detail }: { detail: PipelineDetail | undefined }) {
+  const user = detail?.user;
   if (!user) return <span className="muted">—</span>;
   return (
     <Link to="/users/$userId" params={{ userId: String(user.id) }} title={user.name}>
@@ -313,8 +307,7 @@ function UserCell({ projectId, pipeline }: CellProps) {
   );
 }
 
-function TimesCell({ projectId, pipeline }: CellProps) {
-  const detail = useRowDetail(projectId, pipeline);
+function TimesCell({ detail }: { detail: PipelineDetail | undefined }) {
   if (!detail) return null;
   const running = isPipelineMoving(detail.status) && detail.started_at;
   const duration = running ? secondsSince(detail.started_at) : detail.duration;

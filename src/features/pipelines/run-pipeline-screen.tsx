@@ -17,6 +17,7 @@ import { useNotify } from '../../components/toast.tsx';
 import { UncertainWrite } from '../../components/uncertain-write.tsx';
 import { useProjectCaller } from '../../components/use-project-caller.ts';
 import { useCreatePipeline } from './mutations.ts';
+import './pipelines.css';
 import { runRefusal } from './permissions.ts';
 
 interface RunPipelineScreenProps {
@@ -98,7 +99,7 @@ function RunPipelineForm({ projectId, fullPath, initialRef, disabled }: RunPipel
   const { errors } = form.formState;
 
   return (
-    <form className="form form--wide" noValidate onSubmit={submit} aria-label="Run pipeline">
+    <form className="form run-form" noValidate onSubmit={submit} aria-label="Run pipeline">
       <RefPicker projectId={projectId} form={form} error={errors.ref?.message} />
       <fieldset className="field">
         <legend className="field__label">Variables</legend>
@@ -167,7 +168,8 @@ function RefPicker({ projectId, form, error }: { projectId: number; form: UseFor
         error={error}
         hint={branches.isFetching || tags.isFetching ? 'Loading branches and tags…' : `${branchNames.length} branches and ${tagNames.length} tags${search ? ` matching “${search}”` : ''} (at most 100 of each).`}
       >
-        <select className="input" {...form.register('ref')}>
+        {/* controlled: options come and go with the search, and the chosen one must stay selected */}
+        <select className="input" value={chosen} {...form.register('ref')}>
           {chosen ? null : <option value="">Choose a branch or tag</option>}
           {extra ? <option value={extra}>{extra}</option> : null}
           <optgroup label="Branches">
