@@ -1,6 +1,5 @@
 import { useMemo, useState } from 'react';
 import { useSuspenseQuery } from '@tanstack/react-query';
-import * as z from 'zod/mini';
 import { pipelinesQueries, type TestReport as Report } from '../../api/pipelines.ts';
 import { useConnection } from '../../api/react.ts';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
@@ -9,20 +8,9 @@ import { SearchInput } from '../../components/list-controls.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { SearchLink } from '../../components/search-link.tsx';
 import { EmptyState } from '../../components/states.tsx';
-import { pageParams, searchSchema, withDefault, type SearchOf } from '../../lib/search-params.ts';
+import type { TestReportSearch } from './test-report-search.ts';
 import { CiStatusBadge } from '../../components/ci-status.tsx';
 import { CASE_STATUSES, filterCases, pageOf, reportCases, type CaseStatus, type ReportCase } from './test-report-model.ts';
-
-export const testReportSearchSchema = searchSchema(() =>
-  z.object({
-    suite: withDefault(z.string(), ''),
-    search: withDefault(z.string(), ''),
-    status: z.catch(z.optional(z.enum(CASE_STATUSES)), undefined),
-    ...pageParams,
-  }),
-);
-export type TestReportSearch = SearchOf<typeof testReportSearchSchema>;
-export const TEST_REPORT_SEARCH_DEFAULTS = { suite: '', search: '', page: 1, per_page: 20 } as const;
 
 const STATUS_WORDS: Record<CaseStatus, string> = { failed: 'Failed', error: 'Errors', skipped: 'Skipped', success: 'Passed' };
 

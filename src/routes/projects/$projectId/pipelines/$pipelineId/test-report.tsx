@@ -1,6 +1,7 @@
 import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { loadTestReport } from '../../../../../features/jobs/route-options.ts';
-import { TEST_REPORT_SEARCH_DEFAULTS, TestReportView, testReportSearchSchema, type TestReportSearch } from '../../../../../features/jobs/test-report.tsx';
+import { TestReportView } from '../../../../../features/jobs/test-report.tsx';
+import { TEST_REPORT_SEARCH_DEFAULTS, testReportSearchSchema, type TestReportSearch } from '../../../../../features/jobs/test-report-search.ts';
 import { idParams } from '../../../../../lib/route-params.ts';
 
 export const Route = createFileRoute('/projects/$projectId/pipelines/$pipelineId/test-report')({
