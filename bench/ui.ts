@@ -11,6 +11,7 @@ import { boardFigures } from './board.ts';
 import { mergeRequestBoardFigures } from './merge-request-board.ts';
 import { issueDetailFigures } from './issue-detail.ts';
 import { mergeRequestChangesFigures } from './merge-request-changes.ts';
+import { pipelineDetailFigures } from './jobs.ts';
 
 /**
  * The console's parts of the bench, by name (`npm run bench -- --only <prefix>` runs the parts
@@ -34,4 +35,5 @@ export const CONSOLE_PARTS: ReadonlyArray<readonly [string, () => void | Promise
   ['console.issue_timeline', issueDetailFigures],
   ['console.merge_request_board', mergeRequestBoardFigures],
   ['console.merge_request_changes', mergeRequestChangesFigures],
+  ['console.pipeline_detail', pipelineDetailFigures],
 ];

@@ -32,6 +32,8 @@ interface DemoIds {
   instanceAccount: number;
   /** The demo project with pipelines (the API gateway's 5,000). */
   pipelines: number;
+  /** Its job with the 100,000-line log. */
+  bigLogJob: number;
 }
 
 async function demoIds(api: Api): Promise<DemoIds> {
@@ -48,6 +50,7 @@ async function demoIds(api: Api): Promise<DemoIds> {
   const tag = Date.now().toString(36);
   const groupAccount = await api.post<{ id: number }>(`/groups/${group}/service_accounts`, { name: `Narrow bot ${tag}`, username: `narrow-${tag}` });
   api.deleteAfter(`/groups/${group}/service_accounts/${groupAccount.id}?hard_delete=true`);
+  const pipelines = await api.projectId(DEMO_PIPELINES.project);
   const instanceAccount = await api.post<{ id: number }>('/service_accounts', { name: `Narrow instance bot ${tag}`, username: `narrow-instance-${tag}` });
   api.deleteAfter(`/users/${instanceAccount.id}?hard_delete=true`);
   return {
@@ -59,7 +62,8 @@ async function demoIds(api: Api): Promise<DemoIds> {
     sha: (await first<{ id: string }>(`/projects/${project}/repository/commits?per_page=1`)).id,
     groupAccount: groupAccount.id,
     instanceAccount: instanceAccount.id,
-    pipelines: await api.projectId(DEMO_PIPELINES.project),
+    pipelines,
+    bigLogJob: (await api.get<Array<{ id: number; name: string }>>(`/projects/${pipelines}/pipelines/${DEMO_PIPELINES.bigLogId}/jobs?per_page=100`)).find((job) => job.name === DEMO_PIPELINES.bigLogJob)!.id,
   };
 }
 
@@ -120,6 +124,13 @@ const ADDRESSES: Record<string, (ids: DemoIds) => string> = {
   'projects/$projectId/pipelines/index.tsx': (ids) => `/projects/${ids.pipelines}/pipelines`,
   'projects/$projectId/pipelines/new.tsx': (ids) => `/projects/${ids.pipelines}/pipelines/new`,
   'projects/$projectId/pipelines/charts.tsx': (ids) => `/projects/${ids.pipelines}/pipelines/charts`,
+  // the demo's failed pipeline (its graph, test report and 100,000-line log) and its 200-job pipeline
+  'projects/$projectId/pipelines/$pipelineId/route.tsx': (ids) => `/projects/${ids.pipelines}/pipelines/${DEMO_PIPELINES.blockedId}`,
+  'projects/$projectId/pipelines/$pipelineId/index.tsx': (ids) => `/projects/${ids.pipelines}/pipelines/${DEMO_PIPELINES.bigLogId}`,
+  'projects/$projectId/pipelines/$pipelineId/jobs.tsx': (ids) => `/projects/${ids.pipelines}/pipelines/${DEMO_PIPELINES.bigGraphId}/jobs`,
+  'projects/$projectId/pipelines/$pipelineId/test-report.tsx': (ids) => `/projects/${ids.pipelines}/pipelines/${DEMO_PIPELINES.bigLogId}/test-report`,
+  'projects/$projectId/pipelines/$pipelineId/variables.tsx': (ids) => `/projects/${ids.pipelines}/pipelines/${DEMO_PIPELINES.runningId}/variables`,
+  'projects/$projectId/jobs/$jobId.tsx': (ids) => `/projects/${ids.pipelines}/jobs/${ids.bigLogJob}`,
   'projects/$projectId/runners.tsx': (ids) => `/projects/${ids.project}/runners`,
   'projects/$projectId/tree.$.tsx': (ids) => `/projects/${ids.project}/tree/src`,
   'runners/$runnerId.tsx': (ids) => `/runners/${ids.runner}`,
@@ -158,6 +169,8 @@ for (let shard = 0; shard < SHARDS; shard++) test(`no screen scrolls sideways at
       for (const control of document.querySelectorAll('main button, main a[href]')) {
         // an issue board's columns scroll sideways in their own box by design, as the platform's do
         if (control.closest('[role="group"][aria-label^="Board "]')) continue;
+        // so do a pipeline graph's stages, one column each
+        if (control.closest('[role="region"][aria-label="Pipeline graph"]')) continue;
         const { right, width } = control.getBoundingClientRect();
         if (width > 0 && right > innerWidth) found.push(`"${control.textContent}" ends past the window`);
       }

@@ -8,6 +8,7 @@ import { PipelinesPage, RunPipelinePage } from './pages/pipelines.ts';
 import { RunnerFleetPage } from './pages/runners.ts';
 import { StorageMovesPage } from './pages/storage-moves.ts';
 import { newSshKey } from './ssh-key.ts';
+import { jobNamed, newCiProject, settledPipeline } from './ci.ts';
 
 /**
  * One press, one write: every create and update form, and the one-click writes, pressed the way
@@ -122,6 +123,18 @@ async function newMergeRequest(api: Api) {
   const path = `/projects/${project.id}/merge_requests/${request.iid}`;
   return { project, iid: request.iid, path, page: `/projects/${project.id}/merge-requests/${request.iid}` };
 }
+
+/** A CI file whose pipelines fail in `test` and keep a manual `deploy` waiting. */
+const FAILING_WITH_MANUAL_CI = `stages: [test, deploy]
+fail:
+  stage: test
+  script: [exit 1]
+deploy:
+  stage: deploy
+  needs: []
+  when: manual
+  script: [echo deployed]
+`;
 
 /**
  * One case pressed the three ways in turn, each a step named after its press, on one page: a
@@ -1102,6 +1115,48 @@ test.describe('one press sends one write', () => {
     await expectOneRequest(api, mark, 'PUT', `/api/v4${request.path}/merge`);
     expect(await api.get<{ state: string }>(request.path)).toMatchObject({ state: 'merged' });
   });
+
+  eachPress('play a manual job from the pipeline graph', async ({ page, api }, press) => {
+    const projectId = await newCiProject(api, { '.gitlab-ci.yml': FAILING_WITH_MANUAL_CI });
+    const { pipeline, jobs } = await settledPipeline(api, projectId);
+    const deploy = jobNamed(jobs, 'deploy');
+    await page.goto(`/projects/${projectId}/pipelines/${pipeline.id}`);
+    const mark = await api.requestMark();
+    await pressTwice(page, press, page.getByRole('button', { name: 'Run deploy', exact: true }));
+    await expect(page.getByRole('button', { name: 'Run deploy', exact: true })).toHaveCount(0);
+    await expectOneRequest(api, mark, 'POST', `/api/v4/projects/${projectId}/jobs/${deploy.id}/play`);
+    expect((await api.get<{ status: string }>(`/projects/${projectId}/jobs/${deploy.id}`)).status).not.toBe('manual');
+  });
+
+  eachPress('retry a failed job from its page', async ({ page, api }, press) => {
+    const projectId = await newCiProject(api, { '.gitlab-ci.yml': FAILING_WITH_MANUAL_CI });
+    const { pipeline, jobs } = await settledPipeline(api, projectId);
+    const failed = jobNamed(jobs, 'fail');
+    await page.goto(`/projects/${projectId}/jobs/${failed.id}`);
+    const mark = await api.requestMark();
+    await pressTwice(page, press, page.getByRole('button', { name: 'Retry fail', exact: true }));
+    // the retry is a new job, and the page moves to it
+    await expect(page).not.toHaveURL(new RegExp(`/jobs/${failed.id}$`));
+    await expectOneRequest(api, mark, 'POST', `/api/v4/projects/${projectId}/jobs/${failed.id}/retry`);
+    const all = await api.get<Array<{ name: string }>>(`/projects/${projectId}/pipelines/${pipeline.id}/jobs?include_retried=true&per_page=100`);
+    expect(all.filter((job) => job.name === 'fail')).toHaveLength(2);
+  });
+
+  eachPress('retry a failed pipeline from its page', async ({ page, api }, press) => {
+    const projectId = await newCiProject(api, { '.gitlab-ci.yml': FAILING_WITH_MANUAL_CI });
+    const { pipeline } = await settledPipeline(api, projectId);
+    expect(pipeline.status).toBe('failed');
+    await page.goto(`/projects/${projectId}/pipelines/${pipeline.id}`);
+    const mark = await api.requestMark();
+    await pressTwice(page, press, page.getByRole('button', { name: 'Retry pipeline', exact: true }));
+    // the retried job runs and fails again: the pipeline may be retried once more, on purpose
+    const failRuns = async () => (await api.get<Array<{ name: string }>>(`/projects/${projectId}/pipelines/${pipeline.id}/jobs?include_retried=true&per_page=100`)).filter((job) => job.name === 'fail').length;
+    await expect.poll(failRuns, { timeout: 30_000 }).toBe(2);
+    await expect(page.getByRole('button', { name: 'Retry pipeline', exact: true })).toBeEnabled({ timeout: 30_000 });
+    await expectOneRequest(api, mark, 'POST', `/api/v4/projects/${projectId}/pipelines/${pipeline.id}/retry`);
+    expect(await failRuns()).toBe(2);
+  });
+
   // pipelines: a project with a CI file of its own; SLOW=yes runs a minute, FAIL=yes fails at once
   const pipelineProject = async (api: Api) => {
     const project = await newProject(api);

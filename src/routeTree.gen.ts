@@ -54,10 +54,12 @@ import { Route as ProjectsProjectIdCommitShaRouteImport } from './routes/project
 import { Route as ProjectsProjectIdEditSplatRouteImport } from './routes/projects/$projectId/edit.$'
 import { Route as ProjectsProjectIdIssuesIndexRouteImport } from './routes/projects/$projectId/issues/index'
 import { Route as ProjectsProjectIdIssuesIssueIidRouteImport } from './routes/projects/$projectId/issues/$issueIid'
+import { Route as ProjectsProjectIdJobsJobIdRouteImport } from './routes/projects/$projectId/jobs/$jobId'
 import { Route as ProjectsProjectIdMergeRequestsIndexRouteImport } from './routes/projects/$projectId/merge-requests/index'
 import { Route as ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteImport } from './routes/projects/$projectId/merge-requests/$mergeRequestIid/route'
 import { Route as ProjectsProjectIdNewSplatRouteImport } from './routes/projects/$projectId/new.$'
 import { Route as ProjectsProjectIdPipelinesIndexRouteImport } from './routes/projects/$projectId/pipelines/index'
+import { Route as ProjectsProjectIdPipelinesPipelineIdRouteRouteImport } from './routes/projects/$projectId/pipelines/$pipelineId/route'
 import { Route as ProjectsProjectIdPipelinesChartsRouteImport } from './routes/projects/$projectId/pipelines/charts'
 import { Route as ProjectsProjectIdPipelinesNewRouteImport } from './routes/projects/$projectId/pipelines/new'
 import { Route as ProjectsProjectIdTreeSplatRouteImport } from './routes/projects/$projectId/tree.$'
@@ -65,6 +67,10 @@ import { Route as GroupsGroupIdServiceAccountsUserIdTokensRouteImport } from './
 import { Route as ProjectsProjectIdMergeRequestsMergeRequestIidIndexRouteImport } from './routes/projects/$projectId/merge-requests/$mergeRequestIid/index'
 import { Route as ProjectsProjectIdMergeRequestsMergeRequestIidChangesRouteImport } from './routes/projects/$projectId/merge-requests/$mergeRequestIid/changes'
 import { Route as ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRouteImport } from './routes/projects/$projectId/merge-requests/$mergeRequestIid/commits'
+import { Route as ProjectsProjectIdPipelinesPipelineIdIndexRouteImport } from './routes/projects/$projectId/pipelines/$pipelineId/index'
+import { Route as ProjectsProjectIdPipelinesPipelineIdJobsRouteImport } from './routes/projects/$projectId/pipelines/$pipelineId/jobs'
+import { Route as ProjectsProjectIdPipelinesPipelineIdTestReportRouteImport } from './routes/projects/$projectId/pipelines/$pipelineId/test-report'
+import { Route as ProjectsProjectIdPipelinesPipelineIdVariablesRouteImport } from './routes/projects/$projectId/pipelines/$pipelineId/variables'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -311,6 +317,12 @@ const ProjectsProjectIdIssuesIssueIidRoute =
     path: '/projects/$projectId/issues/$issueIid',
     getParentRoute: () => rootRouteImport,
   } as any)
+const ProjectsProjectIdJobsJobIdRoute =
+  ProjectsProjectIdJobsJobIdRouteImport.update({
+    id: '/projects/$projectId/jobs/$jobId',
+    path: '/projects/$projectId/jobs/$jobId',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const ProjectsProjectIdMergeRequestsIndexRoute =
   ProjectsProjectIdMergeRequestsIndexRouteImport.update({
     id: '/projects/$projectId/merge-requests/',
@@ -333,6 +345,12 @@ const ProjectsProjectIdPipelinesIndexRoute =
   ProjectsProjectIdPipelinesIndexRouteImport.update({
     id: '/projects/$projectId/pipelines/',
     path: '/projects/$projectId/pipelines/',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const ProjectsProjectIdPipelinesPipelineIdRouteRoute =
+  ProjectsProjectIdPipelinesPipelineIdRouteRouteImport.update({
+    id: '/projects/$projectId/pipelines/$pipelineId',
+    path: '/projects/$projectId/pipelines/$pipelineId',
     getParentRoute: () => rootRouteImport,
   } as any)
 const ProjectsProjectIdPipelinesChartsRoute =
@@ -380,6 +398,30 @@ const ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRoute =
     getParentRoute: () =>
       ProjectsProjectIdMergeRequestsMergeRequestIidRouteRoute,
   } as any)
+const ProjectsProjectIdPipelinesPipelineIdIndexRoute =
+  ProjectsProjectIdPipelinesPipelineIdIndexRouteImport.update({
+    id: '/',
+    path: '/',
+    getParentRoute: () => ProjectsProjectIdPipelinesPipelineIdRouteRoute,
+  } as any)
+const ProjectsProjectIdPipelinesPipelineIdJobsRoute =
+  ProjectsProjectIdPipelinesPipelineIdJobsRouteImport.update({
+    id: '/jobs',
+    path: '/jobs',
+    getParentRoute: () => ProjectsProjectIdPipelinesPipelineIdRouteRoute,
+  } as any)
+const ProjectsProjectIdPipelinesPipelineIdTestReportRoute =
+  ProjectsProjectIdPipelinesPipelineIdTestReportRouteImport.update({
+    id: '/test-report',
+    path: '/test-report',
+    getParentRoute: () => ProjectsProjectIdPipelinesPipelineIdRouteRoute,
+  } as any)
+const ProjectsProjectIdPipelinesPipelineIdVariablesRoute =
+  ProjectsProjectIdPipelinesPipelineIdVariablesRouteImport.update({
+    id: '/variables',
+    path: '/variables',
+    getParentRoute: () => ProjectsProjectIdPipelinesPipelineIdRouteRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -421,12 +463,14 @@ export interface FileRoutesByFullPath {
   '/admin/hooks/': typeof AdminHooksIndexRoute
   '/admin/storage-moves/': typeof AdminStorageMovesIndexRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid': typeof ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteWithChildren
+  '/projects/$projectId/pipelines/$pipelineId': typeof ProjectsProjectIdPipelinesPipelineIdRouteRouteWithChildren
   '/admin/service-accounts/$userId/tokens': typeof AdminServiceAccountsUserIdTokensRoute
   '/projects/$projectId/blame/$': typeof ProjectsProjectIdBlameSplatRoute
   '/projects/$projectId/blob/$': typeof ProjectsProjectIdBlobSplatRoute
   '/projects/$projectId/commit/$sha': typeof ProjectsProjectIdCommitShaRoute
   '/projects/$projectId/edit/$': typeof ProjectsProjectIdEditSplatRoute
   '/projects/$projectId/issues/$issueIid': typeof ProjectsProjectIdIssuesIssueIidRoute
+  '/projects/$projectId/jobs/$jobId': typeof ProjectsProjectIdJobsJobIdRoute
   '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
   '/projects/$projectId/pipelines/charts': typeof ProjectsProjectIdPipelinesChartsRoute
   '/projects/$projectId/pipelines/new': typeof ProjectsProjectIdPipelinesNewRoute
@@ -437,7 +481,11 @@ export interface FileRoutesByFullPath {
   '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/changes': typeof ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/commits': typeof ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRoute
+  '/projects/$projectId/pipelines/$pipelineId/jobs': typeof ProjectsProjectIdPipelinesPipelineIdJobsRoute
+  '/projects/$projectId/pipelines/$pipelineId/test-report': typeof ProjectsProjectIdPipelinesPipelineIdTestReportRoute
+  '/projects/$projectId/pipelines/$pipelineId/variables': typeof ProjectsProjectIdPipelinesPipelineIdVariablesRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/': typeof ProjectsProjectIdMergeRequestsMergeRequestIidIndexRoute
+  '/projects/$projectId/pipelines/$pipelineId/': typeof ProjectsProjectIdPipelinesPipelineIdIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -484,6 +532,7 @@ export interface FileRoutesByTo {
   '/projects/$projectId/commit/$sha': typeof ProjectsProjectIdCommitShaRoute
   '/projects/$projectId/edit/$': typeof ProjectsProjectIdEditSplatRoute
   '/projects/$projectId/issues/$issueIid': typeof ProjectsProjectIdIssuesIssueIidRoute
+  '/projects/$projectId/jobs/$jobId': typeof ProjectsProjectIdJobsJobIdRoute
   '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
   '/projects/$projectId/pipelines/charts': typeof ProjectsProjectIdPipelinesChartsRoute
   '/projects/$projectId/pipelines/new': typeof ProjectsProjectIdPipelinesNewRoute
@@ -494,7 +543,11 @@ export interface FileRoutesByTo {
   '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/changes': typeof ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/commits': typeof ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRoute
+  '/projects/$projectId/pipelines/$pipelineId/jobs': typeof ProjectsProjectIdPipelinesPipelineIdJobsRoute
+  '/projects/$projectId/pipelines/$pipelineId/test-report': typeof ProjectsProjectIdPipelinesPipelineIdTestReportRoute
+  '/projects/$projectId/pipelines/$pipelineId/variables': typeof ProjectsProjectIdPipelinesPipelineIdVariablesRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid': typeof ProjectsProjectIdMergeRequestsMergeRequestIidIndexRoute
+  '/projects/$projectId/pipelines/$pipelineId': typeof ProjectsProjectIdPipelinesPipelineIdIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -537,12 +590,14 @@ export interface FileRoutesById {
   '/admin/hooks/': typeof AdminHooksIndexRoute
   '/admin/storage-moves/': typeof AdminStorageMovesIndexRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid': typeof ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteWithChildren
+  '/projects/$projectId/pipelines/$pipelineId': typeof ProjectsProjectIdPipelinesPipelineIdRouteRouteWithChildren
   '/admin/service-accounts_/$userId/tokens': typeof AdminServiceAccountsUserIdTokensRoute
   '/projects/$projectId/blame/$': typeof ProjectsProjectIdBlameSplatRoute
   '/projects/$projectId/blob/$': typeof ProjectsProjectIdBlobSplatRoute
   '/projects/$projectId/commit/$sha': typeof ProjectsProjectIdCommitShaRoute
   '/projects/$projectId/edit/$': typeof ProjectsProjectIdEditSplatRoute
   '/projects/$projectId/issues/$issueIid': typeof ProjectsProjectIdIssuesIssueIidRoute
+  '/projects/$projectId/jobs/$jobId': typeof ProjectsProjectIdJobsJobIdRoute
   '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
   '/projects/$projectId/pipelines/charts': typeof ProjectsProjectIdPipelinesChartsRoute
   '/projects/$projectId/pipelines/new': typeof ProjectsProjectIdPipelinesNewRoute
@@ -553,7 +608,11 @@ export interface FileRoutesById {
   '/groups/$groupId/service-accounts_/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/changes': typeof ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/commits': typeof ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRoute
+  '/projects/$projectId/pipelines/$pipelineId/jobs': typeof ProjectsProjectIdPipelinesPipelineIdJobsRoute
+  '/projects/$projectId/pipelines/$pipelineId/test-report': typeof ProjectsProjectIdPipelinesPipelineIdTestReportRoute
+  '/projects/$projectId/pipelines/$pipelineId/variables': typeof ProjectsProjectIdPipelinesPipelineIdVariablesRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/': typeof ProjectsProjectIdMergeRequestsMergeRequestIidIndexRoute
+  '/projects/$projectId/pipelines/$pipelineId/': typeof ProjectsProjectIdPipelinesPipelineIdIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -597,12 +656,14 @@ export interface FileRouteTypes {
     | '/admin/hooks/'
     | '/admin/storage-moves/'
     | '/projects/$projectId/merge-requests/$mergeRequestIid'
+    | '/projects/$projectId/pipelines/$pipelineId'
     | '/admin/service-accounts/$userId/tokens'
     | '/projects/$projectId/blame/$'
     | '/projects/$projectId/blob/$'
     | '/projects/$projectId/commit/$sha'
     | '/projects/$projectId/edit/$'
     | '/projects/$projectId/issues/$issueIid'
+    | '/projects/$projectId/jobs/$jobId'
     | '/projects/$projectId/new/$'
     | '/projects/$projectId/pipelines/charts'
     | '/projects/$projectId/pipelines/new'
@@ -613,7 +674,11 @@ export interface FileRouteTypes {
     | '/groups/$groupId/service-accounts/$userId/tokens'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/changes'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/commits'
+    | '/projects/$projectId/pipelines/$pipelineId/jobs'
+    | '/projects/$projectId/pipelines/$pipelineId/test-report'
+    | '/projects/$projectId/pipelines/$pipelineId/variables'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/'
+    | '/projects/$projectId/pipelines/$pipelineId/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -660,6 +725,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/commit/$sha'
     | '/projects/$projectId/edit/$'
     | '/projects/$projectId/issues/$issueIid'
+    | '/projects/$projectId/jobs/$jobId'
     | '/projects/$projectId/new/$'
     | '/projects/$projectId/pipelines/charts'
     | '/projects/$projectId/pipelines/new'
@@ -670,7 +736,11 @@ export interface FileRouteTypes {
     | '/groups/$groupId/service-accounts/$userId/tokens'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/changes'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/commits'
+    | '/projects/$projectId/pipelines/$pipelineId/jobs'
+    | '/projects/$projectId/pipelines/$pipelineId/test-report'
+    | '/projects/$projectId/pipelines/$pipelineId/variables'
     | '/projects/$projectId/merge-requests/$mergeRequestIid'
+    | '/projects/$projectId/pipelines/$pipelineId'
   id:
     | '__root__'
     | '/'
@@ -712,12 +782,14 @@ export interface FileRouteTypes {
     | '/admin/hooks/'
     | '/admin/storage-moves/'
     | '/projects/$projectId/merge-requests/$mergeRequestIid'
+    | '/projects/$projectId/pipelines/$pipelineId'
     | '/admin/service-accounts_/$userId/tokens'
     | '/projects/$projectId/blame/$'
     | '/projects/$projectId/blob/$'
     | '/projects/$projectId/commit/$sha'
     | '/projects/$projectId/edit/$'
     | '/projects/$projectId/issues/$issueIid'
+    | '/projects/$projectId/jobs/$jobId'
     | '/projects/$projectId/new/$'
     | '/projects/$projectId/pipelines/charts'
     | '/projects/$projectId/pipelines/new'
@@ -728,7 +800,11 @@ export interface FileRouteTypes {
     | '/groups/$groupId/service-accounts_/$userId/tokens'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/changes'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/commits'
+    | '/projects/$projectId/pipelines/$pipelineId/jobs'
+    | '/projects/$projectId/pipelines/$pipelineId/test-report'
+    | '/projects/$projectId/pipelines/$pipelineId/variables'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/'
+    | '/projects/$projectId/pipelines/$pipelineId/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -771,12 +847,14 @@ export interface RootRouteChildren {
   AdminHooksIndexRoute: typeof AdminHooksIndexRoute
   AdminStorageMovesIndexRoute: typeof AdminStorageMovesIndexRoute
   ProjectsProjectIdMergeRequestsMergeRequestIidRouteRoute: typeof ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteWithChildren
+  ProjectsProjectIdPipelinesPipelineIdRouteRoute: typeof ProjectsProjectIdPipelinesPipelineIdRouteRouteWithChildren
   AdminServiceAccountsUserIdTokensRoute: typeof AdminServiceAccountsUserIdTokensRoute
   ProjectsProjectIdBlameSplatRoute: typeof ProjectsProjectIdBlameSplatRoute
   ProjectsProjectIdBlobSplatRoute: typeof ProjectsProjectIdBlobSplatRoute
   ProjectsProjectIdCommitShaRoute: typeof ProjectsProjectIdCommitShaRoute
   ProjectsProjectIdEditSplatRoute: typeof ProjectsProjectIdEditSplatRoute
   ProjectsProjectIdIssuesIssueIidRoute: typeof ProjectsProjectIdIssuesIssueIidRoute
+  ProjectsProjectIdJobsJobIdRoute: typeof ProjectsProjectIdJobsJobIdRoute
   ProjectsProjectIdNewSplatRoute: typeof ProjectsProjectIdNewSplatRoute
   ProjectsProjectIdPipelinesChartsRoute: typeof ProjectsProjectIdPipelinesChartsRoute
   ProjectsProjectIdPipelinesNewRoute: typeof ProjectsProjectIdPipelinesNewRoute
@@ -1104,6 +1182,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ProjectsProjectIdIssuesIssueIidRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/projects/$projectId/jobs/$jobId': {
+      id: '/projects/$projectId/jobs/$jobId'
+      path: '/projects/$projectId/jobs/$jobId'
+      fullPath: '/projects/$projectId/jobs/$jobId'
+      preLoaderRoute: typeof ProjectsProjectIdJobsJobIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/projects/$projectId/merge-requests/': {
       id: '/projects/$projectId/merge-requests/'
       path: '/projects/$projectId/merge-requests'
@@ -1130,6 +1215,13 @@ declare module '@tanstack/react-router' {
       path: '/projects/$projectId/pipelines'
       fullPath: '/projects/$projectId/pipelines/'
       preLoaderRoute: typeof ProjectsProjectIdPipelinesIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/projects/$projectId/pipelines/$pipelineId': {
+      id: '/projects/$projectId/pipelines/$pipelineId'
+      path: '/projects/$projectId/pipelines/$pipelineId'
+      fullPath: '/projects/$projectId/pipelines/$pipelineId'
+      preLoaderRoute: typeof ProjectsProjectIdPipelinesPipelineIdRouteRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/projects/$projectId/pipelines/charts': {
@@ -1181,6 +1273,34 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRouteImport
       parentRoute: typeof ProjectsProjectIdMergeRequestsMergeRequestIidRouteRoute
     }
+    '/projects/$projectId/pipelines/$pipelineId/': {
+      id: '/projects/$projectId/pipelines/$pipelineId/'
+      path: '/'
+      fullPath: '/projects/$projectId/pipelines/$pipelineId/'
+      preLoaderRoute: typeof ProjectsProjectIdPipelinesPipelineIdIndexRouteImport
+      parentRoute: typeof ProjectsProjectIdPipelinesPipelineIdRouteRoute
+    }
+    '/projects/$projectId/pipelines/$pipelineId/jobs': {
+      id: '/projects/$projectId/pipelines/$pipelineId/jobs'
+      path: '/jobs'
+      fullPath: '/projects/$projectId/pipelines/$pipelineId/jobs'
+      preLoaderRoute: typeof ProjectsProjectIdPipelinesPipelineIdJobsRouteImport
+      parentRoute: typeof ProjectsProjectIdPipelinesPipelineIdRouteRoute
+    }
+    '/projects/$projectId/pipelines/$pipelineId/test-report': {
+      id: '/projects/$projectId/pipelines/$pipelineId/test-report'
+      path: '/test-report'
+      fullPath: '/projects/$projectId/pipelines/$pipelineId/test-report'
+      preLoaderRoute: typeof ProjectsProjectIdPipelinesPipelineIdTestReportRouteImport
+      parentRoute: typeof ProjectsProjectIdPipelinesPipelineIdRouteRoute
+    }
+    '/projects/$projectId/pipelines/$pipelineId/variables': {
+      id: '/projects/$projectId/pipelines/$pipelineId/variables'
+      path: '/variables'
+      fullPath: '/projects/$projectId/pipelines/$pipelineId/variables'
+      preLoaderRoute: typeof ProjectsProjectIdPipelinesPipelineIdVariablesRouteImport
+      parentRoute: typeof ProjectsProjectIdPipelinesPipelineIdRouteRoute
+    }
   }
 }
 
@@ -1203,6 +1323,30 @@ const ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteChildren: ProjectsP
 const ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteWithChildren =
   ProjectsProjectIdMergeRequestsMergeRequestIidRouteRoute._addFileChildren(
     ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteChildren,
+  )
+
+interface ProjectsProjectIdPipelinesPipelineIdRouteRouteChildren {
+  ProjectsProjectIdPipelinesPipelineIdJobsRoute: typeof ProjectsProjectIdPipelinesPipelineIdJobsRoute
+  ProjectsProjectIdPipelinesPipelineIdTestReportRoute: typeof ProjectsProjectIdPipelinesPipelineIdTestReportRoute
+  ProjectsProjectIdPipelinesPipelineIdVariablesRoute: typeof ProjectsProjectIdPipelinesPipelineIdVariablesRoute
+  ProjectsProjectIdPipelinesPipelineIdIndexRoute: typeof ProjectsProjectIdPipelinesPipelineIdIndexRoute
+}
+
+const ProjectsProjectIdPipelinesPipelineIdRouteRouteChildren: ProjectsProjectIdPipelinesPipelineIdRouteRouteChildren =
+  {
+    ProjectsProjectIdPipelinesPipelineIdJobsRoute:
+      ProjectsProjectIdPipelinesPipelineIdJobsRoute,
+    ProjectsProjectIdPipelinesPipelineIdTestReportRoute:
+      ProjectsProjectIdPipelinesPipelineIdTestReportRoute,
+    ProjectsProjectIdPipelinesPipelineIdVariablesRoute:
+      ProjectsProjectIdPipelinesPipelineIdVariablesRoute,
+    ProjectsProjectIdPipelinesPipelineIdIndexRoute:
+      ProjectsProjectIdPipelinesPipelineIdIndexRoute,
+  }
+
+const ProjectsProjectIdPipelinesPipelineIdRouteRouteWithChildren =
+  ProjectsProjectIdPipelinesPipelineIdRouteRoute._addFileChildren(
+    ProjectsProjectIdPipelinesPipelineIdRouteRouteChildren,
   )
 
 const rootRouteChildren: RootRouteChildren = {
@@ -1248,12 +1392,15 @@ const rootRouteChildren: RootRouteChildren = {
   AdminStorageMovesIndexRoute: AdminStorageMovesIndexRoute,
   ProjectsProjectIdMergeRequestsMergeRequestIidRouteRoute:
     ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteWithChildren,
+  ProjectsProjectIdPipelinesPipelineIdRouteRoute:
+    ProjectsProjectIdPipelinesPipelineIdRouteRouteWithChildren,
   AdminServiceAccountsUserIdTokensRoute: AdminServiceAccountsUserIdTokensRoute,
   ProjectsProjectIdBlameSplatRoute: ProjectsProjectIdBlameSplatRoute,
   ProjectsProjectIdBlobSplatRoute: ProjectsProjectIdBlobSplatRoute,
   ProjectsProjectIdCommitShaRoute: ProjectsProjectIdCommitShaRoute,
   ProjectsProjectIdEditSplatRoute: ProjectsProjectIdEditSplatRoute,
   ProjectsProjectIdIssuesIssueIidRoute: ProjectsProjectIdIssuesIssueIidRoute,
+  ProjectsProjectIdJobsJobIdRoute: ProjectsProjectIdJobsJobIdRoute,
   ProjectsProjectIdNewSplatRoute: ProjectsProjectIdNewSplatRoute,
   ProjectsProjectIdPipelinesChartsRoute: ProjectsProjectIdPipelinesChartsRoute,
   ProjectsProjectIdPipelinesNewRoute: ProjectsProjectIdPipelinesNewRoute,

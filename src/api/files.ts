@@ -1,8 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
-import { ApiError, describeErrorBody } from './errors.ts';
-import { apiBase, parseWith, request, send, type Connection } from './http.ts';
-import { apiPath, encodeQuery } from './params.ts';
+import { ApiError } from './errors.ts';
+import { parseWith, request, send, sendRaw, type Connection } from './http.ts';
+import { apiPath } from './params.ts';
 import { flag, loose } from './schema.ts';
 
 /** spec 3, 4.3: a file's metadata, as GET /repository/files/:file_path answers it (plus `content`). */
@@ -97,29 +97,7 @@ export async function getFileMeta(connection: Connection, projectId: number, pat
  * would leak it to history and logs.
  */
 export async function fetchRawFile(connection: Connection, projectId: number, path: string, ref: string, signal?: AbortSignal): Promise<Blob> {
-  const url = `${apiBase(connection)}${filePath(projectId, path, '/raw')}?${encodeQuery({ ref })}`;
-  const headers: Record<string, string> = {};
-  if (connection.token) headers['PRIVATE-TOKEN'] = connection.token;
-  let response: Response;
-  try {
-    response = await fetch(url, { headers, signal });
-  } catch {
-    if (signal?.aborted) throw new ApiError(0, 'The request was cancelled.', 'aborted');
-    throw new ApiError(0, 'The instance could not be reached. Check the address and your network.', 'network');
-  }
-  if (!response.ok) {
-    const text = await response.text().catch(() => '');
-    let body: unknown = text;
-    try {
-      body = text ? JSON.parse(text) : null;
-    } catch {
-      // a plain-text error stays text
-    }
-    const error = new ApiError(response.status, describeErrorBody(body, response.status).message);
-    if (response.status === 401) connection.onUnauthorized?.(error);
-    throw error;
-  }
-  return response.blob();
+  return (await sendRaw(connection, filePath(projectId, path, '/raw'), { query: { ref }, signal })).blob();
 }
 
 /** Files above this are not fetched for viewing: their content would travel as base64 JSON. */

@@ -113,6 +113,39 @@ export async function sendTo(connection: Connection, url: string, options: Omit<
   return { data, status: response.status, headers: response.headers };
 }
 
+/**
+ * A GET whose answer is not JSON (raw files, job logs): the response itself, for its bytes or
+ * text, the token in a header; a failure is an ApiError as with `send`. A log that starts with
+ * `{` or `[` stays text.
+ */
+export async function sendRaw(connection: Connection, path: string, options: Pick<RequestOptions, 'query' | 'signal'> = {}): Promise<Response> {
+  const query = encodeQuery(options.query);
+  const url = `${apiBase(connection)}${path}${query ? `?${query}` : ''}`;
+  const headers: Record<string, string> = {};
+  if (connection.token) headers['PRIVATE-TOKEN'] = connection.token;
+  let response: Response;
+  try {
+    response = await fetch(url, { headers, signal: options.signal });
+  } catch {
+    if (options.signal?.aborted) throw new ApiError(0, 'The request was cancelled.', 'aborted');
+    throw new ApiError(0, 'The instance could not be reached. Check the address and your network.', 'network');
+  }
+  rateLimitStore.record(response.headers);
+  if (!response.ok) {
+    const text = await response.text().catch(() => '');
+    let body: unknown = text;
+    try {
+      body = text ? JSON.parse(text) : null;
+    } catch {
+      // a plain-text error stays text
+    }
+    const error = new ApiError(response.status, describeErrorBody(body, response.status).message);
+    if (response.status === 401) connection.onUnauthorized?.(error);
+    throw error;
+  }
+  return response;
+}
+
 /** A write the platform answers 304 when there is nothing to change (subscribe twice): false then, not an error. */
 export async function sendUnlessUnchanged(connection: Connection, path: string, options: RequestOptions = {}): Promise<boolean> {
   try {

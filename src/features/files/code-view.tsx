@@ -3,6 +3,8 @@ import type { HLJSApi } from 'highlight.js';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { highlightedLineNodes, highlightLines, languageFor, loadHighlighter, type HighlightNode } from '../../lib/highlight.ts';
 import { Highlighted } from '../../components/highlighted.tsx';
+import { lineFromHash, useLocationHash } from '../../components/use-location-hash.ts';
+export { lineFromHash };
 import '../../components/highlight.css';
 
 const LINE_HEIGHT = 20;
@@ -15,27 +17,6 @@ export function splitLines(text: string): string[] {
   const lines = text.split(/\r?\n/);
   if (lines[lines.length - 1] === '') lines.pop();
   return lines;
-}
-
-/** `#L12` -> 12; anything else -> null. */
-export function lineFromHash(hash: string): number | null {
-  const match = /^#?L(\d+)$/.exec(hash);
-  return match ? Number(match[1]) : null;
-}
-
-/** The location's hash, following in-page links (`#L12`) as they are clicked. */
-function useLocationHash(): string {
-  const [hash, setHash] = useState(() => window.location.hash);
-  useEffect(() => {
-    const update = () => setHash(window.location.hash);
-    window.addEventListener('hashchange', update);
-    window.addEventListener('popstate', update);
-    return () => {
-      window.removeEventListener('hashchange', update);
-      window.removeEventListener('popstate', update);
-    };
-  }, []);
-  return hash;
 }
 
 /** Highlights only the chunks of lines that are on screen, once each, after the grammar has loaded. */
