@@ -1,12 +1,13 @@
 /**
  * `POST /api/graphql`: the subset of the platform's GraphQL schema the console reads, with
  * graphql-js, named as the platform names it: a project's `ciConfigVariables(ref)` (the run form
- * prefills its variables from the CI file) and a CI job's `stuck` (REST has no such field).
+ * prefills its variables from the CI file), a CI job's `stuck` and a pipeline's jobs with their
+ * `needs` (REST has neither).
  * Authentication as the REST API (PRIVATE-TOKEN or a Bearer token with api or read_api).
  */
 import type { Context, Hono } from 'hono';
 import {
-  GraphQLBoolean, GraphQLID, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString,
+  GraphQLBoolean, GraphQLID, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString,
   graphql, type GraphQLFieldConfigMap,
 } from 'graphql';
 import type { Actor, AppEnv, Sandbox } from '../context.ts';
@@ -14,7 +15,7 @@ import { HttpError } from '../http/errors.ts';
 import { ParamReader } from '../http/params.ts';
 import { resolveActor } from '../http/auth.ts';
 import { AccessLevel, effectiveRole, findReadableProject, type ProjectRow } from '../model/access.ts';
-import { requirePipelineRead, type JobRow } from '../model/pipelines.ts';
+import { requirePipelineRead, type JobRow, type PipelineRow } from '../model/pipelines.ts';
 import { configVariablesAt, jobStuck } from '../ci/worker.ts';
 
 interface GraphContext {
@@ -33,6 +34,25 @@ const CiConfigVariable = new GraphQLObjectType({
   },
 });
 
+const PageInfo = new GraphQLObjectType<{ hasNextPage: boolean; endCursor: string | null }>({
+  name: 'PageInfo',
+  fields: {
+    hasNextPage: { type: new GraphQLNonNull(GraphQLBoolean) },
+    endCursor: { type: GraphQLString },
+  },
+});
+
+/** A job that another needs, by name (CiBuildNeed). */
+const CiBuildNeed = new GraphQLObjectType<{ name: string }>({
+  name: 'CiBuildNeed',
+  fields: { name: { type: GraphQLString, description: 'Name of the job we need to complete.' } },
+});
+
+const CiBuildNeedConnection = new GraphQLObjectType<Array<{ name: string }>>({
+  name: 'CiBuildNeedConnection',
+  fields: { nodes: { type: new GraphQLList(CiBuildNeed), resolve: (needs) => needs } },
+});
+
 const CiJob = new GraphQLObjectType<JobRow, GraphContext>({
   name: 'CiJob',
   fields: {
@@ -40,6 +60,44 @@ const CiJob = new GraphQLObjectType<JobRow, GraphContext>({
     name: { type: GraphQLString },
     status: { type: GraphQLString, description: 'Status of the job (upper case, as CiJobStatus).', resolve: (job) => job.status.toUpperCase() },
     stuck: { type: new GraphQLNonNull(GraphQLBoolean), description: 'Indicates the job is stuck.', resolve: (job, _args, context) => jobStuck(context.sandbox, job) },
+    // the stage order (needs null) has no need entries, as the platform lists only `needs:` jobs
+    needs: { type: CiBuildNeedConnection, description: 'References to builds that must complete before the jobs run.', resolve: (job) => (JSON.parse(job.needs ?? '[]') as string[]).map((name) => ({ name })) },
+  },
+});
+
+const CiJobConnection = new GraphQLObjectType<{ nodes: JobRow[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } }>({
+  name: 'CiJobConnection',
+  fields: {
+    nodes: { type: new GraphQLList(CiJob) },
+    pageInfo: { type: new GraphQLNonNull(PageInfo) },
+  },
+});
+
+/** At most this many jobs a page, as the platform's connections. */
+const MAX_PAGE = 100;
+
+const Pipeline = new GraphQLObjectType<PipelineRow, GraphContext>({
+  name: 'Pipeline',
+  fields: {
+    id: { type: new GraphQLNonNull(GraphQLID), resolve: (pipeline) => `gid://gitlab/Ci::Pipeline/${pipeline.id}` },
+    iid: { type: new GraphQLNonNull(GraphQLString), resolve: (pipeline) => String(pipeline.iid) },
+    jobs: {
+      type: CiJobConnection,
+      description: "Jobs belonging to the pipeline (the latest of each retried one), in id order.",
+      args: { first: { type: GraphQLInt }, after: { type: GraphQLString } },
+      resolve: (pipeline, args: { first?: number | null; after?: string | null }, context) => {
+        const limit = Math.min(Math.max(args.first ?? MAX_PAGE, 0), MAX_PAGE);
+        // the cursor is the last job id of the page before, base64 as the platform's are opaque
+        const afterId = args.after ? Number(Buffer.from(args.after, 'base64').toString('utf8')) : 0;
+        if (!Number.isInteger(afterId) || afterId < 0) throw new Error('Invalid cursor');
+        const rows = context.sandbox.db
+          .prepare('SELECT * FROM ci_builds WHERE pipeline_id = ? AND retried = 0 AND id > ? ORDER BY id LIMIT ?')
+          .all(pipeline.id, afterId, limit + 1) as JobRow[];
+        const nodes = rows.slice(0, limit);
+        const last = nodes.at(-1);
+        return { nodes, pageInfo: { hasNextPage: rows.length > limit, endCursor: last ? Buffer.from(String(last.id)).toString('base64') : null } };
+      },
+    },
   },
 });
 
@@ -55,6 +113,21 @@ const projectFields: GraphQLFieldConfigMap<ProjectRow, GraphContext> = {
       const role = effectiveRole(context.sandbox.db, context.actor, { type: 'Project', id: project.id }, context.sandbox.now());
       if (role < AccessLevel.DEVELOPER) return null;
       return configVariablesAt(context.sandbox, project, args.ref);
+    },
+  },
+  pipeline: {
+    type: Pipeline,
+    description: 'Pipeline of the project by its IID.',
+    args: { iid: { type: GraphQLID, description: 'IID of the Pipeline. For example, "1".' } },
+    resolve: (project, args: { iid?: string | null }, context) => {
+      try {
+        requirePipelineRead(context.sandbox.db, context.actor, project, context.sandbox.now());
+      } catch {
+        return null;
+      }
+      const iid = Number(args.iid);
+      if (!Number.isInteger(iid)) return null;
+      return (context.sandbox.db.prepare('SELECT * FROM ci_pipelines WHERE project_id = ? AND iid = ?').get(project.id, iid) as PipelineRow | undefined) ?? null;
     },
   },
   job: {

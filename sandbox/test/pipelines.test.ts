@@ -172,4 +172,26 @@ describe('GraphQL: ciConfigVariables and a job being stuck', () => {
     });
     expect(answer.body).toEqual({ data: { project: { job: { id: `gid://gitlab/Ci::Build/${job.id}`, status: 'PENDING', stuck: true } } } });
   });
+
+  it("pages a pipeline's jobs with the jobs each needs, as the platform's pipeline graph reads them", async () => {
+    const ci = 'stages: [build, test]\nlint:\n  stage: build\n  script: [echo]\ncompile:\n  stage: build\n  script: [echo]\nunit:\n  stage: test\n  needs: [compile]\n  script: [echo]\nlate:\n  stage: test\n  script: [echo]\n';
+    const project = await projectWithFiles(h, 'ci needs gql', { '.gitlab-ci.yml': ci }, { message: 'CI [skip ci]' });
+    const created = await h.post(`/projects/${project.id}/pipeline`, { ref: 'main' });
+    const pipelineQuery = (after: string | null) => ({
+      query: 'query ($path: ID!, $iid: ID!, $after: String) { project(fullPath: $path) { pipeline(iid: $iid) { jobs(first: 3, after: $after) { pageInfo { hasNextPage endCursor } nodes { name needs { nodes { name } } } } } } }',
+      variables: { path: project.path_with_namespace, iid: String(created.body.iid), after },
+    });
+    const first = (await h.post('http://localhost/api/graphql', pipelineQuery(null))).body.data.project.pipeline.jobs;
+    expect(first.nodes).toEqual([
+      { name: 'lint', needs: { nodes: [] } },
+      { name: 'compile', needs: { nodes: [] } },
+      { name: 'unit', needs: { nodes: [{ name: 'compile' }] } },
+    ]);
+    expect(first.pageInfo.hasNextPage).toBe(true);
+    const second = (await h.post('http://localhost/api/graphql', pipelineQuery(first.pageInfo.endCursor))).body.data.project.pipeline.jobs;
+    expect(second).toEqual({ pageInfo: { hasNextPage: false, endCursor: expect.any(String) }, nodes: [{ name: 'late', needs: { nodes: [] } }] });
+    // an unknown pipeline, and a stranger, get null
+    expect((await h.post('http://localhost/api/graphql', { ...pipelineQuery(null), variables: { ...pipelineQuery(null).variables, iid: '999999' } })).body.data.project.pipeline).toBeNull();
+    expect((await h.post('http://localhost/api/graphql', pipelineQuery(null), { token: h.user().token })).body.data.project).toBeNull();
+  });
 });

@@ -1,3 +1,4 @@
+import { compareNatural } from '../../lib/natural-order.ts';
 /**
  * The pipeline graph's geometry, computed, never measured: one column per stage in the pipeline's
  * order, the stage's jobs by name under its heading, every box the same size. 200 jobs and their
@@ -59,7 +60,6 @@ export function stageOrder(jobs: readonly GraphJob[]): string[] {
   return [...first.keys()].sort((a, b) => first.get(a)! - first.get(b)!);
 }
 
-const byName = new Intl.Collator(undefined, { numeric: true }).compare;
 
 /** A line from the right edge of the needed job to the left edge of the job that needs it. */
 function linkPath(from: PlacedJob<GraphJob>, to: PlacedJob<GraphJob>): string {
@@ -84,7 +84,7 @@ export function layoutGraph<J extends GraphJob>(jobs: readonly J[]): GraphLayout
   for (const job of jobs) byStage.get(job.stage)!.push(job);
   const placed = new Map<string, PlacedJob<J>>();
   const columns = stages.map((stage, column) => {
-    const stageJobs = byStage.get(stage)!.sort((a, b) => byName(a.name, b.name) || a.id - b.id);
+    const stageJobs = byStage.get(stage)!.sort((a, b) => compareNatural(a.name, b.name) || a.id - b.id);
     return {
       stage,
       jobs: stageJobs.map((job, row) => {

@@ -2,6 +2,7 @@ import { memo, useCallback, useEffect, useMemo, useRef, useState, type UIEvent }
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { lineFromHash, useLocationHash } from '../../components/use-location-hash.ts';
 import { formatSeconds, LogStyler, parseLog, sectionsAround, visibleLines, type LogModel, type LogSpan } from './log-model.ts';
+import { formatCount } from '../../lib/numbers.ts';
 
 const LINE_HEIGHT = 20;
 /** How close to the end counts as "at the end": the log follows new lines from there. */
@@ -92,7 +93,7 @@ export function JobLog({ text, jobName, live }: { text: string; jobName: string;
   return (
     <section className="job-log" aria-label={`Log of ${jobName}`}>
       <div className="job-log__toolbar" role="toolbar" aria-label="Log">
-        <span className="muted">{model.lines.length === 1 ? '1 line' : `${model.lines.length.toLocaleString()} lines`}</span>
+        <span className="muted">{model.lines.length === 1 ? '1 line' : `${formatCount(model.lines.length)} lines`}</span>
         {hasSections ? (
           <>
             <button type="button" className="button" onClick={() => setAll(false)}>

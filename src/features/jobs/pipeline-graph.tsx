@@ -1,5 +1,4 @@
 import { memo, useCallback, useId, useMemo, useState } from 'react';
-import { Link } from '@tanstack/react-router';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { jobsQueries, type Job } from '../../api/jobs.ts';
 import { isPipelineMoving, pipelinesQueries } from '../../api/pipelines.ts';
@@ -13,6 +12,7 @@ import { JobActionButton } from './job-actions.tsx';
 import { JobStatus } from './job-status.tsx';
 import { formatSeconds } from './log-model.ts';
 import { runRefusal } from './permissions.ts';
+import { RouteLink } from '../../components/route-link.tsx';
 
 /** A pipeline's jobs (every page), live while any of them moves. */
 export function usePipelineJobs(projectId: number, pipelineId: number): Job[] {
@@ -118,9 +118,9 @@ const GraphJob = memo(function GraphJob({
       onBlur={() => onHighlight(null)}
     >
       <span className="graph-job__main">
-        <Link className="graph-job__name" to="/projects/$projectId/jobs/$jobId" params={{ projectId: String(projectId), jobId: String(job.id) }} title={job.name}>
+        <RouteLink className="graph-job__name" to="/projects/$projectId/jobs/$jobId" params={{ projectId, jobId: job.id }} title={job.name}>
           {job.name}
-        </Link>
+        </RouteLink>
         <span className="graph-job__meta">
           <JobStatus status={job.status} allowFailure={job.allow_failure} />
           {duration ? ` · ${duration}` : ''}

@@ -1,4 +1,3 @@
-import { Link } from '@tanstack/react-router';
 import type { Job } from '../../api/jobs.ts';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { EmptyState } from '../../components/states.tsx';
@@ -10,6 +9,7 @@ import { formatSeconds } from './log-model.ts';
 import { runRefusal } from './permissions.ts';
 import { usePipelineJobs } from './pipeline-graph.tsx';
 import { stageOrder } from './graph-layout.ts';
+import { RouteLink } from '../../components/route-link.tsx';
 
 /** The pipeline's jobs as a table, in stage order, each with its action; live with the graph's query. */
 export function PipelineJobsTable({ projectId, pipelineId }: { projectId: number; pipelineId: number }) {
@@ -25,9 +25,9 @@ export function PipelineJobsTable({ projectId, pipelineId }: { projectId: number
       id: 'name',
       header: 'Job',
       cell: ({ row }) => (
-        <Link to="/projects/$projectId/jobs/$jobId" params={{ projectId: String(projectId), jobId: String(row.original.id) }} className="breakable">
+        <RouteLink to="/projects/$projectId/jobs/$jobId" params={{ projectId, jobId: row.original.id }} className="breakable">
           {row.original.name}
-        </Link>
+        </RouteLink>
       ),
     },
     { id: 'id', header: 'ID', cell: ({ row }) => `#${row.original.id}` },

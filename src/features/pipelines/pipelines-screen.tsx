@@ -28,6 +28,7 @@ import { useCancelPipeline, useRetryPipeline } from './mutations.ts';
 import { deleteRefusal, runRefusal } from './permissions.ts';
 import { pipelineListParams } from './route-options.ts';
 import { PIPELINE_ORDER_LABELS, PIPELINE_TABS, isFiltered, jumpToDate, pipelinesSearchSchema, type PipelinesSearch } from './search.ts';
+import { RouteLink } from '../../components/route-link.tsx';
 
 // the confirmation loads once the rows are there, not before their first paint
 const DeletePipelineDialog = lazy(() => import('./pipeline-dialogs.tsx').then((module) => ({ default: module.DeletePipelineDialog })));
@@ -264,14 +265,9 @@ interface CellProps {
 function PipelineCell({ projectId, pipeline, detail }: CellProps) {
   return (
     <div>
-      <Link
-        // the detail screen's route comes with the jobs screens
-        to={'/projects/$projectId/pipelines/$pipelineId' as never}
-        params={{ projectId: String(projectId), pipelineId: String(pipeline.id) } as never}
-        aria-label={`Pipeline #${pipeline.id}${pipeline.name ? `: ${pipeline.name}` : ''}`}
-      >
+      <RouteLink to="/projects/$projectId/pipelines/$pipelineId" params={{ projectId, pipelineId: pipeline.id }} aria-label={`Pipeline #${pipeline.id}${pipeline.name ? `: ${pipeline.name}` : ''}`}>
         #{pipeline.id}
-      </Link>
+      </RouteLink>
       {pipeline.iid ? <span className="muted"> (IID #{pipeline.iid})</span> : null}
       {pipeline.name ? <div className="breakable">{pipeline.name}</div> : null}
       <div className="muted">
@@ -295,9 +291,9 @@ function RefCell({ projectId, pipeline, detail }: CellProps) {
       </span>
       {detail?.tag ? <span className="badge">tag</span> : null}
       <div>
-        <Link to="/projects/$projectId/commit/$sha" params={{ projectId: String(projectId), sha: pipeline.sha }} aria-label={`Commit ${pipeline.sha.slice(0, 8)}`}>
+        <RouteLink to="/projects/$projectId/commit/$sha" params={{ projectId, sha: pipeline.sha }} aria-label={`Commit ${pipeline.sha.slice(0, 8)}`}>
           <code>{pipeline.sha.slice(0, 8)}</code>
-        </Link>
+        </RouteLink>
       </div>
     </div>
   );
@@ -307,9 +303,9 @@ function UserCell({ detail }: { detail: PipelineDetail | undefined }) {
   const user = detail?.user;
   if (!user) return <span className="muted">—</span>;
   return (
-    <Link to="/users/$userId" params={{ userId: String(user.id) }} title={user.name}>
+    <RouteLink to="/users/$userId" params={{ userId: user.id }} title={user.name}>
       @{user.username}
-    </Link>
+    </RouteLink>
   );
 }
 
