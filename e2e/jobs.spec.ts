@@ -177,6 +177,32 @@ test.describe('pipeline detail and jobs', () => {
     await expect(page).toHaveURL(/#L54322$/);
   });
 
+  test('a running job’s log grows live and follows its end, until the reader scrolls up', async ({ page, context, api, adminSession }) => {
+    const echoes = (from: number) => Array.from({ length: 80 }, (_, index) => `    - echo "line ${from + index}"`).join('\n');
+    const projectId = await newCiProject(api, { '.gitlab-ci.yml': `slow:\n  script:\n${echoes(1)}\n    - sleep 4\n${echoes(81)}\n    - sleep 2\n    - echo "last line"\n` });
+    const created = await api.post<PipelineAnswer>(`/projects/${projectId}/pipeline`, { ref: 'main' });
+    await expect.poll(async () => (await api.get<JobAnswer[]>(`/projects/${projectId}/pipelines/${created.id}/jobs`))[0]?.status, { timeout: 30_000 }).toBe('running');
+    const [job] = await api.get<JobAnswer[]>(`/projects/${projectId}/pipelines/${created.id}/jobs`);
+    await applyAdminSession(context, adminSession);
+    const jobPage = new JobPage(page);
+    await jobPage.goto(projectId, job.id);
+    const log = jobPage.logLines('slow');
+    await expect(page.getByText('Following the log as it grows')).toBeVisible();
+    await expect(log.getByText('line 80', { exact: true })).toBeVisible({ timeout: 30_000 });
+    // scrolling up stops following: the lines that come next stay out of view
+    await log.hover();
+    await page.mouse.wheel(0, -5000);
+    await expect(page.getByText('Not following: scroll to the end to follow')).toBeVisible();
+    await expect.poll(async () => (await api.call<string>('GET', `/projects/${projectId}/jobs/${job.id}/trace`)).body, { timeout: 30_000 }).toContain('line 160');
+    await expect(log.getByText('line 1', { exact: true })).toBeVisible();
+    await expect(log.getByText('line 160', { exact: true })).toHaveCount(0);
+    // back to the end: it follows again, to the job's last line
+    await page.getByRole('button', { name: 'Scroll to end', exact: true }).click();
+    await expect(page.getByText('Following the log as it grows')).toBeVisible();
+    await expect(log.getByText('last line', { exact: true })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByText('Passed', { exact: true })).toBeVisible({ timeout: 30_000 });
+  });
+
   test('detail, log and test report pass axe', async ({ page, context, api, adminSession }) => {
     const { projectId, pipeline, jobs } = await failedPipeline(api);
     await applyAdminSession(context, adminSession);
