@@ -3,7 +3,7 @@
 export interface Figure {
   name: string;
   value: number;
-  unit: 'ms' | 'req/s' | 'count' | 'KB' | 'ratio' | 'frames';
+  unit: 'ms' | 'req/s' | 'count' | 'KB' | 'ratio' | 'frames' | 'pipelines/s';
   /** The goal for this figure, beside it. */
   goal?: number;
   /** The lowest the figure can be on this machine (measured), where that is above the goal. */

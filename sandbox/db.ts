@@ -800,6 +800,19 @@ export const migrations: ReadonlyArray<(db: Db) => void> = [
       PRIMARY KEY (build_id, chunk_index)
     ) WITHOUT ROWID;
 
+    -- pipeline trigger tokens (POST /projects/:id/trigger/pipeline); kept as given, as the platform shows them to their owner
+    CREATE TABLE ci_triggers (
+      id INTEGER PRIMARY KEY,
+      project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+      owner_id INTEGER REFERENCES users(id) ON DELETE SET NULL,
+      token TEXT NOT NULL UNIQUE,
+      description TEXT NOT NULL DEFAULT '',
+      last_used TEXT,
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL
+    );
+    CREATE INDEX ci_triggers_project ON ci_triggers(project_id);
+
     CREATE TABLE ci_test_reports (
       build_id INTEGER PRIMARY KEY REFERENCES ci_builds(id) ON DELETE CASCADE,
       pipeline_id INTEGER NOT NULL,

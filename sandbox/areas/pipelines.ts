@@ -1,13 +1,16 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../context.ts';
-import { forbidden, paramError, validationError } from '../http/errors.ts';
+import { forbidden, notFound, paramError, validationError } from '../http/errors.ts';
+import { newSecret } from '../http/auth.ts';
+import { userBasic } from '../model/entities.ts';
+import type { UserRow } from '../context.ts';
 import { collectParamErrors, type ParamValue } from '../http/params.ts';
 import { pageOfQuery } from '../http/pagination.ts';
 import { pathParam, type Call, type Router } from '../http/route.ts';
-import { AccessLevel, findReadableProject, type ProjectRow } from '../model/access.ts';
+import { AccessLevel, effectiveRole, findReadableProject, type ProjectRow } from '../model/access.ts';
 import { canAccessBranch } from '../model/protected-branches.ts';
 import {
-  JOB_STATUSES, PIPELINE_SOURCES, PIPELINE_STATUSES, bridgeEntity, findPipeline, jobEntity, pipelineBasic, pipelineEntity, requirePipelineRead,
+  JOB_STATUSES, JobEntityCache, PIPELINE_SOURCES, PIPELINE_STATUSES, bridgeEntity, findPipeline, jobEntity, pipelineBasic, pipelineEntity, requirePipelineRead,
   type JobRow, type PipelineRow,
 } from '../model/pipelines.ts';
 import { branchHead, existingRepository, listBranches, listTags } from '../git/repository.ts';
@@ -68,7 +71,8 @@ export function jobsPage(c: Context<AppEnv>, call: Call, base: { where: string[]
     count: (cap) => (db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ci_builds j WHERE ${sql} LIMIT ?)`).get(...args, cap + 1) as { n: number }).n,
     rows: (limit, offset) => db.prepare(`SELECT j.* FROM ci_builds j WHERE ${sql} ORDER BY j.id ${base.order} LIMIT ? OFFSET ?`).all(...args, limit, offset) as JobRow[],
   });
-  return c.json(rows.map((job) => (job.type === 'Ci::Bridge' ? bridgeEntity(call.sandbox, job, call.now) : jobEntity(call.sandbox, job, call.now))));
+  const cache = new JobEntityCache();
+  return c.json(rows.map((job) => (job.type === 'Ci::Bridge' ? bridgeEntity(call.sandbox, job, call.now, cache) : jobEntity(call.sandbox, job, call.now, { cache }))));
 }
 
 const ORDERS = ['id', 'status', 'ref', 'updated_at', 'user_id'] as const;
@@ -208,6 +212,7 @@ function pipelineSuites(call: Call, pipelineId: number): JobTestResults[] {
 
 export function registerPipelines(routes: Router): void {
   const read = { auth: 'public' as const };
+  registerPipelineTriggers(routes);
 
   routes.get('/projects/:id/pipelines', read, async (c, call) => {
     const { project } = ciProject(c, call);
@@ -339,3 +344,82 @@ async function isTagOnly(call: Call, project: ProjectRow, ref: string): Promise<
   return (await listTags(repo)).some((tag) => tag.name === ref);
 }
 
+interface TriggerRow {
+  id: number;
+  project_id: number;
+  owner_id: number | null;
+  token: string;
+  description: string;
+  last_used: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The platform's Trigger entity: the full token for its owner, its first four characters for others. */
+function triggerEntity(call: Call, trigger: TriggerRow) {
+  const owner = trigger.owner_id === null ? undefined : (call.sandbox.db.prepare('SELECT * FROM users WHERE id = ?').get(trigger.owner_id) as UserRow | undefined);
+  return {
+    id: trigger.id,
+    token: trigger.owner_id === call.actor.user?.id ? trigger.token : trigger.token.slice(0, 4),
+    description: trigger.description,
+    created_at: trigger.created_at,
+    updated_at: trigger.updated_at,
+    last_used: trigger.last_used,
+    owner: owner ? userBasic(call.sandbox, owner) : null,
+  };
+}
+
+/** Pipeline trigger tokens and `POST /projects/:id/trigger/pipeline` (source `trigger`). */
+export function registerPipelineTriggers(routes: Router): void {
+  const maintainerProject = (c: Context<AppEnv>, call: Call) => {
+    const { project, role } = ciProject(c, call);
+    if (role < AccessLevel.MAINTAINER) throw forbidden();
+    return project;
+  };
+
+  routes.get('/projects/:id/triggers', {}, (c, call) => {
+    const project = maintainerProject(c, call);
+    const rows = call.sandbox.db.prepare('SELECT * FROM ci_triggers WHERE project_id = ? ORDER BY id').all(project.id) as TriggerRow[];
+    return c.json(rows.map((row) => triggerEntity(call, row)));
+  });
+
+  routes.post('/projects/:id/triggers', {}, (c, call) => {
+    const description = call.params.requiredString('description');
+    const project = maintainerProject(c, call);
+    const stamp = call.now.toISOString();
+    const id = Number(call.sandbox.db.prepare('INSERT INTO ci_triggers (project_id, owner_id, token, description, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(project.id, call.actor.user!.id, newSecret('glptt-'), description, stamp, stamp).lastInsertRowid);
+    return c.json(triggerEntity(call, call.sandbox.db.prepare('SELECT * FROM ci_triggers WHERE id = ?').get(id) as TriggerRow), 201);
+  });
+
+  routes.delete('/projects/:id/triggers/:trigger_id', {}, (c, call) => {
+    const project = maintainerProject(c, call);
+    const removed = call.sandbox.db.prepare('DELETE FROM ci_triggers WHERE id = ? AND project_id = ?').run(idParam(c, 'trigger_id'), project.id).changes;
+    if (!removed) throw notFound('Trigger');
+    return c.body(null, 204);
+  });
+
+  // the trigger token in the body authenticates: no personal token needed
+  routes.post('/projects/:id/trigger/pipeline', { auth: 'public', async: true }, async (c, call) => {
+    const { db } = call.sandbox;
+    let ref = '';
+    let token = '';
+    collectParamErrors([() => (ref = call.params.requiredString('ref')), () => (token = call.params.requiredString('token'))]);
+    const raw = call.params.raw.variables;
+    if (raw !== undefined && raw !== null && (typeof raw !== 'object' || Array.isArray(raw))) throw paramError('variables is invalid');
+    const variables = variablesParam(raw ? Object.entries(raw as Record<string, ParamValue>).map(([key, value]) => ({ key, value })) : undefined, 'variables', { types: false });
+    const inputs = inputsParam(call.params.raw.inputs);
+    const idOrPath = pathParam(c, 'id');
+    const project = db.prepare(/^\d+$/.test(idOrPath) ? 'SELECT * FROM projects WHERE id = ?' : 'SELECT * FROM projects WHERE path_with_namespace = ?').get(/^\d+$/.test(idOrPath) ? Number(idOrPath) : idOrPath) as ProjectRow | undefined;
+    const trigger = project && (db.prepare('SELECT * FROM ci_triggers WHERE token = ? AND project_id = ?').get(token, project.id) as TriggerRow | undefined);
+    if (!project || !trigger) throw notFound();
+    const owner = trigger.owner_id === null ? null : (db.prepare('SELECT * FROM users WHERE id = ?').get(trigger.owner_id) as UserRow | null);
+    // the token acts as its owner: who must still be a Developer of the project
+    const ownerActor = { user: owner, tokenId: null, scopes: new Set(['api']), via: 'access_token' as const, jobProjectId: null };
+    if (!owner || owner.state !== 'active' || effectiveRole(db, ownerActor, { type: 'Project', id: project.id }, call.now) < AccessLevel.DEVELOPER) throw forbidden();
+    const result = await createPipeline(call.sandbox, { project, ref, user: owner, source: 'trigger', variables, inputs, saveOnErrors: false });
+    if (!result.ok) throw validationError({ base: result.errors });
+    db.prepare('UPDATE ci_triggers SET last_used = ? WHERE id = ?').run(call.sandbox.now().toISOString(), trigger.id);
+    return c.json(pipelineEntity(call.sandbox, project, result.pipeline), 201);
+  });
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { configVariables, planPipeline, RULES_PREVENTED_MESSAGE, WORKFLOW_FILTERED_MESSAGE, type CiContext, type PlanResult } from './config.ts';
+import { configVariables, planPipeline, triggerConfig, RULES_PREVENTED_MESSAGE, WORKFLOW_FILTERED_MESSAGE, type CiContext, type PlanResult } from './config.ts';
+import { seededRandom } from './seeded-random.ts';
 
 function context(variables: Record<string, string> = {}, files: Record<string, string> = {}, inputs?: Record<string, unknown>): CiContext {
   return {
@@ -177,6 +178,17 @@ anchored:
   });
 });
 
+describe('trigger jobs', () => {
+  it('plan a child pipeline from the trigger\'s local includes', () => {
+    const files = { 'child/a.yml': 'a:\n  script: echo a\n', 'child/b.yml': 'b:\n  script: echo b\n' };
+    const p = plan('deploy:\n  trigger:\n    include: [child/a.yml, {local: child/b.yml}]\n    strategy: depend\n', context({}, files));
+    const trigger = p.jobs[0].trigger!;
+    expect(trigger).toMatchObject({ include: ['child/a.yml', 'child/b.yml'], strategy: 'depend' });
+    const child = plan(triggerConfig(trigger), context({ CI_PIPELINE_SOURCE: 'parent_pipeline' }, files));
+    expect(child.jobs.map((j) => j.name)).toEqual(['a', 'b']);
+  });
+});
+
 describe('planPipeline: needs', () => {
   it('keeps needs as a DAG across stages, and [] starts at once', () => {
     const p = plan('build:\n  stage: build\n  script: x\nlint:\n  stage: test\n  needs: []\n  script: x\ndeploy:\n  stage: deploy\n  needs: [build, {job: lint}]\n  script: x\n');
@@ -239,6 +251,17 @@ build:
     expect(p.jobs.map((j) => j.name)).toEqual(['a', 'd']);
   });
 
+  it('applies rules:changes against the pushed paths, and rules:exists against the repository', () => {
+    const yaml = 'docs:\n  rules:\n    - changes: ["docs/**/*.md", "{README,CHANGELOG}.md"]\n  script: x\napp:\n  rules:\n    - exists: [package.json]\n  script: x\ngo:\n  rules:\n    - exists: ["**/*.go"]\n  script: x\n';
+    const files = { 'package.json': '{}' };
+    const names = (changedFiles: string[] | null, listed: string[]) =>
+      plan(yaml, { ...context({}, files), changedFiles, listFiles: () => listed }).jobs.map((j) => j.name);
+    expect(names(['docs/guide/intro.md'], ['package.json'])).toEqual(['docs', 'app']);
+    expect(names(['README.md', 'cmd/main.go'], ['cmd/main.go'])).toEqual(['docs', 'app', 'go']);
+    expect(names(['src/index.ts'], [])).toEqual(['app']);
+    expect(names(null, [])).toEqual(['docs', 'app']);
+  });
+
   it('reports a bad rules:if expression', () => {
     expect(errors('a:\n  script: x\n  rules:\n    - if: $A ==\n')).toEqual(['jobs:a:rules:rule if invalid expression syntax']);
   });
@@ -268,17 +291,60 @@ describe('planPipeline: invalid files', () => {
     expect(errors(yaml, ctx)).toContain(message);
   });
 
+  it('takes the last of duplicate keys, as the platform\'s YAML parser does', () => {
+    expect(plan('a:\n  script: x\na:\n  script: y\n').jobs.map((j) => j.script)).toEqual([['y']]);
+  });
+
   it('reports YAML syntax errors with a line and column', () => {
     expect(errors('a:\n  script: [x,\nb: 1\n')[0]).toMatch(/^\(<unknown>\): .+ at line \d+ column \d+$/);
   });
 });
 
 describe('configVariables', () => {
-  it('lists the top-level variables with descriptions and options', () => {
+  it('lists every top-level variable, with its description and options when it has them', () => {
     const vars = configVariables('variables:\n  A: one\n  B:\n    value: two\n    description: The B\n    options: [two, three]\nj:\n  script: x\n', context());
     expect(vars).toEqual([
       { key: 'A', value: 'one', description: null, valueOptions: [] },
       { key: 'B', value: 'two', description: 'The B', valueOptions: ['two', 'three'] },
     ]);
+  });
+});
+
+describe('planPipeline: never throws', () => {
+  const base = `
+stages: [build, test]
+variables: { A: "1" }
+.base: &base
+  tags: [x]
+build:
+  <<: *base
+  stage: build
+  script: [echo $A]
+  rules:
+    - if: $A == "1"
+test:
+  extends: .base
+  needs: [build]
+  script: echo t
+  artifacts: { reports: { junit: r.xml } }
+`;
+
+  it('answers ok or errors for mutated files, recursive aliases and alias bombs', () => {
+    const random = seededRandom(7);
+    const pieces = [':', '-', ' ', '\n', '[', ']', '{', '}', '*base', '&x', '!reference [.base, tags]', 'needs: [test]', 'extends: build', '"', "'", 'script:', 'rules:', '  '];
+    for (let i = 0; i < 1500; i++) {
+      let text = base;
+      const edits = 1 + Math.floor(random() * 4);
+      for (let e = 0; e < edits; e++) {
+        const at = Math.floor(random() * text.length);
+        if (random() < 0.5) text = text.slice(0, at) + text.slice(at + 1 + Math.floor(random() * 5));
+        else text = text.slice(0, at) + pieces[Math.floor(random() * pieces.length)] + text.slice(at);
+      }
+      const result = planPipeline(text, context());
+      if (!result.ok) expect(result.errors.length).toBeGreaterThan(0);
+    }
+    expect(planPipeline('a: &a [*a]\nj:\n  script: x\n', context()).ok).toBe(false);
+    const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]', ...'bcdefghi'.split('').map((c, i) => `${c}: &${c} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`), 'j:\n  script: x'].join('\n');
+    expect(planPipeline(bomb, context()).ok).toBe(false);
   });
 });

@@ -7,6 +7,7 @@
 import { parseAllDocuments, YAMLSeq, type Document } from 'yaml';
 import { compilePattern, matchesRule } from './expression.ts';
 import { parseDuration } from './duration.ts';
+import { isGlob, matchPaths } from './glob.ts';
 import { expandVariables, inheritedVariables } from './variables.ts';
 
 export { predefinedVariables, jobVariables, jobEnvironment, expandVariables, expandText, slugify } from './variables.ts';
@@ -19,6 +20,13 @@ export interface CiContext {
   readFile(path: string): string | null;
   /** `inputs` given when the pipeline was created (for a file with a `spec:inputs` header). */
   inputs?: Record<string, unknown>;
+  /**
+   * The paths the push changed, for `rules:changes`; null or absent when there is nothing to
+   * compare (web, API, schedules, a new branch): `changes` then holds, as on the platform.
+   */
+  changedFiles?: string[] | null;
+  /** Every path of the repository at the sha, for `rules:exists` globs (absent: a glob counts as present). */
+  listFiles?(): string[];
 }
 export type JobWhen = 'on_success' | 'on_failure' | 'always' | 'manual' | 'delayed';
 export interface JobPlan {
@@ -140,11 +148,42 @@ function yamlErrorText(doc: Document.Parsed): string {
   return pos ? `(<unknown>): ${firstLine} at line ${pos.line} column ${pos.col}` : `(<unknown>): ${firstLine}`;
 }
 
+type ParsedFile = { ok: true; config: unknown; spec: Raw | null } | { ok: false; error: string };
+
+// Parsing is most of a plan's cost, and a project's pipelines mostly read the same file again:
+// the last files parsed are kept (frozen: the planner copies before it changes anything).
+const PARSE_CACHE_SIZE = 64;
+const PARSE_CACHE_MAX_TEXT = 256 * 1024;
+const parseCache = new Map<string, ParsedFile>();
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
+/** Parses one file (or answers it from the cache of recent files). */
+function parseFile(text: string): ParsedFile {
+  if (text.length > PARSE_CACHE_MAX_TEXT) return parseFileUncached(text);
+  const cached = parseCache.get(text);
+  if (cached) {
+    parseCache.delete(text);
+    parseCache.set(text, cached);
+    return cached;
+  }
+  const parsed = deepFreeze(parseFileUncached(text));
+  if (parseCache.size >= PARSE_CACHE_SIZE) parseCache.delete(parseCache.keys().next().value!);
+  parseCache.set(text, parsed);
+  return parsed;
+}
+
 /** Parses one file: the config document, and its `spec:inputs` header when it has one. */
-function parseFile(text: string): { ok: true; config: unknown; spec: Raw | null } | { ok: false; error: string } {
+function parseFileUncached(text: string): ParsedFile {
   let docs: Document.Parsed[];
   try {
-    docs = parseAllDocuments(text, { merge: true, customTags: [referenceTag] }) as Document.Parsed[];
+    docs = parseAllDocuments(text, { merge: true, customTags: [referenceTag], uniqueKeys: false }) as Document.Parsed[];
   } catch (error) {
     return { ok: false, error: `(<unknown>): ${(error as Error).message.split('\n')[0]}` };
   }
@@ -401,6 +440,7 @@ function applyRules(rules: Raw[], variables: Record<string, string>, context: Ci
       if (!result.ok || !result.value) continue;
     }
     if (rule.exists !== undefined && !existsMatch(rule.exists, context)) continue;
+    if (rule.changes !== undefined && !changesMatch(rule.changes, context)) continue;
     if (rule.when === 'never') return null;
     return {
       when: typeof rule.when === 'string' ? rule.when : undefined,
@@ -413,11 +453,26 @@ function applyRules(rules: Raw[], variables: Record<string, string>, context: Ci
   return null;
 }
 
-/** `rules:exists` for plain paths (read through the context); a glob cannot be listed and counts as present. */
+/** `rules:exists`: a plain path is read through the context; a glob needs `listFiles` (without it, it holds). */
 function existsMatch(exists: unknown, context: CiContext): boolean {
   const paths = isHash(exists) ? stringList(exists.paths) : stringList(exists);
   if (!paths) return false;
-  return paths.some((path) => /[*?[{]/.test(path) || context.readFile(path.replace(/^\/+/, '')) !== null);
+  let listed: string[] | null = null;
+  return paths.some((path) => {
+    if (!isGlob(path)) return context.readFile(path.replace(/^\/+/, '')) !== null;
+    if (!context.listFiles) return true;
+    listed ??= context.listFiles();
+    return matchPaths(path, listed).length > 0;
+  });
+}
+
+/** `rules:changes`: any changed path matches one of the globs; true when there is nothing to compare. */
+function changesMatch(changes: unknown, context: CiContext): boolean {
+  const paths = isHash(changes) ? stringList(changes.paths) : stringList(changes);
+  if (!paths) return false;
+  if (context.changedFiles === null || context.changedFiles === undefined) return true;
+  const changed = context.changedFiles;
+  return paths.some((path) => matchPaths(path, changed).length > 0);
 }
 
 /** `only` / `except` with refs (names, /regex/, and the source keywords) and `variables` expressions. */
@@ -454,10 +509,16 @@ function onlyExceptMatch(spec: unknown, variables: Record<string, string>): bool
   return refsOk && varsOk;
 }
 
+const MAX_NEEDS = 50;
+
 function needsList(value: unknown, where: string, errors: string[]): Array<{ job: string; optional: boolean }> | null {
   if (value === undefined || value === null) return null;
   if (!Array.isArray(value)) {
     errors.push(`${where} needs config can only be an array`);
+    return null;
+  }
+  if (value.length > MAX_NEEDS) {
+    errors.push(`${where}:needs config has too many entries (maximum ${MAX_NEEDS})`);
     return null;
   }
   const out: Array<{ job: string; optional: boolean }> = [];
@@ -475,10 +536,11 @@ function needsList(value: unknown, where: string, errors: string[]): Array<{ job
 
 interface DraftJob {
   name: string;
-  raw: Raw;
-  stage: string;
   needs: Array<{ job: string; optional: boolean }> | null;
   rules: Raw[] | null;
+  only: unknown;
+  except: unknown;
+  explicitAllowFailure: boolean;
 }
 
 function resolveExtends(jobs: Raw, name: string, stack: string[], errors: string[], cache: Map<string, Raw>): Raw {
@@ -551,14 +613,216 @@ function parallelCopies(name: string, parallel: unknown, where: string, errors: 
   return [{ name, parallel: null }];
 }
 
+interface JobTemplate {
+  plan: Omit<JobPlan, 'name' | 'stageIndex' | 'needs' | 'parallel'>;
+  needs: Array<{ job: string; optional: boolean }> | null;
+  rules: Raw[] | null;
+  explicitAllowFailure: boolean;
+}
+
+/** One job's keywords (after `extends`) read and checked; null when one is wrong (said in `errors`). */
+function readJob(name: string, raw: Raw, defaults: Raw, allStages: string[], errors: string[]): JobTemplate | null {
+  const where = `jobs:${name}`;
+  const unknown = Object.keys(raw).filter((k) => !JOB_KEYS.has(k));
+  if (unknown.length > 0) {
+    errors.push(`${where} config contains unknown keys: ${unknown.join(', ')}`);
+    return null;
+  }
+  if ('rules' in raw && ('only' in raw || 'except' in raw)) {
+    errors.push(`${where} config key may not be used with \`rules\`: ${['only', 'except'].filter((k) => k in raw).join(', ')}`);
+    return null;
+  }
+  const inheritDefault = inheritSetting(raw.inherit, 'default');
+  const fromDefault = (key: string): unknown => {
+    if (key in raw) return raw[key];
+    if (inheritDefault === false || (Array.isArray(inheritDefault) && !inheritDefault.includes(key))) return undefined;
+    return defaults[key];
+  };
+
+  const trigger = readTrigger(raw.trigger, where, errors);
+  const script = scriptLines(raw.script ?? raw.run, where, 'script', errors);
+  if (!trigger) {
+    if (raw.script === undefined && raw.run === undefined) {
+      errors.push(`${where} config should implement the script:, run:, or trigger: keyword`);
+      return null;
+    }
+    if (script !== null && script.filter((line) => line.trim() !== '').length === 0) {
+      errors.push(`${where} script can't be blank`);
+      return null;
+    }
+  }
+  const beforeScript = scriptLines(fromDefault('before_script'), where, 'before_script', errors) ?? [];
+  const afterScript = scriptLines(fromDefault('after_script'), where, 'after_script', errors) ?? [];
+
+  const stage = raw.stage ?? raw.type ?? 'test';
+  if (typeof stage !== 'string') {
+    errors.push(`${where} stage config should be a string`);
+    return null;
+  }
+  if (!allStages.includes(stage)) {
+    errors.push(`${where} chosen stage ${stage} does not exist; available stages are ${allStages.join(', ')}`);
+    return null;
+  }
+
+  let when: JobWhen = 'on_success';
+  if (raw.when !== undefined) {
+    if (typeof raw.when !== 'string' || !WHEN_VALUES.includes(raw.when as JobWhen)) {
+      errors.push(`${where} when should be one of: ${WHEN_VALUES.join(', ')}`);
+      return null;
+    }
+    when = raw.when as JobWhen;
+  }
+  let startInSeconds: number | null = null;
+  if (raw.start_in !== undefined) {
+    if (when !== 'delayed' && !('rules' in raw)) {
+      errors.push(`${where} start in should be blank`);
+      return null;
+    }
+    startInSeconds = parseDuration(raw.start_in);
+    if (startInSeconds === null) {
+      errors.push(`${where} job start in should be a duration`);
+      return null;
+    }
+    if (startInSeconds > ONE_WEEK) {
+      errors.push(`${where} job start in should not exceed the limit`);
+      return null;
+    }
+  } else if (when === 'delayed') {
+    errors.push(`${where} start in can't be blank`);
+    return null;
+  }
+
+  const allowFailureRaw = raw.allow_failure;
+  let allowFailure: boolean | null = null;
+  let allowFailureExitCodes: number[] = [];
+  if (allowFailureRaw !== undefined) {
+    if (typeof allowFailureRaw === 'boolean') allowFailure = allowFailureRaw;
+    else if (isHash(allowFailureRaw) && 'exit_codes' in allowFailureRaw) {
+      const codes = allowFailureRaw.exit_codes;
+      const list = typeof codes === 'number' ? [codes] : codes;
+      if (!Array.isArray(list) || !list.every((c) => Number.isInteger(c))) {
+        errors.push(`${where}:allow_failure exit codes should be an array of integers or an integer`);
+        return null;
+      }
+      allowFailure = false;
+      allowFailureExitCodes = list as number[];
+    } else {
+      errors.push(`${where} allow_failure config should be a hash or a boolean value`);
+      return null;
+    }
+  }
+
+  const variables = readVariables(raw.variables, `${where} `, errors, false);
+
+  const tagsValue = fromDefault('tags');
+  let tags: string[] = [];
+  if (tagsValue !== undefined && tagsValue !== null) {
+    const list = stringList(tagsValue) ?? (Array.isArray(tagsValue) && tagsValue.every((t) => typeof t === 'string' || typeof t === 'number') ? tagsValue.map(String) : null);
+    if (!list) {
+      errors.push(`${where} tags config should be an array of strings`);
+      return null;
+    }
+    tags = list;
+  }
+
+  let coverageRegex: string | null = null;
+  if (raw.coverage !== undefined && raw.coverage !== null) {
+    const m = typeof raw.coverage === 'string' ? /^\/(.+)\/[a-z]*$/s.exec(raw.coverage) : null;
+    if (!m) {
+      errors.push(`${where} coverage config must be a regular expression`);
+      return null;
+    }
+    coverageRegex = m[1];
+    try {
+      compilePattern(coverageRegex);
+    } catch {
+      errors.push(`${where} coverage config must be a regular expression`);
+      return null;
+    }
+  }
+
+  const artifacts = fromDefault('artifacts');
+  let junitPaths: string[] = [];
+  let artifactPaths: string[] = [];
+  if (artifacts !== undefined && artifacts !== null) {
+    if (!isHash(artifacts)) {
+      errors.push(`${where} artifacts config should be a hash`);
+      return null;
+    }
+    if (artifacts.paths !== undefined) artifactPaths = stringList(artifacts.paths) ?? [];
+    if (isHash(artifacts.reports) && artifacts.reports.junit !== undefined) {
+      const list = stringList(artifacts.reports.junit);
+      if (!list) {
+        errors.push(`${where}:artifacts:reports junit should be an array of strings or a string`);
+        return null;
+      }
+      junitPaths = list;
+    }
+  }
+
+  const retry = readRetry(fromDefault('retry'), where, errors);
+  if (!retry) return null;
+
+  let timeoutSeconds: number | null = null;
+  const timeout = fromDefault('timeout');
+  if (timeout !== undefined && timeout !== null) {
+    timeoutSeconds = parseDuration(timeout);
+    if (timeoutSeconds === null || timeoutSeconds <= 0) {
+      errors.push(`${where} timeout config should be a duration`);
+      return null;
+    }
+    if (timeoutSeconds > 30 * 24 * 3600) {
+      errors.push(`${where} timeout config should not exceed the limit`);
+      return null;
+    }
+  }
+
+  const needs = needsList(raw.needs, where, errors);
+  let rules: Raw[] | null = null;
+  if (raw.rules !== undefined) {
+    rules = validateRules(raw.rules, where, errors);
+    if (!rules) return null;
+  }
+  const environment = typeof raw.environment === 'string' ? raw.environment : isHash(raw.environment) && typeof raw.environment.name === 'string' ? raw.environment.name : null;
+  return {
+    plan: {
+      stage,
+      when,
+      startInSeconds,
+      allowFailure: allowFailure ?? when === 'manual',
+      allowFailureExitCodes,
+      beforeScript,
+      script: script ?? [],
+      afterScript,
+      variables,
+      tags,
+      coverageRegex,
+      junitPaths,
+      retry,
+      timeoutSeconds,
+      inheritVariables: inheritSetting(raw.inherit, 'variables'),
+      artifactPaths,
+      environment,
+      interruptible: fromDefault('interruptible') === true,
+      resourceGroup: typeof raw.resource_group === 'string' ? raw.resource_group : null,
+      trigger,
+    },
+    needs,
+    rules,
+    explicitAllowFailure: allowFailure !== null,
+  };
+}
+
 /** Parses, includes, validates and applies rules. Jobs that rules exclude are not in the plan. */
 export function planPipeline(ciYaml: string, context: CiContext): PlanResult {
-  const loaded = loadConfig(ciYaml, context);
-  if (!loaded.ok) return loaded;
   try {
+    const loaded = loadConfig(ciYaml, context);
+    if (!loaded.ok) return loaded;
     return buildPlan(loaded.config, context);
   } catch (error) {
     if (error instanceof ConfigError) return { ok: false, errors: [error.message] };
+    // a recursive alias (`a: &a [*a]`) has no end to walk
+    if (error instanceof RangeError) return { ok: false, errors: ['Invalid configuration format'] };
     throw error;
   }
 }
@@ -621,197 +885,28 @@ function buildPlan(config: Raw, context: CiContext): PlanResult {
       continue;
     }
     const raw = resolveExtends(config, name, [], errors, extendsCache);
-    const unknown = Object.keys(raw).filter((k) => !JOB_KEYS.has(k));
-    if (unknown.length > 0) {
-      errors.push(`${where} config contains unknown keys: ${unknown.join(', ')}`);
-      continue;
-    }
-    if ('rules' in raw && ('only' in raw || 'except' in raw)) {
-      errors.push(`${where} config key may not be used with \`rules\`: ${['only', 'except'].filter((k) => k in raw).join(', ')}`);
-      continue;
-    }
-    const inheritDefault = inheritSetting(raw.inherit, 'default');
-    const fromDefault = (key: string): unknown => {
-      if (key in raw) return raw[key];
-      if (inheritDefault === false || (Array.isArray(inheritDefault) && !inheritDefault.includes(key))) return undefined;
-      return defaults[key];
-    };
-
-    const trigger = readTrigger(raw.trigger, where, errors);
-    const script = scriptLines(raw.script ?? raw.run, where, 'script', errors);
-    if (!trigger) {
-      if (raw.script === undefined && raw.run === undefined) {
-        errors.push(`${where} config should implement the script:, run:, or trigger: keyword`);
-        continue;
-      }
-      if (script !== null && script.filter((line) => line.trim() !== '').length === 0) {
-        errors.push(`${where} script can't be blank`);
-        continue;
-      }
-    }
-    const beforeScript = scriptLines(fromDefault('before_script'), where, 'before_script', errors) ?? [];
-    const afterScript = scriptLines(fromDefault('after_script'), where, 'after_script', errors) ?? [];
-
-    const stage = raw.stage ?? raw.type ?? 'test';
-    if (typeof stage !== 'string') {
-      errors.push(`${where} stage config should be a string`);
-      continue;
-    }
-    if (!allStages.includes(stage)) {
-      errors.push(`${where} chosen stage ${stage} does not exist; available stages are ${allStages.join(', ')}`);
-      continue;
-    }
-
-    let when: JobWhen = 'on_success';
-    if (raw.when !== undefined) {
-      if (typeof raw.when !== 'string' || !WHEN_VALUES.includes(raw.when as JobWhen)) {
-        errors.push(`${where} when should be one of: ${WHEN_VALUES.join(', ')}`);
-        continue;
-      }
-      when = raw.when as JobWhen;
-    }
-    let startInSeconds: number | null = null;
-    if (raw.start_in !== undefined) {
-      if (when !== 'delayed' && !('rules' in raw)) {
-        errors.push(`${where} start in should be blank`);
-        continue;
-      }
-      startInSeconds = parseDuration(raw.start_in);
-      if (startInSeconds === null) {
-        errors.push(`${where} job start in should be a duration`);
-        continue;
-      }
-      if (startInSeconds > ONE_WEEK) {
-        errors.push(`${where} job start in should not exceed the limit`);
-        continue;
-      }
-    } else if (when === 'delayed') {
-      errors.push(`${where} start in can't be blank`);
-      continue;
-    }
-
-    const allowFailureRaw = raw.allow_failure;
-    let allowFailure: boolean | null = null;
-    let allowFailureExitCodes: number[] = [];
-    if (allowFailureRaw !== undefined) {
-      if (typeof allowFailureRaw === 'boolean') allowFailure = allowFailureRaw;
-      else if (isHash(allowFailureRaw) && 'exit_codes' in allowFailureRaw) {
-        const codes = allowFailureRaw.exit_codes;
-        const list = typeof codes === 'number' ? [codes] : codes;
-        if (!Array.isArray(list) || !list.every((c) => Number.isInteger(c))) {
-          errors.push(`${where}:allow_failure exit codes should be an array of integers or an integer`);
-          continue;
-        }
-        allowFailure = false;
-        allowFailureExitCodes = list as number[];
-      } else {
-        errors.push(`${where} allow_failure config should be a hash or a boolean value`);
-        continue;
-      }
-    }
-
-    const variables = readVariables(raw.variables, `${where} `, errors, false);
-
-    const tagsValue = fromDefault('tags');
-    let tags: string[] = [];
-    if (tagsValue !== undefined && tagsValue !== null) {
-      const list = stringList(tagsValue) ?? (Array.isArray(tagsValue) && tagsValue.every((t) => typeof t === 'string' || typeof t === 'number') ? tagsValue.map(String) : null);
-      if (!list) {
-        errors.push(`${where} tags config should be an array of strings`);
-        continue;
-      }
-      tags = list;
-    }
-
-    let coverageRegex: string | null = null;
-    if (raw.coverage !== undefined && raw.coverage !== null) {
-      const m = typeof raw.coverage === 'string' ? /^\/(.+)\/[a-z]*$/s.exec(raw.coverage) : null;
-      if (!m) {
-        errors.push(`${where} coverage config must be a regular expression`);
-        continue;
-      }
-      coverageRegex = m[1];
-      try {
-        compilePattern(coverageRegex);
-      } catch {
-        errors.push(`${where} coverage config must be a regular expression`);
-        continue;
-      }
-    }
-
-    const artifacts = fromDefault('artifacts');
-    let junitPaths: string[] = [];
-    let artifactPaths: string[] = [];
-    if (artifacts !== undefined && artifacts !== null) {
-      if (!isHash(artifacts)) {
-        errors.push(`${where} artifacts config should be a hash`);
-        continue;
-      }
-      if (artifacts.paths !== undefined) artifactPaths = stringList(artifacts.paths) ?? [];
-      if (isHash(artifacts.reports) && artifacts.reports.junit !== undefined) {
-        const list = stringList(artifacts.reports.junit);
-        if (!list) {
-          errors.push(`${where}:artifacts:reports junit should be an array of strings or a string`);
-          continue;
-        }
-        junitPaths = list;
-      }
-    }
-
-    const retry = readRetry(fromDefault('retry'), where, errors);
-    if (!retry) continue;
-
-    let timeoutSeconds: number | null = null;
-    const timeout = fromDefault('timeout');
-    if (timeout !== undefined && timeout !== null) {
-      timeoutSeconds = parseDuration(timeout);
-      if (timeoutSeconds === null || timeoutSeconds <= 0) {
-        errors.push(`${where} timeout config should be a duration`);
-        continue;
-      }
-      if (timeoutSeconds > 30 * 24 * 3600) {
-        errors.push(`${where} timeout config should not exceed the limit`);
-        continue;
-      }
-    }
-
-    const needs = needsList(raw.needs, where, errors);
-    let rules: Raw[] | null = null;
-    if (raw.rules !== undefined) {
-      rules = validateRules(raw.rules, where, errors);
-      if (!rules) continue;
-    }
-    const environment = typeof raw.environment === 'string' ? raw.environment : isHash(raw.environment) && typeof raw.environment.name === 'string' ? raw.environment.name : null;
+    const template = readJob(name, raw, defaults, allStages, errors);
+    if (!template) continue;
     const copies = parallelCopies(name, raw.parallel, where, errors);
     baseNames.set(name, copies.map((c) => c.name));
     for (const copy of copies) {
+      const { variables } = template.plan;
       planned.set(copy.name, {
+        ...template.plan,
         name: copy.name,
-        stage,
-        stageIndex: allStages.indexOf(stage),
+        stageIndex: allStages.indexOf(template.plan.stage),
         needs: null,
-        when,
-        startInSeconds,
-        allowFailure: allowFailure ?? when === 'manual',
-        allowFailureExitCodes,
-        beforeScript,
-        script: script ?? [],
-        afterScript,
         variables: copy.parallel?.matrix ? { ...variables, ...copy.parallel.matrix } : variables,
-        tags,
-        coverageRegex,
-        junitPaths,
-        retry,
-        timeoutSeconds,
-        inheritVariables: inheritSetting(raw.inherit, 'variables'),
-        artifactPaths,
-        environment,
-        interruptible: fromDefault('interruptible') === true,
-        resourceGroup: typeof raw.resource_group === 'string' ? raw.resource_group : null,
         parallel: copy.parallel,
-        trigger,
       });
-      drafts.push({ name: copy.name, raw: { ...raw, __explicitAllowFailure: allowFailure !== null }, stage, needs, rules });
+      drafts.push({
+        name: copy.name,
+        needs: template.needs,
+        rules: template.rules,
+        only: raw.only,
+        except: raw.except,
+        explicitAllowFailure: template.explicitAllowFailure,
+      });
     }
   }
 
@@ -855,12 +950,12 @@ function buildPlan(config: Raw, context: CiContext): PlanResult {
         continue;
       }
       if (typeof outcome.allowFailure === 'boolean') plan.allowFailure = outcome.allowFailure;
-      else if (!draft.raw.__explicitAllowFailure) plan.allowFailure = false; // manual jobs in rules block by default
+      else if (!draft.explicitAllowFailure) plan.allowFailure = false; // manual jobs in rules block by default
       if (outcome.variables) plan.variables = { ...plan.variables, ...outcome.variables };
       if (outcome.needs !== undefined) needs = needsList(outcome.needs, `jobs:${draft.name}`, errors);
     } else {
-      if (draft.raw.only !== undefined && !onlyExceptMatch(draft.raw.only, context.variables)) continue;
-      if (draft.raw.except !== undefined && onlyExceptMatch(draft.raw.except, context.variables)) continue;
+      if (draft.only !== undefined && !onlyExceptMatch(draft.only, context.variables)) continue;
+      if (draft.except !== undefined && onlyExceptMatch(draft.except, context.variables)) continue;
     }
     keptNeeds.set(draft.name, needs);
     kept.push(plan);
@@ -978,19 +1073,35 @@ function readTrigger(value: unknown, where: string, errors: string[]): JobPlan['
   };
 }
 
-/** The file's top-level `variables` with `description`, `value` and `options` (GraphQL ciConfigVariables). */
+/**
+ * The CI file of a `trigger:` job's child pipeline: its local includes, merged as one file. The
+ * worker plans it with `planPipeline` (CI_PIPELINE_SOURCE `parent_pipeline`) at the parent's sha.
+ */
+export function triggerConfig(trigger: NonNullable<JobPlan['trigger']>): string {
+  return `include:\n${trigger.include.map((path) => `  - local: ${JSON.stringify(path)}\n`).join('')}`;
+}
+
+/**
+ * The file's top-level `variables` with `description`, `value` and `options` (GraphQL
+ * ciConfigVariables): every one, as the platform answers it (a plain `KEY: value` has a null
+ * description; the platform's run form prefills only those with one). Empty for a file that does not load.
+ */
 export function configVariables(
   ciYaml: string,
   context: CiContext,
 ): Array<{ key: string; value: string; description: string | null; valueOptions: string[] }> {
-  const loaded = loadConfig(ciYaml, context);
+  let loaded: ReturnType<typeof loadConfig>;
+  try {
+    loaded = loadConfig(ciYaml, context);
+  } catch {
+    return [];
+  }
   if (!loaded.ok || !isHash(loaded.config.variables)) return [];
   const out: Array<{ key: string; value: string; description: string | null; valueOptions: string[] }> = [];
   for (const [key, raw] of Object.entries(loaded.config.variables)) {
     const plain = variableValue(raw);
-    if (plain !== null) {
-      out.push({ key, value: plain, description: null, valueOptions: [] });
-    } else if (isHash(raw)) {
+    if (plain !== null) out.push({ key, value: plain, description: null, valueOptions: [] });
+    else if (isHash(raw)) {
       out.push({
         key,
         value: variableValue(raw.value ?? '') ?? '',

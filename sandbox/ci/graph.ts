@@ -106,6 +106,21 @@ export function nextSteps(jobs: readonly JobPlan[], states: ReadonlyMap<string, 
   const stageIndexes = [...byStage.keys()].sort((a, b) => a - b);
   const stateOf = (job: JobPlan): Item => get(job.name) ?? { status: 'created', allowFailure: job.allowFailure };
 
+  // The status of "every job of the stages before k", shared by the stage-ordered jobs of stage k;
+  // forgotten whenever a move changes a status.
+  const stagePrefix = new Map<number, JobStatus | null>();
+  const beforeStage = (stageIndex: number): JobStatus | null => {
+    if (stagePrefix.has(stageIndex)) return stagePrefix.get(stageIndex)!;
+    const dependencies: Item[] = [];
+    for (const index of stageIndexes) {
+      if (index >= stageIndex) break;
+      for (const earlier of byStage.get(index)!) dependencies.push(stateOf(earlier));
+    }
+    const status = compositeStatus(dependencies);
+    stagePrefix.set(stageIndex, status);
+    return status;
+  };
+
   let changed = true;
   while (changed) {
     changed = false;
@@ -113,20 +128,16 @@ export function nextSteps(jobs: readonly JobPlan[], states: ReadonlyMap<string, 
       const state = stateOf(job);
       if (state.status !== 'created') continue;
       const dag = job.needs !== null;
-      let dependencies: Item[];
-      if (job.needs !== null) {
-        dependencies = job.needs.map((name) => {
-          const need = byName.get(name);
-          return need ? stateOf(need) : { status: 'skipped', allowFailure: false };
-        });
-      } else {
-        dependencies = [];
-        for (const index of stageIndexes) {
-          if (index >= job.stageIndex) break;
-          for (const earlier of byStage.get(index)!) dependencies.push(stateOf(earlier));
-        }
-      }
-      const status = compositeStatus(dependencies, { dag }) ?? 'success';
+      const status =
+        (job.needs !== null
+          ? compositeStatus(
+              job.needs.map((name) => {
+                const need = byName.get(name);
+                return need ? stateOf(need) : { status: 'skipped', allowFailure: false };
+              }),
+              { dag },
+            )
+          : beforeStage(job.stageIndex)) ?? 'success';
       if (!COMPLETED_STATUSES.includes(status)) continue;
       let next: Step['status'];
       if (!validDependencyStatuses(job.when, dag).includes(status)) next = 'skipped';
@@ -135,6 +146,7 @@ export function nextSteps(jobs: readonly JobPlan[], states: ReadonlyMap<string, 
       else next = 'pending';
       current.set(job.name, { status: next, allowFailure: state.allowFailure });
       steps.push({ name: job.name, status: next });
+      stagePrefix.clear();
       changed = true;
     }
   }

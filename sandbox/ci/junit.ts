@@ -149,24 +149,21 @@ export interface TestCaseJson {
   recent_failures: { count: number; base_branch: string } | null;
   attachment_url?: string;
 }
-export interface TestSuiteJson {
-  name: string;
+/** The counts a report and each of its suites carry. */
+export interface TestCountsJson {
   total_time: number;
   total_count: number;
   success_count: number;
   failed_count: number;
   skipped_count: number;
   error_count: number;
+}
+export interface TestSuiteJson extends TestCountsJson {
+  name: string;
   suite_error: string | null;
   test_cases: TestCaseJson[];
 }
-export interface TestReportJson {
-  total_time: number;
-  total_count: number;
-  success_count: number;
-  failed_count: number;
-  skipped_count: number;
-  error_count: number;
+export interface TestReportJson extends TestCountsJson {
   test_suites: TestSuiteJson[];
 }
 export interface TestReportSummaryJson {

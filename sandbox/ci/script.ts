@@ -11,6 +11,7 @@
 import type { JobPlan } from './config.ts';
 import { compilePattern } from './expression.ts';
 import { formatRunnerDuration } from './duration.ts';
+import { isGlob, matchPaths } from './glob.ts';
 
 export interface Workspace {
   read(path: string): string | null;
@@ -32,6 +33,8 @@ export interface ScriptOptions {
   /** Ref and sha for the "Getting source" lines. */
   ref?: string;
   sha?: string;
+  /** Values of masked variables: the log shows `[MASKED]` in their place (and their URL-encoded form's). */
+  masked?: string[];
 }
 export interface JobRunResult {
   exitCode: number;
@@ -69,10 +72,12 @@ interface RunState {
 // ---------------------------------------------------------------------------------------------
 // Parsing: a command text into and-or lists of pipelines of simple commands.
 
-type Word = { text: string; quoted: boolean };
+/** Literal text, or a variable read when the command runs (so `A=1; echo $A` sees the 1). */
+type Piece = string | { name: string };
+type Word = { pieces: Piece[]; quoted: boolean };
 interface Simple {
   words: Word[];
-  redirects: Array<{ append: boolean; target: string }>;
+  redirects: Array<{ append: boolean; target: Piece[] }>;
 }
 type Pipeline = Simple[];
 interface AndOr {
@@ -83,27 +88,38 @@ interface AndOr {
 const NAME_START = /[A-Za-z_]/;
 const NAME_CHAR = /[A-Za-z0-9_]/;
 
-/** Parses a script entry; variables expand while reading (quotes decide how). */
-function parse(text: string, env: Record<string, string>): AndOr[] {
+function expandWord(pieces: Piece[], env: Record<string, string>): string {
+  let out = '';
+  for (const piece of pieces) out += typeof piece === 'string' ? piece : (env[piece.name] ?? '');
+  return out;
+}
+
+/** Parses a script entry into lists; variables are marked where they stand and read when run. */
+function parse(text: string): AndOr[] {
   const lists: AndOr[] = [];
   let pipeline: Pipeline = [];
   let current: Simple = { words: [], redirects: [] };
   let list: AndOr | null = null;
   let pendingOp: '&&' | '||' | null = null;
   let redirect: boolean | null = null; // append?
-  let word = '';
+  let word: Piece[] = [];
   let inWord = false;
   let quoted = false;
   let i = 0;
   const n = text.length;
 
+  const add = (piece: Piece) => {
+    const last = word[word.length - 1];
+    if (typeof piece === 'string' && typeof last === 'string') word[word.length - 1] = last + piece;
+    else word.push(piece);
+  };
   const endWord = () => {
     if (!inWord) return;
     if (redirect !== null) {
       current.redirects.push({ append: redirect, target: word });
       redirect = null;
-    } else current.words.push({ text: word, quoted });
-    word = '';
+    } else current.words.push({ pieces: word, quoted });
+    word = [];
     inWord = false;
     quoted = false;
   };
@@ -123,7 +139,7 @@ function parse(text: string, env: Record<string, string>): AndOr[] {
     pendingOp = null;
     pipeline = [];
   };
-  const expandAt = (): string => {
+  const variableAt = (): Piece => {
     // text[i] === '$'
     const next = text[i + 1];
     if (next === '{') {
@@ -131,17 +147,17 @@ function parse(text: string, env: Record<string, string>): AndOr[] {
       if (end > 0) {
         const name = text.slice(i + 2, end);
         i = end + 1;
-        return env[name] ?? '';
+        return { name };
       }
     } else if (next !== undefined && NAME_START.test(next)) {
       let j = i + 1;
       while (j < n && NAME_CHAR.test(text[j])) j += 1;
       const name = text.slice(i + 1, j);
       i = j;
-      return env[name] ?? '';
+      return { name };
     } else if (next === '?') {
       i += 2;
-      return env['?'] ?? '0';
+      return { name: '?' };
     } else if (next === '$') {
       i += 2;
       return '1';
@@ -197,7 +213,7 @@ function parse(text: string, env: Record<string, string>): AndOr[] {
     } else if (c === "'") {
       const end = text.indexOf("'", i + 1);
       const stop = end < 0 ? n : end;
-      word += text.slice(i + 1, stop);
+      add(text.slice(i + 1, stop));
       inWord = true;
       quoted = true;
       i = stop + 1;
@@ -207,23 +223,23 @@ function parse(text: string, env: Record<string, string>): AndOr[] {
       i += 1;
       while (i < n && text[i] !== '"') {
         if (text[i] === '\\' && i + 1 < n && '"\\$`\n'.includes(text[i + 1])) {
-          if (text[i + 1] !== '\n') word += text[i + 1];
+          if (text[i + 1] !== '\n') add(text[i + 1]);
           i += 2;
-        } else if (text[i] === '$') word += expandAt();
-        else word += text[i++];
+        } else if (text[i] === '$') add(variableAt());
+        else add(text[i++]);
       }
       i += 1;
     } else if (c === '\\') {
       if (i + 1 < n && text[i + 1] !== '\n') {
-        word += text[i + 1];
+        add(text[i + 1]);
         inWord = true;
       }
       i += 2;
     } else if (c === '$') {
-      word += expandAt();
+      add(variableAt());
       inWord = true;
     } else {
-      word += c;
+      add(c);
       inWord = true;
       i += 1;
     }
@@ -237,16 +253,20 @@ function parse(text: string, env: Record<string, string>): AndOr[] {
 
 type Output = { code: number; stdout: string };
 
+/**
+ * A path as the workspace knows it: relative to the project directory (`./a`, `a`, and
+ * `$CI_PROJECT_DIR/a` are one file); an absolute path elsewhere (a file variable's) stays absolute.
+ */
 function normalizePath(path: string, state: RunState): string {
   let p = path;
-  if (p.startsWith(state.projectDir + '/')) p = p.slice(state.projectDir.length + 1);
+  if (p === state.projectDir || p.startsWith(state.projectDir + '/')) p = p.slice(state.projectDir.length + 1);
   const parts: string[] = [];
   for (const part of p.split('/')) {
     if (part === '' || part === '.') continue;
     if (part === '..') parts.pop();
     else parts.push(part);
   }
-  return parts.join('/');
+  return (p.startsWith('/') ? '/' : '') + parts.join('/');
 }
 
 function interpretEscapes(text: string): string {
@@ -349,7 +369,10 @@ async function sleepFor(seconds: number, state: RunState): Promise<void> {
         },
         (error) => {
           signal?.removeEventListener('abort', onAbort);
-          reject(signal?.aborted ? new StopSignal('canceled') : error);
+          if (signal?.aborted) reject(new StopSignal('canceled'));
+          // no signal to stop on (after_script after a cancel): a sleep the caller cut short just ends
+          else if (!signal) resolve();
+          else reject(error);
         },
       );
     });
@@ -359,11 +382,18 @@ async function sleepFor(seconds: number, state: RunState): Promise<void> {
 }
 
 const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s;
+const ASSIGNMENT_START = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
+/** `NAME=value` where NAME= is written out (the value may be quoted or use variables). */
+function isAssignmentWord(word: Word): boolean {
+  const first = word.pieces[0];
+  return typeof first === 'string' && ASSIGNMENT_START.test(first);
+}
 
 async function runSimple(command: Simple, stdin: string, state: RunState): Promise<Output> {
-  const words = command.words.map((w) => w.text);
+  const words = command.words.map((w) => expandWord(w.pieces, state.env));
   // Leading assignments: VAR=value (alone they set the variable for the rest of the script).
-  while (words.length > 0 && ASSIGNMENT.test(words[0]) && !command.words[command.words.length - words.length].quoted) {
+  while (words.length > 0 && ASSIGNMENT.test(words[0]) && isAssignmentWord(command.words[command.words.length - words.length])) {
     const [, name, value] = ASSIGNMENT.exec(words.shift()!)!;
     state.env[name] = value;
   }
@@ -448,7 +478,7 @@ async function runPipeline(pipeline: Pipeline, state: RunState): Promise<number>
     code = result.code;
     let stdout = result.stdout;
     for (const target of command.redirects) {
-      state.workspace.write(normalizePath(target.target, state), stdout, target.append);
+      state.workspace.write(normalizePath(expandWord(target.target, state.env), state), stdout, target.append);
       stdout = '';
     }
     if (k === pipeline.length - 1) {
@@ -461,7 +491,7 @@ async function runPipeline(pipeline: Pipeline, state: RunState): Promise<number>
 
 /** Runs one script entry; returns the exit code the shell would stop with, or 0 to go on. */
 async function runEntry(text: string, state: RunState): Promise<number> {
-  for (const list of parse(text, state.env)) {
+  for (const list of parse(text)) {
     if (state.options.signal?.aborted) throw new StopSignal('canceled');
     let code = await runPipeline(list.first, state);
     let lastRan = list.rest.length === 0;
@@ -488,16 +518,24 @@ function sectionEnd(name: string, now: () => number): string {
   return `${CLEAR}section_end:${Math.floor(now() / 1000)}:${name}\r${CLEAR}`;
 }
 
-/** Artifact paths that match a glob (*, **, ?) among the workspace's files, or the path itself. */
+/** Artifact paths that match a glob (*, **, ?, {a,b}) among the workspace's files, or the path itself. */
 export function matchArtifacts(pattern: string, workspace: Workspace): string[] {
   const clean = pattern.replace(/^\.\//, '').replace(/^\/+/, '');
-  if (!/[*?[]/.test(clean)) return workspace.read(clean) !== null ? [clean] : [];
-  const source = clean
-    .split('**/')
-    .map((part) => part.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]'))
-    .join('(?:.*/)?');
-  const re = new RegExp(`^${source}$`);
-  return (workspace.list?.() ?? []).filter((path) => re.test(path)).sort();
+  if (!isGlob(clean)) return workspace.read(clean) !== null ? [clean] : [];
+  return matchPaths(clean, workspace.list?.() ?? []);
+}
+
+/** Replaces masked values (longest first, and their URL-encoded forms) with [MASKED]. */
+function masker(values: string[]): (text: string) => string {
+  const secrets = [...new Set(values.flatMap((value) => [value, encodeURIComponent(value)]))]
+    .filter((value) => value.length > 0)
+    .sort((a, b) => b.length - a.length);
+  if (secrets.length === 0) return (text) => text;
+  return (text) => {
+    let out = text;
+    for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join('[MASKED]');
+    return out;
+  };
 }
 
 /** Interprets a job's scripts in the workspace; the log goes to options.onLog as it is written. */
@@ -513,16 +551,17 @@ export async function runJob(job: JobPlan, env: Record<string, string>, workspac
     out: [],
   };
   let active = state;
+  const mask = masker(options.masked ?? []);
   const flush = () => {
     if (active.out.length > 0) {
       const text = active.out.join('');
       active.out = [];
-      options.onLog(text.endsWith('\n') ? text : `${text}\n`);
+      options.onLog(mask(text.endsWith('\n') ? text : `${text}\n`));
     }
   };
   const log = (text: string) => {
     flush();
-    options.onLog(text);
+    options.onLog(mask(text));
   };
 
   const runner = options.runner ?? { description: 'sandbox-runner', shortToken: 'sandbox' };
@@ -568,15 +607,20 @@ export async function runJob(job: JobPlan, env: Record<string, string>, workspac
   flush();
   log(sectionEnd('step_script', now));
 
-  if (stop?.reason === 'canceled') {
-    log(`${CLEAR}${RED}ERROR: Job failed: canceled${RESET}\n`);
-    return { exitCode: exitCode || 1, canceled: true, timedOut: false };
-  }
-
+  const canceled = stop?.reason === 'canceled';
   if (job.afterScript.length > 0) {
     log(sectionStart('after_script', 'Running after_script', now) + `${GREEN}Running after script...${RESET}\n`);
-    // after_script runs in a shell of its own (what the script exported is gone), within 5 minutes.
-    active = { ...state, env: { ...env, CI_JOB_STATUS: stop || exitCode !== 0 ? 'failed' : 'success' }, elapsed: 0, timeout: 300, out: [] };
+    // after_script runs in a shell of its own (what the script exported is gone), within 5 minutes,
+    // and also after a cancel (as runners do since 17.0): that cancel no longer interrupts it.
+    const status = canceled ? 'canceled' : stop || exitCode !== 0 ? 'failed' : 'success';
+    active = {
+      ...state,
+      env: { ...env, CI_JOB_STATUS: status },
+      options: canceled ? { ...options, signal: undefined } : options,
+      elapsed: 0,
+      timeout: 300,
+      out: [],
+    };
     let afterCode = 0;
     try {
       afterCode = await runLines(job.afterScript);
@@ -591,6 +635,10 @@ export async function runJob(job: JobPlan, env: Record<string, string>, workspac
     flush();
     if (afterCode !== 0) log(`${YELLOW}WARNING: after_script failed, but job will continue unaffected: exit code ${afterCode}${RESET}\n`);
     log(sectionEnd('after_script', now));
+  }
+  if (canceled) {
+    log(`${CLEAR}${RED}ERROR: Job failed: canceled${RESET}\n`);
+    return { exitCode: exitCode || 1, canceled: true, timedOut: false };
   }
 
   const failed = stop !== null || exitCode !== 0;

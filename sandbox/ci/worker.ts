@@ -263,6 +263,19 @@ export class CiWorker {
 
   constructor(private readonly sandbox: Sandbox) {}
 
+  /** Parsed plans by job id: a job's plan never changes, and every step of its pipeline reads them all. */
+  private readonly plans = new Map<number, JobPlan>();
+
+  private planOf(job: JobRow): JobPlan {
+    let plan = this.plans.get(job.id);
+    if (!plan) {
+      if (this.plans.size >= 20_000) this.plans.clear();
+      plan = JSON.parse(job.plan!) as JobPlan;
+      this.plans.set(job.id, plan);
+    }
+    return plan;
+  }
+
   private get db(): Db {
     return this.sandbox.db;
   }
@@ -363,7 +376,7 @@ export class CiWorker {
       // nextSteps cascades within one call (a skipped job skips the jobs after it)
       const jobs = latestJobs(db, pipelineId).filter((job) => job.plan !== null);
       const byName = new Map(jobs.map((job) => [job.name, job]));
-      for (const step of nextSteps(jobs.map(planOf), statesOf(jobs))) {
+      for (const step of nextSteps(jobs.map((job) => this.planOf(job)), statesOf(jobs))) {
         const job = byName.get(step.name);
         if (job?.status === 'created') this.enqueue(job, step.status, stamp);
       }
@@ -760,8 +773,6 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
 export function latestJobs(db: Db, pipelineId: number): JobRow[] {
   return db.prepare('SELECT * FROM ci_builds WHERE pipeline_id = ? AND retried = 0 ORDER BY stage_idx, id').all(pipelineId) as JobRow[];
 }
-
-const planOf = (job: JobRow) => JSON.parse(job.plan!) as JobPlan;
 
 /** Each job's state as graph.ts sees it (the transient `canceling` counts as canceled). */
 function statesOf(jobs: readonly JobRow[]): Map<string, JobState> {

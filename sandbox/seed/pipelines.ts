@@ -250,6 +250,22 @@ interface PipelineSpec {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** What every pipeline of a plan repeats, computed once per job of the plan: its dependencies and its JSON columns. */
+const preparedJobs = new WeakMap<JobPlan, { deps: string[]; needsJson: string | null; tagsJson: string; planJson: string }>();
+function prepared(jobs: readonly JobPlan[], job: JobPlan) {
+  let entry = preparedJobs.get(job);
+  if (!entry) {
+    entry = {
+      deps: job.needs ?? jobs.filter((other) => other.stageIndex < job.stageIndex).map((other) => other.name),
+      needsJson: job.needs === null ? null : JSON.stringify(job.needs),
+      tagsJson: JSON.stringify(job.tags),
+      planJson: JSON.stringify(job),
+    };
+    preparedJobs.set(job, entry);
+  }
+  return entry;
+}
+
 /** Writes one pipeline and its jobs with times that follow the DAG; answers the pipeline id. */
 function writePipeline(w: Writer, spec: PipelineSpec, random: Random, runners: number[]): { id: number; jobIds: Map<string, number> } {
   const { project } = w;
@@ -265,7 +281,7 @@ function writePipeline(w: Writer, spec: PipelineSpec, random: Random, runners: n
   let lastEnd = created;
   const rows: Array<{ plan: JobPlan; status: string; started: number | null; finished: number | null; reason: string | null; coverage: number | null; allow: boolean }> = [];
   for (const job of spec.jobs) {
-    const deps = job.needs ?? spec.jobs.filter((other) => other.stageIndex < job.stageIndex).map((other) => other.name);
+    const { deps } = prepared(spec.jobs, job);
     const ready = Math.max(created, ...deps.map((name) => done.get(name) ?? created));
     const depStatuses = deps.map((name) => status.get(name));
     let jobStatus: string;
@@ -315,8 +331,8 @@ function writePipeline(w: Writer, spec: PipelineSpec, random: Random, runners: n
     const jobId = Number(w.insertJob.run(
       project.id, runner, id, iid, spec.userId, row.plan.name, row.plan.stage, row.plan.stageIndex, row.status, spec.ref, spec.tag ? 1 : 0, spec.commit.sha, title,
       row.coverage, row.allow ? 1 : 0, row.reason, iso(created), row.started === null ? null : iso(row.started), row.finished === null ? null : iso(row.finished),
-      row.plan.when, row.plan.needs === null ? null : JSON.stringify(row.plan.needs), row.status === 'pending' ? iso(created) : null, iso(row.finished ?? created),
-      JSON.stringify(row.plan.tags), spec.keepPlans ? JSON.stringify(row.plan) : null,
+      row.plan.when, prepared(spec.jobs, row.plan).needsJson, row.status === 'pending' ? iso(created) : null, iso(row.finished ?? created),
+      prepared(spec.jobs, row.plan).tagsJson, spec.keepPlans ? prepared(spec.jobs, row.plan).planJson : null,
     ).lastInsertRowid);
     jobIds.set(row.plan.name, jobId);
     if (spec.withLogs && row.started !== null) {
@@ -387,9 +403,9 @@ export function seedDemoPipelines(sandbox: Sandbox, gateway: ProjectRow, anchor:
   history.write(repo);
   // the shas of every commit, oldest first on main, then the two branch commits
   const shas = gitSync(repo, ['rev-list', '--reverse', '--first-parent', 'main']).toString('utf8').trim().split('\n');
-  const featureSha = gitSync(repo, ['rev-parse', 'feature/ip-allowlist']).toString('utf8').trim();
-  const bigSha = gitSync(repo, ['rev-parse', DEMO_PIPELINES.bigGraphRef]).toString('utf8').trim();
-  const tagSha = (name: string) => gitSync(repo, ['rev-parse', `${name}^{commit}`]).toString('utf8').trim();
+  // one git call for the other refs' commits
+  const [featureSha, bigSha, v100Sha, v110Sha] = gitSync(repo, ['rev-parse', 'feature/ip-allowlist', DEMO_PIPELINES.bigGraphRef, 'v1.0.0^{commit}', 'v1.1.0^{commit}'])
+    .toString('utf8').trim().split('\n');
   const commitInfos: CommitInfo[] = marks.map((mark, index) => ({ sha: shas[index], before: index ? shas[index - 1] : '0000000000000000000000000000000000000000', message: mark.message, at: mark.at, author: mark.author }));
 
   const w: Writer = {
@@ -428,7 +444,7 @@ export function seedDemoPipelines(sandbox: Sandbox, gateway: ProjectRow, anchor:
   for (const commit of commitInfos) events.push({ at: commit.at + 20_000, commit, source: 'push', ref: 'main', tag: false });
   events.push({ at: featureAt + 20_000, commit: { sha: featureSha, before: commitInfos[commits - 10].sha, message: 'Allow-list client IPs per route', at: featureAt, author: team[2] }, source: 'push', ref: 'feature/ip-allowlist', tag: false });
   const v100 = commitInfos[120];
-  events.push({ at: v100.at + 3_700_000, commit: { ...v100, sha: tagSha('v1.0.0') }, source: 'push', ref: 'v1.0.0', tag: true });
+  events.push({ at: v100.at + 3_700_000, commit: { ...v100, sha: v100Sha }, source: 'push', ref: 'v1.0.0', tag: true });
   const remaining = total - events.length;
   for (let n = 0; n < remaining; n++) {
     const at = start + Math.floor(((n + 0.5) / remaining) * 179 * DAY_MS);
@@ -448,7 +464,7 @@ export function seedDemoPipelines(sandbox: Sandbox, gateway: ProjectRow, anchor:
 
   // -- the special ones, newest: blocked tag pipeline, the big log, the big graph, the running one
   const latest = commitInfos[commits - 1];
-  const v110 = { ...commitInfos[commits - 6], sha: tagSha('v1.1.0') };
+  const v110 = { ...commitInfos[commits - 6], sha: v110Sha };
   writePipeline(w, { ref: 'v1.1.0', tag: true, source: 'push', commit: v110, createdAt: now - 3 * DAY_MS, userId: userIds[0], outcome: 'success', jobs: planOf('v1.1.0', true, 'push', v110.sha), withLogs: true, keepPlans: true }, random, runners);
   const failed = writePipeline(w, { ref: 'main', tag: false, source: 'web', commit: latest, createdAt: now - 2 * DAY_MS, userId: userIds[1], outcome: 'failed', jobs: planOf('main', false, 'web', latest.sha), withLogs: true, keepPlans: true }, random, runners);
   const logJob = failed.jobIds.get(DEMO_PIPELINES.bigLogJob)!;

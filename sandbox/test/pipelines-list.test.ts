@@ -141,3 +141,22 @@ describe('roles', () => {
     expect((await h.post(`/projects/${project.id}/pipeline`, { ref: 'feature' }, { token: developer.token })).status).toBe(201);
   });
 });
+
+describe('pipeline triggers', () => {
+  it('creates a trigger token and starts a pipeline with it (source trigger), refusing unknown tokens', async () => {
+    expect((await h.post(`/projects/${project.id}/triggers`, { description: 'deploy bot' }, { token: developer.token })).status).toBe(403);
+    const trigger = await h.post(`/projects/${project.id}/triggers`, { description: 'deploy bot' }, { token: maintainer.token });
+    expect(trigger.status, trigger.text).toBe(201);
+    expect(trigger.body).toMatchObject({ description: 'deploy bot', token: expect.stringMatching(/^glptt-/), owner: { id: maintainer.id } });
+    const listed = await h.get(`/projects/${project.id}/triggers`);
+    expect(listed.body[0].token).toHaveLength(4);
+    const started = await h.post(`/projects/${project.id}/trigger/pipeline`, { token: trigger.body.token, ref: 'main', variables: { BREAK: 'no' } }, { token: null });
+    expect(started.status, started.text).toBe(201);
+    expect(started.body).toMatchObject({ source: 'trigger', ref: 'main', user: { id: maintainer.id } });
+    expect((await h.get(`/projects/${project.id}/pipelines/${started.body.id}/variables`)).body).toEqual([{ variable_type: 'env_var', key: 'BREAK', value: 'no' }]);
+    expect((await h.post(`/projects/${project.id}/trigger/pipeline`, { token: 'glptt-nope', ref: 'main' }, { token: null })).status).toBe(404);
+    expect((await h.post(`/projects/${project.id}/trigger/pipeline`, { token: trigger.body.token }, { token: null })).body).toEqual({ error: 'ref is missing' });
+    expect((await h.delete(`/projects/${project.id}/triggers/${trigger.body.id}`, { token: maintainer.token })).status).toBe(204);
+    expect((await h.post(`/projects/${project.id}/trigger/pipeline`, { token: trigger.body.token, ref: 'main' }, { token: null })).status).toBe(404);
+  });
+});

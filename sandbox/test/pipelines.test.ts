@@ -69,6 +69,36 @@ describe('creating a pipeline', () => {
   });
 });
 
+describe('bad input', () => {
+  it('answers 4xx with a message for malformed bodies and ids, never 500', async () => {
+    const project = await projectWithFiles(h, 'ci fuzz', { '.gitlab-ci.yml': CI }, { message: 'CI [skip ci]' });
+    const cases: Array<[string, string, unknown]> = [
+      ['POST', `/projects/${project.id}/pipeline`, { ref: ['main'] }],
+      ['POST', `/projects/${project.id}/pipeline`, { ref: 'main', variables: 'A=1' }],
+      ['POST', `/projects/${project.id}/pipeline`, { ref: 'main', variables: [1, 2] }],
+      ['POST', `/projects/${project.id}/pipeline`, { ref: 'main', variables: [{ key: { a: 1 }, value: 'x' }] }],
+      ['POST', `/projects/${project.id}/pipeline`, { ref: 'main', variables: [{ key: 'A B', value: 'x' }] }],
+      ['POST', `/projects/${project.id}/pipeline`, { ref: 'main', variables: [{ key: 'A', value: 'x' }, { key: 'A', value: 'y' }] }],
+      ['POST', `/projects/${project.id}/pipeline`, { ref: 'main', inputs: [1] }],
+      ['POST', `/projects/${project.id}/pipeline`, { ref: '../../etc' }],
+      ['POST', `/projects/${project.id}/pipeline`, { ref: '-x' }],
+      ['GET', `/projects/${project.id}/pipelines/-1`, undefined],
+      ['GET', `/projects/${project.id}/pipelines/99999999999999999999`, undefined],
+      ['GET', `/projects/${project.id}/jobs/1/trace?x=%`, undefined],
+      ['POST', `/projects/${project.id}/jobs/999/play`, { job_variables_attributes: 'nope' }],
+      ['GET', `/projects/${project.id}/pipelines?scope[]=running`, undefined],
+      ['GET', `/projects/${project.id}/pipelines?per_page=abc`, undefined],
+      ['GET', `/projects/${project.id}/pipelines?username[]=x`, undefined],
+    ];
+    for (const [method, url, json] of cases) {
+      const answer = await h.call(method, url, json === undefined ? {} : { json });
+      expect(answer.status, `${method} ${url} ${JSON.stringify(json)}: ${answer.text}`).toBeGreaterThanOrEqual(400);
+      expect(answer.status, `${method} ${url}`).toBeLessThan(500);
+      expect(answer.body.message ?? answer.body.error, url).toBeTruthy();
+    }
+  });
+});
+
 describe('pipelines of pushes', () => {
   it('starts a push pipeline on every commit through the API and names it on the commit', async () => {
     const project = await projectWithFiles(h, 'ci push', { '.gitlab-ci.yml': CI });
