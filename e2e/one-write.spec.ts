@@ -1160,7 +1160,7 @@ test.describe('one press sends one write', () => {
   // pipelines: a project with a CI file of its own; SLOW=yes runs a minute, FAIL=yes fails at once
   const pipelineProject = async (api: Api) => {
     const project = await newProject(api);
-    const ci = 'variables:\n  SLOW: "no"\n  FAIL: "no"\nbuild:\n  script:\n    - echo built\nslow:\n  rules:\n    - if: \'$SLOW == "yes"\'\n  script:\n    - sleep 60\nfail:\n  rules:\n    - if: \'$FAIL == "yes"\'\n  script:\n    - exit 1\n';
+    const ci = 'variables:\n  SLOW:\n    value: "no"\n    description: Runs a minute\n  FAIL: "no"\nbuild:\n  script:\n    - echo built\nslow:\n  rules:\n    - if: \'$SLOW == "yes"\'\n  script:\n    - sleep 60\nfail:\n  rules:\n    - if: \'$FAIL == "yes"\'\n  script:\n    - exit 1\n';
     await api.post(`/projects/${project.id}/repository/commits`, { branch: 'main', commit_message: 'CI', actions: [{ action: 'create', file_path: '.gitlab-ci.yml', content: ci }] });
     return project;
   };

@@ -16,7 +16,7 @@ const utcDay = (offsetDays = 0) => new Date(Date.now() + offsetDays * 86_400_000
 const param = (page: Page, name: string) => () => new URL(page.url()).searchParams.get(name);
 
 /**
- * A CI file whose variables the run form prefills (a described one, one with options), a build
+ * A CI file with variables the run form prefills (described: one free, one with options) and plain ones it does not, a build
  * of BUILD_SECONDS, and jobs that variables switch on: SLOW=yes one that runs a minute, FAIL=yes
  * one that fails after two seconds.
  */
@@ -94,24 +94,31 @@ test.describe('pipelines (administrator)', () => {
     await expect(page.getByRole('heading', { level: 1, name: `Run a pipeline of ${project.name_with_namespace}` })).toBeVisible();
     await expect(run.ref).toHaveValue('main');
     // the file's variables, with their descriptions and options
-    await expect(run.key(1)).toHaveValue('SLOW');
-    await expect(run.form.getByRole('group', { name: 'Variable 5 GREETING' })).toContainText('What the job says');
-    await expect(run.value(5)).toHaveValue('hello');
-    await expect(run.value(6)).toHaveValue('staging');
-    await run.value(6).selectOption('production');
-    await run.value(4).fill('from the form');
+    // the file's described variables (only those: as the platform's form), with their options
+    await expect(run.key(1)).toHaveValue('GREETING');
+    await expect(run.form.getByRole('group', { name: 'Variable 1 GREETING' })).toContainText('What the job says');
+    await expect(run.value(1)).toHaveValue('hello');
+    await expect(run.key(2)).toHaveValue('DEPLOY_ENV');
+    await expect(run.value(2)).toHaveValue('staging');
+    await expect(run.key(3)).toHaveValue('');
+    await run.value(2).selectOption('production');
+    await run.key(3).fill('EXTRA');
+    await run.value(3).fill('from the form');
     // long enough for the list to be seen running
-    await run.value(3).fill('6');
+    await run.addVariable.click();
+    await run.key(4).fill('BUILD_SECONDS');
+    await run.value(4).fill('6');
     // a bad key is refused before anything is sent, and the input stays
-    await run.key(7).fill('NOT OK');
-    await run.value(7).fill('x');
+    await run.addVariable.click();
+    await run.key(5).fill('NOT OK');
+    await run.value(5).fill('x');
     const mark = await api.requestMark();
     await run.submit.click();
     await expect(run.form.getByText('Only letters, digits and _ (no spaces)')).toBeVisible();
-    await expect(run.key(7)).toHaveValue('NOT OK');
+    await expect(run.key(5)).toHaveValue('NOT OK');
     expect(await api.requestsSince(mark, { method: 'POST', path: `/api/v4/projects/${project.id}/pipeline` })).toEqual([]);
-    await run.key(7).fill('EXTRA_NOTE');
-    await run.type(7).selectOption('file');
+    await run.key(5).fill('EXTRA_NOTE');
+    await run.type(5).selectOption('file');
     await run.submit.click();
 
     await expect(page).toHaveURL(new RegExp(`/projects/${project.id}/pipelines/(\\d+)$`));
@@ -244,7 +251,7 @@ test.describe('pipelines (administrator)', () => {
     const violations = await axeViolations(page, 'pipelines list');
     const run = new RunPipelinePage(page);
     await run.goto(project.id);
-    await expect(run.key(1)).toHaveValue('SLOW');
+    await expect(run.key(1)).toHaveValue('GREETING');
     violations.push(...(await axeViolations(page, 'run form')));
     expect(violations).toEqual([]);
   });
@@ -265,8 +272,8 @@ test.describe('pipelines (administrator)', () => {
     const run = new RunPipelinePage(page);
     await run.goto(project.id, `?ref=${encodeURIComponent(ref)}`);
     await expect(run.ref).toHaveValue(ref);
-    await expect(run.form.getByRole('group', { name: 'Variable 5 GREETING' })).toContainText(XSS_CORPUS[0]);
-    await expect(run.value(5)).toHaveValue(`hello ${XSS_CORPUS[0]}`);
+    await expect(run.form.getByRole('group', { name: 'Variable 1 GREETING' })).toContainText(XSS_CORPUS[0]);
+    await expect(run.value(1)).toHaveValue(`hello ${XSS_CORPUS[0]}`);
     await expectNoScriptRan(page);
   });
 
@@ -281,5 +288,32 @@ test.describe('pipelines (administrator)', () => {
     await page.getByText('The same figures as a table').click();
     await expect(page.getByRole('table', { name: 'Durations of the last pipelines on main' }).getByRole('row')).not.toHaveCount(1);
     expect(await axeViolations(page, 'durations chart')).toEqual([]);
+  });
+});
+
+test.describe('pipelines (developer and reporter)', () => {
+  test('a Developer retries but does not delete; a Reporter only reads, and is told why', async ({ page, api, connectAs }) => {
+    const project = await ciProject(api);
+    const pipeline = await runThroughApi(api, project.id, { FAIL: 'yes' });
+    await waitForStatus(api, project.id, pipeline.id, ['failed']);
+    const developer = await api.createUser();
+    await api.post(`/projects/${project.id}/members`, { user_id: developer.id, access_level: 30 });
+    await connectAs(page, developer.token);
+    const list = new PipelinesPage(page);
+    await list.goto(project.id);
+    await expect(list.action(pipeline.id, 'Retry')).toBeVisible();
+    await expect(list.action(pipeline.id, 'Delete')).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Run pipeline' })).toBeVisible();
+
+    const reporter = await api.createUser();
+    await api.post(`/projects/${project.id}/members`, { user_id: reporter.id, access_level: 20 });
+    await page.context().clearCookies();
+    await page.evaluate(() => localStorage.clear());
+    await connectAs(page, reporter.token);
+    await list.goto(project.id);
+    await expect(list.row(pipeline.id).getByText('Failed', { exact: true })).toBeVisible();
+    await expect(page.getByRole('main').getByRole('note')).toContainText('Only Developers, Maintainers and Owners of this project can run, retry and cancel pipelines.');
+    await expect(list.action(pipeline.id, 'Retry')).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Run pipeline' })).toHaveCount(0);
   });
 });

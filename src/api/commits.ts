@@ -87,15 +87,8 @@ export interface CommitListParams extends CommitFilters {
   per_page: number;
 }
 
-/** `2026-03-01` -> `2026-03-01T00:00:00Z`: a day as the first second of it (the bound is inclusive). */
-export function sinceOf(day: string | undefined): string | undefined {
-  return day ? `${day}T00:00:00Z` : undefined;
-}
-
-/** `2026-03-01` -> `2026-03-01T23:59:59Z`: a day as its last second, so the whole day is in. */
-export function untilOf(day: string | undefined): string | undefined {
-  return day ? `${day}T23:59:59Z` : undefined;
-}
+// the day bounds live in lib/time.ts (the pipelines list uses them without this module's schemas)
+export { sinceOf, untilOf } from '../lib/time.ts';
 
 /** The list's query: empty filters and `false` flags left out; `order=default` is the platform's own default. */
 export function commitListQuery(params: CommitListParams) {

@@ -49,3 +49,13 @@ export function formatRelative(value: string | null | undefined, now: Date = new
   }
   return relative().format(Math.round(seconds), 'second');
 }
+
+/** `2026-03-01` -> `2026-03-01T00:00:00Z`: a day as the first second of it (the bound is inclusive). */
+export function sinceOf(day: string | undefined): string | undefined {
+  return day ? `${day}T00:00:00Z` : undefined;
+}
+
+/** `2026-03-01` -> `2026-03-01T23:59:59Z`: a day as its last second, so the whole day is in. */
+export function untilOf(day: string | undefined): string | undefined {
+  return day ? `${day}T23:59:59Z` : undefined;
+}

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { Suspense, lazy, useEffect, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import {
@@ -9,7 +9,6 @@ import { useConnection } from '../../api/react.ts';
 import { CiStatusBadge, ciStatusText } from '../../components/ci-status.tsx';
 import { ChoiceSelect } from '../../components/choice-select.tsx';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
-import { ConfirmDialog } from '../../components/dialog.tsx';
 import { errorText } from '../../components/error-panel.tsx';
 import { FormError } from '../../components/form-footer.tsx';
 import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
@@ -25,10 +24,13 @@ import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import type { Write } from '../../components/use-write.ts';
 import { formatDuration, secondsSince } from '../../lib/duration.ts';
 import { whenIdle } from '../../lib/idle.ts';
-import { useCancelPipeline, useDeletePipeline, useRetryPipeline } from './mutations.ts';
+import { useCancelPipeline, useRetryPipeline } from './mutations.ts';
 import { deleteRefusal, runRefusal } from './permissions.ts';
 import { pipelineListParams } from './route-options.ts';
 import { PIPELINE_ORDER_LABELS, PIPELINE_TABS, isFiltered, jumpToDate, pipelinesSearchSchema, type PipelinesSearch } from './search.ts';
+
+// the confirmation loads once the rows are there, not before their first paint
+const DeletePipelineDialog = lazy(() => import('./pipeline-dialogs.tsx').then((module) => ({ default: module.DeletePipelineDialog })));
 
 interface PipelinesScreenProps {
   projectId: number;
@@ -232,7 +234,11 @@ function PipelineList({ projectId, search, runRefused, deleteRefused }: Pipeline
           </>
         )}
       </QueryStates>
-      <DeletePipelineDialog projectId={projectId} pipeline={deleting} onClose={() => setDeleting(null)} />
+      {deleting ? (
+        <Suspense fallback={null}>
+          <DeletePipelineDialog projectId={projectId} pipeline={deleting} onClose={() => setDeleting(null)} />
+        </Suspense>
+      ) : null}
     </>
   );
 }
@@ -324,37 +330,5 @@ function TimesCell({ detail }: { detail: PipelineDetail | undefined }) {
         </div>
       ) : null}
     </div>
-  );
-}
-
-function DeletePipelineDialog({ projectId, pipeline, onClose }: { projectId: number; pipeline: Pipeline | null; onClose: () => void }) {
-  const notify = useNotify();
-  const remove = useDeletePipeline();
-  useEffect(() => remove.reset(), [pipeline?.id]);
-  if (!pipeline) return null;
-  return (
-    <ConfirmDialog
-      open
-      onOpenChange={(next) => (!next ? onClose() : undefined)}
-      title={`Delete pipeline #${pipeline.id}?`}
-      description={`The pipeline on ${pipeline.ref ?? 'its ref'} is removed with all its jobs, their logs, artifacts and test reports. This cannot be undone.${
-        isPipelineMoving(pipeline.status) ? ' It is still running: its jobs stop.' : ''
-      }`}
-      confirmLabel="Delete pipeline"
-      destructive
-      write={remove}
-      error={remove.error ? `The platform refused: ${errorText(remove.error)}` : null}
-      onConfirm={() =>
-        remove.mutate(
-          { projectId, pipelineId: pipeline.id },
-          {
-            onSuccess: () => {
-              notify(`Deleted pipeline #${pipeline.id}.`);
-              onClose();
-            },
-          },
-        )
-      }
-    />
   );
 }

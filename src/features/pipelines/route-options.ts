@@ -1,9 +1,9 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { sinceOf, untilOf } from '../../api/commits.ts';
 import type { Connection } from '../../api/http.ts';
 import { membersQueries } from '../../api/members.ts';
 import { pipelinesQueries, type PipelineListParams } from '../../api/pipelines.ts';
 import type { SessionStore } from '../../api/session.ts';
+import { sinceOf, untilOf } from '../../lib/time.ts';
 import type { PipelinesSearch } from './search.ts';
 
 type LoaderContext = { queryClient: QueryClient; api: Connection; session: SessionStore };

@@ -106,8 +106,8 @@ function RunPipelineForm({ projectId, fullPath, initialRef, disabled }: RunPipel
         <p className="field__hint">
           {config.isFetching && !config.data
             ? 'Reading the variables the CI file defines for this ref…'
-            : config.data?.length
-              ? 'Prefilled from the CI file of this ref; change the values for this run, or add more.'
+            : config.data?.some((variable) => variable.description)
+              ? 'Prefilled with the variables the CI file of this ref describes; change the values for this run, or add more.'
               : 'Variables for this run only. Keys are letters, digits and _.'}
         </p>
         {config.isError ? <ErrorPanel error={config.error} onRetry={() => void config.refetch()} /> : null}
@@ -130,19 +130,21 @@ function RunPipelineForm({ projectId, fullPath, initialRef, disabled }: RunPipel
 }
 
 /**
- * When the CI file's variables for a newly chosen ref arrive: its variables first, with that
- * ref's values (as the platform's own form does), then the user's other rows, then a blank one.
+ * When the CI file's variables for a newly chosen ref arrive: those with a description first (the
+ * platform's form prefills only these: a description is how a file offers a variable to people),
+ * with that ref's values, then the user's other rows, then a blank one.
  */
-function usePrefill(form: UseFormReturn<RunPipelineValues>, replace: (rows: PipelineVariableRow[]) => void, ref: string, variables: CiConfigVariable[] | null | undefined) {
+function usePrefill(form: UseFormReturn<RunPipelineValues>, replace: (rows: PipelineVariableRow[]) => void, ref: string, fileVariables: CiConfigVariable[] | null | undefined) {
   const filledFor = useRef<string | null>(null);
   useEffect(() => {
-    if (!variables || filledFor.current === ref) return;
+    if (!fileVariables || filledFor.current === ref) return;
     filledFor.current = ref;
+    const variables = fileVariables.filter((variable) => variable.description);
     const fromFile = variables.map((variable): PipelineVariableRow => ({ key: variable.key, value: variable.value ?? variable.valueOptions[0] ?? '', variable_type: 'env_var' }));
     const fileKeys = new Set(variables.map((variable) => variable.key));
     const others = form.getValues('variables').filter((row) => (row.key || row.value) && !fileKeys.has(row.key));
     replace([...fromFile, ...others, blankRow()]);
-  }, [ref, variables]);
+  }, [ref, fileVariables]);
 }
 
 function RefPicker({ projectId, form, error }: { projectId: number; form: UseFormReturn<RunPipelineValues>; error?: string }) {
