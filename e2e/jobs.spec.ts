@@ -42,7 +42,7 @@ deploy:
   needs: [build]
   when: manual
   script:
-    - echo "deployed"
+    - echo "deployed to $TARGET"
 `;
 }
 
@@ -113,6 +113,27 @@ test.describe('pipeline detail and jobs', () => {
     await pipelinePage.jobAction('Run', 'deploy').click();
     // live: the box follows the job until it has passed
     await expect(box.getByText(/Passed/)).toBeVisible({ timeout: 30_000 });
+    expect((await api.get<JobAnswer>(`/projects/${projectId}/jobs/${deploy.id}`)).status).toBe('success');
+  });
+
+  test('a manual job runs from its page with a variable for this run; a bad key keeps what was typed', async ({ page, context, api, adminSession }) => {
+    const { projectId, jobs } = await failedPipeline(api);
+    const deploy = jobNamed(jobs, 'deploy');
+    await applyAdminSession(context, adminSession);
+    const jobPage = new JobPage(page);
+    await jobPage.goto(projectId, deploy.id);
+    const form = page.getByRole('form', { name: 'Run this manual job' });
+    await form.getByRole('button', { name: 'Add variable' }).click();
+    await form.getByLabel('Key of variable 1').fill('bad-key');
+    await form.getByLabel('Value of variable 1').fill('eu-west');
+    await form.getByRole('button', { name: 'Run job' }).click();
+    await expect(form.getByText('Letters, digits and _ only')).toBeVisible();
+    await expect(form.getByLabel('Key of variable 1')).toHaveValue('bad-key');
+    await expect(form.getByLabel('Value of variable 1')).toHaveValue('eu-west');
+    await form.getByLabel('Key of variable 1').fill('TARGET');
+    await form.getByRole('button', { name: 'Run job' }).click();
+    // live: the job runs and its log says where it went
+    await expect(jobPage.logLines('deploy').getByText('deployed to eu-west', { exact: true })).toBeVisible({ timeout: 30_000 });
     expect((await api.get<JobAnswer>(`/projects/${projectId}/jobs/${deploy.id}`)).status).toBe('success');
   });
 
