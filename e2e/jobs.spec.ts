@@ -42,7 +42,7 @@ deploy:
   needs: [build]
   when: manual
   script:
-    - echo "deployed"
+    - echo "deployed to $TARGET"
 `;
 }
 
@@ -116,6 +116,27 @@ test.describe('pipeline detail and jobs', () => {
     expect((await api.get<JobAnswer>(`/projects/${projectId}/jobs/${deploy.id}`)).status).toBe('success');
   });
 
+  test('a manual job runs from its page with a variable for this run; a bad key keeps what was typed', async ({ page, context, api, adminSession }) => {
+    const { projectId, jobs } = await failedPipeline(api);
+    const deploy = jobNamed(jobs, 'deploy');
+    await applyAdminSession(context, adminSession);
+    const jobPage = new JobPage(page);
+    await jobPage.goto(projectId, deploy.id);
+    const form = page.getByRole('form', { name: 'Run this manual job' });
+    await form.getByRole('button', { name: 'Add variable' }).click();
+    await form.getByLabel('Key of variable 1').fill('bad-key');
+    await form.getByLabel('Value of variable 1').fill('eu-west');
+    await form.getByRole('button', { name: 'Run job' }).click();
+    await expect(form.getByText('Letters, digits and _ only')).toBeVisible();
+    await expect(form.getByLabel('Key of variable 1')).toHaveValue('bad-key');
+    await expect(form.getByLabel('Value of variable 1')).toHaveValue('eu-west');
+    await form.getByLabel('Key of variable 1').fill('TARGET');
+    await form.getByRole('button', { name: 'Run job' }).click();
+    // live: the job runs and its log says where it went
+    await expect(jobPage.logLines('deploy').getByText('deployed to eu-west', { exact: true })).toBeVisible({ timeout: 30_000 });
+    expect((await api.get<JobAnswer>(`/projects/${projectId}/jobs/${deploy.id}`)).status).toBe('success');
+  });
+
   test('the test report finds a case and shows a failure’s output as text', async ({ page, context, api, adminSession }) => {
     const { projectId, pipeline } = await failedPipeline(api);
     await applyAdminSession(context, adminSession);
@@ -175,6 +196,32 @@ test.describe('pipeline detail and jobs', () => {
     expect(await log.getByRole('link').count()).toBeLessThan(200);
     await jobPage.lineLink(54_322).click();
     await expect(page).toHaveURL(/#L54322$/);
+  });
+
+  test('a running job’s log grows live and follows its end, until the reader scrolls up', async ({ page, context, api, adminSession }) => {
+    const echoes = (from: number) => Array.from({ length: 80 }, (_, index) => `    - echo "line ${from + index}"`).join('\n');
+    const projectId = await newCiProject(api, { '.gitlab-ci.yml': `slow:\n  script:\n${echoes(1)}\n    - sleep 4\n${echoes(81)}\n    - sleep 2\n    - echo "last line"\n` });
+    const created = await api.post<PipelineAnswer>(`/projects/${projectId}/pipeline`, { ref: 'main' });
+    await expect.poll(async () => (await api.get<JobAnswer[]>(`/projects/${projectId}/pipelines/${created.id}/jobs`))[0]?.status, { timeout: 30_000 }).toBe('running');
+    const [job] = await api.get<JobAnswer[]>(`/projects/${projectId}/pipelines/${created.id}/jobs`);
+    await applyAdminSession(context, adminSession);
+    const jobPage = new JobPage(page);
+    await jobPage.goto(projectId, job.id);
+    const log = jobPage.logLines('slow');
+    await expect(page.getByText('Following the log as it grows')).toBeVisible();
+    await expect(log.getByText('line 80', { exact: true })).toBeVisible({ timeout: 30_000 });
+    // scrolling up stops following: the lines that come next stay out of view
+    await log.hover();
+    await page.mouse.wheel(0, -5000);
+    await expect(page.getByText('Not following: scroll to the end to follow')).toBeVisible();
+    await expect.poll(async () => (await api.call<string>('GET', `/projects/${projectId}/jobs/${job.id}/trace`)).body, { timeout: 30_000 }).toContain('line 160');
+    await expect(log.getByText('line 1', { exact: true })).toBeVisible();
+    await expect(log.getByText('line 160', { exact: true })).toHaveCount(0);
+    // back to the end: it follows again, to the job's last line
+    await page.getByRole('button', { name: 'Scroll to end', exact: true }).click();
+    await expect(page.getByText('Following the log as it grows')).toBeVisible();
+    await expect(log.getByText('last line', { exact: true })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByText('Passed', { exact: true })).toBeVisible({ timeout: 30_000 });
   });
 
   test('detail, log and test report pass axe', async ({ page, context, api, adminSession }) => {

@@ -10,7 +10,7 @@ import { pathParam, type Call, type Router } from '../http/route.ts';
 import { AccessLevel, effectiveRole, findReadableProject, type ProjectRow } from '../model/access.ts';
 import { canAccessBranch } from '../model/protected-branches.ts';
 import {
-  JOB_STATUSES, PIPELINE_SOURCES, PIPELINE_STATUSES, bridgeEntity, findPipeline, jobEntity, pipelineBasic, pipelineEntity, requirePipelineRead,
+  JOB_STATUSES, JobEntityCache, PIPELINE_SOURCES, PIPELINE_STATUSES, bridgeEntity, findPipeline, jobEntity, pipelineBasic, pipelineEntity, requirePipelineRead,
   type JobRow, type PipelineRow,
 } from '../model/pipelines.ts';
 import { branchHead, existingRepository, listBranches, listTags } from '../git/repository.ts';
@@ -71,7 +71,8 @@ export function jobsPage(c: Context<AppEnv>, call: Call, base: { where: string[]
     count: (cap) => (db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ci_builds j WHERE ${sql} LIMIT ?)`).get(...args, cap + 1) as { n: number }).n,
     rows: (limit, offset) => db.prepare(`SELECT j.* FROM ci_builds j WHERE ${sql} ORDER BY j.id ${base.order} LIMIT ? OFFSET ?`).all(...args, limit, offset) as JobRow[],
   });
-  return c.json(rows.map((job) => (job.type === 'Ci::Bridge' ? bridgeEntity(call.sandbox, job, call.now) : jobEntity(call.sandbox, job, call.now))));
+  const cache = new JobEntityCache();
+  return c.json(rows.map((job) => (job.type === 'Ci::Bridge' ? bridgeEntity(call.sandbox, job, call.now, cache) : jobEntity(call.sandbox, job, call.now, { cache }))));
 }
 
 const ORDERS = ['id', 'status', 'ref', 'updated_at', 'user_id'] as const;

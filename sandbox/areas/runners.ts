@@ -8,7 +8,7 @@ import { pageOfQuery } from '../http/pagination.ts';
 import { AccessLevel, authorizationsOf, effectiveRole, findReadableGroup, findReadableProject } from '../model/access.ts';
 import { fullMessages, toSentence } from '../model/members.ts';
 import { PERSONAL_TOKEN_SCOPES } from '../model/users.ts';
-import { JOB_STATUSES, jobEntity, type JobRow } from '../model/pipelines.ts';
+import { JOB_STATUSES, JobEntityCache, jobEntity, type JobRow } from '../model/pipelines.ts';
 import { RESOURCE_TOKEN_SCOPES } from '../model/tokens.ts';
 import {
   RUNNER_ACCESS_LEVELS, RUNNER_SCOPES, RUNNER_STATUS_FILTERS, RUNNER_TYPES, applyRunnerAttributes, findRunner,
@@ -339,7 +339,8 @@ export function registerRunners(routes: Router): void {
       count: (cap) => (db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM ci_builds j WHERE ${sql} LIMIT ?)`).get(...args, cap + 1) as { n: number }).n,
       rows: (limit, offset) => db.prepare(`SELECT j.* FROM ci_builds j WHERE ${sql} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...args, limit, offset) as JobRow[],
     });
-    return c.json(rows.map((job) => jobEntity(call.sandbox, job, call.now, { withProject: true })));
+    const cache = new JobEntityCache();
+    return c.json(rows.map((job) => jobEntity(call.sandbox, job, call.now, { withProject: true, cache })));
   });
 }
 

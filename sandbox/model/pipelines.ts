@@ -218,14 +218,27 @@ const seconds = (from: string | null, to: string | null) => (from && to ? (Date.
  * The platform's Job entity (Entities::Ci::Job), with the commit and pipeline it ran for; `withProject`
  * adds the project as JobBasicWithProject does (a runner's jobs).
  */
-export function jobEntity(sandbox: Sandbox, job: JobRow, now: Date, options: { withProject?: boolean; pipelines?: Map<number, PipelineRow> } = {}) {
+/** What the jobs of one page share (their project, users, pipelines, runners): each looked up once per page. */
+export class JobEntityCache {
+  private readonly memo = new Map<string, unknown>();
+  get<T>(key: string, load: () => T): T {
+    if (!this.memo.has(key)) this.memo.set(key, load());
+    return this.memo.get(key) as T;
+  }
+}
+
+export function jobEntity(sandbox: Sandbox, job: JobRow, now: Date, options: { withProject?: boolean; cache?: JobEntityCache } = {}) {
   const { db, config } = sandbox;
-  const project = db.prepare('SELECT * FROM projects WHERE id = ?').get(job.project_id) as ProjectRow;
-  const user = userById(db, job.user_id);
+  const cache = options.cache ?? new JobEntityCache();
+  const project = cache.get(`project:${job.project_id}`, () => db.prepare('SELECT * FROM projects WHERE id = ?').get(job.project_id) as ProjectRow);
+  const user = cache.get(`user:${job.user_id}`, () => userById(db, job.user_id));
   const projectUrl = `${config.externalUrl}/${project.path_with_namespace}`;
   const running = job.status === 'running' || job.status === 'canceling';
-  const pipeline = job.pipeline_id === null ? undefined : options.pipelines?.get(job.pipeline_id) ?? pipelineById(db, job.pipeline_id);
-  const runner = job.runner_id === null ? undefined : findRunner(db, job.runner_id);
+  const pipeline = job.pipeline_id === null ? undefined : cache.get(`pipeline:${job.pipeline_id}`, () => pipelineById(db, job.pipeline_id!));
+  const runnerJson = job.runner_id === null ? null : cache.get(`runner:${job.runner_id}`, () => {
+    const runner = findRunner(db, job.runner_id!);
+    return runner ? runnerEntity(sandbox, runner, now, loadRunnerRelations(db, [runner])) : null;
+  });
   const committed = pipeline?.committed_at ?? job.created_at;
   const message = pipeline?.commit_message || job.commit_title;
   return {
@@ -262,15 +275,15 @@ export function jobEntity(sandbox: Sandbox, job: JobRow, now: Date, options: { w
       web_url: `${projectUrl}/-/commit/${job.sha}`,
     },
     // a job row written without its pipeline (older data directories) still names the pipeline it had
-    pipeline: pipeline ? pipelineBasic(sandbox, project, pipeline) : job.pipeline_id === null ? null : {
+    pipeline: pipeline ? cache.get(`pipelineBasic:${pipeline.id}`, () => pipelineBasic(sandbox, project, pipeline)) : job.pipeline_id === null ? null : {
       id: job.pipeline_id, iid: job.pipeline_iid, project_id: job.project_id, sha: job.sha, ref: job.ref, status: job.status, source: 'push',
       created_at: job.created_at, updated_at: job.finished_at ?? job.started_at ?? job.created_at, web_url: `${projectUrl}/-/pipelines/${job.pipeline_id}`, name: null,
     },
     failure_reason: job.status === 'failed' ? job.failure_reason : undefined,
     web_url: `${projectUrl}/-/jobs/${job.id}`,
-    project: options.withProject ? projectIdentity(sandbox, project) : { ci_job_token_scope_enabled: false },
+    project: options.withProject ? cache.get(`projectIdentity:${project.id}`, () => projectIdentity(sandbox, project)) : { ci_job_token_scope_enabled: false },
     artifacts: [],
-    runner: runner ? runnerEntity(sandbox, runner, now, loadRunnerRelations(db, [runner])) : null,
+    runner: runnerJson,
     runner_manager: null,
     artifacts_expire_at: null,
     archived: false,
@@ -279,8 +292,8 @@ export function jobEntity(sandbox: Sandbox, job: JobRow, now: Date, options: { w
 }
 
 /** Entities::Ci::Bridge: a trigger job, with the child pipeline it started. */
-export function bridgeEntity(sandbox: Sandbox, job: JobRow, now: Date) {
-  const { runner: _runner, runner_manager: _manager, artifacts: _artifacts, artifacts_expire_at: _expire, tag_list: _tags, archived: _archived, ...rest } = jobEntity(sandbox, job, now);
+export function bridgeEntity(sandbox: Sandbox, job: JobRow, now: Date, cache?: JobEntityCache) {
+  const { runner: _runner, runner_manager: _manager, artifacts: _artifacts, artifacts_expire_at: _expire, tag_list: _tags, archived: _archived, ...rest } = jobEntity(sandbox, job, now, { cache });
   const child = sandbox.db.prepare('SELECT * FROM ci_pipelines WHERE source_job_id = ? ORDER BY id DESC LIMIT 1').get(job.id) as PipelineRow | undefined;
   const project = sandbox.db.prepare('SELECT * FROM projects WHERE id = ?').get(job.project_id) as ProjectRow;
   return { ...rest, downstream_pipeline: child ? pipelineBasic(sandbox, project, child) : null };

@@ -241,6 +241,7 @@ function PlayForm({ projectId, job }: { projectId: number; job: Job }) {
           <label>
             Key of variable {index + 1}{' '}
             <input
+              className="input"
               value={row.key}
               onChange={(event) => update(row.id, { key: event.target.value })}
               aria-invalid={errors[row.id] ? true : undefined}
@@ -248,7 +249,7 @@ function PlayForm({ projectId, job }: { projectId: number; job: Job }) {
             />
           </label>
           <label>
-            Value of variable {index + 1} <input value={row.value} onChange={(event) => update(row.id, { value: event.target.value })} />
+            Value of variable {index + 1} <input className="input" value={row.value} onChange={(event) => update(row.id, { value: event.target.value })} />
           </label>
           <button type="button" className="button" onClick={() => setRows((previous) => previous.filter((other) => other.id !== row.id))}>
             Remove variable {index + 1}
