@@ -170,8 +170,8 @@ test.describe('pipeline detail and jobs', () => {
   });
 
   // The REST job has no `needs`; the console reads them as the platform's own graph does, over
-  // GraphQL (project.pipeline(iid).jobs.nodes.needs), which the sandbox does not serve yet.
-  test.fixme('the 200-job graph draws its needs links', async ({ page, context, api, adminSession }) => {
+  // GraphQL (project.pipeline(iid).jobs.nodes.needs)
+  test('the 200-job graph draws its needs links', async ({ page, context, api, adminSession }) => {
     const projectId = await api.projectId(DEMO_PIPELINES.project);
     await applyAdminSession(context, adminSession);
     const pipelinePage = new PipelinePage(page);
