@@ -192,6 +192,20 @@ later:
   });
 });
 
+describe('timeouts and names', () => {
+  it('fails a job past its timeout with job_execution_timeout, and names the pipeline from workflow:name', async () => {
+    const { project, pipelineId } = await run('timeout', 'workflow:\n  name: "Nightly for $CI_COMMIT_REF_NAME"\nslow:\n  timeout: 10 minutes\n  script: [echo start, sleep 900, echo never]\n');
+    h.sandbox.config.ciTimeScale = 0.0005;
+    const pipeline = await settle(h, project.id, pipelineId);
+    h.sandbox.config.ciTimeScale = 0;
+    expect(pipeline).toMatchObject({ status: 'failed', name: 'Nightly for main' });
+    const [job] = await jobsOf(h, project.id, pipelineId);
+    expect(job).toMatchObject({ status: 'failed', failure_reason: 'job_execution_timeout' });
+    expect((await h.get(`/projects/${project.id}/pipelines?name=${encodeURIComponent('Nightly for main')}`)).body.map((p: { id: number }) => p.id)).toEqual([pipelineId]);
+    expect((await h.get(`/projects/${project.id}/pipelines?name=Nightly`)).body).toEqual([]);
+  });
+});
+
 describe('child pipelines', () => {
   it('starts a child pipeline from a trigger job (source parent_pipeline), listed only when asked for, mirrored with strategy: depend', async () => {
     const parentCi = `
