@@ -93,7 +93,11 @@ later:
   when: delayed
   start_in: 30 minutes
   script: echo later
+oom:
+  retry: { max: 1, exit_codes: 137 }
+  script: x
 `);
+    expect(p.jobs[2].retry).toEqual({ max: 1, when: [], exitCodes: [137] });
     expect(p.variables).toEqual({ GLOBAL: 'one', DEPLOY_ENV: 'staging' });
     const [test, later] = p.jobs;
     expect(test.variables).toEqual({ LOCAL: '2' });
@@ -173,8 +177,36 @@ anchored:
 
   it('interpolates spec:inputs with defaults and given values', () => {
     const yaml = 'spec:\n  inputs:\n    target:\n      default: staging\n    level:\n---\ndeploy:\n  script: echo $[[ inputs.target ]] $[[ inputs.level ]]\n';
-    expect(plan(yaml, context({}, {}, { level: 3 })).jobs[0].script).toEqual(['echo staging 3']);
+    expect(plan(yaml, context({}, {}, { level: '3' })).jobs[0].script).toEqual(['echo staging 3']);
     expect(errors(yaml, context())).toEqual(['`level` input: required value has not been provided']);
+  });
+
+  it('checks an input\'s type, options and regex', () => {
+    const yaml = (def: string) => `spec:\n  inputs:\n    v:\n${def}\n---\nj:\n  script: echo $[[ inputs.v ]]\n`;
+    expect(errors(yaml('      type: number'), context({}, {}, { v: 'abc' }))).toEqual(['`v` input: provided value is not a number']);
+    expect(plan(yaml('      type: number'), context({}, {}, { v: 3 })).jobs[0].script).toEqual(['echo 3']);
+    expect(errors(yaml('      options: [a, b]'), context({}, {}, { v: 'c' }))).toEqual([
+      '`v` input: `c` cannot be used because it is not in the list of allowed options',
+    ]);
+    expect(errors(yaml('      regex: ^v\\d+$'), context({}, {}, { v: 'x1' }))).toEqual(['`v` input: provided value does not match required RegEx pattern']);
+    expect(errors(yaml('      default: a'), context({}, {}, { w: 'x' }))).toEqual(['unknown input arguments: w']);
+  });
+});
+
+describe('include with inputs', () => {
+  const files = { 'templates/deploy.yml': 'spec:\n  inputs:\n    env:\n---\n"deploy-$[[ inputs.env ]]":\n  script: echo $[[ inputs.env ]]\n' };
+  it('interpolates each inclusion with its own inputs', () => {
+    const p = plan('include:\n  - local: templates/deploy.yml\n    inputs: { env: staging }\n  - local: templates/deploy.yml\n    inputs: { env: production }\n', context({}, files));
+    expect(p.jobs.map((j) => [j.name, j.script])).toEqual([
+      ['deploy-staging', ['echo staging']],
+      ['deploy-production', ['echo production']],
+    ]);
+  });
+
+  it('names the file whose input is missing', () => {
+    expect(errors('include:\n  - local: templates/deploy.yml\nj:\n  script: x\n', context({}, files))).toEqual([
+      '`templates/deploy.yml`: `env` input: required value has not been provided',
+    ]);
   });
 });
 

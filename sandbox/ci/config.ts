@@ -46,7 +46,7 @@ export interface JobPlan {
   tags: string[];
   coverageRegex: string | null; // coverage: '/Total: (\d+\.\d+)%/' -> source without slashes
   junitPaths: string[]; // artifacts:reports:junit (string or list; globs allowed)
-  retry: { max: number; when: string[] }; // retry: 2 | {max, when}
+  retry: { max: number; when: string[]; exitCodes?: number[] }; // retry: 2 | {max, when, exit_codes}
   timeoutSeconds: number | null; // timeout: "1h 30m", "10 minutes"
   /** Which global variables the job sees (`inherit:variables`): all, none, or the listed ones. */
   inheritVariables: boolean | string[];
@@ -204,6 +204,29 @@ function parseFileUncached(text: string): ParsedFile {
   }
 }
 
+/** What is wrong with an input's value against its `type`, `options` and `regex`; null when nothing. */
+function inputProblem(def: Raw, value: unknown): string | null {
+  const type = typeof def.type === 'string' ? def.type : 'string';
+  const typeOk =
+    type === 'number' ? typeof value === 'number' || (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)))
+      : type === 'boolean' ? typeof value === 'boolean' || value === 'true' || value === 'false'
+        : type === 'array' ? Array.isArray(value)
+          : typeof value === 'string';
+  if (!typeOk) return `provided value is not a ${type}`;
+  if (Array.isArray(def.options) && !def.options.map(String).includes(String(value))) {
+    return `\`${String(value)}\` cannot be used because it is not in the list of allowed options`;
+  }
+  if (typeof def.regex === 'string' && typeof value === 'string') {
+    const m = /^\/(.*)\/([ims]*)$/s.exec(def.regex);
+    try {
+      if (!compilePattern(m ? m[1] : def.regex, m ? m[2] : '').test(value)) return 'provided value does not match required RegEx pattern';
+    } catch {
+      return 'provided value does not match required RegEx pattern';
+    }
+  }
+  return null;
+}
+
 /** `$[[ inputs.name ]]` interpolation of a file with a `spec:inputs` header. */
 function interpolateInputs(config: unknown, spec: Raw | null, given: Record<string, unknown> | undefined, errors: string[]): unknown {
   const declared = spec && isHash(spec.inputs) ? spec.inputs : {};
@@ -213,9 +236,9 @@ function interpolateInputs(config: unknown, spec: Raw | null, given: Record<stri
     if (given && Object.hasOwn(given, name)) values[name] = given[name];
     else if ('default' in def) values[name] = def.default;
     else errors.push(`\`${name}\` input: required value has not been provided`);
-    if (Array.isArray(def.options) && name in values && !def.options.map(String).includes(String(values[name]))) {
-      errors.push(`\`${name}\` input: \`${String(values[name])}\` cannot be used because it is not in the list of allowed options`);
-    }
+    if (!(name in values)) continue;
+    const problem = inputProblem(def, values[name]);
+    if (problem) errors.push(`\`${name}\` input: ${problem}`);
   }
   const unknown = Object.keys(given ?? {}).filter((name) => !Object.hasOwn(declared, name));
   if (unknown.length > 0 && spec) errors.push(`unknown input arguments: ${unknown.join(', ')}`);
@@ -233,19 +256,22 @@ function interpolateInputs(config: unknown, spec: Raw | null, given: Record<stri
       });
     }
     if (Array.isArray(value)) return value.map(walk);
-    if (isHash(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)]));
+    // keys are interpolated too (a job named after an input)
+    if (isHash(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.includes('$[[') ? String(walk(k)) : k, walk(v)]));
     return value;
   };
   return walk(config);
 }
 
-function includeLocations(include: unknown): Array<{ local: string; rules?: unknown } | { other: string }> {
+function includeLocations(include: unknown): Array<{ local: string; rules?: unknown; inputs?: Record<string, unknown> } | { other: string }> {
   const list = Array.isArray(include) ? include : [include];
   return list.map((entry) => {
     if (typeof entry === 'string') {
       return /^https?:\/\//.test(entry) ? { other: `Remote file \`${entry}\`` } : { local: entry };
     }
-    if (isHash(entry) && typeof entry.local === 'string') return { local: entry.local, rules: entry.rules };
+    if (isHash(entry) && typeof entry.local === 'string') {
+      return { local: entry.local, rules: entry.rules, inputs: isHash(entry.inputs) ? entry.inputs : undefined };
+    }
     if (isHash(entry)) {
       const kind = ['remote', 'project', 'template', 'component'].find((k) => k in entry);
       return { other: kind ? `Included ${kind} \`${String(entry[kind])}\`` : `Include \`${JSON.stringify(entry)}\`` };
@@ -278,8 +304,10 @@ function loadConfig(ciYaml: string, context: CiContext): { ok: true; config: Raw
       const path = location.local.replace(/^\/+/, '');
       if (!/\.ya?ml$/.test(path)) throw new ConfigError(`Included file \`${location.local}\` does not have YAML extension!`);
       if (/[*?[]/.test(path)) throw new ConfigError(`Included file \`${location.local}\`: wildcard paths are not supported by this instance`);
-      if (seen.has(path)) continue;
-      seen.add(path);
+      // a file comes in once, or once per set of inputs
+      const key = location.inputs ? `${path}\n${JSON.stringify(location.inputs)}` : path;
+      if (seen.has(key)) continue;
+      seen.add(key);
       count += 1;
       if (count > MAX_INCLUDES) throw new ConfigError(`Maximum of ${MAX_INCLUDES} nested includes are allowed!`);
       const text = context.readFile(path);
@@ -289,7 +317,9 @@ function loadConfig(ciYaml: string, context: CiContext): { ok: true; config: Raw
       if (!parsed.ok || !isHash(parsed.config)) {
         throw new ConfigError(`Included file \`${location.local}\` does not have valid YAML syntax!`);
       }
-      const inner = interpolateInputs(parsed.config, parsed.spec, undefined, []) as Raw;
+      const inputErrors: string[] = [];
+      const inner = interpolateInputs(parsed.config, parsed.spec, location.inputs, inputErrors) as Raw;
+      if (inputErrors.length > 0) throw new ConfigError(`\`${location.local}\`: ${inputErrors[0]}`);
       merged = deepMerge(merged, expand(inner, depth + 1));
     }
     const { include: _ignored, ...rest } = config;
@@ -1037,7 +1067,17 @@ function readRetry(value: unknown, where: string, errors: string[]): JobPlan['re
       errors.push(`${where}:retry max config must be an integer from 0 to 2`);
       return null;
     }
-    const when = value.when === undefined ? ['always'] : stringList(value.when);
+    let exitCodes: number[] | undefined;
+    if (value.exit_codes !== undefined) {
+      const list = typeof value.exit_codes === 'number' ? [value.exit_codes] : value.exit_codes;
+      if (!Array.isArray(list) || !list.every((c) => Number.isInteger(c))) {
+        errors.push(`${where}:retry exit codes should be an array of integers or an integer`);
+        return null;
+      }
+      exitCodes = list as number[];
+    }
+    // with exit_codes and no when, only those exit codes retry
+    const when = value.when === undefined ? (exitCodes ? [] : ['always']) : stringList(value.when);
     if (!when) {
       errors.push(`${where}:retry when should be an array of strings or a string`);
       return null;
@@ -1047,7 +1087,7 @@ function readRetry(value: unknown, where: string, errors: string[]): JobPlan['re
       errors.push(`${where}:retry when contains unknown values: ${bad.join(', ')}`);
       return null;
     }
-    return { max, when };
+    return exitCodes ? { max, when, exitCodes } : { max, when };
   }
   errors.push(`${where} retry config has to be either an integer or a hash`);
   return null;

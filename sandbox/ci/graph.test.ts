@@ -161,6 +161,9 @@ describe('retries and allowed failures', () => {
     expect(shouldRetry({ retry: { max: 2, when: ['always'] } }, { reason: 'script_failure', attempts: 1 })).toBe(true);
     expect(shouldRetry({ retry: { max: 2, when: ['always'] } }, { reason: 'script_failure', attempts: 3 })).toBe(false);
     expect(shouldRetry({ retry: { max: 1, when: ['runner_system_failure'] } }, { reason: 'script_failure', attempts: 1 })).toBe(false);
+    const byCode = { retry: { max: 2, when: [], exitCodes: [137] } };
+    expect(shouldRetry(byCode, { reason: 'script_failure', attempts: 1, exitCode: 137 })).toBe(true);
+    expect(shouldRetry(byCode, { reason: 'script_failure', attempts: 1, exitCode: 1 })).toBe(false);
   });
 
   it('allows a failure by flag or by exit code', () => {

@@ -153,10 +153,14 @@ export function nextSteps(jobs: readonly JobPlan[], states: ReadonlyMap<string, 
   return steps;
 }
 
-/** Whether a failed job is retried automatically: attempts so far against `retry:max` and `retry:when`. */
-export function shouldRetry(job: Pick<JobPlan, 'retry'>, failure: { reason: string; attempts: number }): boolean {
+/**
+ * Whether a failed job is retried automatically: attempts so far (this one included) against
+ * `retry:max`, the failure reason against `retry:when`, the exit code against `retry:exit_codes`.
+ */
+export function shouldRetry(job: Pick<JobPlan, 'retry'>, failure: { reason: string; attempts: number; exitCode?: number | null }): boolean {
   if (failure.attempts > job.retry.max) return false;
-  return job.retry.when.includes('always') || job.retry.when.includes(failure.reason);
+  if (job.retry.when.includes('always') || job.retry.when.includes(failure.reason)) return true;
+  return failure.exitCode !== undefined && failure.exitCode !== null && (job.retry.exitCodes ?? []).includes(failure.exitCode);
 }
 
 /** The effective allow_failure of a finished job: allow_failure: true, or an allowed exit code. */

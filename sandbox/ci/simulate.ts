@@ -77,7 +77,7 @@ export async function simulatePipeline(
       return;
     }
     const reason = result.timedOut ? 'job_execution_timeout' : 'script_failure';
-    if (shouldRetry(job, { reason, attempts })) {
+    if (shouldRetry(job, { reason, attempts, exitCode: result.exitCode })) {
       set(job.name, { status: 'pending', log });
       return run(job);
     }
