@@ -239,6 +239,16 @@ child:
   });
 });
 
+describe('retry on exit codes', () => {
+  it('retries a job only for the exit codes retry:exit_codes names', async () => {
+    const { project, pipelineId } = await run('retry codes', 'flaky:\n  retry:\n    max: 2\n    exit_codes: [137]\n  script: [exit 137]\nbroken:\n  retry:\n    max: 2\n    exit_codes: [137]\n  script: [exit 1]\n');
+    await settle(h, project.id, pipelineId);
+    const all = await jobsOf(h, project.id, pipelineId, '&include_retried=true');
+    expect(all.filter((job) => job.name === 'flaky')).toHaveLength(3);
+    expect(all.filter((job) => job.name === 'broken')).toHaveLength(1);
+  });
+});
+
 describe('restart', () => {
   it('fails a job that was running with a system failure and carries on with the rest', async () => {
     h.sandbox.config.ciTimeScale = 1;
