@@ -141,5 +141,7 @@ describe('security headers of the served console', () => {
     const answer = await get('/api/v4/version');
     expect(await answer.json()).toEqual({ answered: 'by the API' });
     expect(answer.headers.get('content-security-policy')).toBeNull();
+    // and the platform's GraphQL endpoint, which the pipeline run form reads
+    expect(await (await app.request('/api/graphql', { method: 'POST', body: '{}' })).json()).toEqual({ answered: 'by the API' });
   });
 });
