@@ -141,7 +141,7 @@ describe('security headers of the served console', () => {
     const answer = await get('/api/v4/version');
     expect(await answer.json()).toEqual({ answered: 'by the API' });
     expect(answer.headers.get('content-security-policy')).toBeNull();
-    // and the GraphQL endpoint beside it
+    // and the platform's GraphQL endpoint beside it, which the pipeline screens read
     const graphql = await app.request('http://localhost/api/graphql', { method: 'POST', body: '{}' });
     expect(await graphql.json()).toEqual({ answered: 'by the API' });
   });

@@ -11,7 +11,7 @@ import { routePreloads, withPreloads, type Manifest } from './route-preloads.ts'
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length'];
 
 export interface ServerOptions {
-  /** The sandbox's fetch handler, mounted at /api/v4 and /-/sandbox. */
+  /** The sandbox's fetch handler, mounted at /api/v4, /api/graphql and /-/sandbox. */
   sandboxFetch?: (request: Request, env?: unknown) => Response | Promise<Response>;
   /** An instance to proxy /api/v4 to instead of the sandbox, e.g. https://gitlab.example.com */
   target?: string;
@@ -117,7 +117,7 @@ export function createServerApp(options: ServerOptions) {
   if (options.target) {
     const target = options.target;
     app.all('/api/v4/*', compressJson(), (c) => proxy(c.req.raw, target));
-    // the platform's GraphQL endpoint beside the REST API (the run form's CI variables)
+    // the platform's GraphQL endpoint beside the REST API (the run form's CI variables, a job being stuck, the graph's needs)
     app.all('/api/graphql', compressJson(), (c) => proxy(c.req.raw, target));
   } else if (options.sandboxFetch) {
     const sandboxFetch = options.sandboxFetch;

@@ -603,20 +603,20 @@ export class CiWorker {
         this.finishJob(current, 'success', null, stamp);
       } else {
         if (allowedToFail(plan, outcome.exitCode)) db.prepare('UPDATE ci_builds SET allow_failure = 1 WHERE id = ?').run(job.id);
-        this.finishJob(current, 'failed', 'script_failure', stamp);
+        this.finishJob(current, 'failed', 'script_failure', stamp, outcome.exitCode);
       }
     })();
     this.process(job.pipeline_id!);
   }
 
   /** A job's end; a failure its `retry` covers makes a new try of the job (the failed one stays, retried). */
-  private finishJob(job: JobRow, status: 'success' | 'failed' | 'canceled', reason: string | null, stamp: string): void {
+  private finishJob(job: JobRow, status: 'success' | 'failed' | 'canceled', reason: string | null, stamp: string, exitCode: number | null = null): void {
     const { db } = this;
     db.prepare('UPDATE ci_builds SET status = ?, failure_reason = ?, finished_at = ?, updated_at = ?, started_at = coalesce(started_at, ?) WHERE id = ?')
       .run(status, reason, stamp, stamp, stamp, job.id);
     if (status !== 'failed' || !job.plan) return;
     const plan = JSON.parse(job.plan) as JobPlan;
-    if (shouldRetry(plan, { reason: reason ?? 'unknown_failure', attempts: job.retry_count + 1 })) cloneJob(db, job, { status: 'pending', retryCount: job.retry_count + 1, userId: job.user_id, stamp });
+    if (shouldRetry(plan, { reason: reason ?? 'unknown_failure', attempts: job.retry_count + 1, exitCode })) cloneJob(db, job, { status: 'pending', retryCount: job.retry_count + 1, userId: job.user_id, stamp });
   }
 
   /** The pipeline's status from its latest jobs, with its start, end, durations and coverage. */

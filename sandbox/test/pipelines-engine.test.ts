@@ -192,6 +192,20 @@ later:
   });
 });
 
+describe('timeouts and names', () => {
+  it('fails a job past its timeout with job_execution_timeout, and names the pipeline from workflow:name', async () => {
+    const { project, pipelineId } = await run('timeout', 'workflow:\n  name: "Nightly for $CI_COMMIT_REF_NAME"\nslow:\n  timeout: 10 minutes\n  script: [echo start, sleep 900, echo never]\n');
+    h.sandbox.config.ciTimeScale = 0.0005;
+    const pipeline = await settle(h, project.id, pipelineId);
+    h.sandbox.config.ciTimeScale = 0;
+    expect(pipeline).toMatchObject({ status: 'failed', name: 'Nightly for main' });
+    const [job] = await jobsOf(h, project.id, pipelineId);
+    expect(job).toMatchObject({ status: 'failed', failure_reason: 'job_execution_timeout' });
+    expect((await h.get(`/projects/${project.id}/pipelines?name=${encodeURIComponent('Nightly for main')}`)).body.map((p: { id: number }) => p.id)).toEqual([pipelineId]);
+    expect((await h.get(`/projects/${project.id}/pipelines?name=Nightly`)).body).toEqual([]);
+  });
+});
+
 describe('child pipelines', () => {
   it('starts a child pipeline from a trigger job (source parent_pipeline), listed only when asked for, mirrored with strategy: depend', async () => {
     const parentCi = `
@@ -222,6 +236,16 @@ child:
     expect((await h.get(`/projects/${project.id}/jobs/${bridges.body[0].id}`)).status).toBe(404);
     const [childJob] = await jobsOf(h, project.id, children.body[0].id);
     expect((await h.get(`/projects/${project.id}/jobs/${childJob.id}/trace`)).text).toContain('testing api');
+  });
+});
+
+describe('retry on exit codes', () => {
+  it('retries a job only for the exit codes retry:exit_codes names', async () => {
+    const { project, pipelineId } = await run('retry codes', 'flaky:\n  retry:\n    max: 2\n    exit_codes: [137]\n  script: [exit 137]\nbroken:\n  retry:\n    max: 2\n    exit_codes: [137]\n  script: [exit 1]\n');
+    await settle(h, project.id, pipelineId);
+    const all = await jobsOf(h, project.id, pipelineId, '&include_retried=true');
+    expect(all.filter((job) => job.name === 'flaky')).toHaveLength(3);
+    expect(all.filter((job) => job.name === 'broken')).toHaveLength(1);
   });
 });
 
