@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import {
   DndContext, DragOverlay, KeyboardSensor, PointerSensor, closestCenter, pointerWithin, rectIntersection, useSensor, useSensors,
@@ -14,11 +14,15 @@ import { ConfirmDialog } from '../../components/dialog.tsx';
 import { errorText } from '../../components/error-panel.tsx';
 import { EmptyState } from '../../components/states.tsx';
 import { BoardColumn, CardBody, type DragData } from './board-column.tsx';
-import { AddListDialog, CreateBoardDialog } from './board-dialogs.tsx';
 import { boardColumns, cardReference, type Column } from './columns.ts';
 import { useDeleteBoard, useRemoveList } from './mutations.ts';
 import { useCardMove } from './use-card-move.ts';
 import './boards.css';
+
+// the board's forms load when one opens: the board itself is its drag and drop
+const loadDialogs = () => import('./board-dialogs.tsx');
+const CreateBoardDialog = lazy(() => loadDialogs().then((module) => ({ default: module.CreateBoardDialog })));
+const AddListDialog = lazy(() => loadDialogs().then((module) => ({ default: module.AddListDialog })));
 
 interface BoardScreenProps {
   scope: Scope;
@@ -73,7 +77,11 @@ export function BoardScreen({ scope, boardId, onSelectBoard, sourceName }: Board
           ) : null}
         </div>
       </header>
-      <CreateBoardDialog open={creating} onOpenChange={setCreating} scope={scope} onCreated={(created) => onSelectBoard(created.id)} />
+      {creating ? (
+        <Suspense fallback={null}>
+          <CreateBoardDialog open onOpenChange={setCreating} scope={scope} onCreated={(created) => onSelectBoard(created.id)} />
+        </Suspense>
+      ) : null}
       {board ? (
         <>
           <ConfirmDialog
@@ -221,7 +229,11 @@ function BoardColumns({ board, scope, canPlan }: { board: Board; scope: Scope; c
           </button>
         </div>
       ) : null}
-      <AddListDialog open={adding} onOpenChange={setAdding} scope={scope} board={board} />
+      {adding ? (
+        <Suspense fallback={null}>
+          <AddListDialog open onOpenChange={setAdding} scope={scope} board={board} />
+        </Suspense>
+      ) : null}
       {removing?.list ? (
         <ConfirmDialog
           open
