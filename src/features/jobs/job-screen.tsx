@@ -17,7 +17,7 @@ import { JobLog } from './job-log.tsx';
 import { JobStatus } from './job-status.tsx';
 import { formatSeconds } from './log-model.ts';
 import { usePlayJob } from './mutations.ts';
-import { runRefusal } from './permissions.ts';
+import { runRefusal } from '../../components/pipeline-writes.ts';
 import './jobs.css';
 
 /** The platform's failure reasons in words (Ci::Build failure_reason); others are shown as sent. */

@@ -11,7 +11,7 @@ import { GRAPH, layoutGraph, type PlacedJob } from './graph-layout.ts';
 import { JobActionButton } from './job-actions.tsx';
 import { JobStatus } from './job-status.tsx';
 import { formatSeconds } from './log-model.ts';
-import { runRefusal } from './permissions.ts';
+import { runRefusal } from '../../components/pipeline-writes.ts';
 import { RouteLink } from '../../components/route-link.tsx';
 
 /** A pipeline's jobs (every page), live while any of them moves. */

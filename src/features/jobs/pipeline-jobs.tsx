@@ -6,7 +6,7 @@ import { useProjectCaller } from '../../components/use-project-caller.ts';
 import { JobActionButton } from './job-actions.tsx';
 import { JobStatus } from './job-status.tsx';
 import { formatSeconds } from './log-model.ts';
-import { runRefusal } from './permissions.ts';
+import { runRefusal } from '../../components/pipeline-writes.ts';
 import { usePipelineJobs } from './pipeline-graph.tsx';
 import { stageOrder } from './graph-layout.ts';
 import { RouteLink } from '../../components/route-link.tsx';

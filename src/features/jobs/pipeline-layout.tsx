@@ -10,8 +10,7 @@ import { useProjectCaller } from '../../components/use-project-caller.ts';
 import { WriteOutcome } from '../../components/write-outcome.tsx';
 import { CiStatusBadge } from '../../components/ci-status.tsx';
 import { formatSeconds } from './log-model.ts';
-import { useCancelPipeline, useDeletePipeline, useRetryPipeline } from './mutations.ts';
-import { deleteRefusal, runRefusal } from './permissions.ts';
+import { deleteRefusal, runRefusal, useCancelPipeline, useDeletePipeline, useRetryPipeline } from '../../components/pipeline-writes.ts';
 import './jobs.css';
 
 /** The tabs of one pipeline; each is a route under `/projects/$projectId/pipelines/$pipelineId`. */

@@ -3,7 +3,7 @@ import { isPipelineMoving, type Pipeline } from '../../api/pipelines.ts';
 import { ConfirmDialog } from '../../components/dialog.tsx';
 import { errorText } from '../../components/error-panel.tsx';
 import { useNotify } from '../../components/toast.tsx';
-import { useDeletePipeline } from './mutations.ts';
+import { useDeletePipeline } from '../../components/pipeline-writes.ts';
 
 /** Deleting a pipeline says what goes with it (jobs, logs, artifacts, reports) and that it cannot be undone. */
 export function DeletePipelineDialog({ projectId, pipeline, onClose }: { projectId: number; pipeline: Pipeline | null; onClose: () => void }) {

@@ -18,7 +18,7 @@ import { UncertainWrite } from '../../components/uncertain-write.tsx';
 import { useProjectCaller } from '../../components/use-project-caller.ts';
 import { useCreatePipeline } from './mutations.ts';
 import './pipelines.css';
-import { runRefusal } from './permissions.ts';
+import { runRefusal } from '../../components/pipeline-writes.ts';
 
 interface RunPipelineScreenProps {
   projectId: number;

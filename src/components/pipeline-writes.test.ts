@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deleteRefusal, runRefusal } from './permissions.ts';
+import { deleteRefusal, runRefusal } from './pipeline-writes.ts';
 
 const caller = (role: number, options: { isAdmin?: boolean; canWrite?: boolean } = {}) => ({ role, isAdmin: options.isAdmin ?? false, canWrite: options.canWrite ?? true });
 
