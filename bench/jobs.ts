@@ -1,10 +1,8 @@
-import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { chromium, type Page } from '@playwright/test';
 import { DEMO_PIPELINES } from '../sandbox/seed/pipelines.ts';
 import { chromiumLaunchOptions } from '../e2e/browser.ts';
 import { startConsoleServer } from '../e2e/console-server.ts';
-import { Shell } from '../e2e/pages/shell.ts';
-import { connectedPage } from './page-clock.ts';
-import { addPaintClock, painted, type Target } from './paint-clock.ts';
+import { firstPaints, type Target } from './paint-clock.ts';
 import { emit, log, median, round } from './report.ts';
 
 /**
@@ -23,29 +21,6 @@ const REPORT_CASE: Target = { caption: '^Test cases$', byFrame: true };
 
 const domNodes = (page: Page) => page.evaluate(() => document.getElementsByTagName('*').length);
 
-/**
- * Full loads of `path` (after the home screen, so nothing of the previous run is in the page) in
- * a context of its own whose clock watches for `target` from each document's first script: the
- * first frame showing it, in ms from navigation. Resolves with the page, for more readings.
- */
-async function firstPaints(browser: Browser, baseURL: string, token: string, path: string, target: Target): Promise<{ runs: number[]; page: Page; context: BrowserContext }> {
-  const { context, page } = await connectedPage(browser, baseURL, token, STEP_TIMEOUT_MS, { viewport: { width: 1400, height: 900 } });
-  await addPaintClock(context, target);
-  const load = async () => {
-    await page.goto('/');
-    await new Shell(page).areas.waitFor();
-    await page.goto(path);
-    const { at } = await painted(page, STEP_TIMEOUT_MS);
-    await page.waitForLoadState('networkidle');
-    return at;
-  };
-  // one load first, not counted: the browser fetches the route's chunks once
-  await load();
-  const runs: number[] = [];
-  for (let run = 0; run < RUNS; run++) runs.push(await load());
-  return { runs, page, context };
-}
-
 export async function pipelineDetailFigures(): Promise<void> {
   const server = await startConsoleServer({ rateLimitPerMinute: 0 });
   const browser = await chromium.launch(chromiumLaunchOptions());
@@ -61,7 +36,7 @@ export async function pipelineDetailFigures(): Promise<void> {
     const logJob = jobs.find((job) => job.name === DEMO_PIPELINES.bigLogJob);
     if (!logJob) throw new Error(`pipeline ${DEMO_PIPELINES.bigLogId} has no job ${DEMO_PIPELINES.bigLogJob}`);
 
-    const measure = (path: string, target: Target) => firstPaints(browser, server.baseURL, server.adminToken, path, target);
+    const measure = (path: string, target: Target) => firstPaints(browser, server.baseURL, server.adminToken, path, target, { runs: RUNS, timeoutMs: STEP_TIMEOUT_MS });
 
     const { runs: graph, page: graphPage, context: graphContext } = await measure(`/projects/${project.id}/pipelines/${DEMO_PIPELINES.bigGraphId}`, GRAPH_JOB);
     const boxes = await graphPage.getByRole('region', { name: 'Pipeline graph' }).getByRole('listitem').count();

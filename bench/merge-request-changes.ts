@@ -2,9 +2,7 @@ import { chromium, type Page } from '@playwright/test';
 import { DEMO_MERGE_REQUESTS, DEMO_PATHS } from '../sandbox/seed/demo.ts';
 import { chromiumLaunchOptions } from '../e2e/browser.ts';
 import { startConsoleServer } from '../e2e/console-server.ts';
-import { Shell } from '../e2e/pages/shell.ts';
-import { connectedPage } from './page-clock.ts';
-import { addPaintClock, painted } from './paint-clock.ts';
+import { firstPaints } from './paint-clock.ts';
 import { emit, log, median, round } from './report.ts';
 
 /**
@@ -58,22 +56,9 @@ export async function mergeRequestChangesFigures(): Promise<void> {
     const files = ((await warm.json()) as unknown[]).length;
     log(`merge request changes: ${files} files, repository built and diffed once in ${round(performance.now() - warmStarted, 0)} ms (not counted)`);
 
-    const { context, page } = await connectedPage(browser, server.baseURL, server.adminToken, STEP_TIMEOUT_MS, { viewport: { width: 1400, height: 900 } });
-    await addPaintClock(context, FIRST_LINE);
     const changesPath = `/projects/${project.id}/merge-requests/${DEMO_MERGE_REQUESTS.big}/changes`;
     // each run a full load of the tab: nothing of the previous run is in the page's caches
-    const load = async () => {
-      await page.goto('/');
-      await new Shell(page).areas.waitFor();
-      await page.goto(changesPath);
-      const { at } = await painted(page, STEP_TIMEOUT_MS);
-      await page.waitForLoadState('networkidle');
-      return at;
-    };
-    // one load first, not counted: the browser fetches the route's chunks once
-    await load();
-    const runs: number[] = [];
-    for (let run = 0; run < RUNS; run++) runs.push(await load());
+    const { runs, page, context } = await firstPaints(browser, server.baseURL, server.adminToken, changesPath, FIRST_LINE, { runs: RUNS, timeoutMs: STEP_TIMEOUT_MS });
     const { most, steps } = await maxNodesWhileScrolling(page);
     log(`changes of !${DEMO_MERGE_REQUESTS.big}: full load to ${FIRST_FILE}'s first line painted ${runs.map((ms) => round(ms, 1)).join(', ')} ms`);
     log(`changes of !${DEMO_MERGE_REQUESTS.big}: most elements in the document over ${steps} wheel steps of ${WHEEL_STEP} px to the end: ${most}`);

@@ -1,4 +1,6 @@
-import type { BrowserContext, Page } from '@playwright/test';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { Shell } from '../e2e/pages/shell.ts';
+import { connectedPage } from './page-clock.ts';
 
 /**
  * The paint clock: when a target element was first painted, by the Element Timing API (the
@@ -134,4 +136,27 @@ export async function readClock(page: Page): Promise<Painted> {
     const { target, pressAt, clickAt, insertedAt, frameAt, paintedAt, fcp, lcp, longTasks } = (window as unknown as { paintClock: PaintClock }).paintClock;
     return { byFrame: Boolean(target.byFrame), pressAt, clickAt, insertedAt, frameAt, paintedAt, fcp, lcp, longTasks };
   });
+}
+
+/**
+ * Full loads of `path` (after the home screen, so nothing of the previous run is in the page) in
+ * a context of its own whose clock watches for `target` from each document's first script: the
+ * first frame showing it, in ms from navigation. Resolves with the page, for more readings.
+ */
+export async function firstPaints(browser: Browser, baseURL: string, token: string, path: string, target: Target, { runs: count, timeoutMs }: { runs: number; timeoutMs: number }): Promise<{ runs: number[]; page: Page; context: BrowserContext }> {
+  const { context, page } = await connectedPage(browser, baseURL, token, timeoutMs, { viewport: { width: 1400, height: 900 } });
+  await addPaintClock(context, target);
+  const load = async () => {
+    await page.goto('/');
+    await new Shell(page).areas.waitFor();
+    await page.goto(path);
+    const { at } = await painted(page, timeoutMs);
+    await page.waitForLoadState('networkidle');
+    return at;
+  };
+  // one load first, not counted: the browser fetches the route's chunks once
+  await load();
+  const runs: number[] = [];
+  for (let run = 0; run < count; run++) runs.push(await load());
+  return { runs, page, context };
 }
