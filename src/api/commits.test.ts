@@ -3,8 +3,9 @@ import * as z from 'zod/mini';
 import { ApiError } from './errors.ts';
 import type { Connection } from './http.ts';
 import {
-  checkPick, cherryPickCommit, commitDiffSchema, commitListQuery, commitSchema, commitsQueries, createCommit, pickErrorCode, revertCommit, sinceOf, untilOf,
+  checkPick, cherryPickCommit, commitDiffSchema, commitListQuery, commitSchema, commitsQueries, createCommit, pickErrorCode, revertCommit,
 } from './commits.ts';
+import { sinceOf, untilOf } from '../lib/time.ts';
 
 const connection: Connection = { instanceUrl: 'https://code.example.com/', token: 'glpat-secret' };
 

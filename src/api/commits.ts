@@ -68,7 +68,7 @@ const dryRunSchema = loose({ dry_run: z.literal('success') });
 export const COMMIT_ORDERS = ['default', 'topo'] as const;
 export type CommitOrder = (typeof COMMIT_ORDERS)[number];
 
-/** The list filters of spec 3, 4.1. `since`/`until` are ISO 8601 date-times (see `sinceOf`/`untilOf`). */
+/** The list filters of spec 3, 4.1. `since`/`until` are ISO 8601 date-times (see `sinceOf`/`untilOf` in lib/time.ts). */
 export interface CommitFilters {
   ref_name?: string;
   since?: string;
@@ -88,7 +88,6 @@ export interface CommitListParams extends CommitFilters {
 }
 
 // the day bounds live in lib/time.ts (the pipelines list uses them without this module's schemas)
-export { sinceOf, untilOf } from '../lib/time.ts';
 
 /** The list's query: empty filters and `false` flags left out; `order=default` is the platform's own default. */
 export function commitListQuery(params: CommitListParams) {

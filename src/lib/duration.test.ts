@@ -27,3 +27,12 @@ describe('secondsSince', () => {
     expect(secondsSince('not a time', now)).toBeNull();
   });
 });
+
+describe('formatDuration on job and section durations', () => {
+  it('reads as hours, minutes and seconds', () => {
+    expect(formatDuration(5.4)).toBe('5s');
+    expect(formatDuration(65)).toBe('1m 05s');
+    expect(formatDuration(7380)).toBe('2h 03m');
+    expect(formatDuration(null)).toBe('');
+  });
+});

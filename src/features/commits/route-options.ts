@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { commitsQueries, sinceOf, untilOf, type CommitListParams } from '../../api/commits.ts';
+import { commitsQueries, type CommitListParams } from '../../api/commits.ts';
+import { sinceOf, untilOf } from '../../lib/time.ts';
 import type { Connection } from '../../api/http.ts';
 import { projectsQueries } from '../../api/projects.ts';
 import { type HistorySearch } from './search.ts';

@@ -1,8 +1,9 @@
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type UIEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { lineFromHash, useLocationHash } from '../../components/use-location-hash.ts';
-import { formatSeconds, LogStyler, parseLog, sectionsAround, visibleLines, type LogModel, type LogSpan } from './log-model.ts';
+import { LogStyler, parseLog, sectionsAround, visibleLines, type LogModel, type LogSpan } from './log-model.ts';
 import { formatCount } from '../../lib/numbers.ts';
+import { formatDuration } from '../../lib/duration.ts';
 
 const LINE_HEIGHT = 20;
 /** How close to the end counts as "at the end": the log follows new lines from there. */
@@ -179,7 +180,7 @@ const LogRow = memo(function LogRow({
             <span className="sr-only">{folded ? 'Expand section' : 'Collapse section'} </span>
             {text}
           </button>
-          {!info.hideDuration ? <span className="log-line__duration">{info.duration !== null ? formatSeconds(info.duration) : 'running'}</span> : null}
+          {!info.hideDuration ? <span className="log-line__duration">{info.duration !== null ? formatDuration(info.duration) : 'running'}</span> : null}
         </>
       ) : (
         <span className="log-line__text">{text}</span>

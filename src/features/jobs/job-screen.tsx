@@ -15,10 +15,10 @@ import { WriteOutcome } from '../../components/write-outcome.tsx';
 import { JobActionButton, jobAction } from './job-actions.tsx';
 import { JobLog } from './job-log.tsx';
 import { JobStatus } from './job-status.tsx';
-import { formatSeconds } from './log-model.ts';
 import { usePlayJob } from './mutations.ts';
 import { runRefusal } from '../../components/pipeline-writes.ts';
 import './jobs.css';
+import { formatDuration } from '../../lib/duration.ts';
 
 /** The platform's failure reasons in words (Ci::Build failure_reason); others are shown as sent. */
 const FAILURE_REASONS: Record<string, string> = {
@@ -176,9 +176,9 @@ function JobFacts({ projectId, job }: { projectId: number; job: Job }) {
         </>
       ) : null}
       <dt>Duration</dt>
-      <dd>{job.duration !== null && job.duration !== undefined ? formatSeconds(job.duration) : <span className="muted">not started</span>}</dd>
+      <dd>{job.duration !== null && job.duration !== undefined ? formatDuration(job.duration) : <span className="muted">not started</span>}</dd>
       <dt>Queued</dt>
-      <dd>{job.queued_duration !== null && job.queued_duration !== undefined ? formatSeconds(job.queued_duration) : <span className="muted">—</span>}</dd>
+      <dd>{job.queued_duration !== null && job.queued_duration !== undefined ? formatDuration(job.queued_duration) : <span className="muted">—</span>}</dd>
       <dt>Started</dt>
       <dd>
         <Time value={job.started_at} relative fallback="not yet" />

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatSeconds, initiallyCollapsed, lineText, LogStyler, parseLog, sectionsAround, visibleLines } from './log-model.ts';
+import { initiallyCollapsed, lineText, LogStyler, parseLog, sectionsAround, visibleLines } from './log-model.ts';
 
 const E = '\x1b';
 
@@ -130,14 +130,5 @@ describe('LogStyler', () => {
     expect(log.lines).toHaveLength(100_000);
     expect(lineText(styler.spans(59))).toBe('$ echo 59 some output');
     expect(performance.now() - started).toBeLessThan(2000);
-  });
-});
-
-describe('formatSeconds', () => {
-  it('reads as hours, minutes and seconds', () => {
-    expect(formatSeconds(5.4)).toBe('5s');
-    expect(formatSeconds(65)).toBe('1m 05s');
-    expect(formatSeconds(7380)).toBe('2h 03m');
-    expect(formatSeconds(null)).toBe('');
   });
 });

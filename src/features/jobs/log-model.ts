@@ -249,15 +249,3 @@ export class LogStyler {
 export function lineText(spans: readonly LogSpan[]): string {
   return spans.map((span) => span.text).join('');
 }
-
-/** "1m 05s", "2h 03m", "12s": a section's or job's duration in seconds. */
-export function formatSeconds(seconds: number | null | undefined): string {
-  if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return '';
-  const whole = Math.max(0, Math.round(seconds));
-  const hours = Math.floor(whole / 3600);
-  const minutes = Math.floor((whole % 3600) / 60);
-  const rest = whole % 60;
-  if (hours) return `${hours}h ${String(minutes).padStart(2, '0')}m`;
-  if (minutes) return `${minutes}m ${String(rest).padStart(2, '0')}s`;
-  return `${rest}s`;
-}

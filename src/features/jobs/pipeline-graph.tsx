@@ -10,9 +10,9 @@ import { useProjectCaller } from '../../components/use-project-caller.ts';
 import { GRAPH, layoutGraph, type PlacedJob } from './graph-layout.ts';
 import { JobActionButton } from './job-actions.tsx';
 import { JobStatus } from './job-status.tsx';
-import { formatSeconds } from './log-model.ts';
 import { runRefusal } from '../../components/pipeline-writes.ts';
 import { RouteLink } from '../../components/route-link.tsx';
+import { formatDuration } from '../../lib/duration.ts';
 
 /** A pipeline's jobs (every page), live while any of them moves. */
 export function usePipelineJobs(projectId: number, pipelineId: number): Job[] {
@@ -107,7 +107,7 @@ const GraphJob = memo(function GraphJob({
   onHighlight: (id: number | null) => void;
 }) {
   const { job } = place;
-  const duration = job.duration !== null && job.duration !== undefined ? formatSeconds(job.duration) : '';
+  const duration = job.duration !== null && job.duration !== undefined ? formatDuration(job.duration) : '';
   return (
     <li
       className={highlighted ? 'graph-job is-highlighted' : 'graph-job'}

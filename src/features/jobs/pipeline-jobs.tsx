@@ -5,11 +5,11 @@ import { Time } from '../../components/time.tsx';
 import { useProjectCaller } from '../../components/use-project-caller.ts';
 import { JobActionButton } from './job-actions.tsx';
 import { JobStatus } from './job-status.tsx';
-import { formatSeconds } from './log-model.ts';
 import { runRefusal } from '../../components/pipeline-writes.ts';
 import { usePipelineJobs } from './pipeline-graph.tsx';
 import { stageOrder } from './graph-layout.ts';
 import { RouteLink } from '../../components/route-link.tsx';
+import { formatDuration } from '../../lib/duration.ts';
 
 /** The pipeline's jobs as a table, in stage order, each with its action; live with the graph's query. */
 export function PipelineJobsTable({ projectId, pipelineId }: { projectId: number; pipelineId: number }) {
@@ -32,8 +32,8 @@ export function PipelineJobsTable({ projectId, pipelineId }: { projectId: number
     },
     { id: 'id', header: 'ID', cell: ({ row }) => `#${row.original.id}` },
     { id: 'stage', header: 'Stage', cell: ({ row }) => row.original.stage },
-    { id: 'duration', header: 'Duration', cell: ({ row }) => formatSeconds(row.original.duration) },
-    { id: 'queued', header: 'Queued', cell: ({ row }) => formatSeconds(row.original.queued_duration) },
+    { id: 'duration', header: 'Duration', cell: ({ row }) => formatDuration(row.original.duration) },
+    { id: 'queued', header: 'Queued', cell: ({ row }) => formatDuration(row.original.queued_duration) },
     { id: 'started', header: 'Started', cell: ({ row }) => <Time value={row.original.started_at} relative /> },
     { id: 'runner', header: 'Runner', cell: ({ row }) => (row.original.runner ? `#${row.original.runner.id}` : '') },
     { id: 'coverage', header: 'Coverage', cell: ({ row }) => (row.original.coverage !== null && row.original.coverage !== undefined ? `${row.original.coverage}%` : '') },

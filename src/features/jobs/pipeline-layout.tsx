@@ -9,9 +9,9 @@ import { useLiveRefetch } from '../../components/use-live-refetch.ts';
 import { useProjectCaller } from '../../components/use-project-caller.ts';
 import { WriteOutcome } from '../../components/write-outcome.tsx';
 import { CiStatusBadge } from '../../components/ci-status.tsx';
-import { formatSeconds } from './log-model.ts';
 import { deleteRefusal, runRefusal, useCancelPipeline, useDeletePipeline, useRetryPipeline } from '../../components/pipeline-writes.ts';
 import './jobs.css';
+import { formatDuration } from '../../lib/duration.ts';
 
 /** The tabs of one pipeline; each is a route under `/projects/$projectId/pipelines/$pipelineId`. */
 const TABS = [
@@ -93,8 +93,8 @@ function PipelineSummary({ projectId, pipeline }: { projectId: number; pipeline:
       <span>
         created <Time value={pipeline.created_at} relative />
       </span>
-      {pipeline.duration !== null && pipeline.duration !== undefined ? <span>took {formatSeconds(pipeline.duration)}</span> : null}
-      {pipeline.queued_duration !== null && pipeline.queued_duration !== undefined ? <span>queued {formatSeconds(pipeline.queued_duration)}</span> : null}
+      {pipeline.duration !== null && pipeline.duration !== undefined ? <span>took {formatDuration(pipeline.duration)}</span> : null}
+      {pipeline.queued_duration !== null && pipeline.queued_duration !== undefined ? <span>queued {formatDuration(pipeline.queued_duration)}</span> : null}
       {pipeline.coverage !== null && pipeline.coverage !== undefined && pipeline.coverage !== '' ? <span>coverage {pipeline.coverage}%</span> : null}
     </p>
   );
