@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { Board, ListSubject } from '../../api/boards.ts';
 import type { Scope } from '../../api/keys.ts';
@@ -12,8 +12,8 @@ import { Field } from '../../components/field.tsx';
 import { FormActions, FormError } from '../../components/form-footer.tsx';
 import { useCreateBoard, useCreateList } from './mutations.ts';
 
+/** Mounted while open: closing unmounts the dialog, and its state with it. */
 interface DialogProps {
-  open: boolean;
   onOpenChange: (open: boolean) => void;
   scope: Scope;
 }
@@ -21,15 +21,10 @@ interface DialogProps {
 /** spec 2, boards: a name up to 255 characters. */
 const NAME_MAX = 255;
 
-export function CreateBoardDialog({ open, onOpenChange, scope, onCreated }: DialogProps & { onCreated: (board: Board) => void }) {
+export function CreateBoardDialog({ onOpenChange, scope, onCreated }: DialogProps & { onCreated: (board: Board) => void }) {
   const write = useCreateBoard();
   const [name, setName] = useState('');
   const [invalid, setInvalid] = useState<string | null>(null);
-  // each opening allows one request, whatever the last one was
-  const { reset } = write;
-  useEffect(() => {
-    if (open) reset();
-  }, [open, reset]);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const trimmed = name.trim();
@@ -39,7 +34,7 @@ export function CreateBoardDialog({ open, onOpenChange, scope, onCreated }: Dial
     write.mutate({ scope, name: trimmed }, { onSuccess: (board) => (onOpenChange(false), setName(''), onCreated(board)) });
   };
   return (
-    <Dialog open={open} onOpenChange={(next) => (write.isPending ? undefined : (write.reset(), setInvalid(null), onOpenChange(next)))} title="Create board">
+    <Dialog open onOpenChange={(next) => (write.isPending ? undefined : (write.reset(), setInvalid(null), onOpenChange(next)))} title="Create board">
       <form onSubmit={submit} noValidate>
         <Field label="Board name" error={invalid ?? undefined}>
           <input className="input" value={name} onChange={(event) => setName(event.target.value)} autoComplete="off" />
@@ -54,19 +49,15 @@ export function CreateBoardDialog({ open, onOpenChange, scope, onCreated }: Dial
 type ListKind = 'label' | 'assignee' | 'milestone';
 
 /** A new column: a label (the platform's usual list), an assignee or a milestone not on the board yet. */
-export function AddListDialog({ open, onOpenChange, scope, board }: DialogProps & { board: Board }) {
+export function AddListDialog({ onOpenChange, scope, board }: DialogProps & { board: Board }) {
   const connection = useConnection();
   const write = useCreateList();
   const [kind, setKind] = useState<ListKind>('label');
   const [choice, setChoice] = useState('');
   const [invalid, setInvalid] = useState<string | null>(null);
-  const { reset } = write;
-  useEffect(() => {
-    if (open) reset();
-  }, [open, reset]);
-  const labels = useQuery({ ...labelsQueries.list(connection, scope, { page: 1, per_page: 100, include_ancestor_groups: true }), enabled: open && kind === 'label' });
-  const milestones = useQuery({ ...milestonesQueries.list(connection, scope, { page: 1, per_page: 100, state: 'active', include_ancestors: true }), enabled: open && kind === 'milestone' });
-  const members = useQuery({ ...membersQueries.list(connection, scope, 'all', { page: 1, per_page: 100 }), enabled: open && kind === 'assignee' });
+  const labels = useQuery({ ...labelsQueries.list(connection, scope, { page: 1, per_page: 100, include_ancestor_groups: true }), enabled: kind === 'label' });
+  const milestones = useQuery({ ...milestonesQueries.list(connection, scope, { page: 1, per_page: 100, state: 'active', include_ancestors: true }), enabled: kind === 'milestone' });
+  const members = useQuery({ ...membersQueries.list(connection, scope, 'all', { page: 1, per_page: 100 }), enabled: kind === 'assignee' });
 
   const taken = new Set(board.lists.map((list) => (list.label ? `label-${list.label.id}` : list.assignee ? `assignee-${list.assignee.id}` : `milestone-${list.milestone?.id}`)));
   const options =
@@ -87,7 +78,7 @@ export function AddListDialog({ open, onOpenChange, scope, board }: DialogProps 
     write.mutate({ scope, boardId: board.id, subject }, { onSuccess: () => (onOpenChange(false), setChoice('')) });
   };
   return (
-    <Dialog open={open} onOpenChange={(next) => (write.isPending ? undefined : (write.reset(), setInvalid(null), onOpenChange(next)))} title="Add list">
+    <Dialog open onOpenChange={(next) => (write.isPending ? undefined : (write.reset(), setInvalid(null), onOpenChange(next)))} title="Add list">
       <form onSubmit={submit} noValidate>
         <Field label="List type">
           <select className="input" value={kind} onChange={(event) => (setKind(event.target.value as ListKind), setChoice(''), setInvalid(null))}>

@@ -79,7 +79,7 @@ export function BoardScreen({ scope, boardId, onSelectBoard, sourceName }: Board
       </header>
       {creating ? (
         <Suspense fallback={null}>
-          <CreateBoardDialog open onOpenChange={setCreating} scope={scope} onCreated={(created) => onSelectBoard(created.id)} />
+          <CreateBoardDialog onOpenChange={setCreating} scope={scope} onCreated={(created) => onSelectBoard(created.id)} />
         </Suspense>
       ) : null}
       {board ? (
@@ -231,7 +231,7 @@ function BoardColumns({ board, scope, canPlan }: { board: Board; scope: Scope; c
       ) : null}
       {adding ? (
         <Suspense fallback={null}>
-          <AddListDialog open onOpenChange={setAdding} scope={scope} board={board} />
+          <AddListDialog onOpenChange={setAdding} scope={scope} board={board} />
         </Suspense>
       ) : null}
       {removing?.list ? (

@@ -55,8 +55,8 @@ function UserPicker({ value, onChange, error }: { value: number | undefined; onC
   );
 }
 
+/** Mounted while open: closing unmounts it, and its form with it. */
 interface AddMemberDialogProps {
-  open: boolean;
   onOpenChange: (open: boolean) => void;
   scope: Scope;
   /** What the member is added to, for the title: "Add a member to Acme Engineering". */
@@ -64,7 +64,7 @@ interface AddMemberDialogProps {
   roles: readonly number[];
 }
 
-export function AddMemberDialog({ open, onOpenChange, scope, sourceName, roles }: AddMemberDialogProps) {
+export function AddMemberDialog({ onOpenChange, scope, sourceName, roles }: AddMemberDialogProps) {
   const notify = useNotify();
   const add = useAddMember();
   const [chosenName, setChosenName] = useState('');
@@ -73,13 +73,6 @@ export function AddMemberDialog({ open, onOpenChange, scope, sourceName, roles }
     defaultValues: { user_id: undefined as unknown as number, access_level: 30, expires_at: '' },
   });
   const [formError, setFormError] = useState<string | null>(null);
-  useEffect(() => {
-    if (!open) {
-      form.reset();
-      add.reset();
-      setFormError(null);
-    }
-  }, [open]);
   const submit = form.handleSubmit((values) => {
     setFormError(null);
     add.mutate(
@@ -97,7 +90,7 @@ export function AddMemberDialog({ open, onOpenChange, scope, sourceName, roles }
   });
   const { errors } = form.formState;
   return (
-    <Dialog open={open} onOpenChange={(next) => (!add.isPending ? onOpenChange(next) : undefined)} title={`Add a member to ${sourceName}`}>
+    <Dialog open onOpenChange={(next) => (!add.isPending ? onOpenChange(next) : undefined)} title={`Add a member to ${sourceName}`}>
       <form className="form" noValidate onSubmit={submit}>
         <UserPicker
           value={form.watch('user_id')}
