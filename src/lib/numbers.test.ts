@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCount } from './numbers.ts';
+import { formatBytes, formatCount } from './numbers.ts';
 
 describe('formatCount', () => {
   it('groups thousands with commas', () => {
@@ -13,5 +13,17 @@ describe('formatCount', () => {
 
   it('leaves a fraction as it is', () => {
     expect(formatCount(1.5)).toBe('1.5');
+  });
+});
+
+describe('formatBytes', () => {
+  it('uses bytes below one KiB and binary units above, one decimal below 100', () => {
+    expect(formatBytes(0)).toBe('0 B');
+    expect(formatBytes(1023)).toBe('1,023 B');
+    expect(formatBytes(1024)).toBe('1 KiB');
+    expect(formatBytes(1536)).toBe('1.5 KiB');
+    expect(formatBytes(150 * 1024 * 1024)).toBe('150 MiB');
+    expect(formatBytes(23.44 * 1024 * 1024)).toBe('23.4 MiB');
+    expect(formatBytes(3 * 1024 ** 4 * 2000)).toBe('6,000 TiB');
   });
 });
