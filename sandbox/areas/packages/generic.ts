@@ -13,8 +13,11 @@ import {
 /** The generic packages API path (spec 3, 5: the package registries' upload APIs). */
 export const GENERIC_PATH = '/projects/:id/packages/generic/:package_name/:package_version/:file_name{.+}';
 
-/** Bodies of generic uploads are read raw by the handler, not parsed as parameters (sandbox/app.ts). */
-export const isRawUpload = (method: string, pathname: string) => method === 'PUT' && /\/packages\/generic\//.test(pathname);
+/**
+ * Bodies of generic uploads and of npm's PUTs (a publish document, or a bare JSON string for a
+ * dist-tag) are read by their handlers, not parsed as parameters (sandbox/app.ts).
+ */
+export const isRawUpload = (method: string, pathname: string) => method === 'PUT' && /^\/api\/v4\/projects\/[^/]+\/packages\/(generic|npm)\//.test(pathname);
 
 // the platform's rules (docs: generic packages): names of letters, digits, `.`, `-`, `_` (and `+`);
 // versions matching \A(\.?[\w\+-]+\.?)+\z; file names may also hold `/` (a path inside the package)
