@@ -17,6 +17,7 @@ import {
 import { idParam } from './pipelines.ts';
 import { registerGenericPackages } from './packages/generic.ts';
 import { registerNpmPackages } from './packages/npm.ts';
+import { registerPackageDownloads } from './packages/downloads.ts';
 
 const ORDERS = ['created_at', 'name', 'version', 'type'] as const;
 const GROUP_ORDERS = [...ORDERS, 'project_path'] as const;
@@ -196,6 +197,7 @@ export function registerPackages(routes: Router): void {
   // upload APIs first: their paths sit under /packages/ too
   registerGenericPackages(routes);
   registerNpmPackages(routes);
+  registerPackageDownloads(routes);
 
   routes.get('/projects/:id/packages', read, (c, call) => {
     const { project } = packagesProject(c, call);

@@ -342,3 +342,48 @@ describe('npm registry (seeded packages)', () => {
     expect((await h.get(`/projects/${p.id}/packages/npm/@team%2flib`, { token: null })).status).toBe(404);
   });
 });
+
+describe('package manager downloads', () => {
+  async function download(url: string, token: string | null) {
+    const response = await h.app.request(`http://localhost/api/v4${url}`, { headers: token ? { 'PRIVATE-TOKEN': token } : {} });
+    return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()), disposition: response.headers.get('content-disposition') };
+  }
+  const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+  async function filesOf(project: string, id: number, token: string | null) {
+    return (await h.get(`/projects/${project}/packages/${id}/package_files`, { token })).body as Array<{ file_name: string; file_sha256: string }>;
+  }
+
+  it('serves Maven files by path, versionless metadata too; not those of packages in error', async () => {
+    const [jar] = await filesOf(payments, 2, maya);
+    const got = await download(`/projects/${payments}/packages/maven/com/acme/payments/payments-client/1.1.0/payments-client-1.1.0.jar`, maya);
+    expect(got.status).toBe(200);
+    expect(sha(got.bytes)).toBe(jar.file_sha256);
+    expect(got.disposition).toContain('payments-client-1.1.0.jar');
+    const metadata = await download(`/projects/${payments}/packages/maven/com/acme/payments/payments-client/maven-metadata.xml`, maya);
+    expect(metadata.bytes.toString('utf8')).toContain('<version>1.3.0-SNAPSHOT</version>');
+    const ledger = enc('acme-engineering/backend/payments/ledger');
+    expect((await download(`/projects/${ledger}/packages/maven/com/acme/ledger/ledger-core/3.3.0/ledger-core-3.3.0.jar`, maya)).status).toBe(404);
+    expect((await download(`/projects/${ledger}/packages/maven/com/acme/ledger/ledger-core/3.2.0/ledger-core-3.2.0.jar`, maya)).status).toBe(200);
+    expect((await download(`/projects/${payments}/packages/maven/com/acme/payments/payments-client/1.1.0/payments-client-1.1.0.jar`, null)).status).toBe(404);
+  });
+
+  it('serves PyPI files by sha256 (public without a token), NuGet by lowercase name and version, Go module files and the version list', async () => {
+    const files = await filesOf(lumen, 24, null);
+    const wheel = files[0];
+    const got = await download(`/projects/${lumen}/packages/pypi/files/${wheel.file_sha256}/${wheel.file_name}`, null);
+    expect(got.status).toBe(200);
+    expect(sha(got.bytes)).toBe(wheel.file_sha256);
+    expect((await download(`/projects/${lumen}/packages/pypi/files/${'0'.repeat(64)}/${wheel.file_name}`, null)).status).toBe(404);
+
+    const [nupkg] = await filesOf(payments, 7, maya);
+    const nuget = await download(`/projects/${payments}/packages/nuget/download/acme.payments.client/2.0.0/acme.payments.client.2.0.0.nupkg`, maya);
+    expect(sha(nuget.bytes)).toBe(nupkg.file_sha256);
+
+    const goFiles = await filesOf(gateway, 21, maya);
+    const mod = await download(`/projects/${gateway}/packages/go/acme.example/backend/api-gateway/@v/v1.1.0.mod`, maya);
+    expect(mod.bytes.toString('utf8')).toContain('module acme.example/backend/api-gateway');
+    expect(sha(mod.bytes)).toBe(goFiles.find((file) => file.file_name === 'v1.1.0.mod')!.file_sha256);
+    const list = await download(`/projects/${gateway}/packages/go/acme.example/backend/api-gateway/@v/list`, maya);
+    expect(list.bytes.toString('utf8')).toBe('v1.0.0\nv1.1.0\n');
+  });
+});
