@@ -387,3 +387,31 @@ describe('package manager downloads', () => {
     expect(list.bytes.toString('utf8')).toBe('v1.0.0\nv1.1.0\n');
   });
 });
+
+describe('job tokens and links', () => {
+  it('lets a job token reach its own project\'s packages only', async () => {
+    const p = await ownProject('pkg-job-token');
+    const other = await ownProject('pkg-job-token-other');
+    const secret = `glcbt-${Math.random().toString(36).slice(2)}`;
+    h.sandbox.db.prepare('INSERT INTO ci_job_tokens (token_digest, project_id, user_id, expires_at) VALUES (?, ?, ?, ?)')
+      .run(createHash('sha256').update(secret).digest('hex'), p.id, p.developer.id, new Date(Date.now() + 3_600_000).toISOString());
+    const put = (projectId: number, headers: Record<string, string>) => h.app.request(`http://localhost/api/v4/projects/${projectId}/packages/generic/ci/1.0.0/out.bin`, { method: 'PUT', headers, body: 'built' });
+    expect((await put(p.id, { 'JOB-TOKEN': secret })).status).toBe(201);
+    expect((await put(p.id, { Authorization: `Basic ${Buffer.from(`gitlab-ci-token:${secret}`).toString('base64')}` })).status).toBe(201);
+    expect((await put(other.id, { 'JOB-TOKEN': secret })).status).toBe(404);
+    const list = await h.get(`/projects/${p.id}/packages`, { token: null, headers: { 'JOB-TOKEN': secret } });
+    expect(list.body.map((item: { name: string }) => item.name)).toEqual(['ci']);
+    // a job token reaches packages only, not the rest of the API
+    expect((await h.get(`/projects/${p.id}`, { token: null, headers: { 'JOB-TOKEN': secret } })).status).toBe(401);
+  });
+
+  it('gives web_path only to default and deprecated packages', async () => {
+    const errors = await h.get(`/projects/${enc('acme-engineering/backend/payments/ledger')}/packages?status=error`, { token: maya });
+    expect(errors.body).toHaveLength(1);
+    expect(errors.body[0]._links).toEqual({ delete_api_path: expect.any(String) });
+    const hidden = await h.get(`/projects/${enc('acme-engineering/mobile/ios-app')}/packages?status=hidden`, { token: diego });
+    expect(hidden.body[0]._links).toEqual({});
+    const terraform = await h.get(`/projects/${enc('platform-team/infrastructure/terraform-modules')}/packages?package_type=terraform_module`);
+    expect(terraform.body[0]._links.web_path).toBe(`/platform-team/infrastructure/terraform-modules/-/infrastructure_registry/${terraform.body[0].id}`);
+  });
+});
