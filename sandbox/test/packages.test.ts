@@ -415,3 +415,45 @@ describe('job tokens and links', () => {
     expect(terraform.body[0]._links.web_path).toBe(`/platform-team/infrastructure/terraform-modules/-/infrastructure_registry/${terraform.body[0].id}`);
   });
 });
+
+describe('bad input', () => {
+  it('answers 4xx with a JSON error, never 500, to garbage on every package endpoint', async () => {
+    const p = await ownProject('pkg-fuzz');
+    await upload(p.id, 'fuzz/1.0.0/f.bin', 'f', p.developer.token);
+    const [pkg] = (await h.get(`/projects/${p.id}/packages`, { token: p.owner.token })).body;
+    const values = ['', 'x', '-1', '0', '99999999999999999999', '%', '<script>', '[]', '{}', 'true', '\u0000', 'a'.repeat(3000)];
+    const bodies: unknown[] = [null, 'x', 5, [], { versions: null }, { versions: { '1.0.0': null } }, { versions: { '1.0.0': 'x' }, _attachments: 'abc' },
+      { name: '@x/y', versions: { '1.0.0': {} }, _attachments: { a: { data: 5 } } }, { versions: { '1.0.0': { deprecated: 5 } } }, { 'dist-tags': null, versions: {} },
+      { versions: { '1.0.0': null }, _attachments: { a: { data: 'eA==' } } }, { versions: { '2.0.0': {} }, 'dist-tags': 7, _attachments: { a: { data: 'eA==', length: 'x' } } }];
+    const check = (status: number, text: string, what: string) => {
+      expect(status, `${what} -> ${text.slice(0, 200)}`).toBeLessThan(500);
+      if (status >= 400) expect(Object.keys(JSON.parse(text)).some((key) => key === 'message' || key === 'error'), what).toBe(true);
+    };
+    const params = ['order_by', 'sort', 'package_type', 'package_name', 'package_version', 'include_versionless', 'status', 'exclude_subgroups', 'page', 'per_page', 'cursor'];
+    for (const value of values) {
+      for (const url of [`/projects/${p.id}/packages`, '/groups/acme-engineering/packages', `/projects/${p.id}/packages/${pkg.id}/package_files`, `/projects/${p.id}/packages/${pkg.id}/pipelines`]) {
+        const query = params.map((name) => `${name}=${encodeURIComponent(value)}`).join('&');
+        const answer = await h.get(`${url}?${query}`, { token: p.owner.token });
+        check(answer.status, answer.text, `GET ${url} ${value.slice(0, 20)}`);
+      }
+      for (const url of [`/projects/${p.id}/packages/${encodeURIComponent(value)}`, `/projects/${p.id}/packages/${pkg.id}/package_files/${encodeURIComponent(value)}`, `/projects/${p.id}/packages/protection/rules/${encodeURIComponent(value)}`]) {
+        const answer = await h.delete(url, { token: p.owner.token });
+        check(answer.status, answer.text, `DELETE ${url}`);
+      }
+      const rule = await h.post(`/projects/${p.id}/packages/protection/rules`, { package_name_pattern: value, package_type: value, minimum_access_level_for_push: value, minimum_access_level_for_delete: value }, { token: p.owner.token });
+      check(rule.status, rule.text, `POST rule ${value.slice(0, 20)}`);
+      const generic = await upload(p.id, `${encodeURIComponent(value) || 'x'}/${encodeURIComponent(value) || '1'}/${encodeURIComponent(value) || 'f'}`, 'x', p.owner.token, `?status=${encodeURIComponent(value)}&select=${encodeURIComponent(value)}`);
+      check(generic.status, generic.text, `PUT generic ${value.slice(0, 20)}`);
+      const npmGet = await h.get(`/projects/${p.id}/packages/npm/${encodeURIComponent(value)}`, { token: p.owner.token });
+      check(npmGet.status, npmGet.text, `GET npm ${value.slice(0, 20)}`);
+    }
+    for (const body of bodies) {
+      const answer = await h.put(`/projects/${p.id}/packages/npm/@x%2fy`, body, { token: p.owner.token });
+      check(answer.status, answer.text, `PUT npm ${JSON.stringify(body)}`);
+      const tag = await h.put(`/projects/${p.id}/packages/npm/-/package/@x/y/dist-tags/beta`, body, { token: p.owner.token });
+      check(tag.status, tag.text, `PUT dist-tag ${JSON.stringify(body)}`);
+    }
+    const broken = await h.call('PUT', `/projects/${p.id}/packages/npm/@x%2fy`, { headers: { 'Content-Type': 'application/json' }, token: p.owner.token, form: '{not json' });
+    check(broken.status, broken.text, 'PUT npm broken JSON');
+  });
+});

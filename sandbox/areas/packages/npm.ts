@@ -116,6 +116,7 @@ async function publish(c: Context<AppEnv>, call: Call, project: ProjectRow, name
   const entries = Object.entries(body.versions);
   if (entries.length !== 1) throw badRequest('Exactly one version must be published');
   const [version, manifest] = entries[0];
+  if (!manifest || typeof manifest !== 'object' || Array.isArray(manifest)) throw badRequest('Package version metadata is invalid');
   if (!SEMVER.test(version)) throw badRequest('Validation failed: Version is invalid');
   const attachment = attachments[`${name}-${version}.tgz`] ?? Object.values(attachments)[0];
   if (typeof attachment?.data !== 'string') throw badRequest('Attachment data is missing');
