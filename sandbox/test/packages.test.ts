@@ -457,3 +457,14 @@ describe('bad input', () => {
     check(broken.status, broken.text, 'PUT npm broken JSON');
   });
 });
+
+describe('protection rule types', () => {
+  it('names only the types the platform protects', async () => {
+    const p = await ownProject('pkg-rule-types');
+    const base = `/projects/${p.id}/packages/protection/rules`;
+    expect((await h.post(base, { package_name_pattern: 'x*', package_type: 'golang', minimum_access_level_for_push: 'owner' }, { token: p.maintainer.token })).body).toEqual({ error: 'package_type does not have a valid value' });
+    for (const type of ['conan', 'generic', 'helm', 'maven', 'npm', 'nuget', 'pypi']) {
+      expect((await h.post(base, { package_name_pattern: 'x*', package_type: type, minimum_access_level_for_delete: 'admin' }, { token: p.maintainer.token })).status).toBe(201);
+    }
+  });
+});
