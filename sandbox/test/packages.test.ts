@@ -365,6 +365,11 @@ describe('package manager downloads', () => {
     expect((await download(`/projects/${ledger}/packages/maven/com/acme/ledger/ledger-core/3.3.0/ledger-core-3.3.0.jar`, maya)).status).toBe(404);
     expect((await download(`/projects/${ledger}/packages/maven/com/acme/ledger/ledger-core/3.2.0/ledger-core-3.2.0.jar`, maya)).status).toBe(200);
     expect((await download(`/projects/${payments}/packages/maven/com/acme/payments/payments-client/1.1.0/payments-client-1.1.0.jar`, null)).status).toBe(404);
+    // package managers (Maven, pip) send the token as HTTP Basic
+    const basic = await h.app.request(`http://localhost/api/v4/projects/${payments}/packages/maven/com/acme/payments/payments-client/1.1.0/payments-client-1.1.0.jar`, {
+      headers: { Authorization: `Basic ${Buffer.from(`maya.chen:${maya}`).toString('base64')}` },
+    });
+    expect(basic.status).toBe(200);
   });
 
   it('serves PyPI files by sha256 (public without a token), NuGet by lowercase name and version, Go module files and the version list', async () => {
