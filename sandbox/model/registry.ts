@@ -5,6 +5,8 @@ import { forbidden, notFound, paramError } from '../http/errors.ts';
 import { AccessLevel, effectiveRole, findReadableProject, type ProjectRow } from './access.ts';
 import { projectSettings } from './entities.ts';
 
+export { re2Error } from './registry-policy.ts';
+
 /**
  * The container registry's store: repositories of a project (the root image has the name ''),
  * their tags, tag protection rules and the project's cleanup policy, with the entities the
@@ -205,16 +207,6 @@ export function tagRuleEntity(rule: TagProtectionRuleRow) {
 
 export function tagRules(db: Db, projectId: number): TagProtectionRuleRow[] {
   return db.prepare('SELECT * FROM container_tag_protection_rules WHERE project_id = ? ORDER BY id').all(projectId) as TagProtectionRuleRow[];
-}
-
-/** The RE2 syntax error of a pattern, or null when it compiles. */
-export function re2Error(pattern: string): string | null {
-  try {
-    RE2JS.compile(pattern);
-    return null;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
 }
 
 /**

@@ -267,3 +267,39 @@ describe('container_registry_access_level', () => {
     expect((await h.get(list, { token: null })).status).toBe(404);
   });
 });
+
+describe('the project\'s cleanup policy', () => {
+  it('shows container_expiration_policy and takes container_expiration_policy_attributes with the platform\'s values', async () => {
+    const { id } = await newProject('Policy');
+    const fresh = await h.get(`/projects/${id}`);
+    expect(fresh.body.container_expiration_policy).toEqual({ cadence: '1d', enabled: false, keep_n: 10, older_than: '90d', name_regex: '.*', name_regex_keep: null, next_run_at: expect.any(String) });
+    const before = Date.now();
+    const saved = await h.put(`/projects/${id}`, { container_expiration_policy_attributes: { cadence: '7d', enabled: true, keep_n: 25, older_than: '14d', name_regex_delete: 'main-.*', name_regex_keep: '^v\\d+' } });
+    expect(saved.status, saved.text).toBe(200);
+    expect(saved.body.container_expiration_policy).toEqual({ cadence: '7d', enabled: true, keep_n: 25, older_than: '14d', name_regex: 'main-.*', name_regex_keep: '^v\\d+', next_run_at: expect.any(String) });
+    const nextRun = Date.parse(saved.body.container_expiration_policy.next_run_at) - before;
+    expect(nextRun).toBeGreaterThanOrEqual(7 * DAY - 1000);
+    expect(nextRun).toBeLessThan(7 * DAY + 60_000);
+    // form encoding, a partial change, null clears keep_n
+    const form = await h.call('PUT', `/projects/${id}`, { form: 'container_expiration_policy_attributes[keep_n]=&container_expiration_policy_attributes[older_than]=90d' });
+    expect(form.body.container_expiration_policy).toMatchObject({ keep_n: null, older_than: '90d', cadence: '7d', name_regex: 'main-.*' });
+
+    const invalid = await h.put(`/projects/${id}`, { container_expiration_policy_attributes: { cadence: '2d', keep_n: 7, older_than: '3d', name_regex: 'a(' } });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.message).toEqual({
+      'container_expiration_policy.cadence': ['is not included in the list'],
+      'container_expiration_policy.older_than': ['is not included in the list'],
+      'container_expiration_policy.keep_n': ['is not included in the list'],
+      'container_expiration_policy.name_regex': [expect.stringMatching(/^not valid RE2 syntax: /)],
+    });
+    const blank = await h.put(`/projects/${id}`, { container_expiration_policy_attributes: { name_regex: '' } });
+    expect(blank.body.message).toEqual({ 'container_expiration_policy.name_regex': ["can't be blank"] });
+    expect((await h.put(`/projects/${id}`, { container_expiration_policy_attributes: { keep_n: 'lots', enabled: 'maybe' } })).body).toEqual({
+      error: 'container_expiration_policy_attributes[keep_n] is invalid, container_expiration_policy_attributes[enabled] is invalid',
+    });
+    // nothing was saved by the refused requests
+    expect((await h.get(`/projects/${id}`)).body.container_expiration_policy).toMatchObject({ cadence: '7d', keep_n: null, older_than: '90d', name_regex: 'main-.*', enabled: true });
+    const developer = await member(id, 30);
+    expect((await h.put(`/projects/${id}`, { container_expiration_policy_attributes: { enabled: false } }, { token: developer.token })).status).toBe(403);
+  });
+});
