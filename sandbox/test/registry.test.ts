@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from './harness.ts';
 import { registryWorker } from '../areas/registry-worker.ts';
+import { prepareSandbox } from '../server.ts';
+import { createApp } from '../app.ts';
 
 let h: Harness;
 
@@ -301,5 +303,26 @@ describe('the project\'s cleanup policy', () => {
     expect((await h.get(`/projects/${id}`)).body.container_expiration_policy).toMatchObject({ cadence: '7d', keep_n: null, older_than: '90d', name_regex: 'main-.*', enabled: true });
     const developer = await member(id, 30);
     expect((await h.put(`/projects/${id}`, { container_expiration_policy_attributes: { enabled: false } }, { token: developer.token })).status).toBe(403);
+  });
+});
+
+describe('a restart', () => {
+  it('resumes a repository delete a stopped sandbox left scheduled', async () => {
+    const first = createHarness();
+    registryWorker(first.sandbox).timeScale = 1000;
+    const created = await first.post('/projects', { name: 'Restarted' });
+    const pushed = await first.call('POST', `/-/sandbox/registry/${created.body.id}/tags`, { json: [{ name: 'a' }] });
+    expect((await first.delete(`/projects/${created.body.id}/registry/repositories/${pushed.body.id}`)).status).toBe(202);
+    // killed: its worker never gets to run
+    registryWorker(first.sandbox).stop();
+    first.close();
+    const again = prepareSandbox({ dataDir: first.dataDir, seed: 'empty', config: { rateLimitPerMinute: 0 } });
+    registryWorker(again.sandbox).timeScale = 0;
+    const app = createApp(again.sandbox);
+    await registryWorker(again.sandbox).idle();
+    const answer = await app.request(`http://localhost/api/v4/registry/repositories/${pushed.body.id}`, { headers: { 'PRIVATE-TOKEN': first.adminToken } });
+    expect(answer.status).toBe(404);
+    expect(again.db.prepare('SELECT count(*) AS n FROM container_tags').get()).toEqual({ n: 0 });
+    again.db.close();
   });
 });
