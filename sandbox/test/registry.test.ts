@@ -465,3 +465,42 @@ describe('bulk tag delete', () => {
     again.db.close();
   });
 });
+
+describe('the cleanup policy worker', () => {
+  it('runs an enabled policy once next_run_at has passed, with the same rules, leaving protected tags, then moves next_run_at on', async () => {
+    const { id } = await newProject('Policy runner');
+    const root = await push(id, [
+      { name: 'latest', created_at: ago(1) }, { name: 'main-old', created_at: ago(40) }, { name: 'main-older', created_at: ago(50) },
+      { name: 'main-new', created_at: ago(3) }, { name: 'v1.0.0', created_at: ago(60) }, { name: 'main-kept', created_at: ago(70) },
+    ]);
+    const named = await push(id, [{ name: 'main-x', created_at: ago(45) }], 'sidecar');
+    await h.post(`/projects/${id}/registry/protection/tag/rules`, { tag_name_pattern: '^main-kept$', minimum_access_level_for_push: 'maintainer', minimum_access_level_for_delete: 'maintainer' });
+    const saved = await h.put(`/projects/${id}`, { container_expiration_policy_attributes: { enabled: true, cadence: '1d', name_regex: 'main-.*', name_regex_keep: '', keep_n: 1, older_than: '30d' } });
+    expect(saved.status, saved.text).toBe(200);
+    const worker = registryWorker(h.sandbox);
+    // not due yet
+    expect(worker.runDuePolicies()).toEqual([]);
+    h.sandbox.db.prepare('UPDATE container_expiration_policies SET next_run_at = ? WHERE project_id = ?').run(ago(0.01), id);
+    expect(worker.runDuePolicies()).toHaveLength(2);
+    await worker.idle();
+    const left = async (repositoryId: number) => (await h.get(`/projects/${id}/registry/repositories/${repositoryId}/tags`)).body.map((tag: { name: string }) => tag.name);
+    // main-new is the newest selected (keep_n 1), main-kept is protected, v1.0.0 does not match
+    expect(await left(root.id)).toEqual(['latest', 'main-kept', 'main-new', 'v1.0.0']);
+    // the sidecar's only main tag is its newest: kept
+    expect(await left(named.id)).toEqual(['main-x']);
+    const repositories = await h.get(`/projects/${id}/registry/repositories`);
+    expect(repositories.body.every((row: { cleanup_policy_started_at: string | null }) => row.cleanup_policy_started_at !== null)).toBe(true);
+    const policy = (await h.get(`/projects/${id}`)).body.container_expiration_policy;
+    expect(Date.parse(policy.next_run_at)).toBeGreaterThan(Date.now() + 86_400_000 - 60_000);
+    expect(worker.runDuePolicies()).toEqual([]);
+  });
+
+  it('switches off a policy whose expression no longer compiles', async () => {
+    const { id } = await newProject('Policy broken');
+    await push(id, [{ name: 'a', created_at: ago(100) }]);
+    await h.put(`/projects/${id}`, { container_expiration_policy_attributes: { enabled: true, name_regex: '.*' } });
+    h.sandbox.db.prepare("UPDATE container_expiration_policies SET name_regex = 'a(', next_run_at = ? WHERE project_id = ?").run(ago(1), id);
+    expect(registryWorker(h.sandbox).runDuePolicies()).toEqual([]);
+    expect((await h.get(`/projects/${id}`)).body.container_expiration_policy.enabled).toBe(false);
+  });
+});
