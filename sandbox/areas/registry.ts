@@ -316,15 +316,22 @@ export function registerRegistry(routes: Router): void {
 
 // -- the sandbox-only control (outside /api/v4, administrators only)
 
+const TAG_NAME = /^[\w][\w.-]{0,127}$/;
 const controlTagSchema = z.object({
-  name: z.string().regex(/^[\w][\w.-]{0,127}$/, 'a tag name is a word character, then up to 127 word characters, dots or dashes'),
+  // checked against the registry's tag grammar below, unless the body asks for any name
+  name: z.string().min(1).max(128).refine((name) => !name.includes('/'), 'a tag name has no /'),
   created_at: z.string().datetime({ offset: true }).nullable().optional(),
   size: z.number().int().nonnegative().optional(),
   digest: z.string().regex(/^sha256:[0-9a-f]{64}$/).optional(),
 });
 const controlBodySchema = z.union([
   z.array(controlTagSchema),
-  z.object({ repository: z.string().regex(/^([a-z0-9]+([._-][a-z0-9]+)*(\/[a-z0-9]+([._-][a-z0-9]+)*)*)?$/, 'an image name is lower-case path segments').optional(), tags: z.array(controlTagSchema) }),
+  z.object({
+    repository: z.string().regex(/^([a-z0-9]+([._-][a-z0-9]+)*(\/[a-z0-9]+([._-][a-z0-9]+)*)*)?$/, 'an image name is lower-case path segments').optional(),
+    tags: z.array(controlTagSchema),
+    /** Test-only: store names a registry would refuse (markup, spaces), for escaping tests of clients. */
+    allow_any_name: z.boolean().optional(),
+  }),
 ]);
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -358,7 +365,11 @@ export function registerRegistryControls(app: Hono<AppEnv>, adminsOnly: Middlewa
     if (!parsed.success) {
       return c.json({ message: parsed.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`) }, 400);
     }
-    const body = Array.isArray(parsed.data) ? { repository: '', tags: parsed.data } : parsed.data;
+    const body = Array.isArray(parsed.data) ? { repository: '', tags: parsed.data, allow_any_name: false } : parsed.data;
+    const refused = body.allow_any_name ? [] : body.tags.map((tag, index) => ({ tag, index })).filter(({ tag }) => !TAG_NAME.test(tag.name));
+    if (refused.length) {
+      return c.json({ message: refused.map(({ index }) => `tags.${index}.name: a tag name is a word character, then up to 127 word characters, dots or dashes`) }, 400);
+    }
     const repository = sandbox.db.transaction(() => pushTags(sandbox, project, body.repository ?? '', body.tags))();
     return c.json(repositoryEntity(sandbox, project, findRepository(sandbox.db, repository.id)!, { tagsCount: true }), 201);
   });
