@@ -255,6 +255,33 @@ describe('tag protection rules', () => {
   });
 });
 
+describe('repository protection rules', () => {
+  it('manage path patterns under the project\'s path; a matching rule refuses a repository delete below its level', async () => {
+    const { id, path } = await newProject('Repo rules');
+    const base = `/projects/${id}/registry/protection/repository/rules`;
+    const created = await h.post(base, { repository_path_pattern: `${path}/release*`, minimum_access_level_for_delete: 'owner' });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body).toEqual({ id: expect.any(Number), project_id: id, repository_path_pattern: `${path}/release*`, minimum_access_level_for_push: null, minimum_access_level_for_delete: 'owner' });
+    expect((await h.get(base)).body).toEqual([created.body]);
+    expect((await h.post(base, { repository_path_pattern: 'elsewhere/*', minimum_access_level_for_push: 'maintainer' })).body).toEqual({ message: "Repository path pattern should start with the project's full path" });
+    expect((await h.post(base, { repository_path_pattern: `${path}/x` })).body).toEqual({ error: 'minimum_access_level_for_push, minimum_access_level_for_delete are missing, at least one parameter must be provided' });
+    expect((await h.patch(`${base}/${created.body.id}`, { minimum_access_level_for_delete: '' })).body).toEqual({ message: 'A rule must have at least a minimum access role for push or delete.' });
+    const updated = await h.patch(`${base}/${created.body.id}`, { minimum_access_level_for_push: 'maintainer' });
+    expect(updated.body).toMatchObject({ minimum_access_level_for_push: 'maintainer', minimum_access_level_for_delete: 'owner' });
+
+    const release = await push(id, [{ name: 'a' }], 'releases');
+    const other = await push(id, [{ name: 'a' }], 'nightly');
+    const maintainer = await member(id, 40);
+    const refused = await h.delete(`/projects/${id}/registry/repositories/${release.id}`, { token: maintainer.token });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ message: '403 Forbidden - Deleting protected container repository forbidden.' });
+    expect((await h.delete(`/projects/${id}/registry/repositories/${other.id}`, { token: maintainer.token })).status).toBe(202);
+    expect((await h.delete(`/projects/${id}/registry/repositories/${release.id}`)).status).toBe(202);
+    expect((await h.delete(`${base}/${created.body.id}`)).status).toBe(204);
+    expect((await h.get(base)).body).toEqual([]);
+  });
+});
+
 describe('container_registry_access_level', () => {
   it('disabled refuses every registry call; private lets Reporters and up read', async () => {
     const { id } = await newProject('Levels', { visibility: 'internal' });
