@@ -9,6 +9,7 @@ import { seedRunners } from '../areas/runners.ts';
 import { generator } from './random.ts';
 import { seedDemoPipelines, seedFleetPipelines } from './pipelines.ts';
 import { seedPackages } from './packages.ts';
+import { seedDemoRegistry } from './registry.ts';
 
 /**
  * The demo instance: a fictional company (Acme Corp) with an engineering, a design and a platform
@@ -75,6 +76,7 @@ export const DEMO_PATHS = {
 export { DEMO_MERGE_REQUESTS } from './merge-requests.ts';
 export { DEMO_PIPELINES } from './pipelines.ts';
 export { DEMO_PACKAGES } from './packages.ts';
+export { DEMO_REGISTRY } from './registry.ts';
 
 export const DEMO_SAML_PROVIDER_ID = 7;
 
@@ -591,4 +593,6 @@ export function seedDemo(sandbox: Sandbox): void {
 
   // -- the package registry: every type, statuses, a protection rule, 5,000 nightly builds of the gateway
   seedPackages(sandbox, anchor);
+  // -- the container registry: images in acme-engineering, one of 10,000 tags
+  seedDemoRegistry(sandbox, anchor);
 }
