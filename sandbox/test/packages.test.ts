@@ -473,3 +473,31 @@ describe('protection rule types', () => {
     }
   });
 });
+
+describe('npm instance-level registry', () => {
+  it('reads a package whose scope is the top-level group, from the project that holds it', async () => {
+    const group = await h.post('/groups', { name: 'npmscope', path: 'npmscope', visibility: 'private' });
+    expect(group.status, group.text).toBe(201);
+    const sub = await h.post('/groups', { name: 'libs', path: 'libs', parent_id: group.body.id, visibility: 'private' });
+    const project = await h.post('/projects', { name: 'lib', namespace_id: sub.body.id, visibility: 'private' });
+    const tgz = Buffer.from('not really a tarball');
+    const published = await h.put(`/projects/${project.body.id}/packages/npm/@npmscope%2flib`, {
+      name: '@npmscope/lib',
+      versions: { '1.0.0': { name: '@npmscope/lib', version: '1.0.0' } },
+      'dist-tags': { latest: '1.0.0' },
+      _attachments: { '@npmscope/lib-1.0.0.tgz': { data: tgz.toString('base64'), length: tgz.length } },
+    });
+    expect(published.status, published.text).toBe(200);
+    const packument = await h.get('/packages/npm/@npmscope%2flib');
+    expect(packument.status, packument.text).toBe(200);
+    expect(packument.body.versions['1.0.0'].dist.tarball).toBe(`http://localhost/api/v4/projects/${project.body.id}/packages/npm/@npmscope/lib/-/@npmscope/lib-1.0.0.tgz`);
+    expect((await h.get('/packages/npm/-/package/@npmscope/lib/dist-tags')).body).toEqual({ latest: '1.0.0' });
+    const tarball = await h.app.request('http://localhost/api/v4/packages/npm/@npmscope/lib/-/@npmscope/lib-1.0.0.tgz', { headers: { 'PRIVATE-TOKEN': h.adminToken } });
+    expect(Buffer.from(await tarball.arrayBuffer())).toEqual(tgz);
+    // the scope must be the top-level namespace; strangers to the private project find nothing
+    expect((await h.get('/packages/npm/@libs%2flib')).status).toBe(404);
+    expect((await h.get('/packages/npm/lib')).status).toBe(404);
+    expect((await h.get('/packages/npm/@npmscope%2flib', { token: h.user().token })).status).toBe(404);
+    expect((await h.get('/packages/npm/@npmscope%2flib', { token: null })).status).toBe(404);
+  });
+});

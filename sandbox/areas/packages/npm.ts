@@ -2,9 +2,9 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../../context.ts';
 import { HttpError, badRequest, forbidden, notFound } from '../../http/errors.ts';
 import { pathParam, type Call, type Router } from '../../http/route.ts';
-import { findReadableProject, type ProjectRow } from '../../model/access.ts';
+import { canReadProject, findReadableProject, groupDescendants, type NamespaceRow, type ProjectRow } from '../../model/access.ts';
 import { timestamp } from '../../model/time.ts';
-import { checkProtection, digestsOf, insertPackage, insertPackageFile, requirePackageWrite, storeBlob, type PackageFileRow, type PackageRow } from '../../model/packages.ts';
+import { canReadPackages, checkProtection, digestsOf, insertPackage, insertPackageFile, requirePackageRead, requirePackageWrite, storeBlob, type PackageFileRow, type PackageRow } from '../../model/packages.ts';
 import { downloadProject, fileOf, pathAfter, sendPackageFile } from './downloads.ts';
 
 /**
@@ -160,24 +160,54 @@ function tarball(c: Context<AppEnv>, call: Call, project: ProjectRow, name: stri
   return sendPackageFile(c, call, fileOf(call, installable(call, project.id, name), fileName));
 }
 
+/** GET of a project's registry: the packument, a tarball, or the dist-tags (`-/package/:name/dist-tags`). */
+function readRegistry(c: Context<AppEnv>, call: Call, project: ProjectRow, segments: string[]): Response {
+  if (segments[0] === '-' && segments[1] === 'package') {
+    const { name, rest } = takeName(segments.slice(2));
+    if (rest.length !== 1 || rest[0] !== 'dist-tags') throw notFound();
+    const packages = installable(call, project.id, name);
+    if (!packages.length) throw notFound('Package');
+    return c.json(distTags(call, packages));
+  }
+  const { name, rest } = takeName(segments);
+  if (!rest.length) return c.json(packument(call, project, name));
+  if (rest[0] === '-' && rest.length > 1) return tarball(c, call, project, name, rest.slice(1).join('/'));
+  throw notFound();
+}
+
+/**
+ * The project an instance-level name resolves to: the scope must be the path of a top-level
+ * group or user namespace (the platform's rule for this endpoint), and the package the newest of
+ * that name the caller may read in a project below it.
+ */
+function instanceProject(call: Call, name: string): ProjectRow {
+  const { db } = call.sandbox;
+  const scope = /^@([^/]+)\//.exec(name)?.[1];
+  const root = scope ? (db.prepare('SELECT * FROM namespaces WHERE full_path = ? COLLATE NOCASE AND parent_id IS NULL').get(scope) as NamespaceRow | undefined) : undefined;
+  if (!root) throw notFound('Package');
+  const namespaces = root.kind === 'group' ? groupDescendants(db, root.id) : [root.id];
+  const projects = db.prepare(
+    `SELECT pr.* FROM packages p JOIN projects pr ON pr.id = p.project_id
+     WHERE pr.namespace_id IN (SELECT value FROM json_each(?)) AND p.package_type = 'npm' AND p.name = ? AND p.status IN ('default', 'deprecated')
+     ORDER BY p.id DESC`,
+  ).all(JSON.stringify(namespaces), name) as ProjectRow[];
+  const project = projects.find((row) => canReadProject(db, call.actor, row, call.now) && canReadPackages(db, call.actor, row, call.now));
+  if (!project) throw notFound('Package');
+  return project;
+}
+
 export function registerNpmPackages(routes: Router): void {
   const path = '/projects/:id/packages/npm/:rest{.+}';
 
-  routes.get(path, { auth: 'public', jobToken: true }, (c, call) => {
-    const project = downloadProject(c, call);
+  routes.get(path, { auth: 'public', jobToken: true }, (c, call) => readRegistry(c, call, downloadProject(c, call), pathAfter(c, PREFIX)));
+
+  // the instance-level registry: reads only, for names whose scope is a top-level namespace
+  routes.get('/packages/npm/:rest{.+}', { auth: 'public', jobToken: true }, (c, call) => {
     const segments = pathAfter(c, PREFIX);
-    // dist-tags: -/package/:name/dist-tags
-    if (segments[0] === '-' && segments[1] === 'package') {
-      const { name, rest } = takeName(segments.slice(2));
-      if (rest.length !== 1 || rest[0] !== 'dist-tags') throw notFound();
-      const packages = installable(call, project.id, name);
-      if (!packages.length) throw notFound('Package');
-      return c.json(distTags(call, packages));
-    }
-    const { name, rest } = takeName(segments);
-    if (!rest.length) return c.json(packument(call, project, name));
-    if (rest[0] === '-' && rest.length > 1) return tarball(c, call, project, name, rest.slice(1).join('/'));
-    throw notFound();
+    const { name } = takeName(segments[0] === '-' && segments[1] === 'package' ? segments.slice(2) : segments);
+    const project = instanceProject(call, name);
+    requirePackageRead(call.sandbox.db, call.actor, project, call.now);
+    return readRegistry(c, call, project, segments);
   });
 
   routes.put(path, { jobToken: true, async: true }, async (c, call) => {
