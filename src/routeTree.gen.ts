@@ -36,6 +36,7 @@ import { Route as GroupsGroupIdIssuesRouteImport } from './routes/groups/$groupI
 import { Route as GroupsGroupIdMembersRouteImport } from './routes/groups/$groupId/members'
 import { Route as GroupsGroupIdMergeRequestBoardRouteImport } from './routes/groups/$groupId/merge-request-board'
 import { Route as GroupsGroupIdMergeRequestsRouteImport } from './routes/groups/$groupId/merge-requests'
+import { Route as GroupsGroupIdPackagesRouteImport } from './routes/groups/$groupId/packages'
 import { Route as GroupsGroupIdRunnersRouteImport } from './routes/groups/$groupId/runners'
 import { Route as GroupsGroupIdServiceAccountsRouteImport } from './routes/groups/$groupId/service-accounts'
 import { Route as ProjectsProjectIdApprovalSettingsRouteImport } from './routes/projects/$projectId/approval-settings'
@@ -58,6 +59,8 @@ import { Route as ProjectsProjectIdJobsJobIdRouteImport } from './routes/project
 import { Route as ProjectsProjectIdMergeRequestsIndexRouteImport } from './routes/projects/$projectId/merge-requests/index'
 import { Route as ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteImport } from './routes/projects/$projectId/merge-requests/$mergeRequestIid/route'
 import { Route as ProjectsProjectIdNewSplatRouteImport } from './routes/projects/$projectId/new.$'
+import { Route as ProjectsProjectIdPackagesIndexRouteImport } from './routes/projects/$projectId/packages/index'
+import { Route as ProjectsProjectIdPackagesPackageIdRouteImport } from './routes/projects/$projectId/packages/$packageId'
 import { Route as ProjectsProjectIdPipelinesIndexRouteImport } from './routes/projects/$projectId/pipelines/index'
 import { Route as ProjectsProjectIdPipelinesPipelineIdRouteRouteImport } from './routes/projects/$projectId/pipelines/$pipelineId/route'
 import { Route as ProjectsProjectIdPipelinesChartsRouteImport } from './routes/projects/$projectId/pipelines/charts'
@@ -211,6 +214,11 @@ const GroupsGroupIdMergeRequestsRoute =
     path: '/groups/$groupId/merge-requests',
     getParentRoute: () => rootRouteImport,
   } as any)
+const GroupsGroupIdPackagesRoute = GroupsGroupIdPackagesRouteImport.update({
+  id: '/groups/$groupId/packages',
+  path: '/groups/$groupId/packages',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const GroupsGroupIdRunnersRoute = GroupsGroupIdRunnersRouteImport.update({
   id: '/groups/$groupId/runners',
   path: '/groups/$groupId/runners',
@@ -341,6 +349,18 @@ const ProjectsProjectIdNewSplatRoute =
     path: '/projects/$projectId/new/$',
     getParentRoute: () => rootRouteImport,
   } as any)
+const ProjectsProjectIdPackagesIndexRoute =
+  ProjectsProjectIdPackagesIndexRouteImport.update({
+    id: '/projects/$projectId/packages/',
+    path: '/projects/$projectId/packages/',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const ProjectsProjectIdPackagesPackageIdRoute =
+  ProjectsProjectIdPackagesPackageIdRouteImport.update({
+    id: '/projects/$projectId/packages/$packageId',
+    path: '/projects/$projectId/packages/$packageId',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const ProjectsProjectIdPipelinesIndexRoute =
   ProjectsProjectIdPipelinesIndexRouteImport.update({
     id: '/projects/$projectId/pipelines/',
@@ -449,6 +469,7 @@ export interface FileRoutesByFullPath {
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
   '/groups/$groupId/merge-request-board': typeof GroupsGroupIdMergeRequestBoardRoute
   '/groups/$groupId/merge-requests': typeof GroupsGroupIdMergeRequestsRoute
+  '/groups/$groupId/packages': typeof GroupsGroupIdPackagesRoute
   '/groups/$groupId/runners': typeof GroupsGroupIdRunnersRoute
   '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
   '/projects/$projectId/approval-settings': typeof ProjectsProjectIdApprovalSettingsRoute
@@ -472,11 +493,13 @@ export interface FileRoutesByFullPath {
   '/projects/$projectId/issues/$issueIid': typeof ProjectsProjectIdIssuesIssueIidRoute
   '/projects/$projectId/jobs/$jobId': typeof ProjectsProjectIdJobsJobIdRoute
   '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
+  '/projects/$projectId/packages/$packageId': typeof ProjectsProjectIdPackagesPackageIdRoute
   '/projects/$projectId/pipelines/charts': typeof ProjectsProjectIdPipelinesChartsRoute
   '/projects/$projectId/pipelines/new': typeof ProjectsProjectIdPipelinesNewRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
   '/projects/$projectId/issues/': typeof ProjectsProjectIdIssuesIndexRoute
   '/projects/$projectId/merge-requests/': typeof ProjectsProjectIdMergeRequestsIndexRoute
+  '/projects/$projectId/packages/': typeof ProjectsProjectIdPackagesIndexRoute
   '/projects/$projectId/pipelines/': typeof ProjectsProjectIdPipelinesIndexRoute
   '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/changes': typeof ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute
@@ -513,6 +536,7 @@ export interface FileRoutesByTo {
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
   '/groups/$groupId/merge-request-board': typeof GroupsGroupIdMergeRequestBoardRoute
   '/groups/$groupId/merge-requests': typeof GroupsGroupIdMergeRequestsRoute
+  '/groups/$groupId/packages': typeof GroupsGroupIdPackagesRoute
   '/groups/$groupId/runners': typeof GroupsGroupIdRunnersRoute
   '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
   '/projects/$projectId/approval-settings': typeof ProjectsProjectIdApprovalSettingsRoute
@@ -534,11 +558,13 @@ export interface FileRoutesByTo {
   '/projects/$projectId/issues/$issueIid': typeof ProjectsProjectIdIssuesIssueIidRoute
   '/projects/$projectId/jobs/$jobId': typeof ProjectsProjectIdJobsJobIdRoute
   '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
+  '/projects/$projectId/packages/$packageId': typeof ProjectsProjectIdPackagesPackageIdRoute
   '/projects/$projectId/pipelines/charts': typeof ProjectsProjectIdPipelinesChartsRoute
   '/projects/$projectId/pipelines/new': typeof ProjectsProjectIdPipelinesNewRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
   '/projects/$projectId/issues': typeof ProjectsProjectIdIssuesIndexRoute
   '/projects/$projectId/merge-requests': typeof ProjectsProjectIdMergeRequestsIndexRoute
+  '/projects/$projectId/packages': typeof ProjectsProjectIdPackagesIndexRoute
   '/projects/$projectId/pipelines': typeof ProjectsProjectIdPipelinesIndexRoute
   '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/changes': typeof ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute
@@ -576,6 +602,7 @@ export interface FileRoutesById {
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
   '/groups/$groupId/merge-request-board': typeof GroupsGroupIdMergeRequestBoardRoute
   '/groups/$groupId/merge-requests': typeof GroupsGroupIdMergeRequestsRoute
+  '/groups/$groupId/packages': typeof GroupsGroupIdPackagesRoute
   '/groups/$groupId/runners': typeof GroupsGroupIdRunnersRoute
   '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
   '/projects/$projectId/approval-settings': typeof ProjectsProjectIdApprovalSettingsRoute
@@ -599,11 +626,13 @@ export interface FileRoutesById {
   '/projects/$projectId/issues/$issueIid': typeof ProjectsProjectIdIssuesIssueIidRoute
   '/projects/$projectId/jobs/$jobId': typeof ProjectsProjectIdJobsJobIdRoute
   '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
+  '/projects/$projectId/packages/$packageId': typeof ProjectsProjectIdPackagesPackageIdRoute
   '/projects/$projectId/pipelines/charts': typeof ProjectsProjectIdPipelinesChartsRoute
   '/projects/$projectId/pipelines/new': typeof ProjectsProjectIdPipelinesNewRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
   '/projects/$projectId/issues/': typeof ProjectsProjectIdIssuesIndexRoute
   '/projects/$projectId/merge-requests/': typeof ProjectsProjectIdMergeRequestsIndexRoute
+  '/projects/$projectId/packages/': typeof ProjectsProjectIdPackagesIndexRoute
   '/projects/$projectId/pipelines/': typeof ProjectsProjectIdPipelinesIndexRoute
   '/groups/$groupId/service-accounts_/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/changes': typeof ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute
@@ -642,6 +671,7 @@ export interface FileRouteTypes {
     | '/groups/$groupId/members'
     | '/groups/$groupId/merge-request-board'
     | '/groups/$groupId/merge-requests'
+    | '/groups/$groupId/packages'
     | '/groups/$groupId/runners'
     | '/groups/$groupId/service-accounts'
     | '/projects/$projectId/approval-settings'
@@ -665,11 +695,13 @@ export interface FileRouteTypes {
     | '/projects/$projectId/issues/$issueIid'
     | '/projects/$projectId/jobs/$jobId'
     | '/projects/$projectId/new/$'
+    | '/projects/$projectId/packages/$packageId'
     | '/projects/$projectId/pipelines/charts'
     | '/projects/$projectId/pipelines/new'
     | '/projects/$projectId/tree/$'
     | '/projects/$projectId/issues/'
     | '/projects/$projectId/merge-requests/'
+    | '/projects/$projectId/packages/'
     | '/projects/$projectId/pipelines/'
     | '/groups/$groupId/service-accounts/$userId/tokens'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/changes'
@@ -706,6 +738,7 @@ export interface FileRouteTypes {
     | '/groups/$groupId/members'
     | '/groups/$groupId/merge-request-board'
     | '/groups/$groupId/merge-requests'
+    | '/groups/$groupId/packages'
     | '/groups/$groupId/runners'
     | '/groups/$groupId/service-accounts'
     | '/projects/$projectId/approval-settings'
@@ -727,11 +760,13 @@ export interface FileRouteTypes {
     | '/projects/$projectId/issues/$issueIid'
     | '/projects/$projectId/jobs/$jobId'
     | '/projects/$projectId/new/$'
+    | '/projects/$projectId/packages/$packageId'
     | '/projects/$projectId/pipelines/charts'
     | '/projects/$projectId/pipelines/new'
     | '/projects/$projectId/tree/$'
     | '/projects/$projectId/issues'
     | '/projects/$projectId/merge-requests'
+    | '/projects/$projectId/packages'
     | '/projects/$projectId/pipelines'
     | '/groups/$groupId/service-accounts/$userId/tokens'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/changes'
@@ -768,6 +803,7 @@ export interface FileRouteTypes {
     | '/groups/$groupId/members'
     | '/groups/$groupId/merge-request-board'
     | '/groups/$groupId/merge-requests'
+    | '/groups/$groupId/packages'
     | '/groups/$groupId/runners'
     | '/groups/$groupId/service-accounts'
     | '/projects/$projectId/approval-settings'
@@ -791,11 +827,13 @@ export interface FileRouteTypes {
     | '/projects/$projectId/issues/$issueIid'
     | '/projects/$projectId/jobs/$jobId'
     | '/projects/$projectId/new/$'
+    | '/projects/$projectId/packages/$packageId'
     | '/projects/$projectId/pipelines/charts'
     | '/projects/$projectId/pipelines/new'
     | '/projects/$projectId/tree/$'
     | '/projects/$projectId/issues/'
     | '/projects/$projectId/merge-requests/'
+    | '/projects/$projectId/packages/'
     | '/projects/$projectId/pipelines/'
     | '/groups/$groupId/service-accounts_/$userId/tokens'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/changes'
@@ -833,6 +871,7 @@ export interface RootRouteChildren {
   GroupsGroupIdMembersRoute: typeof GroupsGroupIdMembersRoute
   GroupsGroupIdMergeRequestBoardRoute: typeof GroupsGroupIdMergeRequestBoardRoute
   GroupsGroupIdMergeRequestsRoute: typeof GroupsGroupIdMergeRequestsRoute
+  GroupsGroupIdPackagesRoute: typeof GroupsGroupIdPackagesRoute
   GroupsGroupIdRunnersRoute: typeof GroupsGroupIdRunnersRoute
   GroupsGroupIdServiceAccountsRoute: typeof GroupsGroupIdServiceAccountsRoute
   ProjectsProjectIdApprovalSettingsRoute: typeof ProjectsProjectIdApprovalSettingsRoute
@@ -856,11 +895,13 @@ export interface RootRouteChildren {
   ProjectsProjectIdIssuesIssueIidRoute: typeof ProjectsProjectIdIssuesIssueIidRoute
   ProjectsProjectIdJobsJobIdRoute: typeof ProjectsProjectIdJobsJobIdRoute
   ProjectsProjectIdNewSplatRoute: typeof ProjectsProjectIdNewSplatRoute
+  ProjectsProjectIdPackagesPackageIdRoute: typeof ProjectsProjectIdPackagesPackageIdRoute
   ProjectsProjectIdPipelinesChartsRoute: typeof ProjectsProjectIdPipelinesChartsRoute
   ProjectsProjectIdPipelinesNewRoute: typeof ProjectsProjectIdPipelinesNewRoute
   ProjectsProjectIdTreeSplatRoute: typeof ProjectsProjectIdTreeSplatRoute
   ProjectsProjectIdIssuesIndexRoute: typeof ProjectsProjectIdIssuesIndexRoute
   ProjectsProjectIdMergeRequestsIndexRoute: typeof ProjectsProjectIdMergeRequestsIndexRoute
+  ProjectsProjectIdPackagesIndexRoute: typeof ProjectsProjectIdPackagesIndexRoute
   ProjectsProjectIdPipelinesIndexRoute: typeof ProjectsProjectIdPipelinesIndexRoute
   GroupsGroupIdServiceAccountsUserIdTokensRoute: typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
 }
@@ -1056,6 +1097,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof GroupsGroupIdMergeRequestsRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/groups/$groupId/packages': {
+      id: '/groups/$groupId/packages'
+      path: '/groups/$groupId/packages'
+      fullPath: '/groups/$groupId/packages'
+      preLoaderRoute: typeof GroupsGroupIdPackagesRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/groups/$groupId/runners': {
       id: '/groups/$groupId/runners'
       path: '/groups/$groupId/runners'
@@ -1208,6 +1256,20 @@ declare module '@tanstack/react-router' {
       path: '/projects/$projectId/new/$'
       fullPath: '/projects/$projectId/new/$'
       preLoaderRoute: typeof ProjectsProjectIdNewSplatRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/projects/$projectId/packages/': {
+      id: '/projects/$projectId/packages/'
+      path: '/projects/$projectId/packages'
+      fullPath: '/projects/$projectId/packages/'
+      preLoaderRoute: typeof ProjectsProjectIdPackagesIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/projects/$projectId/packages/$packageId': {
+      id: '/projects/$projectId/packages/$packageId'
+      path: '/projects/$projectId/packages/$packageId'
+      fullPath: '/projects/$projectId/packages/$packageId'
+      preLoaderRoute: typeof ProjectsProjectIdPackagesPackageIdRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/projects/$projectId/pipelines/': {
@@ -1375,6 +1437,7 @@ const rootRouteChildren: RootRouteChildren = {
   GroupsGroupIdMembersRoute: GroupsGroupIdMembersRoute,
   GroupsGroupIdMergeRequestBoardRoute: GroupsGroupIdMergeRequestBoardRoute,
   GroupsGroupIdMergeRequestsRoute: GroupsGroupIdMergeRequestsRoute,
+  GroupsGroupIdPackagesRoute: GroupsGroupIdPackagesRoute,
   GroupsGroupIdRunnersRoute: GroupsGroupIdRunnersRoute,
   GroupsGroupIdServiceAccountsRoute: GroupsGroupIdServiceAccountsRoute,
   ProjectsProjectIdApprovalSettingsRoute:
@@ -1402,12 +1465,15 @@ const rootRouteChildren: RootRouteChildren = {
   ProjectsProjectIdIssuesIssueIidRoute: ProjectsProjectIdIssuesIssueIidRoute,
   ProjectsProjectIdJobsJobIdRoute: ProjectsProjectIdJobsJobIdRoute,
   ProjectsProjectIdNewSplatRoute: ProjectsProjectIdNewSplatRoute,
+  ProjectsProjectIdPackagesPackageIdRoute:
+    ProjectsProjectIdPackagesPackageIdRoute,
   ProjectsProjectIdPipelinesChartsRoute: ProjectsProjectIdPipelinesChartsRoute,
   ProjectsProjectIdPipelinesNewRoute: ProjectsProjectIdPipelinesNewRoute,
   ProjectsProjectIdTreeSplatRoute: ProjectsProjectIdTreeSplatRoute,
   ProjectsProjectIdIssuesIndexRoute: ProjectsProjectIdIssuesIndexRoute,
   ProjectsProjectIdMergeRequestsIndexRoute:
     ProjectsProjectIdMergeRequestsIndexRoute,
+  ProjectsProjectIdPackagesIndexRoute: ProjectsProjectIdPackagesIndexRoute,
   ProjectsProjectIdPipelinesIndexRoute: ProjectsProjectIdPipelinesIndexRoute,
   GroupsGroupIdServiceAccountsUserIdTokensRoute:
     GroupsGroupIdServiceAccountsUserIdTokensRoute,
