@@ -37,6 +37,8 @@ import { registerNotes } from './areas/notes.ts';
 import { registerBoards } from './areas/boards.ts';
 import { registerPipelines } from './areas/pipelines.ts';
 import { registerJobs } from './areas/jobs.ts';
+import { registerPackages } from './areas/packages.ts';
+import { isRawUpload } from './areas/packages/generic.ts';
 import { ciWorker } from './ci/worker.ts';
 import { registerGraphql } from './areas/graphql.ts';
 
@@ -157,7 +159,8 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
 
   app.use(`${API_PREFIX}/*`, async (c, next) => {
     const query = parseParams(new URL(c.req.url).search.slice(1));
-    const body = await readBody(c.req.raw);
+    // package uploads keep their raw body for the handler
+    const body = isRawUpload(c.req.method, new URL(c.req.url).pathname) ? {} : await readBody(c.req.raw);
     c.set('params', new ParamReader(mergeParams(query, body)));
     c.set('actor', resolveActor(c, sandbox));
     await next();
@@ -193,6 +196,7 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
   registerBoards(routes);
   registerPipelines(routes);
   registerJobs(routes);
+  registerPackages(routes);
   app.route(API_PREFIX, api);
 
   // pipelines a stopped sandbox left in flight carry on (or fail with a reason)

@@ -820,6 +820,65 @@ export const migrations: ReadonlyArray<(db: Db) => void> = [
     );
     CREATE INDEX ci_test_reports_pipeline ON ci_test_reports(pipeline_id);
   `),
+  // package registry: packages, their files (bytes under <data>/packages by sha256), build infos, tags, protection rules
+  (db) =>
+    db.exec(`
+    CREATE TABLE packages (
+      id INTEGER PRIMARY KEY,
+      project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+      name TEXT NOT NULL,
+      version TEXT,
+      package_type TEXT NOT NULL,
+      status TEXT NOT NULL DEFAULT 'default',
+      conan_package_name TEXT,
+      metadata TEXT,
+      creator_id INTEGER REFERENCES users(id) ON DELETE SET NULL,
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL,
+      last_downloaded_at TEXT
+    );
+    CREATE INDEX packages_project_created ON packages(project_id, created_at, id);
+    CREATE INDEX packages_project_name ON packages(project_id, package_type, name, version);
+    CREATE TABLE package_files (
+      id INTEGER PRIMARY KEY,
+      package_id INTEGER NOT NULL REFERENCES packages(id) ON DELETE CASCADE,
+      file_name TEXT NOT NULL,
+      size INTEGER NOT NULL,
+      file_md5 TEXT NOT NULL,
+      file_sha1 TEXT NOT NULL,
+      file_sha256 TEXT NOT NULL,
+      status TEXT NOT NULL DEFAULT 'default',
+      pipeline_id INTEGER REFERENCES ci_pipelines(id) ON DELETE SET NULL,
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL
+    );
+    CREATE INDEX package_files_package ON package_files(package_id, id);
+    CREATE INDEX package_files_sha256 ON package_files(file_sha256);
+    CREATE TABLE package_build_infos (
+      package_id INTEGER NOT NULL REFERENCES packages(id) ON DELETE CASCADE,
+      pipeline_id INTEGER NOT NULL REFERENCES ci_pipelines(id) ON DELETE CASCADE,
+      PRIMARY KEY (package_id, pipeline_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE package_tags (
+      id INTEGER PRIMARY KEY,
+      package_id INTEGER NOT NULL REFERENCES packages(id) ON DELETE CASCADE,
+      name TEXT NOT NULL,
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL
+    );
+    CREATE INDEX package_tags_package ON package_tags(package_id);
+    CREATE TABLE package_protection_rules (
+      id INTEGER PRIMARY KEY,
+      project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+      package_name_pattern TEXT NOT NULL,
+      package_type TEXT NOT NULL,
+      minimum_access_level_for_push INTEGER,
+      minimum_access_level_for_delete INTEGER,
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL,
+      UNIQUE (project_id, package_type, package_name_pattern)
+    );
+  `),
 ];
 
 /** Opens (creating if needed) the store in `dir` and brings its schema up to date. */

@@ -49,6 +49,8 @@ export function revokeTokenFamily(db: Db, tokenId: number, day: string): number 
     .run(day, tokenId).changes;
 }
 
+const PACKAGE_REGISTRY_PATH = /^\/api\/v4\/projects\/[^/]+\/packages\/(generic|npm)\//;
+
 // last_used_at is written at most this often per token, as the platform throttles it
 const LAST_USED_THROTTLE_MS = 60_000;
 
@@ -60,6 +62,14 @@ function presentedToken(c: Context<AppEnv>): { kind: 'access' | 'job'; secret: s
   if (authorization) {
     const match = /^Bearer\s+(.+)$/i.exec(authorization.trim());
     if (match) return { kind: 'access', secret: match[1].trim() };
+    // the package registries also take HTTP Basic: any user name (gitlab-ci-token for a job token), the token as password
+    const basic = /^Basic\s+(.+)$/i.exec(authorization.trim());
+    if (basic && PACKAGE_REGISTRY_PATH.test(new URL(c.req.url).pathname)) {
+      const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
+      const colon = decoded.indexOf(':');
+      const password = colon < 0 ? '' : decoded.slice(colon + 1);
+      if (password) return { kind: decoded.slice(0, colon) === 'gitlab-ci-token' ? 'job' : 'access', secret: password };
+    }
   }
   const jobToken = c.req.header('job-token');
   if (jobToken) return { kind: 'job', secret: jobToken.trim() };

@@ -1,0 +1,123 @@
+import type { Context } from 'hono';
+import type { AppEnv } from '../../context.ts';
+import { HttpError, notFound, paramError } from '../../http/errors.ts';
+import { collectParamErrors } from '../../http/params.ts';
+import { pathParam, type Call, type Router } from '../../http/route.ts';
+import { findReadableProject } from '../../model/access.ts';
+import { timestamp } from '../../model/time.ts';
+import {
+  INSTALLABLE_STATUSES, checkProtection, digestsOf, insertPackage, insertPackageFile, readBlob, requirePackageRead, requirePackageWrite, storeBlob,
+  type PackageFileRow, type PackageRow,
+} from '../../model/packages.ts';
+
+/** The generic packages API path (spec 3, 5: the package registries' upload APIs). */
+export const GENERIC_PATH = '/projects/:id/packages/generic/:package_name/:package_version/:file_name{.+}';
+
+/** Bodies of generic uploads are read raw by the handler, not parsed as parameters (sandbox/app.ts). */
+export const isRawUpload = (method: string, pathname: string) => method === 'PUT' && /\/packages\/generic\//.test(pathname);
+
+// the platform's rules (docs: generic packages): names of letters, digits, `.`, `-`, `_` (and `+`);
+// versions matching \A(\.?[\w\+-]+\.?)+\z; file names may also hold `/` (a path inside the package)
+const NAME = /^[A-Za-z0-9._+-]+$/;
+const VERSION = /^[\w+.-]+$/;
+const FILE_NAME = /^[A-Za-z0-9._+\-/~]+$/;
+const MAX_FILE_BYTES = 100 * 1024 * 1024;
+
+interface Coordinates {
+  name: string;
+  version: string;
+  fileName: string;
+}
+
+function coordinates(c: Context<AppEnv>): Coordinates {
+  const name = pathParam(c, 'package_name');
+  const version = pathParam(c, 'package_version');
+  const fileName = pathParam(c, 'file_name');
+  collectParamErrors([
+    () => {
+      if (!NAME.test(name) || name.includes('..')) throw paramError('package_name is invalid');
+    },
+    () => {
+      if (!VERSION.test(version) || version.includes('..')) throw paramError('package_version is invalid');
+    },
+    () => {
+      if (!FILE_NAME.test(fileName) || fileName.split('/').some((part) => part === '' || part === '.' || part === '..')) throw paramError('file_name is invalid');
+    },
+  ]);
+  return { name, version, fileName };
+}
+
+function genericPackage(call: Call, projectId: number, at: Coordinates): PackageRow | undefined {
+  return call.sandbox.db.prepare(
+    "SELECT * FROM packages WHERE project_id = ? AND package_type = 'generic' AND name = ? AND version = ? AND status != 'pending_destruction' ORDER BY id DESC LIMIT 1",
+  ).get(projectId, at.name, at.version) as PackageRow | undefined;
+}
+
+export function registerGenericPackages(routes: Router): void {
+  routes.put(GENERIC_PATH, { jobToken: true, async: true }, async (c, call) => {
+    const { db } = call.sandbox;
+    const project = findReadableProject(db, call.actor, pathParam(c, 'id'), call.now);
+    const role = requirePackageWrite(db, call.actor, project, call.now);
+    const at = coordinates(c);
+    let status: 'default' | 'hidden' = 'default';
+    let select: 'package_file' | undefined;
+    collectParamErrors([
+      () => (status = call.params.oneOf('status', ['default', 'hidden'] as const) ?? 'default'),
+      () => (select = call.params.oneOf('select', ['package_file'] as const)),
+    ]);
+    checkProtection(db, project.id, 'generic', at.name, role, 'push');
+    const declared = Number(c.req.header('content-length') ?? 0);
+    if (declared > MAX_FILE_BYTES) throw new HttpError(413, { message: '413 Request Entity Too Large' });
+    const bytes = new Uint8Array(await c.req.arrayBuffer());
+    if (bytes.byteLength > MAX_FILE_BYTES) throw new HttpError(413, { message: '413 Request Entity Too Large' });
+    const digests = digestsOf(bytes);
+    storeBlob(call.sandbox, bytes, digests.sha256);
+    const file = db.transaction(() => {
+      const stamp = timestamp(call.now);
+      const pkg = genericPackage(call, project.id, at)
+        ?? insertPackage(db, { projectId: project.id, name: at.name, version: at.version, type: 'generic', status, creatorId: call.actor.user?.id ?? null, createdAt: stamp });
+      db.prepare('UPDATE packages SET updated_at = ? WHERE id = ?').run(stamp, pkg.id);
+      return insertPackageFile(db, pkg.id, { fileName: at.fileName, digests, createdAt: stamp });
+    })();
+    if (select !== 'package_file') return c.json({ message: '201 Created' }, 201);
+    return c.json({
+      id: file.id,
+      package_id: file.package_id,
+      created_at: file.created_at,
+      updated_at: file.updated_at,
+      size: file.size,
+      file_store: 1,
+      file_md5: file.file_md5,
+      file_sha1: file.file_sha1,
+      file_name: file.file_name,
+      file: { url: file.file_name },
+      file_sha256: file.file_sha256,
+      verification_retry_at: null,
+      verified_at: null,
+      verification_failure: null,
+      verification_retry_count: null,
+      verification_checksum: null,
+    }, 201);
+  });
+
+  routes.get(GENERIC_PATH, { auth: 'public', jobToken: true }, (c, call) => {
+    const { db } = call.sandbox;
+    const project = findReadableProject(db, call.actor, pathParam(c, 'id'), call.now);
+    requirePackageRead(db, call.actor, project, call.now);
+    const at = coordinates(c);
+    const pkg = genericPackage(call, project.id, at);
+    if (!pkg || !INSTALLABLE_STATUSES.includes(pkg.status)) throw notFound('Package');
+    // the newest upload of that name wins, as on the platform
+    const file = db.prepare("SELECT * FROM package_files WHERE package_id = ? AND file_name = ? AND status = 'default' ORDER BY id DESC LIMIT 1")
+      .get(pkg.id, at.fileName) as PackageFileRow | undefined;
+    if (!file) throw notFound('Package file');
+    const bytes = readBlob(call.sandbox, file.file_sha256);
+    db.prepare('UPDATE packages SET last_downloaded_at = ? WHERE id = ?').run(timestamp(call.now), pkg.id);
+    const baseName = at.fileName.split('/').pop() ?? at.fileName;
+    return c.body(new Uint8Array(bytes), 200, {
+      'Content-Type': 'application/octet-stream',
+      'Content-Disposition': `attachment; filename="${baseName}"; filename*=UTF-8''${encodeURIComponent(baseName)}`,
+      'Content-Length': String(bytes.byteLength),
+    });
+  });
+}
