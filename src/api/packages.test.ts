@@ -80,6 +80,7 @@ describe('package file download paths', () => {
   });
   it('keeps the scope of an npm name as a path segment', () => {
     expect(packageFilePath(5, { name: '@acme/ui', version: '1.0.0', package_type: 'npm' }, { file_name: 'ui-1.0.0.tgz', file_sha256: null })).toBe('/projects/5/packages/npm/%40acme/ui/-/ui-1.0.0.tgz');
+    expect(packageFilePath(5, { name: '@acme/ui', version: '1.0.0', package_type: 'npm' }, { file_name: '@acme/ui-1.0.0.tgz', file_sha256: null })).toBe('/projects/5/packages/npm/%40acme/ui/-/%40acme/ui-1.0.0.tgz');
   });
   it('names maven, pypi and nuget paths and none for conan', () => {
     expect(packageFilePath(5, { name: 'com/acme/app', version: '1.0', package_type: 'maven' }, { file_name: 'app-1.0.jar', file_sha256: null })).toBe('/projects/5/packages/maven/com/acme/app/1.0/app-1.0.jar');

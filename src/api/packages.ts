@@ -196,6 +196,9 @@ export const packagesQueries = {
 
 // -- downloads
 
+/** A name with slashes as several path segments, each encoded. */
+const segments = (name: string) => name.split('/').map(pathSegment).join('/');
+
 /**
  * The API path that serves a package file's bytes, from the platform's per-type APIs; null when
  * its type has none this console can name (conan needs recipe revisions, composer a commit, helm
@@ -209,16 +212,16 @@ export function packageFilePath(projectId: number, pkg: Pick<Package, 'name' | '
     case 'generic':
       return version ? `${project}/generic/${pathSegment(pkg.name)}/${pathSegment(version)}/${fileName}` : null;
     case 'npm':
-      // scoped names keep their `@` and `/` as the npm client sends them
-      return `${project}/npm/${pkg.name.split('/').map(pathSegment).join('/')}/-/${fileName}`;
+      // a scoped name and its tarball's name keep their `/` as the npm client asks for them
+      return `${project}/npm/${segments(pkg.name)}/-/${segments(file.file_name)}`;
     case 'maven':
-      return `${project}/maven/${pkg.name.split('/').map(pathSegment).join('/')}${version ? `/${pathSegment(version)}` : ''}/${fileName}`;
+      return `${project}/maven/${segments(pkg.name)}${version ? `/${pathSegment(version)}` : ''}/${fileName}`;
     case 'pypi':
       return file.file_sha256 ? `${project}/pypi/files/${pathSegment(file.file_sha256)}/${fileName}` : null;
     case 'nuget':
       return version ? `${project}/nuget/download/${pathSegment(pkg.name.toLowerCase())}/${pathSegment(version.toLowerCase())}/${fileName}` : null;
     case 'golang':
-      return version ? `${project}/go/${pkg.name.split('/').map(pathSegment).join('/')}/@v/${fileName}` : null;
+      return version ? `${project}/go/${segments(pkg.name)}/@v/${fileName}` : null;
     default:
       return null;
   }

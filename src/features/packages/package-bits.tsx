@@ -34,7 +34,7 @@ export function PackageTags({ tags }: { tags: readonly string[] }) {
   return (
     <ul className="inline-list" aria-label="Tags">
       {tags.map((tag) => (
-        <li key={tag} className="badge breakable">
+        <li key={tag} className="badge">
           {tag}
         </li>
       ))}
