@@ -16,6 +16,7 @@ import {
 } from '../model/packages.ts';
 import { idParam } from './pipelines.ts';
 import { registerGenericPackages } from './packages/generic.ts';
+import { registerNpmPackages } from './packages/npm.ts';
 
 const ORDERS = ['created_at', 'name', 'version', 'type'] as const;
 const GROUP_ORDERS = [...ORDERS, 'project_path'] as const;
@@ -194,6 +195,7 @@ export function registerPackages(routes: Router): void {
 
   // upload APIs first: their paths sit under /packages/ too
   registerGenericPackages(routes);
+  registerNpmPackages(routes);
 
   routes.get('/projects/:id/packages', read, (c, call) => {
     const { project } = packagesProject(c, call);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Gitlab } from '@gitbeaker/rest';
 import { generateKeyPairSync } from 'node:crypto';
 import { startSandbox, type RunningSandbox } from '../server.ts';
-import { DEMO_MERGE_REQUESTS, DEMO_PATHS, DEMO_PIPELINES, DEMO_TOKENS } from '../seed/demo.ts';
+import { DEMO_MERGE_REQUESTS, DEMO_PACKAGES, DEMO_PATHS, DEMO_PIPELINES, DEMO_TOKENS } from '../seed/demo.ts';
 
 /**
  * A client library written for the real platform (gitbeaker, the most used one for JavaScript),
@@ -275,5 +275,25 @@ describe('gitbeaker against the sandbox', () => {
     expect(latest.id).toBe(created.id);
     await api.Pipelines.remove(project.id, created.id);
     await expect(api.Pipelines.show(project.id, created.id)).rejects.toMatchObject({ cause: { response: { status: 404 } } });
+  });
+  it('reads and deletes packages, publishes and downloads generic packages', async () => {
+    const listed = await api.Packages.all({ projectId: DEMO_PACKAGES.protectedProject, packageType: 'nuget' } as never);
+    expect(listed.map((pkg) => [pkg.name, pkg.version])).toEqual([['Acme.Payments.Client', '2.0.0'], ['Acme.Payments.Client', '2.1.0']]);
+    const group = await api.Packages.all({ groupId: DEMO_PATHS.bigGroup, packageType: 'npm', orderBy: 'project_path' } as never);
+    expect(group.every((pkg) => pkg.project_path === DEMO_PACKAGES.npmProject)).toBe(true);
+    const shown = await api.Packages.show(DEMO_PACKAGES.npmProject, DEMO_PACKAGES.npmLatestId);
+    expect(shown).toMatchObject({ name: DEMO_PACKAGES.npmPackageName, version: '2.0.0' });
+    const files = await api.Packages.allFiles(DEMO_PACKAGES.protectedProject, DEMO_PACKAGES.unprotectedPackageId);
+    expect(files.map((file) => file.file_name)).toEqual(['acme.payments.client.2.1.0.nupkg', 'acme.payments.client.2.1.0.snupkg']);
+    await api.Packages.removeFile(DEMO_PACKAGES.protectedProject, DEMO_PACKAGES.unprotectedPackageId, files[1].id);
+    expect(await api.Packages.allFiles(DEMO_PACKAGES.protectedProject, DEMO_PACKAGES.unprotectedPackageId)).toHaveLength(1);
+    await api.Packages.remove(DEMO_PACKAGES.protectedProject, DEMO_PACKAGES.unprotectedPackageId);
+    await expect(api.Packages.show(DEMO_PACKAGES.protectedProject, DEMO_PACKAGES.unprotectedPackageId)).rejects.toMatchObject({ cause: { response: { status: 404 } } });
+
+    const project = await api.Projects.create({ name: 'gitbeaker packages' });
+    const file = await api.PackageRegistry.publish(project.id, 'tool', '1.0.0', { content: new Blob(['gitbeaker bytes']), filename: 'tool.txt' }, { select: 'package_file' });
+    expect(file).toMatchObject({ file_name: 'tool.txt', size: 15 });
+    const downloaded = await api.PackageRegistry.download(project.id, 'tool', '1.0.0', 'tool.txt');
+    expect(typeof downloaded === 'string' ? downloaded : await (downloaded as unknown as Blob).text()).toBe('gitbeaker bytes');
   });
 });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from './harness.ts';
 import { DEMO_PACKAGES, DEMO_TOKENS } from '../seed/demo.ts';
@@ -299,5 +300,45 @@ describe('generic packages', () => {
     expect(response.status).toBe(201);
     const back = await h.app.request(`http://localhost/api/v4/projects/${p.id}/packages/generic/ok/1.0.0/basic.txt`, { headers: { Authorization: basic } });
     expect(await back.text()).toBe('via basic');
+  });
+});
+
+describe('npm registry (seeded packages)', () => {
+  it('serves the packument of the seeded design system: installable versions, dist-tags, deprecation, real tarballs', async () => {
+    const packument = await h.get(`/projects/${design}/packages/npm/@acme%2fdesign-system`, { token: diego });
+    expect(packument.status, packument.text).toBe(200);
+    expect(Object.keys(packument.body.versions)).toEqual(['1.0.0', '1.1.0', '2.0.0-rc.1', '2.0.0']);
+    expect(packument.body['dist-tags']).toEqual({ next: '2.0.0-rc.1', latest: '2.0.0' });
+    expect(packument.body.versions['1.0.0'].deprecated).toEqual(expect.any(String));
+    // both spellings of a scoped name
+    expect((await h.get(`/projects/${design}/packages/npm/@acme/design-system`, { token: diego })).body).toEqual(packument.body);
+    const tarball = new URL(packument.body.versions['2.0.0'].dist.tarball);
+    const response = await h.app.request(`http://localhost${tarball.pathname}`, { headers: { Authorization: `Bearer ${diego}` } });
+    expect(response.status).toBe(200);
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect(createHash('sha1').update(bytes).digest('hex')).toBe(packument.body.versions['2.0.0'].dist.shasum);
+    const tar = gunzipSync(bytes);
+    expect(tar.subarray(0, 20).toString('utf8')).toContain('package/package.json');
+    expect(tar.subarray(257, 262).toString('utf8')).toBe('ustar');
+    // processing packages are not installable; unknown ones are 404
+    expect((await h.get(`/projects/${design}/packages/npm/@acme/icons`, { token: diego })).status).toBe(404);
+    expect((await h.get(`/projects/${design}/packages/npm/-/package/@acme/design-system/dist-tags`, { token: diego })).body).toEqual({ next: '2.0.0-rc.1', latest: '2.0.0' });
+  });
+
+  it('refuses publishing to Reporters and below a protection rule\'s push level', async () => {
+    const p = await ownProject('pkg-npm-rules');
+    const document = (version: string) => ({
+      name: '@team/lib',
+      versions: { [version]: { name: '@team/lib', version } },
+      'dist-tags': { latest: version },
+      _attachments: { [`@team/lib-${version}.tgz`]: { data: Buffer.from('tgz').toString('base64'), length: 3 } },
+    });
+    expect((await h.put(`/projects/${p.id}/packages/npm/@team%2flib`, document('1.0.0'), { token: p.reporter.token })).status).toBe(403);
+    expect((await h.put(`/projects/${p.id}/packages/npm/@team%2flib`, document('1.0'), { token: p.developer.token })).body).toEqual({ message: '400 Bad request - Validation failed: Version is invalid' });
+    expect((await h.put(`/projects/${p.id}/packages/npm/@team%2flib`, document('1.0.0'), { token: p.developer.token })).status).toBe(200);
+    await h.post(`/projects/${p.id}/packages/protection/rules`, { package_name_pattern: '@team/*', package_type: 'npm', minimum_access_level_for_push: 'maintainer' }, { token: p.maintainer.token });
+    expect((await h.put(`/projects/${p.id}/packages/npm/@team%2flib`, document('1.0.1'), { token: p.developer.token })).body).toEqual({ message: '403 Forbidden - Package protected.' });
+    expect((await h.put(`/projects/${p.id}/packages/npm/@team%2flib`, document('1.0.1'), { token: p.maintainer.token })).status).toBe(200);
+    expect((await h.get(`/projects/${p.id}/packages/npm/@team%2flib`, { token: null })).status).toBe(404);
   });
 });

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../context.ts';
 import { HttpError, notFound, paramError } from '../../http/errors.ts';
-import { collectParamErrors } from '../../http/params.ts';
+import { ParamReader, collectParamErrors } from '../../http/params.ts';
 import { pathParam, type Call, type Router } from '../../http/route.ts';
 import { findReadableProject } from '../../model/access.ts';
 import { timestamp } from '../../model/time.ts';
@@ -13,8 +13,11 @@ import {
 /** The generic packages API path (spec 3, 5: the package registries' upload APIs). */
 export const GENERIC_PATH = '/projects/:id/packages/generic/:package_name/:package_version/:file_name{.+}';
 
-/** Bodies of generic uploads are read raw by the handler, not parsed as parameters (sandbox/app.ts). */
-export const isRawUpload = (method: string, pathname: string) => method === 'PUT' && /\/packages\/generic\//.test(pathname);
+/**
+ * Bodies of generic uploads and of npm's PUTs (a publish document, or a bare JSON string for a
+ * dist-tag) are read by their handlers, not parsed as parameters (sandbox/app.ts).
+ */
+export const isRawUpload = (method: string, pathname: string) => method === 'PUT' && /^\/api\/v4\/projects\/[^/]+\/packages\/(generic|npm)\//.test(pathname);
 
 // the platform's rules (docs: generic packages): names of letters, digits, `.`, `-`, `_` (and `+`);
 // versions matching \A(\.?[\w\+-]+\.?)+\z; file names may also hold `/` (a path inside the package)
@@ -47,6 +50,32 @@ function coordinates(c: Context<AppEnv>): Coordinates {
   return { name, version, fileName };
 }
 
+/**
+ * The file: the raw body (`curl --upload-file`), or the `file` part of a multipart form whose other
+ * parts are parameters (what client libraries such as gitbeaker send).
+ */
+async function uploadBody(c: Context<AppEnv>, call: Call): Promise<{ bytes: Uint8Array; params: ParamReader }> {
+  const declared = Number(c.req.header('content-length') ?? 0);
+  if (declared > MAX_FILE_BYTES) throw new HttpError(413, { message: '413 Request Entity Too Large' });
+  let bytes: Uint8Array;
+  let params = call.params;
+  if ((c.req.header('content-type') ?? '').toLowerCase().includes('multipart/form-data')) {
+    const form = await c.req.raw.formData().catch(() => {
+      throw paramError('the multipart body could not be parsed');
+    });
+    const file = form.get('file');
+    if (!file || typeof file === 'string') throw paramError('file is missing');
+    bytes = new Uint8Array(await file.arrayBuffer());
+    const fields: Record<string, string> = {};
+    for (const [key, value] of form.entries()) if (typeof value === 'string') fields[key] = value;
+    params = new ParamReader({ ...call.params.raw, ...fields });
+  } else {
+    bytes = new Uint8Array(await c.req.arrayBuffer());
+  }
+  if (bytes.byteLength > MAX_FILE_BYTES) throw new HttpError(413, { message: '413 Request Entity Too Large' });
+  return { bytes, params };
+}
+
 function genericPackage(call: Call, projectId: number, at: Coordinates): PackageRow | undefined {
   return call.sandbox.db.prepare(
     "SELECT * FROM packages WHERE project_id = ? AND package_type = 'generic' AND name = ? AND version = ? AND status != 'pending_destruction' ORDER BY id DESC LIMIT 1",
@@ -59,17 +88,14 @@ export function registerGenericPackages(routes: Router): void {
     const project = findReadableProject(db, call.actor, pathParam(c, 'id'), call.now);
     const role = requirePackageWrite(db, call.actor, project, call.now);
     const at = coordinates(c);
+    const { bytes, params } = await uploadBody(c, call);
     let status: 'default' | 'hidden' = 'default';
     let select: 'package_file' | undefined;
     collectParamErrors([
-      () => (status = call.params.oneOf('status', ['default', 'hidden'] as const) ?? 'default'),
-      () => (select = call.params.oneOf('select', ['package_file'] as const)),
+      () => (status = params.oneOf('status', ['default', 'hidden'] as const) ?? 'default'),
+      () => (select = params.oneOf('select', ['package_file'] as const)),
     ]);
     checkProtection(db, project.id, 'generic', at.name, role, 'push');
-    const declared = Number(c.req.header('content-length') ?? 0);
-    if (declared > MAX_FILE_BYTES) throw new HttpError(413, { message: '413 Request Entity Too Large' });
-    const bytes = new Uint8Array(await c.req.arrayBuffer());
-    if (bytes.byteLength > MAX_FILE_BYTES) throw new HttpError(413, { message: '413 Request Entity Too Large' });
     const digests = digestsOf(bytes);
     storeBlob(call.sandbox, bytes, digests.sha256);
     const file = db.transaction(() => {
