@@ -5,6 +5,7 @@ import { applyAdminSession, expect, test } from './fixtures.ts';
 import { axeViolations } from './axe.ts';
 import { newPackagesProject, uploadGeneric, type PackageFileAnswer as FileAnswer } from './packages-api.ts';
 import { PackagesPage } from './pages/packages.ts';
+import { DEMO_PACKAGES } from '../sandbox/seed/packages.ts';
 import { XSS_CORPUS, expectNoScriptRan } from './xss.ts';
 
 /**
@@ -66,6 +67,17 @@ test.describe('package registry (administrator)', () => {
     const saved = await fs.readFile(await download.path());
     expect(createHash('sha256').update(saved).digest('hex')).toBe(sha256);
     expect(saved.equals(bytes)).toBe(true);
+  });
+
+  test('downloads a seeded npm tarball through the npm registry path: the bytes match the SHA-256 the API names', async ({ page, api }) => {
+    const projectId = await api.projectId(DEMO_PACKAGES.npmProject);
+    const [file] = await api.get<FileAnswer[]>(`/projects/${projectId}/packages/${DEMO_PACKAGES.npmLatestId}/package_files`);
+    const packages = new PackagesPage(page);
+    await packages.gotoPackage(projectId, DEMO_PACKAGES.npmLatestId);
+    await expect(page.getByRole('region', { name: 'Installation' })).toContainText(`npm install ${DEMO_PACKAGES.npmPackageName}@`);
+    const [download] = await Promise.all([page.waitForEvent('download'), packages.download(file.file_name).click()]);
+    const saved = await fs.readFile(await download.path());
+    expect(createHash('sha256').update(saved).digest('hex')).toBe(file.file_sha256);
   });
 
   test('shows install steps without a token, and deletes a file then the package', async ({ page, api, consoleServer }) => {
