@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { DEMO_PATHS, expect, test, type Api } from './fixtures.ts';
 import { DEMO_MERGE_REQUESTS } from '../sandbox/seed/demo.ts';
 import { DEMO_PIPELINES } from '../sandbox/seed/pipelines.ts';
+import { DEMO_PACKAGES } from '../sandbox/seed/packages.ts';
 
 /**
  * No screen scrolls sideways on a phone (390 px): every route file in src/routes is visited with
@@ -36,6 +37,8 @@ interface DemoIds {
   bigLogJob: number;
   /** Its newest package (the project also holds the demo's 5,000 packages). */
   package: number;
+  /** The demo project with a package protection rule. */
+  protectedPackages: number;
 }
 
 async function demoIds(api: Api): Promise<DemoIds> {
@@ -67,6 +70,7 @@ async function demoIds(api: Api): Promise<DemoIds> {
     pipelines,
     bigLogJob: (await api.get<Array<{ id: number; name: string }>>(`/projects/${pipelines}/pipelines/${DEMO_PIPELINES.bigLogId}/jobs?per_page=100`)).find((job) => job.name === DEMO_PIPELINES.bigLogJob)!.id,
     package: (await first<{ id: number }>(`/projects/${pipelines}/packages?per_page=1&order_by=created_at&sort=desc`)).id,
+    protectedPackages: await api.projectId(DEMO_PACKAGES.protectedProject),
   };
 }
 
@@ -137,6 +141,8 @@ const ADDRESSES: Record<string, (ids: DemoIds) => string> = {
   // the demo's 5,000 packages, and the newest of them (its files, install steps and pipelines)
   'projects/$projectId/packages/index.tsx': (ids) => `/projects/${ids.pipelines}/packages`,
   'projects/$projectId/packages/$packageId.tsx': (ids) => `/projects/${ids.pipelines}/packages/${ids.package}`,
+  // the demo's protected payments service: its rule for com/acme/payments/*
+  'projects/$projectId/packages-and-registries.tsx': (ids) => `/projects/${ids.protectedPackages}/packages-and-registries`,
   'projects/$projectId/jobs/$jobId.tsx': (ids) => `/projects/${ids.pipelines}/jobs/${ids.bigLogJob}`,
   'projects/$projectId/runners.tsx': (ids) => `/projects/${ids.project}/runners`,
   'projects/$projectId/tree.$.tsx': (ids) => `/projects/${ids.project}/tree/src`,

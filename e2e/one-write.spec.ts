@@ -359,6 +359,33 @@ test.describe('one press sends one write', () => {
     expect((await api.call('GET', `/projects/${project.id}/packages/${pkg.id}`)).status).toBe(404);
   });
 
+  eachPress('add a package protection rule', async ({ page, api }, press) => {
+    const project = await newPackagesProject(api);
+    const pattern = `@acme/${unique()}-*`;
+    await page.goto(`/projects/${project.id}/packages-and-registries`);
+    const form = page.getByRole('form', { name: 'Add protection rule' });
+    await form.getByLabel('Name pattern').fill(pattern);
+    const mark = await api.requestMark();
+    await pressTwice(page, press, form.getByRole('button', { name: 'Add rule', exact: true }), form.getByLabel('Name pattern'));
+    await expect(page.getByRole('table', { name: 'Package protection rules' }).getByRole('row').filter({ hasText: pattern })).toBeVisible();
+    await expectOneRequest(api, mark, 'POST', `/api/v4/projects/${project.id}/packages/protection/rules`);
+    expect((await api.get<Array<{ package_name_pattern: string }>>(`/projects/${project.id}/packages/protection/rules`)).map((rule) => rule.package_name_pattern)).toEqual([pattern]);
+  });
+
+  eachPress('delete a package protection rule', async ({ page, api }, press) => {
+    const project = await newPackagesProject(api);
+    const pattern = `@acme/${unique()}-*`;
+    const rule = await api.post<{ id: number }>(`/projects/${project.id}/packages/protection/rules`, { package_name_pattern: pattern, package_type: 'npm', minimum_access_level_for_push: 'maintainer' });
+    await page.goto(`/projects/${project.id}/packages-and-registries`);
+    await page.getByRole('button', { name: `Delete rule ${pattern}`, exact: true }).click();
+    const dialog = page.getByRole('alertdialog', { name: `Delete rule ${pattern}?` });
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: 'Delete rule', exact: true }));
+    await expect(dialog).toHaveCount(0);
+    await expectOneRequest(api, mark, 'DELETE', `/api/v4/projects/${project.id}/packages/protection/rules/${rule.id}`);
+    expect(await api.get<unknown[]>(`/projects/${project.id}/packages/protection/rules`)).toEqual([]);
+  });
+
   eachPress('delete merged branches', async ({ page, api }, press) => {
     const project = await newProject(api);
     const name = `merged/${unique()}`;

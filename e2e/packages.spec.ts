@@ -131,6 +131,61 @@ test.describe('package registry (administrator)', () => {
   });
 });
 
+test.describe('package protection rules (administrator)', () => {
+  test.beforeEach(({ context, adminSession }) => applyAdminSession(context, adminSession));
+
+  test('a bad rule keeps the input and says why; a good one is listed, then deleted; axe finds nothing', async ({ page, api }) => {
+    const project = await newProject(api);
+    await page.goto(`/projects/${project.id}/packages-and-registries`);
+    await expect(page.getByRole('heading', { level: 1, name: `Packages and registries of ${project.name_with_namespace}` })).toBeVisible();
+    await expect(page.getByText('No package is protected in this project.')).toBeVisible();
+    const form = page.getByRole('form', { name: 'Add protection rule' });
+    const posts: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().includes('/protection/rules')) posts.push(request.url());
+    });
+
+    await form.getByLabel('Name pattern').fill('my package *');
+    await form.getByLabel('Minimum role to push').selectOption({ label: 'No minimum (Developers push)' });
+    await form.getByRole('button', { name: 'Add rule' }).click();
+    await expect(form.getByText('A package name, with * as wildcard: no spaces.')).toBeVisible();
+    await expect(form.getByText('Choose a minimum role for push, for delete, or both.')).toBeVisible();
+    await expect(form.getByLabel('Name pattern')).toHaveValue('my package *');
+    expect(posts).toEqual([]);
+    expect(await axeViolations(page, 'protection rules with errors')).toEqual([]);
+
+    const pattern = `@acme/${unique()}-*`;
+    await form.getByLabel('Name pattern').fill(pattern);
+    await form.getByLabel('Package type').selectOption({ label: 'npm' });
+    await form.getByLabel('Minimum role to delete').selectOption({ label: 'Owner' });
+    await form.getByRole('button', { name: 'Add rule' }).click();
+    const table = page.getByRole('table', { name: 'Package protection rules' });
+    await expect(table.getByRole('row').filter({ hasText: pattern })).toContainText('Owner');
+    await expect(form.getByLabel('Name pattern')).toHaveValue('');
+    const rules = await api.get<Array<{ id: number; package_name_pattern: string; package_type: string; minimum_access_level_for_push: string | null; minimum_access_level_for_delete: string | null }>>(
+      `/projects/${project.id}/packages/protection/rules`,
+    );
+    expect(rules).toEqual([expect.objectContaining({ package_name_pattern: pattern, package_type: 'npm', minimum_access_level_for_push: null, minimum_access_level_for_delete: 'owner' })]);
+
+    // the same pattern and type again: the platform's refusal shows on its field, the input kept
+    await form.getByLabel('Name pattern').fill(pattern);
+    await form.getByLabel('Minimum role to push').selectOption({ label: 'Owner' });
+    await form.getByRole('button', { name: 'Add rule' }).click();
+    await expect(form.getByText(/already been taken/)).toBeVisible();
+    await expect(form.getByLabel('Name pattern')).toHaveAttribute('aria-invalid', 'true');
+    await expect(form.getByLabel('Name pattern')).toHaveValue(pattern);
+
+    await page.getByRole('button', { name: `Delete rule ${pattern}` }).click();
+    const dialog = page.getByRole('alertdialog', { name: `Delete rule ${pattern}?` });
+    await expect(dialog).toBeVisible();
+    expect(await axeViolations(page, 'delete rule dialog')).toEqual([]);
+    await dialog.getByRole('button', { name: 'Delete rule', exact: true }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(page.getByText('No package is protected in this project.')).toBeVisible();
+    expect(await api.get<unknown[]>(`/projects/${project.id}/packages/protection/rules`)).toEqual([]);
+  });
+});
+
 test.describe('package registry (other roles)', () => {
   test('a protection rule refuses a Maintainer, and the reason shows in the dialog', async ({ page, api, connectAs, consoleServer }) => {
     const project = await newProject(api);
@@ -166,6 +221,10 @@ test.describe('package registry (other roles)', () => {
     await expect(page.getByText('Delete package', { exact: true })).toHaveAttribute('aria-disabled', 'true');
     await expect(packages.deleteFile('dev.txt')).toHaveCount(0);
     await expect(packages.download('dev.txt')).toBeEnabled();
+
+    await page.goto(`/projects/${project.id}/packages-and-registries`);
+    await expect(page.getByRole('note')).toContainText('Only Maintainers and Owners of this project can see and change package protection rules.');
+    await expect(page.getByRole('form', { name: 'Add protection rule' })).toHaveCount(0);
   });
 });
 

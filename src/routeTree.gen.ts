@@ -47,6 +47,7 @@ import { Route as ProjectsProjectIdCommitsRouteImport } from './routes/projects/
 import { Route as ProjectsProjectIdDeployKeysRouteImport } from './routes/projects/$projectId/deploy-keys'
 import { Route as ProjectsProjectIdMembersRouteImport } from './routes/projects/$projectId/members'
 import { Route as ProjectsProjectIdMergeRequestBoardRouteImport } from './routes/projects/$projectId/merge-request-board'
+import { Route as ProjectsProjectIdPackagesAndRegistriesRouteImport } from './routes/projects/$projectId/packages-and-registries'
 import { Route as ProjectsProjectIdRunnersRouteImport } from './routes/projects/$projectId/runners'
 import { Route as AdminServiceAccountsUserIdTokensRouteImport } from './routes/admin/service-accounts_.$userId.tokens'
 import { Route as ProjectsProjectIdBlameSplatRouteImport } from './routes/projects/$projectId/blame.$'
@@ -277,6 +278,12 @@ const ProjectsProjectIdMergeRequestBoardRoute =
     path: '/projects/$projectId/merge-request-board',
     getParentRoute: () => rootRouteImport,
   } as any)
+const ProjectsProjectIdPackagesAndRegistriesRoute =
+  ProjectsProjectIdPackagesAndRegistriesRouteImport.update({
+    id: '/projects/$projectId/packages-and-registries',
+    path: '/projects/$projectId/packages-and-registries',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const ProjectsProjectIdRunnersRoute =
   ProjectsProjectIdRunnersRouteImport.update({
     id: '/projects/$projectId/runners',
@@ -480,6 +487,7 @@ export interface FileRoutesByFullPath {
   '/projects/$projectId/deploy-keys': typeof ProjectsProjectIdDeployKeysRoute
   '/projects/$projectId/members': typeof ProjectsProjectIdMembersRoute
   '/projects/$projectId/merge-request-board': typeof ProjectsProjectIdMergeRequestBoardRoute
+  '/projects/$projectId/packages-and-registries': typeof ProjectsProjectIdPackagesAndRegistriesRoute
   '/projects/$projectId/runners': typeof ProjectsProjectIdRunnersRoute
   '/admin/hooks/': typeof AdminHooksIndexRoute
   '/admin/storage-moves/': typeof AdminStorageMovesIndexRoute
@@ -547,6 +555,7 @@ export interface FileRoutesByTo {
   '/projects/$projectId/deploy-keys': typeof ProjectsProjectIdDeployKeysRoute
   '/projects/$projectId/members': typeof ProjectsProjectIdMembersRoute
   '/projects/$projectId/merge-request-board': typeof ProjectsProjectIdMergeRequestBoardRoute
+  '/projects/$projectId/packages-and-registries': typeof ProjectsProjectIdPackagesAndRegistriesRoute
   '/projects/$projectId/runners': typeof ProjectsProjectIdRunnersRoute
   '/admin/hooks': typeof AdminHooksIndexRoute
   '/admin/storage-moves': typeof AdminStorageMovesIndexRoute
@@ -613,6 +622,7 @@ export interface FileRoutesById {
   '/projects/$projectId/deploy-keys': typeof ProjectsProjectIdDeployKeysRoute
   '/projects/$projectId/members': typeof ProjectsProjectIdMembersRoute
   '/projects/$projectId/merge-request-board': typeof ProjectsProjectIdMergeRequestBoardRoute
+  '/projects/$projectId/packages-and-registries': typeof ProjectsProjectIdPackagesAndRegistriesRoute
   '/projects/$projectId/runners': typeof ProjectsProjectIdRunnersRoute
   '/admin/hooks/': typeof AdminHooksIndexRoute
   '/admin/storage-moves/': typeof AdminStorageMovesIndexRoute
@@ -682,6 +692,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/deploy-keys'
     | '/projects/$projectId/members'
     | '/projects/$projectId/merge-request-board'
+    | '/projects/$projectId/packages-and-registries'
     | '/projects/$projectId/runners'
     | '/admin/hooks/'
     | '/admin/storage-moves/'
@@ -749,6 +760,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/deploy-keys'
     | '/projects/$projectId/members'
     | '/projects/$projectId/merge-request-board'
+    | '/projects/$projectId/packages-and-registries'
     | '/projects/$projectId/runners'
     | '/admin/hooks'
     | '/admin/storage-moves'
@@ -814,6 +826,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/deploy-keys'
     | '/projects/$projectId/members'
     | '/projects/$projectId/merge-request-board'
+    | '/projects/$projectId/packages-and-registries'
     | '/projects/$projectId/runners'
     | '/admin/hooks/'
     | '/admin/storage-moves/'
@@ -882,6 +895,7 @@ export interface RootRouteChildren {
   ProjectsProjectIdDeployKeysRoute: typeof ProjectsProjectIdDeployKeysRoute
   ProjectsProjectIdMembersRoute: typeof ProjectsProjectIdMembersRoute
   ProjectsProjectIdMergeRequestBoardRoute: typeof ProjectsProjectIdMergeRequestBoardRoute
+  ProjectsProjectIdPackagesAndRegistriesRoute: typeof ProjectsProjectIdPackagesAndRegistriesRoute
   ProjectsProjectIdRunnersRoute: typeof ProjectsProjectIdRunnersRoute
   AdminHooksIndexRoute: typeof AdminHooksIndexRoute
   AdminStorageMovesIndexRoute: typeof AdminStorageMovesIndexRoute
@@ -1174,6 +1188,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ProjectsProjectIdMergeRequestBoardRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/projects/$projectId/packages-and-registries': {
+      id: '/projects/$projectId/packages-and-registries'
+      path: '/projects/$projectId/packages-and-registries'
+      fullPath: '/projects/$projectId/packages-and-registries'
+      preLoaderRoute: typeof ProjectsProjectIdPackagesAndRegistriesRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/projects/$projectId/runners': {
       id: '/projects/$projectId/runners'
       path: '/projects/$projectId/runners'
@@ -1450,6 +1471,8 @@ const rootRouteChildren: RootRouteChildren = {
   ProjectsProjectIdMembersRoute: ProjectsProjectIdMembersRoute,
   ProjectsProjectIdMergeRequestBoardRoute:
     ProjectsProjectIdMergeRequestBoardRoute,
+  ProjectsProjectIdPackagesAndRegistriesRoute:
+    ProjectsProjectIdPackagesAndRegistriesRoute,
   ProjectsProjectIdRunnersRoute: ProjectsProjectIdRunnersRoute,
   AdminHooksIndexRoute: AdminHooksIndexRoute,
   AdminStorageMovesIndexRoute: AdminStorageMovesIndexRoute,

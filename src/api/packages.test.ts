@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { packageDetailSchema, packageFilePath, packageFileSchema, packageListQuery, packagePipelineSchema, packageSchema, protectionRuleSchema } from './packages.ts';
+import { packageDetailSchema, packageFilePath, protectionRuleFormSchema, protectionRuleInput, packageFileSchema, packageListQuery, packagePipelineSchema, packageSchema, protectionRuleSchema } from './packages.ts';
 
 // Responses shaped as the platform's API docs show them (Packages API, Protected packages API).
 
@@ -87,5 +87,19 @@ describe('package file download paths', () => {
     expect(packageFilePath(5, { name: 'acme', version: '1.0', package_type: 'pypi' }, { file_name: 'acme-1.0.tar.gz', file_sha256: 'ff' })).toBe('/projects/5/packages/pypi/files/ff/acme-1.0.tar.gz');
     expect(packageFilePath(5, { name: 'Acme.Lib', version: '1.0.0', package_type: 'nuget' }, { file_name: 'acme.lib.1.0.0.nupkg', file_sha256: null })).toBe('/projects/5/packages/nuget/download/acme.lib/1.0.0/acme.lib.1.0.0.nupkg');
     expect(packageFilePath(5, { name: 'x', version: '1', package_type: 'conan' }, file)).toBeNull();
+  });
+});
+
+describe('the protection rule form', () => {
+  const valid = { package_name_pattern: ' @acme/ui-* ', package_type: 'npm', minimum_access_level_for_push: '', minimum_access_level_for_delete: 'owner' };
+  it('trims the pattern and sends no level as null', () => {
+    const values = z.parse(protectionRuleFormSchema, valid);
+    expect(protectionRuleInput(values)).toEqual({ package_name_pattern: '@acme/ui-*', package_type: 'npm', minimum_access_level_for_push: null, minimum_access_level_for_delete: 'owner' });
+  });
+  it('refuses spaces, no level at all, and a Maintainer minimum for delete', () => {
+    const issues = (value: object) => z.safeParse(protectionRuleFormSchema, { ...valid, ...value }).error?.issues.map((issue) => issue.message) ?? [];
+    expect(issues({ package_name_pattern: 'a b' })).toEqual(['A package name, with * as wildcard: no spaces.']);
+    expect(issues({ minimum_access_level_for_delete: '' })).toEqual(['Choose a minimum role for push, for delete, or both.']);
+    expect(issues({ minimum_access_level_for_delete: 'maintainer' })).toHaveLength(1);
   });
 });

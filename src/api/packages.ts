@@ -22,8 +22,6 @@ export type PackageOrder = (typeof GROUP_PACKAGE_ORDERS)[number];
 
 /** Types a package protection rule may name (the platform's list grows; the API checks it). */
 export const PROTECTION_PACKAGE_TYPES = ['conan', 'generic', 'helm', 'maven', 'npm', 'nuget', 'pypi'] as const;
-export const PROTECTION_ACCESS_LEVELS = ['maintainer', 'owner', 'admin'] as const;
-export type ProtectionAccessLevel = (typeof PROTECTION_ACCESS_LEVELS)[number];
 
 // -- schemas
 
@@ -258,20 +256,50 @@ export async function deletePackageFile(connection: Connection, { projectId, pac
   await send(connection, apiPath`/projects/${projectId}/packages/${packageId}/package_files/${fileId}`, { method: 'DELETE' });
 }
 
+export const PROTECTION_PUSH_LEVELS = ['maintainer', 'owner', 'admin'] as const;
+/** The platform lets Maintainers delete unless a rule asks for more: a delete level starts at Owner. */
+export const PROTECTION_DELETE_LEVELS = ['owner', 'admin'] as const;
+
 export interface ProtectionRuleInput {
   package_name_pattern: string;
   package_type: string;
-  minimum_access_level_for_push: ProtectionAccessLevel | null;
-  minimum_access_level_for_delete: ProtectionAccessLevel | null;
+  minimum_access_level_for_push: (typeof PROTECTION_PUSH_LEVELS)[number] | null;
+  minimum_access_level_for_delete: (typeof PROTECTION_DELETE_LEVELS)[number] | null;
 }
 
-/** spec rule of the platform: a name pattern with `*` wildcards, at most 255 characters. */
-export const protectionRuleInputSchema = z.object({
-  package_name_pattern: z.string().check(z.trim(), z.minLength(1, 'Enter a name pattern.'), z.maxLength(255, 'At most 255 characters.')),
-  package_type: z.enum(PROTECTION_PACKAGE_TYPES),
-  minimum_access_level_for_push: z.nullable(z.enum(PROTECTION_ACCESS_LEVELS)),
-  minimum_access_level_for_delete: z.nullable(z.enum(PROTECTION_ACCESS_LEVELS)),
-});
+/**
+ * The rule form as the platform checks it: a name pattern (no spaces, `*` as wildcard, at most
+ * 255 characters), a type, and at least one of the two levels ('' is "no minimum").
+ */
+export const protectionRuleFormSchema = z
+  .object({
+    package_name_pattern: z.string().check(
+      z.trim(),
+      z.minLength(1, 'Enter the name pattern, e.g. @my-scope/my-package-*.'),
+      z.maxLength(255, 'At most 255 characters.'),
+      z.regex(/^\S+$/, 'A package name, with * as wildcard: no spaces.'),
+    ),
+    package_type: z.enum(PROTECTION_PACKAGE_TYPES),
+    minimum_access_level_for_push: z.union([z.literal(''), z.enum(PROTECTION_PUSH_LEVELS)]),
+    minimum_access_level_for_delete: z.union([z.literal(''), z.enum(PROTECTION_DELETE_LEVELS)]),
+  })
+  .check(
+    z.refine((values) => Boolean(values.minimum_access_level_for_push || values.minimum_access_level_for_delete), {
+      message: 'Choose a minimum role for push, for delete, or both.',
+      path: ['minimum_access_level_for_push'],
+    }),
+  );
+export type ProtectionRuleFormValues = z.output<typeof protectionRuleFormSchema>;
+
+/** The form's values as the API takes them: '' is null. */
+export function protectionRuleInput(values: ProtectionRuleFormValues): ProtectionRuleInput {
+  return {
+    package_name_pattern: values.package_name_pattern,
+    package_type: values.package_type,
+    minimum_access_level_for_push: values.minimum_access_level_for_push || null,
+    minimum_access_level_for_delete: values.minimum_access_level_for_delete || null,
+  };
+}
 
 export async function createProtectionRule(connection: Connection, { projectId, values }: { projectId: number; values: ProtectionRuleInput }): Promise<ProtectionRule> {
   return request(connection, rulesPath(projectId), protectionRuleSchema, { method: 'POST', body: values });

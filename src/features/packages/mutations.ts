@@ -1,5 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { deletePackage, deletePackageFile, packagesQueries, type PackageFileVariables, type PackageVariables } from '../../api/packages.ts';
+import {
+  createProtectionRule, deletePackage, deletePackageFile, deleteProtectionRule, packagesQueries, type PackageFileVariables, type PackageVariables,
+} from '../../api/packages.ts';
 import { useConnection } from '../../api/react.ts';
 import { useWrite } from '../../components/use-write.ts';
 
@@ -29,3 +31,16 @@ export function useDeletePackageFile() {
       ]),
   });
 }
+
+/** A rule's writes refresh the project's rules (and nothing else: a package's own answers do not name its rule). */
+function useRulesWrite<TData, TVariables extends { projectId: number }>(send: (connection: ReturnType<typeof useConnection>, variables: TVariables) => Promise<TData>) {
+  const connection = useConnection();
+  const queryClient = useQueryClient();
+  return useWrite({
+    send: (variables: TVariables) => send(connection, variables),
+    refresh: ({ projectId }) => queryClient.invalidateQueries({ queryKey: packagesQueries.rules(connection, projectId).queryKey }),
+  });
+}
+
+export const useCreateProtectionRule = () => useRulesWrite(createProtectionRule);
+export const useDeleteProtectionRule = () => useRulesWrite(deleteProtectionRule);

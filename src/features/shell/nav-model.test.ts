@@ -11,7 +11,7 @@ describe('the sidebar model', () => {
       ['Code', ['Merge requests', 'Merge request board', 'Files', 'Commits', 'Branches']],
       ['Build', ['Pipelines', 'Runners']],
       ['Deploy', ['Package registry']],
-      ['Settings', ['Deploy keys', 'Merge request approvals']],
+      ['Settings', ['Deploy keys', 'Packages and registries', 'Merge request approvals']],
     ]);
   });
 

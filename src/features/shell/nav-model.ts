@@ -107,6 +107,8 @@ function projectItems(projectId: number): Placed[] {
     { section: 'Deploy', label: 'Package registry', to: '/projects/$projectId/packages', params, alsoCurrent: /^\/projects\/[^/]+\/packages\// },
     // the platform keeps deploy keys in Settings, Repository
     { section: 'Settings', label: 'Deploy keys', to: '/projects/$projectId/deploy-keys', params },
+    // the platform keeps package protection in Settings, Packages and registries
+    { section: 'Settings', label: 'Packages and registries', to: '/projects/$projectId/packages-and-registries', params },
     // the platform keeps these in Settings, Merge requests; members below Maintainer see them read-only
     { section: 'Settings', label: 'Merge request approvals', to: '/projects/$projectId/approval-settings', params },
   ];
