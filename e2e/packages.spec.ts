@@ -50,6 +50,29 @@ test.describe('package registry (administrator)', () => {
     await expect(packages.heading(`beta-${tag} 2.0.0`)).toBeVisible();
   });
 
+  test('a group lists its projects\' packages with their project; exclude subgroups, status and order are in the URL', async ({ page, api }) => {
+    const groupId = await api.groupId('acme-engineering');
+    const packages = new PackagesPage(page);
+    await packages.gotoGroup(groupId, '?package_name=acme-handbook-tools');
+    await expect(packages.rows()).toHaveCount(2);
+    await expect(packages.rows().first()).toContainText('acme-engineering/handbook');
+    await packages.gotoGroup(groupId, '?package_name=ios-app');
+    await expect(packages.row('ios-app')).toContainText('acme-engineering/mobile/ios-app');
+    // the handbook sits directly in the group; the iOS app in a subgroup
+    await packages.filters.getByRole('checkbox', { name: 'Exclude subgroups' }).check();
+    await expect(page).toHaveURL(/[?&]exclude_subgroups=true(&|$)/);
+    await expect(page.getByText('No package matches these filters.')).toBeVisible();
+    await packages.filters.getByRole('checkbox', { name: 'Exclude subgroups' }).uncheck();
+    // hidden packages only with the status filter, listed without a link (the single package answers 404 for them)
+    await expect(packages.row('ios-app-dsyms')).toHaveCount(0);
+    await packages.status.selectOption('hidden');
+    await expect(page).toHaveURL(/[?&]status=hidden(&|$)/);
+    await expect(packages.row('ios-app-dsyms')).toContainText('hidden');
+    await expect(packages.row('ios-app-dsyms').getByRole('link', { name: 'ios-app-dsyms' })).toHaveCount(0);
+    await packages.filters.getByRole('combobox', { name: 'Sort by' }).selectOption('project_path');
+    await expect(page).toHaveURL(/[?&]order_by=project_path(&|$)/);
+  });
+
   test('downloads a file: the saved bytes are the uploaded ones, size and SHA-256 shown', async ({ page, api, consoleServer }) => {
     const project = await newProject(api);
     const bytes = randomBytes(3000);
