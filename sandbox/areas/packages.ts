@@ -17,11 +17,14 @@ import {
 import { idParam } from './pipelines.ts';
 import { registerGenericPackages } from './packages/generic.ts';
 import { registerNpmPackages } from './packages/npm.ts';
+import { registerPackageDownloads } from './packages/downloads.ts';
 
 const ORDERS = ['created_at', 'name', 'version', 'type'] as const;
 const GROUP_ORDERS = [...ORDERS, 'project_path'] as const;
 // spec 3, 4.6: the group list has no terraform_module filter
 const GROUP_TYPES = PACKAGE_TYPES.filter((type) => type !== 'terraform_module');
+// the types a protection rule can name (the platform's Packages::Protection::Rule)
+const RULE_TYPES = ['conan', 'generic', 'helm', 'maven', 'npm', 'nuget', 'pypi'] as const;
 // files, pipelines and deletes reach every package not already marked for destruction
 const LIVE_STATUSES = PACKAGE_STATUSES.filter((status) => status !== 'pending_destruction');
 
@@ -141,7 +144,7 @@ function saveRule(call: Call, project: ProjectRow, existing: ProtectionRuleRow |
   let del: number | null | undefined;
   collectParamErrors([
     () => (pattern = existing ? params.string('package_name_pattern') : params.requiredString('package_name_pattern')),
-    () => (type = existing ? params.oneOf('package_type', PACKAGE_TYPES) : (params.requiredString('package_type'), params.oneOf('package_type', PACKAGE_TYPES))),
+    () => (type = existing ? params.oneOf('package_type', RULE_TYPES) : (params.requiredString('package_type'), params.oneOf('package_type', RULE_TYPES))),
     () => (push = levelParam(call, 'minimum_access_level_for_push', PUSH_LEVELS)),
     () => (del = levelParam(call, 'minimum_access_level_for_delete', DELETE_LEVELS)),
   ]);
@@ -196,6 +199,7 @@ export function registerPackages(routes: Router): void {
   // upload APIs first: their paths sit under /packages/ too
   registerGenericPackages(routes);
   registerNpmPackages(routes);
+  registerPackageDownloads(routes);
 
   routes.get('/projects/:id/packages', read, (c, call) => {
     const { project } = packagesProject(c, call);

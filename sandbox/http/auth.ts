@@ -49,7 +49,7 @@ export function revokeTokenFamily(db: Db, tokenId: number, day: string): number 
     .run(day, tokenId).changes;
 }
 
-const PACKAGE_REGISTRY_PATH = /^\/api\/v4\/projects\/[^/]+\/packages\/(generic|npm)\//;
+const PACKAGE_REGISTRY_PATH = /^\/api\/v4\/projects\/[^/]+\/packages\/(generic|npm|maven|pypi|nuget|go)\//;
 
 // last_used_at is written at most this often per token, as the platform throttles it
 const LAST_USED_THROTTLE_MS = 60_000;

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../server.ts';
+import { DEMO_PACKAGES, DEMO_TOKENS } from '../seed/demo.ts';
 
 /**
  * The real npm client against the sandbox's project-level npm registry, unchanged: publish from
@@ -115,5 +116,26 @@ describe('the real npm client', () => {
     expect(list.body.map((item: { version: string; status: string }) => [item.version, item.status])).toEqual([['1.0.0', 'deprecated'], ['2.0.0-beta.1', 'default']]);
     const view = await npm(pkg, ['view', '@acme/hello@1.0.0', 'deprecated']);
     expect(view.stdout.trim()).toBe('use 2.x');
+  }, 180_000);
+});
+
+describe('the real npm client and the demo seed', () => {
+  let demo: RunningSandbox;
+  beforeAll(async () => {
+    demo = await startSandbox({ port: 0, seed: 'demo' });
+  }, 120_000);
+  afterAll(() => demo.close());
+
+  it('installs the seeded @acme/design-system: latest is 2.0.0, the next tag 2.0.0-rc.1', async () => {
+    const projectId = (await (await fetch(`${demo.url}/api/v4/projects/${encodeURIComponent(DEMO_PACKAGES.npmProject)}`, { headers: { 'PRIVATE-TOKEN': demo.adminToken } })).json() as { id: number }).id;
+    const dir = path.join(work, 'demo-consumer');
+    fs.mkdirSync(dir, { recursive: true });
+    const registry = `${demo.url}/api/v4/projects/${projectId}/packages/npm/`;
+    fs.writeFileSync(path.join(dir, '.npmrc'), `@acme:registry=${registry}\n${registry.replace(/^https?:/, '')}:_authToken=${DEMO_TOKENS.developer.secret}\n`);
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'demo-consumer', version: '1.0.0', private: true }));
+    await npm(dir, ['install', DEMO_PACKAGES.npmPackageName, '@acme/design-system-next@npm:@acme/design-system@next']);
+    const installed = (name: string) => JSON.parse(fs.readFileSync(path.join(dir, 'node_modules', ...name.split('/'), 'package.json'), 'utf8')).version;
+    expect(installed(DEMO_PACKAGES.npmPackageName)).toBe('2.0.0');
+    expect(installed('@acme/design-system-next')).toBe('2.0.0-rc.1');
   }, 180_000);
 });

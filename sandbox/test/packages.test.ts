@@ -342,3 +342,134 @@ describe('npm registry (seeded packages)', () => {
     expect((await h.get(`/projects/${p.id}/packages/npm/@team%2flib`, { token: null })).status).toBe(404);
   });
 });
+
+describe('package manager downloads', () => {
+  async function download(url: string, token: string | null) {
+    const response = await h.app.request(`http://localhost/api/v4${url}`, { headers: token ? { 'PRIVATE-TOKEN': token } : {} });
+    return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()), disposition: response.headers.get('content-disposition') };
+  }
+  const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+  async function filesOf(project: string, id: number, token: string | null) {
+    return (await h.get(`/projects/${project}/packages/${id}/package_files`, { token })).body as Array<{ file_name: string; file_sha256: string }>;
+  }
+
+  it('serves Maven files by path, versionless metadata too; not those of packages in error', async () => {
+    const [jar] = await filesOf(payments, 2, maya);
+    const got = await download(`/projects/${payments}/packages/maven/com/acme/payments/payments-client/1.1.0/payments-client-1.1.0.jar`, maya);
+    expect(got.status).toBe(200);
+    expect(sha(got.bytes)).toBe(jar.file_sha256);
+    expect(got.disposition).toContain('payments-client-1.1.0.jar');
+    const metadata = await download(`/projects/${payments}/packages/maven/com/acme/payments/payments-client/maven-metadata.xml`, maya);
+    expect(metadata.bytes.toString('utf8')).toContain('<version>1.3.0-SNAPSHOT</version>');
+    const ledger = enc('acme-engineering/backend/payments/ledger');
+    expect((await download(`/projects/${ledger}/packages/maven/com/acme/ledger/ledger-core/3.3.0/ledger-core-3.3.0.jar`, maya)).status).toBe(404);
+    expect((await download(`/projects/${ledger}/packages/maven/com/acme/ledger/ledger-core/3.2.0/ledger-core-3.2.0.jar`, maya)).status).toBe(200);
+    expect((await download(`/projects/${payments}/packages/maven/com/acme/payments/payments-client/1.1.0/payments-client-1.1.0.jar`, null)).status).toBe(404);
+    // package managers (Maven, pip) send the token as HTTP Basic
+    const basic = await h.app.request(`http://localhost/api/v4/projects/${payments}/packages/maven/com/acme/payments/payments-client/1.1.0/payments-client-1.1.0.jar`, {
+      headers: { Authorization: `Basic ${Buffer.from(`maya.chen:${maya}`).toString('base64')}` },
+    });
+    expect(basic.status).toBe(200);
+  });
+
+  it('serves PyPI files by sha256 (public without a token), NuGet by lowercase name and version, Go module files and the version list', async () => {
+    const files = await filesOf(lumen, 24, null);
+    const wheel = files[0];
+    const got = await download(`/projects/${lumen}/packages/pypi/files/${wheel.file_sha256}/${wheel.file_name}`, null);
+    expect(got.status).toBe(200);
+    expect(sha(got.bytes)).toBe(wheel.file_sha256);
+    expect((await download(`/projects/${lumen}/packages/pypi/files/${'0'.repeat(64)}/${wheel.file_name}`, null)).status).toBe(404);
+
+    const [nupkg] = await filesOf(payments, 7, maya);
+    const nuget = await download(`/projects/${payments}/packages/nuget/download/acme.payments.client/2.0.0/acme.payments.client.2.0.0.nupkg`, maya);
+    expect(sha(nuget.bytes)).toBe(nupkg.file_sha256);
+
+    const goFiles = await filesOf(gateway, 21, maya);
+    const mod = await download(`/projects/${gateway}/packages/go/acme.example/backend/api-gateway/@v/v1.1.0.mod`, maya);
+    expect(mod.bytes.toString('utf8')).toContain('module acme.example/backend/api-gateway');
+    expect(sha(mod.bytes)).toBe(goFiles.find((file) => file.file_name === 'v1.1.0.mod')!.file_sha256);
+    const list = await download(`/projects/${gateway}/packages/go/acme.example/backend/api-gateway/@v/list`, maya);
+    expect(list.bytes.toString('utf8')).toBe('v1.0.0\nv1.1.0\n');
+  });
+});
+
+describe('job tokens and links', () => {
+  it('lets a job token reach its own project\'s packages only', async () => {
+    const p = await ownProject('pkg-job-token');
+    const other = await ownProject('pkg-job-token-other');
+    const secret = `glcbt-${Math.random().toString(36).slice(2)}`;
+    h.sandbox.db.prepare('INSERT INTO ci_job_tokens (token_digest, project_id, user_id, expires_at) VALUES (?, ?, ?, ?)')
+      .run(createHash('sha256').update(secret).digest('hex'), p.id, p.developer.id, new Date(Date.now() + 3_600_000).toISOString());
+    const put = (projectId: number, headers: Record<string, string>) => h.app.request(`http://localhost/api/v4/projects/${projectId}/packages/generic/ci/1.0.0/out.bin`, { method: 'PUT', headers, body: 'built' });
+    expect((await put(p.id, { 'JOB-TOKEN': secret })).status).toBe(201);
+    expect((await put(p.id, { Authorization: `Basic ${Buffer.from(`gitlab-ci-token:${secret}`).toString('base64')}` })).status).toBe(201);
+    expect((await put(other.id, { 'JOB-TOKEN': secret })).status).toBe(404);
+    const list = await h.get(`/projects/${p.id}/packages`, { token: null, headers: { 'JOB-TOKEN': secret } });
+    expect(list.body.map((item: { name: string }) => item.name)).toEqual(['ci']);
+    // a job token reaches packages only, not the rest of the API
+    expect((await h.get(`/projects/${p.id}`, { token: null, headers: { 'JOB-TOKEN': secret } })).status).toBe(401);
+  });
+
+  it('gives web_path only to default and deprecated packages', async () => {
+    const errors = await h.get(`/projects/${enc('acme-engineering/backend/payments/ledger')}/packages?status=error`, { token: maya });
+    expect(errors.body).toHaveLength(1);
+    expect(errors.body[0]._links).toEqual({ delete_api_path: expect.any(String) });
+    const hidden = await h.get(`/projects/${enc('acme-engineering/mobile/ios-app')}/packages?status=hidden`, { token: diego });
+    expect(hidden.body[0]._links).toEqual({});
+    const terraform = await h.get(`/projects/${enc('platform-team/infrastructure/terraform-modules')}/packages?package_type=terraform_module`);
+    expect(terraform.body[0]._links.web_path).toBe(`/platform-team/infrastructure/terraform-modules/-/infrastructure_registry/${terraform.body[0].id}`);
+  });
+});
+
+describe('bad input', () => {
+  it('answers 4xx with a JSON error, never 500, to garbage on every package endpoint', async () => {
+    const p = await ownProject('pkg-fuzz');
+    await upload(p.id, 'fuzz/1.0.0/f.bin', 'f', p.developer.token);
+    const [pkg] = (await h.get(`/projects/${p.id}/packages`, { token: p.owner.token })).body;
+    const values = ['', 'x', '-1', '0', '99999999999999999999', '%', '<script>', '[]', '{}', 'true', '\u0000', 'a'.repeat(3000)];
+    const bodies: unknown[] = [null, 'x', 5, [], { versions: null }, { versions: { '1.0.0': null } }, { versions: { '1.0.0': 'x' }, _attachments: 'abc' },
+      { name: '@x/y', versions: { '1.0.0': {} }, _attachments: { a: { data: 5 } } }, { versions: { '1.0.0': { deprecated: 5 } } }, { 'dist-tags': null, versions: {} },
+      { versions: { '1.0.0': null }, _attachments: { a: { data: 'eA==' } } }, { versions: { '2.0.0': {} }, 'dist-tags': 7, _attachments: { a: { data: 'eA==', length: 'x' } } }];
+    const check = (status: number, text: string, what: string) => {
+      expect(status, `${what} -> ${text.slice(0, 200)}`).toBeLessThan(500);
+      if (status >= 400) expect(Object.keys(JSON.parse(text)).some((key) => key === 'message' || key === 'error'), what).toBe(true);
+    };
+    const params = ['order_by', 'sort', 'package_type', 'package_name', 'package_version', 'include_versionless', 'status', 'exclude_subgroups', 'page', 'per_page', 'cursor'];
+    for (const value of values) {
+      for (const url of [`/projects/${p.id}/packages`, '/groups/acme-engineering/packages', `/projects/${p.id}/packages/${pkg.id}/package_files`, `/projects/${p.id}/packages/${pkg.id}/pipelines`]) {
+        const query = params.map((name) => `${name}=${encodeURIComponent(value)}`).join('&');
+        const answer = await h.get(`${url}?${query}`, { token: p.owner.token });
+        check(answer.status, answer.text, `GET ${url} ${value.slice(0, 20)}`);
+      }
+      for (const url of [`/projects/${p.id}/packages/${encodeURIComponent(value)}`, `/projects/${p.id}/packages/${pkg.id}/package_files/${encodeURIComponent(value)}`, `/projects/${p.id}/packages/protection/rules/${encodeURIComponent(value)}`]) {
+        const answer = await h.delete(url, { token: p.owner.token });
+        check(answer.status, answer.text, `DELETE ${url}`);
+      }
+      const rule = await h.post(`/projects/${p.id}/packages/protection/rules`, { package_name_pattern: value, package_type: value, minimum_access_level_for_push: value, minimum_access_level_for_delete: value }, { token: p.owner.token });
+      check(rule.status, rule.text, `POST rule ${value.slice(0, 20)}`);
+      const generic = await upload(p.id, `${encodeURIComponent(value) || 'x'}/${encodeURIComponent(value) || '1'}/${encodeURIComponent(value) || 'f'}`, 'x', p.owner.token, `?status=${encodeURIComponent(value)}&select=${encodeURIComponent(value)}`);
+      check(generic.status, generic.text, `PUT generic ${value.slice(0, 20)}`);
+      const npmGet = await h.get(`/projects/${p.id}/packages/npm/${encodeURIComponent(value)}`, { token: p.owner.token });
+      check(npmGet.status, npmGet.text, `GET npm ${value.slice(0, 20)}`);
+    }
+    for (const body of bodies) {
+      const answer = await h.put(`/projects/${p.id}/packages/npm/@x%2fy`, body, { token: p.owner.token });
+      check(answer.status, answer.text, `PUT npm ${JSON.stringify(body)}`);
+      const tag = await h.put(`/projects/${p.id}/packages/npm/-/package/@x/y/dist-tags/beta`, body, { token: p.owner.token });
+      check(tag.status, tag.text, `PUT dist-tag ${JSON.stringify(body)}`);
+    }
+    const broken = await h.call('PUT', `/projects/${p.id}/packages/npm/@x%2fy`, { headers: { 'Content-Type': 'application/json' }, token: p.owner.token, form: '{not json' });
+    check(broken.status, broken.text, 'PUT npm broken JSON');
+  });
+});
+
+describe('protection rule types', () => {
+  it('names only the types the platform protects', async () => {
+    const p = await ownProject('pkg-rule-types');
+    const base = `/projects/${p.id}/packages/protection/rules`;
+    expect((await h.post(base, { package_name_pattern: 'x*', package_type: 'golang', minimum_access_level_for_push: 'owner' }, { token: p.maintainer.token })).body).toEqual({ error: 'package_type does not have a valid value' });
+    for (const type of ['conan', 'generic', 'helm', 'maven', 'npm', 'nuget', 'pypi']) {
+      expect((await h.post(base, { package_name_pattern: 'x*', package_type: type, minimum_access_level_for_delete: 'admin' }, { token: p.maintainer.token })).status).toBe(201);
+    }
+  });
+});

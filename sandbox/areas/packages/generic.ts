@@ -1,14 +1,12 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../context.ts';
-import { HttpError, notFound, paramError } from '../../http/errors.ts';
+import { HttpError, paramError } from '../../http/errors.ts';
 import { ParamReader, collectParamErrors } from '../../http/params.ts';
 import { pathParam, type Call, type Router } from '../../http/route.ts';
 import { findReadableProject } from '../../model/access.ts';
 import { timestamp } from '../../model/time.ts';
-import {
-  INSTALLABLE_STATUSES, checkProtection, digestsOf, insertPackage, insertPackageFile, readBlob, requirePackageRead, requirePackageWrite, storeBlob,
-  type PackageFileRow, type PackageRow,
-} from '../../model/packages.ts';
+import { checkProtection, digestsOf, insertPackage, insertPackageFile, requirePackageWrite, storeBlob, type PackageRow } from '../../model/packages.ts';
+import { downloadProject, fileOf, sendPackageFile } from './downloads.ts';
 
 /** The generic packages API path (spec 3, 5: the package registries' upload APIs). */
 export const GENERIC_PATH = '/projects/:id/packages/generic/:package_name/:package_version/:file_name{.+}';
@@ -127,23 +125,10 @@ export function registerGenericPackages(routes: Router): void {
   });
 
   routes.get(GENERIC_PATH, { auth: 'public', jobToken: true }, (c, call) => {
-    const { db } = call.sandbox;
-    const project = findReadableProject(db, call.actor, pathParam(c, 'id'), call.now);
-    requirePackageRead(db, call.actor, project, call.now);
+    const project = downloadProject(c, call);
     const at = coordinates(c);
     const pkg = genericPackage(call, project.id, at);
-    if (!pkg || !INSTALLABLE_STATUSES.includes(pkg.status)) throw notFound('Package');
     // the newest upload of that name wins, as on the platform
-    const file = db.prepare("SELECT * FROM package_files WHERE package_id = ? AND file_name = ? AND status = 'default' ORDER BY id DESC LIMIT 1")
-      .get(pkg.id, at.fileName) as PackageFileRow | undefined;
-    if (!file) throw notFound('Package file');
-    const bytes = readBlob(call.sandbox, file.file_sha256);
-    db.prepare('UPDATE packages SET last_downloaded_at = ? WHERE id = ?').run(timestamp(call.now), pkg.id);
-    const baseName = at.fileName.split('/').pop() ?? at.fileName;
-    return c.body(new Uint8Array(bytes), 200, {
-      'Content-Type': 'application/octet-stream',
-      'Content-Disposition': `attachment; filename="${baseName}"; filename*=UTF-8''${encodeURIComponent(baseName)}`,
-      'Content-Length': String(bytes.byteLength),
-    });
+    return sendPackageFile(c, call, fileOf(call, pkg ? [pkg] : [], at.fileName));
   });
 }

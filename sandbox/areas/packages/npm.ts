@@ -4,10 +4,8 @@ import { HttpError, badRequest, forbidden, notFound } from '../../http/errors.ts
 import { pathParam, type Call, type Router } from '../../http/route.ts';
 import { findReadableProject, type ProjectRow } from '../../model/access.ts';
 import { timestamp } from '../../model/time.ts';
-import {
-  checkProtection, digestsOf, insertPackage, insertPackageFile, readBlob, requirePackageRead, requirePackageWrite, storeBlob,
-  type PackageFileRow, type PackageRow,
-} from '../../model/packages.ts';
+import { checkProtection, digestsOf, insertPackage, insertPackageFile, requirePackageWrite, storeBlob, type PackageFileRow, type PackageRow } from '../../model/packages.ts';
+import { downloadProject, fileOf, pathAfter, sendPackageFile } from './downloads.ts';
 
 /**
  * The project-level npm registry (`{base}/api/v4/projects/:id/packages/npm/`): what `npm publish`,
@@ -21,18 +19,6 @@ const MAX_PUBLISH_BYTES = 100 * 1024 * 1024;
 const NAME = /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
 // semantic versions, as the platform's semver_regex
 const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
-
-/** The path after `/packages/npm/`, its segments decoded (so `%2f` and `/` mean the same). */
-function npmPath(c: Context<AppEnv>): string[] {
-  const pathname = new URL(c.req.url).pathname;
-  const at = pathname.indexOf(PREFIX);
-  const rest = pathname.slice(at + PREFIX.length);
-  try {
-    return rest.split('/').flatMap((segment) => decodeURIComponent(segment).split('/'));
-  } catch {
-    throw badRequest('invalid %-encoding');
-  }
-}
 
 /** Splits a package name (one or two segments) off the front of the path. */
 function takeName(segments: string[]): { name: string; rest: string[] } {
@@ -130,6 +116,7 @@ async function publish(c: Context<AppEnv>, call: Call, project: ProjectRow, name
   const entries = Object.entries(body.versions);
   if (entries.length !== 1) throw badRequest('Exactly one version must be published');
   const [version, manifest] = entries[0];
+  if (!manifest || typeof manifest !== 'object' || Array.isArray(manifest)) throw badRequest('Package version metadata is invalid');
   if (!SEMVER.test(version)) throw badRequest('Validation failed: Version is invalid');
   const attachment = attachments[`${name}-${version}.tgz`] ?? Object.values(attachments)[0];
   if (typeof attachment?.data !== 'string') throw badRequest('Attachment data is missing');
@@ -170,25 +157,15 @@ function deprecate(c: Context<AppEnv>, call: Call, project: ProjectRow, name: st
 }
 
 function tarball(c: Context<AppEnv>, call: Call, project: ProjectRow, name: string, fileName: string): Response {
-  const { db } = call.sandbox;
-  const packages = installable(call, project.id, name);
-  const file = packages.length
-    ? (db.prepare("SELECT * FROM package_files WHERE package_id IN (SELECT value FROM json_each(?)) AND file_name = ? AND status = 'default' ORDER BY id DESC LIMIT 1")
-      .get(JSON.stringify(packages.map((pkg) => pkg.id)), fileName) as PackageFileRow | undefined)
-    : undefined;
-  if (!file) throw notFound('Package');
-  const bytes = readBlob(call.sandbox, file.file_sha256);
-  db.prepare('UPDATE packages SET last_downloaded_at = ? WHERE id = ?').run(timestamp(call.now), file.package_id);
-  return c.body(new Uint8Array(bytes), 200, { 'Content-Type': 'application/octet-stream', 'Content-Length': String(bytes.byteLength) });
+  return sendPackageFile(c, call, fileOf(call, installable(call, project.id, name), fileName));
 }
 
 export function registerNpmPackages(routes: Router): void {
   const path = '/projects/:id/packages/npm/:rest{.+}';
 
   routes.get(path, { auth: 'public', jobToken: true }, (c, call) => {
-    const project = npmProject(c, call);
-    requirePackageRead(call.sandbox.db, call.actor, project, call.now);
-    const segments = npmPath(c);
+    const project = downloadProject(c, call);
+    const segments = pathAfter(c, PREFIX);
     // dist-tags: -/package/:name/dist-tags
     if (segments[0] === '-' && segments[1] === 'package') {
       const { name, rest } = takeName(segments.slice(2));
@@ -205,7 +182,7 @@ export function registerNpmPackages(routes: Router): void {
 
   routes.put(path, { jobToken: true, async: true }, async (c, call) => {
     const project = npmProject(c, call);
-    const segments = npmPath(c);
+    const segments = pathAfter(c, PREFIX);
     if (segments[0] === '-' && segments[1] === 'package') {
       const { name, rest } = takeName(segments.slice(2));
       if (rest.length !== 2 || rest[0] !== 'dist-tags') throw notFound();
@@ -227,7 +204,7 @@ export function registerNpmPackages(routes: Router): void {
 
   routes.delete(path, { jobToken: true }, (c, call) => {
     const project = npmProject(c, call);
-    const segments = npmPath(c);
+    const segments = pathAfter(c, PREFIX);
     if (segments[0] !== '-' || segments[1] !== 'package') throw notFound();
     const { name, rest } = takeName(segments.slice(2));
     if (rest.length !== 2 || rest[0] !== 'dist-tags') throw notFound();
