@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { applyAdminSession, expect, test } from './fixtures.ts';
 import { axeViolations } from './axe.ts';
-import { newPackagesProject, uploadGeneric, type PackageFileAnswer as FileAnswer } from './packages-api.ts';
+import { newPackagesProject, uploadGeneric, type PackageAnswer, type PackageFileAnswer as FileAnswer } from './packages-api.ts';
 import { PackagesPage } from './pages/packages.ts';
 import { DEMO_PACKAGES } from '../sandbox/seed/packages.ts';
 import { XSS_CORPUS, expectNoScriptRan } from './xss.ts';
@@ -101,6 +101,21 @@ test.describe('package registry (administrator)', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), packages.download(file.file_name).click()]);
     const saved = await fs.readFile(await download.path());
     expect(createHash('sha256').update(saved).digest('hex')).toBe(file.file_sha256);
+  });
+
+  test('downloads Maven, NuGet, Go and PyPI files through their package managers\' paths, the bytes as the API names them', async ({ page, api }) => {
+    const payments = await api.projectId(DEMO_PACKAGES.protectedProject);
+    const gateway = await api.projectId(DEMO_PACKAGES.benchProject);
+    const handbook = await api.projectId('acme-engineering/handbook');
+    const [pypi] = await api.get<PackageAnswer[]>(`/projects/${handbook}/packages?package_type=pypi&order_by=version&sort=desc`);
+    const packages = new PackagesPage(page);
+    for (const [projectId, packageId] of [[payments, DEMO_PACKAGES.protectedPackageId], [payments, DEMO_PACKAGES.unprotectedPackageId], [gateway, DEMO_PACKAGES.withPipelinesId], [handbook, pypi.id]]) {
+      const [file] = await api.get<FileAnswer[]>(`/projects/${projectId}/packages/${packageId}/package_files`);
+      await packages.gotoPackage(projectId, packageId);
+      const [download] = await Promise.all([page.waitForEvent('download'), packages.download(file.file_name).click()]);
+      const saved = await fs.readFile(await download.path());
+      expect(createHash('sha256').update(saved).digest('hex'), file.file_name).toBe(file.file_sha256);
+    }
   });
 
   test('shows install steps without a token, and deletes a file then the package', async ({ page, api, consoleServer }) => {
