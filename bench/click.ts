@@ -1,6 +1,7 @@
 import { chromium, type Browser, type Locator, type Page, type Request } from '@playwright/test';
 import { DEMO_PATHS, DEMO_TOKENS } from '../sandbox/seed/demo.ts';
 import { DEMO_PIPELINES } from '../sandbox/seed/pipelines.ts';
+import { DEMO_PACKAGES } from '../sandbox/seed/packages.ts';
 import { chromiumLaunchOptions } from '../e2e/browser.ts';
 import { startConsoleServer } from '../e2e/console-server.ts';
 import { Shell } from '../e2e/pages/shell.ts';
@@ -37,7 +38,7 @@ interface ClickScreen {
   /** The list's first data row, and its request (the first API request whose path matches). */
   target: Target;
   request: RegExp;
-  /** Measured by a part of its own (`console.pipelines_list`), not with the click part's other screens. */
+  /** Measured by a part of its own (`console.pipelines_list`, `console.packages_list`), not with the click part's other screens. */
   ownPart?: boolean;
 }
 
@@ -224,6 +225,10 @@ export async function clickFigures(only?: readonly string[]): Promise<void> {
     const gatewayAnswer = await fetch(`${server.baseURL}/api/v4/projects/${encodeURIComponent(DEMO_PIPELINES.project)}`, { headers: admin });
     if (!gatewayAnswer.ok) throw new Error(`GET /projects/${DEMO_PIPELINES.project} answered ${gatewayAnswer.status}`);
     const gateway = (await gatewayAnswer.json()) as { id: number };
+    // the demo's project with 5,000 packages (the gateway's nightly builds)
+    const registryAnswer = await fetch(`${server.baseURL}/api/v4/projects/${encodeURIComponent(DEMO_PACKAGES.benchProject)}`, { headers: admin });
+    if (!registryAnswer.ok) throw new Error(`GET /projects/${DEMO_PACKAGES.benchProject} answered ${registryAnswer.status}`);
+    const registry = (await registryAnswer.json()) as { id: number };
     const faultsUrl = `${server.baseURL}/-/sandbox/faults`;
     const faults = async (latency: number | null) => {
       const answer = latency === null
@@ -265,6 +270,12 @@ export async function clickFigures(only?: readonly string[]): Promise<void> {
         name: 'pipelines', token: server.adminToken, start: `/projects/${gateway.id}/members`, ownPart: true,
         link: (page) => new Shell(page).section('Build').getByRole('link', { name: 'Pipelines', exact: true }),
         away: (page) => areas(page).getByRole('link', { name: 'Members', exact: true }), target: { caption: '^Pipelines$' }, request: /^\/api\/v4\/projects\/\d+\/pipelines$/,
+      },
+      {
+        // the first page of 5,000 packages, newest first
+        name: 'packages', token: server.adminToken, start: `/projects/${registry.id}/members`, ownPart: true,
+        link: (page) => new Shell(page).section('Deploy').getByRole('link', { name: 'Package registry', exact: true }),
+        away: (page) => areas(page).getByRole('link', { name: 'Members', exact: true }), target: { caption: '^Packages$' }, request: /^\/api\/v4\/projects\/\d+\/packages$/,
       },
     ];
     for (const screen of screens) if (only ? only.includes(screen.name) : !screen.ownPart) await screenFigures(browser, server.baseURL, faults, screen);

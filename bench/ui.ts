@@ -23,6 +23,8 @@ export const CONSOLE_PARTS: ReadonlyArray<readonly [string, () => void | Promise
   ['console.click', () => clickFigures()],
   // the list of the demo's 5,000 pipelines, by the click figures' method
   ['console.pipelines_list', () => clickFigures(['pipelines'])],
+  // the list of the demo's 5,000 packages (first row overhead against a raw fetch), by the same method
+  ['console.packages_list', () => clickFigures(['packages'])],
   ['console.approve', approveFigures],
   ['console.cold', coldFigures],
   ['console.expiry', expiryFigures],

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { DEMO_PATHS, expect, test, type Api } from './fixtures.ts';
 import { DEMO_MERGE_REQUESTS } from '../sandbox/seed/demo.ts';
 import { DEMO_PIPELINES } from '../sandbox/seed/pipelines.ts';
+import { DEMO_PACKAGES } from '../sandbox/seed/packages.ts';
 
 /**
  * No screen scrolls sideways on a phone (390 px): every route file in src/routes is visited with
@@ -34,6 +35,10 @@ interface DemoIds {
   pipelines: number;
   /** Its job with the 100,000-line log. */
   bigLogJob: number;
+  /** Its newest package (the project also holds the demo's 5,000 packages). */
+  package: number;
+  /** The demo project with a package protection rule. */
+  protectedPackages: number;
 }
 
 async function demoIds(api: Api): Promise<DemoIds> {
@@ -64,6 +69,8 @@ async function demoIds(api: Api): Promise<DemoIds> {
     instanceAccount: instanceAccount.id,
     pipelines,
     bigLogJob: (await api.get<Array<{ id: number; name: string }>>(`/projects/${pipelines}/pipelines/${DEMO_PIPELINES.bigLogId}/jobs?per_page=100`)).find((job) => job.name === DEMO_PIPELINES.bigLogJob)!.id,
+    package: (await first<{ id: number }>(`/projects/${pipelines}/packages?per_page=1&order_by=created_at&sort=desc`)).id,
+    protectedPackages: await api.projectId(DEMO_PACKAGES.protectedProject),
   };
 }
 
@@ -94,6 +101,7 @@ const ADDRESSES: Record<string, (ids: DemoIds) => string> = {
   'groups/$groupId/billable-members.tsx': (ids) => `/groups/${ids.group}/billable-members`,
   'groups/$groupId/members.tsx': (ids) => `/groups/${ids.group}/members?tab=all`,
   'groups/$groupId/runners.tsx': (ids) => `/groups/${ids.group}/runners`,
+  'groups/$groupId/packages.tsx': (ids) => `/groups/${ids.group}/packages`,
   'groups/$groupId/service-accounts.tsx': (ids) => `/groups/${ids.group}/service-accounts`,
   'groups/$groupId/service-accounts_.$userId.tokens.tsx': (ids) => `/groups/${ids.group}/service-accounts/${ids.groupAccount}/tokens`,
   'projects/index.tsx': () => '/projects',
@@ -130,6 +138,11 @@ const ADDRESSES: Record<string, (ids: DemoIds) => string> = {
   'projects/$projectId/pipelines/$pipelineId/jobs.tsx': (ids) => `/projects/${ids.pipelines}/pipelines/${DEMO_PIPELINES.bigGraphId}/jobs`,
   'projects/$projectId/pipelines/$pipelineId/test-report.tsx': (ids) => `/projects/${ids.pipelines}/pipelines/${DEMO_PIPELINES.bigLogId}/test-report`,
   'projects/$projectId/pipelines/$pipelineId/variables.tsx': (ids) => `/projects/${ids.pipelines}/pipelines/${DEMO_PIPELINES.runningId}/variables`,
+  // the demo's 5,000 packages, and the newest of them (its files, install steps and pipelines)
+  'projects/$projectId/packages/index.tsx': (ids) => `/projects/${ids.pipelines}/packages`,
+  'projects/$projectId/packages/$packageId.tsx': (ids) => `/projects/${ids.pipelines}/packages/${ids.package}`,
+  // the demo's protected payments service: its rule for com/acme/payments/*
+  'projects/$projectId/packages-and-registries.tsx': (ids) => `/projects/${ids.protectedPackages}/packages-and-registries`,
   'projects/$projectId/jobs/$jobId.tsx': (ids) => `/projects/${ids.pipelines}/jobs/${ids.bigLogJob}`,
   'projects/$projectId/runners.tsx': (ids) => `/projects/${ids.project}/runners`,
   'projects/$projectId/tree.$.tsx': (ids) => `/projects/${ids.project}/tree/src`,

@@ -8,6 +8,7 @@ import { PipelinesPage, RunPipelinePage } from './pages/pipelines.ts';
 import { RunnerFleetPage } from './pages/runners.ts';
 import { StorageMovesPage } from './pages/storage-moves.ts';
 import { newSshKey } from './ssh-key.ts';
+import { newPackagesProject, uploadGeneric } from './packages-api.ts';
 import { jobNamed, newCiProject, settledPipeline } from './ci.ts';
 
 /**
@@ -140,9 +141,9 @@ deploy:
  * One case pressed the three ways in turn, each a step named after its press, on one page: a
  * case pays for one browser context and one cold load of the console, not three.
  */
-function eachPress(title: string, body: (fixtures: { page: Page; api: Api }, press: Press) => Promise<void>) {
-  test(title, async ({ page, api }) => {
-    for (const press of PRESSES) await test.step(press, () => body({ page, api }, press));
+function eachPress(title: string, body: (fixtures: { page: Page; api: Api; consoleServer: { baseURL: string; adminToken: string } }, press: Press) => Promise<void>) {
+  test(title, async ({ page, api, consoleServer }) => {
+    for (const press of PRESSES) await test.step(press, () => body({ page, api, consoleServer }, press));
   });
 }
 
@@ -326,6 +327,63 @@ test.describe('one press sends one write', () => {
     await expect(dialog).toHaveCount(0);
     await expectOneRequest(api, mark, 'DELETE', `/api/v4/projects/${project.id}/repository/branches/${encodeURIComponent(name)}`);
     expect((await api.get<Array<{ name: string }>>(`/projects/${project.id}/repository/branches?per_page=100`)).map((branch) => branch.name)).toEqual(['main']);
+  });
+
+  eachPress('delete a package file', async ({ page, api, consoleServer }, press) => {
+    const project = await newPackagesProject(api);
+    const upload = { name: `one-write-${unique()}`, version: '1.0.0', bytes: Buffer.from('x') };
+    const pkg = await uploadGeneric(consoleServer, project.id, { ...upload, fileName: 'keep.txt' });
+    await uploadGeneric(consoleServer, project.id, { ...upload, fileName: 'drop.txt' });
+    const [drop] = (await api.get<Array<{ id: number; file_name: string }>>(`/projects/${project.id}/packages/${pkg.id}/package_files`)).filter((file) => file.file_name === 'drop.txt');
+    await page.goto(`/projects/${project.id}/packages/${pkg.id}`);
+    await page.getByRole('button', { name: 'Delete drop.txt', exact: true }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Delete file drop.txt?' });
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: 'Delete file', exact: true }));
+    await expect(dialog).toHaveCount(0);
+    await expectOneRequest(api, mark, 'DELETE', `/api/v4/projects/${project.id}/packages/${pkg.id}/package_files/${drop.id}`);
+    expect((await api.get<Array<{ file_name: string }>>(`/projects/${project.id}/packages/${pkg.id}/package_files`)).map((file) => file.file_name)).toEqual(['keep.txt']);
+  });
+
+  eachPress('delete a package', async ({ page, api, consoleServer }, press) => {
+    const project = await newPackagesProject(api);
+    const name = `one-write-${unique()}`;
+    const pkg = await uploadGeneric(consoleServer, project.id, { name, version: '2.0.0', fileName: 'a.txt', bytes: Buffer.from('a') });
+    await page.goto(`/projects/${project.id}/packages/${pkg.id}`);
+    await page.getByRole('main').getByRole('button', { name: 'Delete package', exact: true }).click();
+    const dialog = page.getByRole('alertdialog', { name: `Delete package ${name} 2.0.0?` });
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: 'Delete package', exact: true }));
+    await expect(page).toHaveURL(new RegExp(`/projects/${project.id}/packages$`));
+    await expectOneRequest(api, mark, 'DELETE', `/api/v4/projects/${project.id}/packages/${pkg.id}`);
+    expect((await api.call('GET', `/projects/${project.id}/packages/${pkg.id}`)).status).toBe(404);
+  });
+
+  eachPress('add a package protection rule', async ({ page, api }, press) => {
+    const project = await newPackagesProject(api);
+    const pattern = `@acme/${unique()}-*`;
+    await page.goto(`/projects/${project.id}/packages-and-registries`);
+    const form = page.getByRole('form', { name: 'Add protection rule' });
+    await form.getByLabel('Name pattern').fill(pattern);
+    const mark = await api.requestMark();
+    await pressTwice(page, press, form.getByRole('button', { name: 'Add rule', exact: true }), form.getByLabel('Name pattern'));
+    await expect(page.getByRole('table', { name: 'Package protection rules' }).getByRole('row').filter({ hasText: pattern })).toBeVisible();
+    await expectOneRequest(api, mark, 'POST', `/api/v4/projects/${project.id}/packages/protection/rules`);
+    expect((await api.get<Array<{ package_name_pattern: string }>>(`/projects/${project.id}/packages/protection/rules`)).map((rule) => rule.package_name_pattern)).toEqual([pattern]);
+  });
+
+  eachPress('delete a package protection rule', async ({ page, api }, press) => {
+    const project = await newPackagesProject(api);
+    const pattern = `@acme/${unique()}-*`;
+    const rule = await api.post<{ id: number }>(`/projects/${project.id}/packages/protection/rules`, { package_name_pattern: pattern, package_type: 'npm', minimum_access_level_for_push: 'maintainer' });
+    await page.goto(`/projects/${project.id}/packages-and-registries`);
+    await page.getByRole('button', { name: `Delete rule ${pattern}`, exact: true }).click();
+    const dialog = page.getByRole('alertdialog', { name: `Delete rule ${pattern}?` });
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: 'Delete rule', exact: true }));
+    await expect(dialog).toHaveCount(0);
+    await expectOneRequest(api, mark, 'DELETE', `/api/v4/projects/${project.id}/packages/protection/rules/${rule.id}`);
+    expect(await api.get<unknown[]>(`/projects/${project.id}/packages/protection/rules`)).toEqual([]);
   });
 
   eachPress('delete merged branches', async ({ page, api }, press) => {

@@ -36,6 +36,7 @@ import { Route as GroupsGroupIdIssuesRouteImport } from './routes/groups/$groupI
 import { Route as GroupsGroupIdMembersRouteImport } from './routes/groups/$groupId/members'
 import { Route as GroupsGroupIdMergeRequestBoardRouteImport } from './routes/groups/$groupId/merge-request-board'
 import { Route as GroupsGroupIdMergeRequestsRouteImport } from './routes/groups/$groupId/merge-requests'
+import { Route as GroupsGroupIdPackagesRouteImport } from './routes/groups/$groupId/packages'
 import { Route as GroupsGroupIdRunnersRouteImport } from './routes/groups/$groupId/runners'
 import { Route as GroupsGroupIdServiceAccountsRouteImport } from './routes/groups/$groupId/service-accounts'
 import { Route as ProjectsProjectIdApprovalSettingsRouteImport } from './routes/projects/$projectId/approval-settings'
@@ -46,6 +47,7 @@ import { Route as ProjectsProjectIdCommitsRouteImport } from './routes/projects/
 import { Route as ProjectsProjectIdDeployKeysRouteImport } from './routes/projects/$projectId/deploy-keys'
 import { Route as ProjectsProjectIdMembersRouteImport } from './routes/projects/$projectId/members'
 import { Route as ProjectsProjectIdMergeRequestBoardRouteImport } from './routes/projects/$projectId/merge-request-board'
+import { Route as ProjectsProjectIdPackagesAndRegistriesRouteImport } from './routes/projects/$projectId/packages-and-registries'
 import { Route as ProjectsProjectIdRunnersRouteImport } from './routes/projects/$projectId/runners'
 import { Route as AdminServiceAccountsUserIdTokensRouteImport } from './routes/admin/service-accounts_.$userId.tokens'
 import { Route as ProjectsProjectIdBlameSplatRouteImport } from './routes/projects/$projectId/blame.$'
@@ -58,6 +60,8 @@ import { Route as ProjectsProjectIdJobsJobIdRouteImport } from './routes/project
 import { Route as ProjectsProjectIdMergeRequestsIndexRouteImport } from './routes/projects/$projectId/merge-requests/index'
 import { Route as ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteImport } from './routes/projects/$projectId/merge-requests/$mergeRequestIid/route'
 import { Route as ProjectsProjectIdNewSplatRouteImport } from './routes/projects/$projectId/new.$'
+import { Route as ProjectsProjectIdPackagesIndexRouteImport } from './routes/projects/$projectId/packages/index'
+import { Route as ProjectsProjectIdPackagesPackageIdRouteImport } from './routes/projects/$projectId/packages/$packageId'
 import { Route as ProjectsProjectIdPipelinesIndexRouteImport } from './routes/projects/$projectId/pipelines/index'
 import { Route as ProjectsProjectIdPipelinesPipelineIdRouteRouteImport } from './routes/projects/$projectId/pipelines/$pipelineId/route'
 import { Route as ProjectsProjectIdPipelinesChartsRouteImport } from './routes/projects/$projectId/pipelines/charts'
@@ -211,6 +215,11 @@ const GroupsGroupIdMergeRequestsRoute =
     path: '/groups/$groupId/merge-requests',
     getParentRoute: () => rootRouteImport,
   } as any)
+const GroupsGroupIdPackagesRoute = GroupsGroupIdPackagesRouteImport.update({
+  id: '/groups/$groupId/packages',
+  path: '/groups/$groupId/packages',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const GroupsGroupIdRunnersRoute = GroupsGroupIdRunnersRouteImport.update({
   id: '/groups/$groupId/runners',
   path: '/groups/$groupId/runners',
@@ -267,6 +276,12 @@ const ProjectsProjectIdMergeRequestBoardRoute =
   ProjectsProjectIdMergeRequestBoardRouteImport.update({
     id: '/projects/$projectId/merge-request-board',
     path: '/projects/$projectId/merge-request-board',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const ProjectsProjectIdPackagesAndRegistriesRoute =
+  ProjectsProjectIdPackagesAndRegistriesRouteImport.update({
+    id: '/projects/$projectId/packages-and-registries',
+    path: '/projects/$projectId/packages-and-registries',
     getParentRoute: () => rootRouteImport,
   } as any)
 const ProjectsProjectIdRunnersRoute =
@@ -339,6 +354,18 @@ const ProjectsProjectIdNewSplatRoute =
   ProjectsProjectIdNewSplatRouteImport.update({
     id: '/projects/$projectId/new/$',
     path: '/projects/$projectId/new/$',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const ProjectsProjectIdPackagesIndexRoute =
+  ProjectsProjectIdPackagesIndexRouteImport.update({
+    id: '/projects/$projectId/packages/',
+    path: '/projects/$projectId/packages/',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const ProjectsProjectIdPackagesPackageIdRoute =
+  ProjectsProjectIdPackagesPackageIdRouteImport.update({
+    id: '/projects/$projectId/packages/$packageId',
+    path: '/projects/$projectId/packages/$packageId',
     getParentRoute: () => rootRouteImport,
   } as any)
 const ProjectsProjectIdPipelinesIndexRoute =
@@ -449,6 +476,7 @@ export interface FileRoutesByFullPath {
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
   '/groups/$groupId/merge-request-board': typeof GroupsGroupIdMergeRequestBoardRoute
   '/groups/$groupId/merge-requests': typeof GroupsGroupIdMergeRequestsRoute
+  '/groups/$groupId/packages': typeof GroupsGroupIdPackagesRoute
   '/groups/$groupId/runners': typeof GroupsGroupIdRunnersRoute
   '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
   '/projects/$projectId/approval-settings': typeof ProjectsProjectIdApprovalSettingsRoute
@@ -459,6 +487,7 @@ export interface FileRoutesByFullPath {
   '/projects/$projectId/deploy-keys': typeof ProjectsProjectIdDeployKeysRoute
   '/projects/$projectId/members': typeof ProjectsProjectIdMembersRoute
   '/projects/$projectId/merge-request-board': typeof ProjectsProjectIdMergeRequestBoardRoute
+  '/projects/$projectId/packages-and-registries': typeof ProjectsProjectIdPackagesAndRegistriesRoute
   '/projects/$projectId/runners': typeof ProjectsProjectIdRunnersRoute
   '/admin/hooks/': typeof AdminHooksIndexRoute
   '/admin/storage-moves/': typeof AdminStorageMovesIndexRoute
@@ -472,11 +501,13 @@ export interface FileRoutesByFullPath {
   '/projects/$projectId/issues/$issueIid': typeof ProjectsProjectIdIssuesIssueIidRoute
   '/projects/$projectId/jobs/$jobId': typeof ProjectsProjectIdJobsJobIdRoute
   '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
+  '/projects/$projectId/packages/$packageId': typeof ProjectsProjectIdPackagesPackageIdRoute
   '/projects/$projectId/pipelines/charts': typeof ProjectsProjectIdPipelinesChartsRoute
   '/projects/$projectId/pipelines/new': typeof ProjectsProjectIdPipelinesNewRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
   '/projects/$projectId/issues/': typeof ProjectsProjectIdIssuesIndexRoute
   '/projects/$projectId/merge-requests/': typeof ProjectsProjectIdMergeRequestsIndexRoute
+  '/projects/$projectId/packages/': typeof ProjectsProjectIdPackagesIndexRoute
   '/projects/$projectId/pipelines/': typeof ProjectsProjectIdPipelinesIndexRoute
   '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/changes': typeof ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute
@@ -513,6 +544,7 @@ export interface FileRoutesByTo {
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
   '/groups/$groupId/merge-request-board': typeof GroupsGroupIdMergeRequestBoardRoute
   '/groups/$groupId/merge-requests': typeof GroupsGroupIdMergeRequestsRoute
+  '/groups/$groupId/packages': typeof GroupsGroupIdPackagesRoute
   '/groups/$groupId/runners': typeof GroupsGroupIdRunnersRoute
   '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
   '/projects/$projectId/approval-settings': typeof ProjectsProjectIdApprovalSettingsRoute
@@ -523,6 +555,7 @@ export interface FileRoutesByTo {
   '/projects/$projectId/deploy-keys': typeof ProjectsProjectIdDeployKeysRoute
   '/projects/$projectId/members': typeof ProjectsProjectIdMembersRoute
   '/projects/$projectId/merge-request-board': typeof ProjectsProjectIdMergeRequestBoardRoute
+  '/projects/$projectId/packages-and-registries': typeof ProjectsProjectIdPackagesAndRegistriesRoute
   '/projects/$projectId/runners': typeof ProjectsProjectIdRunnersRoute
   '/admin/hooks': typeof AdminHooksIndexRoute
   '/admin/storage-moves': typeof AdminStorageMovesIndexRoute
@@ -534,11 +567,13 @@ export interface FileRoutesByTo {
   '/projects/$projectId/issues/$issueIid': typeof ProjectsProjectIdIssuesIssueIidRoute
   '/projects/$projectId/jobs/$jobId': typeof ProjectsProjectIdJobsJobIdRoute
   '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
+  '/projects/$projectId/packages/$packageId': typeof ProjectsProjectIdPackagesPackageIdRoute
   '/projects/$projectId/pipelines/charts': typeof ProjectsProjectIdPipelinesChartsRoute
   '/projects/$projectId/pipelines/new': typeof ProjectsProjectIdPipelinesNewRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
   '/projects/$projectId/issues': typeof ProjectsProjectIdIssuesIndexRoute
   '/projects/$projectId/merge-requests': typeof ProjectsProjectIdMergeRequestsIndexRoute
+  '/projects/$projectId/packages': typeof ProjectsProjectIdPackagesIndexRoute
   '/projects/$projectId/pipelines': typeof ProjectsProjectIdPipelinesIndexRoute
   '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/changes': typeof ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute
@@ -576,6 +611,7 @@ export interface FileRoutesById {
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
   '/groups/$groupId/merge-request-board': typeof GroupsGroupIdMergeRequestBoardRoute
   '/groups/$groupId/merge-requests': typeof GroupsGroupIdMergeRequestsRoute
+  '/groups/$groupId/packages': typeof GroupsGroupIdPackagesRoute
   '/groups/$groupId/runners': typeof GroupsGroupIdRunnersRoute
   '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
   '/projects/$projectId/approval-settings': typeof ProjectsProjectIdApprovalSettingsRoute
@@ -586,6 +622,7 @@ export interface FileRoutesById {
   '/projects/$projectId/deploy-keys': typeof ProjectsProjectIdDeployKeysRoute
   '/projects/$projectId/members': typeof ProjectsProjectIdMembersRoute
   '/projects/$projectId/merge-request-board': typeof ProjectsProjectIdMergeRequestBoardRoute
+  '/projects/$projectId/packages-and-registries': typeof ProjectsProjectIdPackagesAndRegistriesRoute
   '/projects/$projectId/runners': typeof ProjectsProjectIdRunnersRoute
   '/admin/hooks/': typeof AdminHooksIndexRoute
   '/admin/storage-moves/': typeof AdminStorageMovesIndexRoute
@@ -599,11 +636,13 @@ export interface FileRoutesById {
   '/projects/$projectId/issues/$issueIid': typeof ProjectsProjectIdIssuesIssueIidRoute
   '/projects/$projectId/jobs/$jobId': typeof ProjectsProjectIdJobsJobIdRoute
   '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
+  '/projects/$projectId/packages/$packageId': typeof ProjectsProjectIdPackagesPackageIdRoute
   '/projects/$projectId/pipelines/charts': typeof ProjectsProjectIdPipelinesChartsRoute
   '/projects/$projectId/pipelines/new': typeof ProjectsProjectIdPipelinesNewRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
   '/projects/$projectId/issues/': typeof ProjectsProjectIdIssuesIndexRoute
   '/projects/$projectId/merge-requests/': typeof ProjectsProjectIdMergeRequestsIndexRoute
+  '/projects/$projectId/packages/': typeof ProjectsProjectIdPackagesIndexRoute
   '/projects/$projectId/pipelines/': typeof ProjectsProjectIdPipelinesIndexRoute
   '/groups/$groupId/service-accounts_/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/changes': typeof ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute
@@ -642,6 +681,7 @@ export interface FileRouteTypes {
     | '/groups/$groupId/members'
     | '/groups/$groupId/merge-request-board'
     | '/groups/$groupId/merge-requests'
+    | '/groups/$groupId/packages'
     | '/groups/$groupId/runners'
     | '/groups/$groupId/service-accounts'
     | '/projects/$projectId/approval-settings'
@@ -652,6 +692,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/deploy-keys'
     | '/projects/$projectId/members'
     | '/projects/$projectId/merge-request-board'
+    | '/projects/$projectId/packages-and-registries'
     | '/projects/$projectId/runners'
     | '/admin/hooks/'
     | '/admin/storage-moves/'
@@ -665,11 +706,13 @@ export interface FileRouteTypes {
     | '/projects/$projectId/issues/$issueIid'
     | '/projects/$projectId/jobs/$jobId'
     | '/projects/$projectId/new/$'
+    | '/projects/$projectId/packages/$packageId'
     | '/projects/$projectId/pipelines/charts'
     | '/projects/$projectId/pipelines/new'
     | '/projects/$projectId/tree/$'
     | '/projects/$projectId/issues/'
     | '/projects/$projectId/merge-requests/'
+    | '/projects/$projectId/packages/'
     | '/projects/$projectId/pipelines/'
     | '/groups/$groupId/service-accounts/$userId/tokens'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/changes'
@@ -706,6 +749,7 @@ export interface FileRouteTypes {
     | '/groups/$groupId/members'
     | '/groups/$groupId/merge-request-board'
     | '/groups/$groupId/merge-requests'
+    | '/groups/$groupId/packages'
     | '/groups/$groupId/runners'
     | '/groups/$groupId/service-accounts'
     | '/projects/$projectId/approval-settings'
@@ -716,6 +760,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/deploy-keys'
     | '/projects/$projectId/members'
     | '/projects/$projectId/merge-request-board'
+    | '/projects/$projectId/packages-and-registries'
     | '/projects/$projectId/runners'
     | '/admin/hooks'
     | '/admin/storage-moves'
@@ -727,11 +772,13 @@ export interface FileRouteTypes {
     | '/projects/$projectId/issues/$issueIid'
     | '/projects/$projectId/jobs/$jobId'
     | '/projects/$projectId/new/$'
+    | '/projects/$projectId/packages/$packageId'
     | '/projects/$projectId/pipelines/charts'
     | '/projects/$projectId/pipelines/new'
     | '/projects/$projectId/tree/$'
     | '/projects/$projectId/issues'
     | '/projects/$projectId/merge-requests'
+    | '/projects/$projectId/packages'
     | '/projects/$projectId/pipelines'
     | '/groups/$groupId/service-accounts/$userId/tokens'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/changes'
@@ -768,6 +815,7 @@ export interface FileRouteTypes {
     | '/groups/$groupId/members'
     | '/groups/$groupId/merge-request-board'
     | '/groups/$groupId/merge-requests'
+    | '/groups/$groupId/packages'
     | '/groups/$groupId/runners'
     | '/groups/$groupId/service-accounts'
     | '/projects/$projectId/approval-settings'
@@ -778,6 +826,7 @@ export interface FileRouteTypes {
     | '/projects/$projectId/deploy-keys'
     | '/projects/$projectId/members'
     | '/projects/$projectId/merge-request-board'
+    | '/projects/$projectId/packages-and-registries'
     | '/projects/$projectId/runners'
     | '/admin/hooks/'
     | '/admin/storage-moves/'
@@ -791,11 +840,13 @@ export interface FileRouteTypes {
     | '/projects/$projectId/issues/$issueIid'
     | '/projects/$projectId/jobs/$jobId'
     | '/projects/$projectId/new/$'
+    | '/projects/$projectId/packages/$packageId'
     | '/projects/$projectId/pipelines/charts'
     | '/projects/$projectId/pipelines/new'
     | '/projects/$projectId/tree/$'
     | '/projects/$projectId/issues/'
     | '/projects/$projectId/merge-requests/'
+    | '/projects/$projectId/packages/'
     | '/projects/$projectId/pipelines/'
     | '/groups/$groupId/service-accounts_/$userId/tokens'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/changes'
@@ -833,6 +884,7 @@ export interface RootRouteChildren {
   GroupsGroupIdMembersRoute: typeof GroupsGroupIdMembersRoute
   GroupsGroupIdMergeRequestBoardRoute: typeof GroupsGroupIdMergeRequestBoardRoute
   GroupsGroupIdMergeRequestsRoute: typeof GroupsGroupIdMergeRequestsRoute
+  GroupsGroupIdPackagesRoute: typeof GroupsGroupIdPackagesRoute
   GroupsGroupIdRunnersRoute: typeof GroupsGroupIdRunnersRoute
   GroupsGroupIdServiceAccountsRoute: typeof GroupsGroupIdServiceAccountsRoute
   ProjectsProjectIdApprovalSettingsRoute: typeof ProjectsProjectIdApprovalSettingsRoute
@@ -843,6 +895,7 @@ export interface RootRouteChildren {
   ProjectsProjectIdDeployKeysRoute: typeof ProjectsProjectIdDeployKeysRoute
   ProjectsProjectIdMembersRoute: typeof ProjectsProjectIdMembersRoute
   ProjectsProjectIdMergeRequestBoardRoute: typeof ProjectsProjectIdMergeRequestBoardRoute
+  ProjectsProjectIdPackagesAndRegistriesRoute: typeof ProjectsProjectIdPackagesAndRegistriesRoute
   ProjectsProjectIdRunnersRoute: typeof ProjectsProjectIdRunnersRoute
   AdminHooksIndexRoute: typeof AdminHooksIndexRoute
   AdminStorageMovesIndexRoute: typeof AdminStorageMovesIndexRoute
@@ -856,11 +909,13 @@ export interface RootRouteChildren {
   ProjectsProjectIdIssuesIssueIidRoute: typeof ProjectsProjectIdIssuesIssueIidRoute
   ProjectsProjectIdJobsJobIdRoute: typeof ProjectsProjectIdJobsJobIdRoute
   ProjectsProjectIdNewSplatRoute: typeof ProjectsProjectIdNewSplatRoute
+  ProjectsProjectIdPackagesPackageIdRoute: typeof ProjectsProjectIdPackagesPackageIdRoute
   ProjectsProjectIdPipelinesChartsRoute: typeof ProjectsProjectIdPipelinesChartsRoute
   ProjectsProjectIdPipelinesNewRoute: typeof ProjectsProjectIdPipelinesNewRoute
   ProjectsProjectIdTreeSplatRoute: typeof ProjectsProjectIdTreeSplatRoute
   ProjectsProjectIdIssuesIndexRoute: typeof ProjectsProjectIdIssuesIndexRoute
   ProjectsProjectIdMergeRequestsIndexRoute: typeof ProjectsProjectIdMergeRequestsIndexRoute
+  ProjectsProjectIdPackagesIndexRoute: typeof ProjectsProjectIdPackagesIndexRoute
   ProjectsProjectIdPipelinesIndexRoute: typeof ProjectsProjectIdPipelinesIndexRoute
   GroupsGroupIdServiceAccountsUserIdTokensRoute: typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
 }
@@ -1056,6 +1111,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof GroupsGroupIdMergeRequestsRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/groups/$groupId/packages': {
+      id: '/groups/$groupId/packages'
+      path: '/groups/$groupId/packages'
+      fullPath: '/groups/$groupId/packages'
+      preLoaderRoute: typeof GroupsGroupIdPackagesRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/groups/$groupId/runners': {
       id: '/groups/$groupId/runners'
       path: '/groups/$groupId/runners'
@@ -1124,6 +1186,13 @@ declare module '@tanstack/react-router' {
       path: '/projects/$projectId/merge-request-board'
       fullPath: '/projects/$projectId/merge-request-board'
       preLoaderRoute: typeof ProjectsProjectIdMergeRequestBoardRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/projects/$projectId/packages-and-registries': {
+      id: '/projects/$projectId/packages-and-registries'
+      path: '/projects/$projectId/packages-and-registries'
+      fullPath: '/projects/$projectId/packages-and-registries'
+      preLoaderRoute: typeof ProjectsProjectIdPackagesAndRegistriesRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/projects/$projectId/runners': {
@@ -1208,6 +1277,20 @@ declare module '@tanstack/react-router' {
       path: '/projects/$projectId/new/$'
       fullPath: '/projects/$projectId/new/$'
       preLoaderRoute: typeof ProjectsProjectIdNewSplatRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/projects/$projectId/packages/': {
+      id: '/projects/$projectId/packages/'
+      path: '/projects/$projectId/packages'
+      fullPath: '/projects/$projectId/packages/'
+      preLoaderRoute: typeof ProjectsProjectIdPackagesIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/projects/$projectId/packages/$packageId': {
+      id: '/projects/$projectId/packages/$packageId'
+      path: '/projects/$projectId/packages/$packageId'
+      fullPath: '/projects/$projectId/packages/$packageId'
+      preLoaderRoute: typeof ProjectsProjectIdPackagesPackageIdRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/projects/$projectId/pipelines/': {
@@ -1375,6 +1458,7 @@ const rootRouteChildren: RootRouteChildren = {
   GroupsGroupIdMembersRoute: GroupsGroupIdMembersRoute,
   GroupsGroupIdMergeRequestBoardRoute: GroupsGroupIdMergeRequestBoardRoute,
   GroupsGroupIdMergeRequestsRoute: GroupsGroupIdMergeRequestsRoute,
+  GroupsGroupIdPackagesRoute: GroupsGroupIdPackagesRoute,
   GroupsGroupIdRunnersRoute: GroupsGroupIdRunnersRoute,
   GroupsGroupIdServiceAccountsRoute: GroupsGroupIdServiceAccountsRoute,
   ProjectsProjectIdApprovalSettingsRoute:
@@ -1387,6 +1471,8 @@ const rootRouteChildren: RootRouteChildren = {
   ProjectsProjectIdMembersRoute: ProjectsProjectIdMembersRoute,
   ProjectsProjectIdMergeRequestBoardRoute:
     ProjectsProjectIdMergeRequestBoardRoute,
+  ProjectsProjectIdPackagesAndRegistriesRoute:
+    ProjectsProjectIdPackagesAndRegistriesRoute,
   ProjectsProjectIdRunnersRoute: ProjectsProjectIdRunnersRoute,
   AdminHooksIndexRoute: AdminHooksIndexRoute,
   AdminStorageMovesIndexRoute: AdminStorageMovesIndexRoute,
@@ -1402,12 +1488,15 @@ const rootRouteChildren: RootRouteChildren = {
   ProjectsProjectIdIssuesIssueIidRoute: ProjectsProjectIdIssuesIssueIidRoute,
   ProjectsProjectIdJobsJobIdRoute: ProjectsProjectIdJobsJobIdRoute,
   ProjectsProjectIdNewSplatRoute: ProjectsProjectIdNewSplatRoute,
+  ProjectsProjectIdPackagesPackageIdRoute:
+    ProjectsProjectIdPackagesPackageIdRoute,
   ProjectsProjectIdPipelinesChartsRoute: ProjectsProjectIdPipelinesChartsRoute,
   ProjectsProjectIdPipelinesNewRoute: ProjectsProjectIdPipelinesNewRoute,
   ProjectsProjectIdTreeSplatRoute: ProjectsProjectIdTreeSplatRoute,
   ProjectsProjectIdIssuesIndexRoute: ProjectsProjectIdIssuesIndexRoute,
   ProjectsProjectIdMergeRequestsIndexRoute:
     ProjectsProjectIdMergeRequestsIndexRoute,
+  ProjectsProjectIdPackagesIndexRoute: ProjectsProjectIdPackagesIndexRoute,
   ProjectsProjectIdPipelinesIndexRoute: ProjectsProjectIdPipelinesIndexRoute,
   GroupsGroupIdServiceAccountsUserIdTokensRoute:
     GroupsGroupIdServiceAccountsUserIdTokensRoute,

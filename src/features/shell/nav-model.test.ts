@@ -10,7 +10,8 @@ describe('the sidebar model', () => {
       ['Plan', ['Issues', 'Issue boards']],
       ['Code', ['Merge requests', 'Merge request board', 'Files', 'Commits', 'Branches']],
       ['Build', ['Pipelines', 'Runners']],
-      ['Settings', ['Deploy keys', 'Merge request approvals']],
+      ['Deploy', ['Package registry']],
+      ['Settings', ['Deploy keys', 'Packages and registries', 'Merge request approvals']],
     ]);
   });
 
@@ -20,12 +21,14 @@ describe('the sidebar model', () => {
       ['Manage', ['Members']],
       ['Plan', ['Issues', 'Issue boards']],
       ['Code', ['Merge requests', 'Merge request board']],
+      ['Deploy', ['Package registry']],
     ]);
     expect(group(true, false)).toEqual([
       ['Manage', ['Members']],
       ['Plan', ['Issues', 'Issue boards']],
       ['Code', ['Merge requests', 'Merge request board']],
       ['Build', ['Runners']],
+      ['Deploy', ['Package registry']],
       ['Settings', ['Access tokens']],
     ]);
     expect(group(true, true)).toEqual([
@@ -33,6 +36,7 @@ describe('the sidebar model', () => {
       ['Plan', ['Issues', 'Issue boards']],
       ['Code', ['Merge requests', 'Merge request board']],
       ['Build', ['Runners']],
+      ['Deploy', ['Package registry']],
       ['Settings', ['Access tokens', 'Service accounts', 'Billable members']],
     ]);
   });
@@ -56,6 +60,15 @@ describe('the sidebar model', () => {
     const pipelines = contextSections({ isAdmin: false, isBot: false, projectId: 7 }).find((section) => section.name === 'Build')!.items[0];
     expect(pipelines.to).toBe('/projects/$projectId/pipelines');
     for (const path of ['/projects/7/pipelines/12', '/projects/7/pipelines/new', '/projects/7/pipelines/charts']) expect(pipelines.alsoCurrent?.test(path), path).toBe(true);
+  });
+
+  it('keeps the Package registry current on a package, in projects and groups', () => {
+    const deploy = (context: Parameters<typeof contextSections>[0]) => contextSections(context).find((section) => section.name === 'Deploy')!.items[0];
+    const project = deploy({ isAdmin: false, isBot: false, projectId: 7 });
+    expect(project).toMatchObject({ to: '/projects/$projectId/packages', params: { projectId: '7' } });
+    expect(project.alsoCurrent?.test('/projects/7/packages/12')).toBe(true);
+    expect(project.alsoCurrent?.test('/projects/7/pipelines/12')).toBe(false);
+    expect(deploy({ isAdmin: false, isBot: false, group: { id: 3, owner: false, topLevel: true } })).toMatchObject({ to: '/groups/$groupId/packages', params: { groupId: '3' } });
   });
 
   it('keeps a project’s Merge requests current on one of its merge requests', () => {

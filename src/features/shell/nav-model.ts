@@ -80,6 +80,7 @@ function groupItems(group: NonNullable<NavContext['group']>): Placed[] {
     { section: 'Code', label: 'Merge requests', to: '/groups/$groupId/merge-requests', params },
     { section: 'Code', label: 'Merge request board', to: '/groups/$groupId/merge-request-board', params },
     ...(owned ? [{ section: 'Build' as const, label: 'Runners', to: '/groups/$groupId/runners', params }] : []),
+    { section: 'Deploy', label: 'Package registry', to: '/groups/$groupId/packages', params },
     ...(owned ? [{ section: 'Settings' as const, label: 'Access tokens', to: '/groups/$groupId/access-tokens', params }] : []),
     ...(topOwned ? [{ section: 'Settings' as const, label: 'Service accounts', to: '/groups/$groupId/service-accounts', params }] : []),
     // the platform shows seats under Settings, Usage quotas
@@ -102,8 +103,12 @@ function projectItems(projectId: number): Placed[] {
     // the list stays current on a pipeline, the run form and the durations chart
     { section: 'Build', label: 'Pipelines', to: '/projects/$projectId/pipelines', params, alsoCurrent: /^\/projects\/[^/]+\/pipelines\// },
     { section: 'Build', label: 'Runners', to: '/projects/$projectId/runners', params },
+    // the list stays current on a package
+    { section: 'Deploy', label: 'Package registry', to: '/projects/$projectId/packages', params, alsoCurrent: /^\/projects\/[^/]+\/packages\// },
     // the platform keeps deploy keys in Settings, Repository
     { section: 'Settings', label: 'Deploy keys', to: '/projects/$projectId/deploy-keys', params },
+    // the platform keeps package protection in Settings, Packages and registries
+    { section: 'Settings', label: 'Packages and registries', to: '/projects/$projectId/packages-and-registries', params },
     // the platform keeps these in Settings, Merge requests; members below Maintainer see them read-only
     { section: 'Settings', label: 'Merge request approvals', to: '/projects/$projectId/approval-settings', params },
   ];
