@@ -255,6 +255,35 @@ describe('tag protection rules', () => {
   });
 });
 
+describe('GraphQL containerRepository', () => {
+  const QUERY = `query tags($id: ContainerRepositoryID!, $first: Int, $after: String, $sort: ContainerRepositoryTagSort) {
+    containerRepository(id: $id) { id name path status tagsCount expirationPolicyStartedAt
+      tags(first: $first, after: $after, sort: $sort) { nodes { name createdAt digest shortRevision totalSize } pageInfo { hasNextPage endCursor } } } }`;
+  const graphql = (variables: Record<string, unknown>, token?: string) => h.call('POST', 'http://localhost/api/graphql', { json: { query: QUERY, variables }, token });
+
+  it('pages every tag with its creation time by name; null for those who may not read the registry', async () => {
+    const { id, path } = await newProject('Graph tags');
+    const created = ago(2);
+    const repository = await push(id, [{ name: 'c', created_at: created, size: 7 }, { name: 'a' }, { name: 'b' }]);
+    const gid = `gid://gitlab/ContainerRepository/${repository.id}`;
+    const first = await graphql({ id: gid, first: 2 });
+    expect(first.body.errors).toBeUndefined();
+    const node = first.body.data.containerRepository;
+    expect(node).toMatchObject({ id: gid, name: '', path, status: null, tagsCount: 3, expirationPolicyStartedAt: null });
+    expect(node.tags.nodes.map((tag: { name: string }) => tag.name)).toEqual(['a', 'b']);
+    expect(node.tags.pageInfo.hasNextPage).toBe(true);
+    const second = await graphql({ id: gid, first: 2, after: node.tags.pageInfo.endCursor });
+    expect(second.body.data.containerRepository.tags).toEqual({
+      nodes: [{ name: 'c', createdAt: created, digest: expect.stringMatching(/^sha256:/), shortRevision: expect.stringMatching(/^[0-9a-f]{9}$/), totalSize: '7' }],
+      pageInfo: { hasNextPage: false, endCursor: expect.any(String) },
+    });
+    const descending = await graphql({ id: gid, sort: 'NAME_DESC' });
+    expect(descending.body.data.containerRepository.tags.nodes.map((tag: { name: string }) => tag.name)).toEqual(['c', 'b', 'a']);
+    expect((await graphql({ id: gid }, h.user().token)).body.data.containerRepository).toBeNull();
+    expect((await graphql({ id: 'gid://gitlab/Project/1' })).body.errors[0].message).toContain('does not represent an instance of ContainerRepository');
+  });
+});
+
 describe('repository protection rules', () => {
   it('manage path patterns under the project\'s path; a matching rule refuses a repository delete below its level', async () => {
     const { id, path } = await newProject('Repo rules');
