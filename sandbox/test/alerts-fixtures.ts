@@ -3,7 +3,7 @@ import { apiProject, type ApiProject } from './core-fixtures.ts';
 import { METRICS_ENVELOPE_EXAMPLE } from '../../src/lib/alert-mapping.ts';
 
 /** POST /api/graphql as `token` (the administrator's by default). */
-export async function gql<T = any>(h: Harness, query: string, variables: Record<string, unknown> = {}, token?: string): Promise<Answer<{ data: T; errors?: Array<{ message: string }> }>> {
+export async function gql<T = any>(h: Harness, query: string, variables: Record<string, unknown> = {}, token?: string): Promise<Answer<{ data: T; errors: Array<{ message: string }> }>> {
   return h.post('http://localhost/api/graphql', { query, variables }, token === undefined ? {} : { token });
 }
 
