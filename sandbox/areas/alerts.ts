@@ -86,7 +86,13 @@ async function notify(c: Context<AppEnv>, sandbox: Sandbox, format: AlertPayload
 export function registerAlertIngestion(app: Hono<AppEnv>, sandbox: Sandbox): void {
   app.use('*', async (c, next) => {
     if (c.req.method !== 'POST') return next();
-    const pathname = decodeURIComponent(new URL(c.req.url).pathname);
+    let pathname: string;
+    try {
+      pathname = decodeURIComponent(new URL(c.req.url).pathname);
+    } catch {
+      // a malformed escape is no alert path
+      return next();
+    }
     if (pathname.startsWith('/api/') || pathname.startsWith('/-/')) return next();
     for (const { pattern, format } of PATHS) {
       const match = pattern.exec(pathname);
