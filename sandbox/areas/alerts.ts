@@ -17,6 +17,13 @@ import { ingestMapped, LEGACY_IDENTIFIER, mapForIntegration, type IntegrationRow
 /** The platform's payload application limit (Gitlab::Utils::DeepSize: 1 MB). */
 export const DEFAULT_ALERT_PAYLOAD_MAX_BYTES = 1024 * 1024;
 
+/** `--alert-payload-limit` / SANDBOX_ALERT_PAYLOAD_LIMIT: a whole number of bytes from 1; undefined when not given. */
+export function parseAlertPayloadLimit(text: string | undefined, fail: (message: string) => never): number | undefined {
+  if (text === undefined || text === '') return undefined;
+  if (!/^\d+$/.test(text) || Number(text) < 1) return fail(`--alert-payload-limit must be a whole number of bytes from 1, not ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
 const PATHS: ReadonlyArray<{ pattern: RegExp; format: AlertPayloadFormat }> = [
   { pattern: /^\/(.+?)\/prometheus\/alerts\/notify\.json$/, format: 'prometheus' },
   { pattern: /^\/(.+?)\/alerts\/notify\/([^/]+)\/([^/]+)\.json$/, format: 'http' },

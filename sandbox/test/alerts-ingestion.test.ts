@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app.ts';
 import { prepareSandbox } from '../server.ts';
 import { insertIntegration } from '../alerts/store.ts';
+import { parseAlertPayloadLimit } from '../areas/alerts.ts';
 import { createHarness, type Harness } from './harness.ts';
 import { apiProject } from './core-fixtures.ts';
 import { METRICS_ENVELOPE, alertOf, createHttpIntegration, gql, metricsItem, projectWithIntegrations, sendAlert } from './alerts-fixtures.ts';
@@ -218,6 +219,17 @@ describe('the metrics endpoint', () => {
     await gql(h, 'mutation($input: PrometheusIntegrationUpdateInput!) { prometheusIntegrationUpdate(input: $input) { errors } }', { input: { id: prometheus.id, active: true } });
     expect((await sendAlert(h, prometheus.url, { ...METRICS_ENVELOPE, alerts: [metricsItem()] }, { bearer: 'wrong' })).status).toBe(401);
     expect((await sendAlert(h, prometheus.url, { ...METRICS_ENVELOPE, alerts: [metricsItem()] }, { basic: prometheus.token })).status).toBe(200);
+  });
+});
+
+describe('the payload limit option', () => {
+  it('reads a whole number of bytes, and refuses anything else', () => {
+    const fail = (message: string): never => {
+      throw new Error(message);
+    };
+    expect(parseAlertPayloadLimit(undefined, fail)).toBeUndefined();
+    expect(parseAlertPayloadLimit('2048', fail)).toBe(2048);
+    for (const bad of ['0', '-1', '1.5', '1MB']) expect(() => parseAlertPayloadLimit(bad, fail)).toThrow(/alert-payload-limit/);
   });
 });
 
