@@ -29,10 +29,10 @@ describe('the HTTP endpoint', () => {
     const alert = await alertOf(h, project.path_with_namespace, 1);
     expect(alert).toMatchObject({
       iid: '1', title: 'Disk full on db-1', description: 'Only 2% left', severity: 'HIGH', status: 'TRIGGERED', service: 'postgres', monitoringTool: 'Datadog',
-      hosts: ['db-1', 'db-2'], startedAt: '2026-11-26T09:00:00.000Z', endedAt: null, eventCount: 1, environmentName: 'production', runbook: 'https://runbooks.example/disk',
+      hosts: ['db-1', 'db-2'], startedAt: '2026-11-26T09:00:00.000Z', endedAt: null, eventCount: 1, environment: null, runbook: 'https://runbooks.example/disk',
     });
     // extra keys kept, nested ones with dotted keys as the platform's details
-    expect(alert.details).toMatchObject({ 'extra.nested.key': [1, 2], title: 'Disk full on db-1' });
+    expect(alert.details).toMatchObject({ 'extra.nested.key': [1, 2], title: 'Disk full on db-1', service_environment_name: 'production' });
     expect(alert.notes.nodes[0]).toEqual({ body: 'logged an alert from **Datadog**', author: null });
   });
 
