@@ -30,6 +30,23 @@ const PATHS: ReadonlyArray<{ pattern: RegExp; format: AlertPayloadFormat }> = [
   { pattern: /^\/(.+?)\/alerts\/notify\.json$/, format: 'http' },
 ];
 
+export interface AlertPath {
+  format: AlertPayloadFormat;
+  projectPath: string;
+  /** The HTTP endpoint's identifier; undefined for the legacy default endpoint and the metrics one. */
+  endpointIdentifier?: string;
+}
+
+/** Which alert endpoint a (decoded) path is, if any: for ingestion here and for a relay that forwards only alert paths. */
+export function matchAlertPath(pathname: string): AlertPath | null {
+  if (pathname.startsWith('/api/') || pathname.startsWith('/-/')) return null;
+  for (const { pattern, format } of PATHS) {
+    const match = pattern.exec(pathname);
+    if (match) return { format, projectPath: match[1], endpointIdentifier: format === 'http' ? match[3] : undefined };
+  }
+  return null;
+}
+
 /** The key of a request: Bearer, or Basic with an empty user name; null when neither. */
 export function alertKeyOf(header: string | undefined): string | null {
   if (!header) return null;
@@ -100,11 +117,8 @@ export function registerAlertIngestion(app: Hono<AppEnv>, sandbox: Sandbox): voi
       // a malformed escape is no alert path
       return next();
     }
-    if (pathname.startsWith('/api/') || pathname.startsWith('/-/')) return next();
-    for (const { pattern, format } of PATHS) {
-      const match = pattern.exec(pathname);
-      if (match) return notify(c, sandbox, format, match[1], format === 'http' ? match[3] : undefined);
-    }
+    const alertPath = matchAlertPath(pathname);
+    if (alertPath) return notify(c, sandbox, alertPath.format, alertPath.projectPath, alertPath.endpointIdentifier);
     return next();
   });
 }

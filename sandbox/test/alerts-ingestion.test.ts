@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app.ts';
 import { prepareSandbox } from '../server.ts';
 import { insertIntegration } from '../alerts/store.ts';
-import { parseAlertPayloadLimit } from '../areas/alerts.ts';
+import { matchAlertPath, parseAlertPayloadLimit } from '../areas/alerts.ts';
 import { createHarness, type Harness } from './harness.ts';
 import { apiProject } from './core-fixtures.ts';
 import { METRICS_ENVELOPE, alertOf, createHttpIntegration, gql, metricsItem, projectWithIntegrations, sendAlert } from './alerts-fixtures.ts';
@@ -219,6 +219,15 @@ describe('the metrics endpoint', () => {
     await gql(h, 'mutation($input: PrometheusIntegrationUpdateInput!) { prometheusIntegrationUpdate(input: $input) { errors } }', { input: { id: prometheus.id, active: true } });
     expect((await sendAlert(h, prometheus.url, { ...METRICS_ENVELOPE, alerts: [metricsItem()] }, { bearer: 'wrong' })).status).toBe(401);
     expect((await sendAlert(h, prometheus.url, { ...METRICS_ENVELOPE, alerts: [metricsItem()] }, { basic: prometheus.token })).status).toBe(200);
+  });
+});
+
+describe('alert paths', () => {
+  it('tells the three endpoints apart, and nothing else is one', () => {
+    expect(matchAlertPath('/g/sub/p/alerts/notify/datadog/0123456789abcdef.json')).toEqual({ format: 'http', projectPath: 'g/sub/p', endpointIdentifier: '0123456789abcdef' });
+    expect(matchAlertPath('/g/p/alerts/notify.json')).toEqual({ format: 'http', projectPath: 'g/p', endpointIdentifier: undefined });
+    expect(matchAlertPath('/g/p/prometheus/alerts/notify.json')).toEqual({ format: 'prometheus', projectPath: 'g/p', endpointIdentifier: undefined });
+    for (const other of ['/api/v4/projects/1/alerts/notify.json', '/-/sandbox/alerts/notify.json', '/g/p/alerts/notify', '/g/p/alerts/notify/a/b/c.json', '/g/p/issues']) expect(matchAlertPath(other)).toBeNull();
   });
 });
 
