@@ -103,7 +103,11 @@ async function notify(c: Context<AppEnv>, sandbox: Sandbox, format: AlertPayload
     if (!integration || !integration.active) return answer(c, 403, 'Forbidden: the integration is not active.');
     if (!sameKey(alertKeyOf(c.req.header('authorization')), integration.token)) return answer(c, 401, 'Unauthorized');
     if (!mapped.ok) return answer(c, 400, mapped.message);
-    return c.json(ingestMapped(sandbox, project, integration, mapped).alerts, 200);
+    const { alerts } = ingestMapped(sandbox, project, integration, mapped);
+    // Projects::Alerting::NotifyService: a resolving payload with no open alert stores nothing and answers `bad_request unless alert.persisted?`
+    // (the metrics service answers the items it stored, whatever it skipped)
+    if (format === 'http' && alerts.length === 0) return answer(c, 400, 'Bad Request: no open alert has this fingerprint to resolve.');
+    return c.json(alerts, 200);
   })();
 }
 

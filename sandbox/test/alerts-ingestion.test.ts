@@ -105,8 +105,10 @@ describe('the HTTP endpoint', () => {
     expect(await alertOf(h, project.path_with_namespace, 1)).toMatchObject({ eventCount: 2, status: 'TRIGGERED' });
     expect((await send({ fingerprint: 'cpu-1', end_time: '2026-11-26T11:00:00Z' })).body).toEqual([{ iid: 1, title: 'CPU high' }]);
     expect(await alertOf(h, project.path_with_namespace, 1)).toMatchObject({ status: 'RESOLVED', endedAt: '2026-11-26T11:00:00.000Z', eventCount: 2 });
-    // resolving again finds nothing open: nothing made or touched
-    expect((await send({ fingerprint: 'cpu-1', end_time: '2026-11-26T11:05:00Z' })).body).toEqual([]);
+    // resolving again finds nothing open: nothing is stored and the platform answers 400
+    const nothing = await send({ fingerprint: 'cpu-1', end_time: '2026-11-26T11:05:00Z' });
+    expect(nothing.status).toBe(400);
+    expect(nothing.body.message).toMatch(/no open alert/);
     expect((await send({ title: 'CPU high', fingerprint: 'cpu-1' })).body).toEqual([{ iid: 3, title: 'CPU high' }]);
     expect(await alertOf(h, project.path_with_namespace, 3)).toMatchObject({ status: 'TRIGGERED', eventCount: 1 });
   });
