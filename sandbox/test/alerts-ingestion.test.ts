@@ -104,7 +104,9 @@ describe('the HTTP endpoint', () => {
     expect((await send({ title: 'Other', fingerprint: 'cpu-2' })).body).toEqual([{ iid: 2, title: 'Other' }]);
     expect(await alertOf(h, project.path_with_namespace, 1)).toMatchObject({ eventCount: 2, status: 'TRIGGERED' });
     expect((await send({ fingerprint: 'cpu-1', end_time: '2026-11-26T11:00:00Z' })).body).toEqual([{ iid: 1, title: 'CPU high' }]);
-    expect(await alertOf(h, project.path_with_namespace, 1)).toMatchObject({ status: 'RESOLVED', endedAt: '2026-11-26T11:00:00.000Z', eventCount: 2 });
+    const resolved = await alertOf(h, project.path_with_namespace, 1);
+    expect(resolved).toMatchObject({ status: 'RESOLVED', endedAt: '2026-11-26T11:00:00.000Z', eventCount: 2 });
+    expect(resolved.notes.nodes.map((note: { body: string }) => note.body)).toEqual(['logged an alert from **Datadog**', 'logged a recovery alert from **Datadog**', 'changed the status to **Resolved**']);
     // resolving again finds nothing open: nothing is stored and the platform answers 400
     const nothing = await send({ fingerprint: 'cpu-1', end_time: '2026-11-26T11:05:00Z' });
     expect(nothing.status).toBe(400);
