@@ -51,8 +51,10 @@ describe('the HTTP endpoint', () => {
     expect((await sendAlert(h, http.url, { title: 'x' }, { bearer: 'wrong' })).status).toBe(401);
     expect((await sendAlert(h, http.url, { title: 'x' })).status).toBe(401);
     expect((await sendAlert(h, http.url, { title: 'x' }, { basic: 'wrong' })).status).toBe(401);
+    // the platform reads the password only: a user name does not matter
     const named = `Basic ${Buffer.from(`someone:${http.token}`).toString('base64')}`;
-    expect((await sendAlert(h, http.url, { title: 'x' }, { headers: { Authorization: named } })).status).toBe(401);
+    expect((await sendAlert(h, http.url, { title: 'named' }, { headers: { Authorization: named } })).status).toBe(200);
+    expect((await sendAlert(h, http.url, { title: 'x' }, { headers: { Authorization: `Basic ${Buffer.from(http.token).toString('base64')}` } })).status).toBe(401);
     // the key of another integration of the same project is not this one's
     const other = await createHttpIntegration(h, new URL(http.url).pathname.split('/alerts/')[0].slice(1), { name: 'Other' });
     expect((await sendAlert(h, http.url, { title: 'x' }, { bearer: other.token })).status).toBe(401);
@@ -166,7 +168,7 @@ describe('the HTTP endpoint', () => {
 });
 
 describe('the metrics endpoint', () => {
-  it('makes one alert per item, titles and severities from labels and annotations, and answers [{iid, title}]', async () => {
+  it('makes one alert per item, titles and severities from labels and annotations, and answers 201 without a body', async () => {
     const { project, prometheus } = await projectWithIntegrations(h);
     expect(prometheus.url).toBe(`${h.sandbox.config.externalUrl}/${project.path_with_namespace}/prometheus/alerts/notify.json`);
     const payload = {
@@ -178,9 +180,12 @@ describe('the metrics endpoint', () => {
       ],
     };
     const answer = await sendAlert(h, prometheus.url, payload, { bearer: prometheus.token });
-    expect(answer.status).toBe(200);
-    expect(answer.body).toEqual([{ iid: 1, title: 'From title' }, { iid: 2, title: 'From summary' }, { iid: 3, title: 'From alertname' }]);
-    expect(await alertOf(h, project.path_with_namespace, 1)).toMatchObject({ severity: 'HIGH', description: 'Latency is high', monitoringTool: 'Prometheus' });
+    // the platform's metrics notify service answers `created`: 201 and no body
+    expect(answer.status).toBe(201);
+    expect(answer.text).toBe('');
+    expect(await alertOf(h, project.path_with_namespace, 1)).toMatchObject({ title: 'From title', severity: 'HIGH', description: 'Latency is high', monitoringTool: 'Prometheus' });
+    expect((await alertOf(h, project.path_with_namespace, 2)).title).toBe('From summary');
+    expect((await alertOf(h, project.path_with_namespace, 3)).title).toBe('From alertname');
     expect((await alertOf(h, project.path_with_namespace, 2)).severity).toBe('LOW');
     expect((await alertOf(h, project.path_with_namespace, 3)).severity).toBe('CRITICAL');
   });
@@ -196,8 +201,7 @@ describe('the metrics endpoint', () => {
     };
     const aliases = Object.entries(table).flatMap(([severity, names]) => names.map((name) => ({ severity, name })));
     const items = aliases.map(({ name }, index) => metricsItem({ annotations: {}, labels: { alertname: `Alias ${name}`, severity: name }, startsAt: `2026-11-26T10:${String(index).padStart(2, '0')}:00Z` }));
-    const answer = await sendAlert(h, prometheus.url, { ...METRICS_ENVELOPE, alerts: items }, { bearer: prometheus.token });
-    expect(answer.body).toHaveLength(aliases.length);
+    expect((await sendAlert(h, prometheus.url, { ...METRICS_ENVELOPE, alerts: items }, { bearer: prometheus.token })).status).toBe(201);
     const list = await gql(h, 'query($p: ID!) { project(fullPath: $p) { alertManagementAlerts(sort: STARTED_AT_ASC) { nodes { title severity } } } }', { p: project.path_with_namespace });
     expect(list.body.data.project.alertManagementAlerts.nodes).toEqual(aliases.map(({ name, severity }) => ({ title: `Alias ${name}`, severity })));
   });
@@ -205,11 +209,25 @@ describe('the metrics endpoint', () => {
   it('groups repeats, resolves with status resolved, opens anew afterwards, and counts events within one payload', async () => {
     const { project, prometheus } = await projectWithIntegrations(h);
     const send = (...alerts: object[]) => sendAlert(h, prometheus.url, { ...METRICS_ENVELOPE, alerts }, { bearer: prometheus.token });
-    expect((await send(metricsItem(), metricsItem())).body).toEqual([{ iid: 1, title: 'p99 latency above 2s' }, { iid: 1, title: 'p99 latency above 2s' }]);
-    expect((await alertOf(h, project.path_with_namespace, 1)).eventCount).toBe(2);
-    expect((await send(metricsItem({ status: 'resolved', endsAt: '2026-11-26T10:30:00Z' }))).body).toEqual([{ iid: 1, title: 'p99 latency above 2s' }]);
+    expect((await send(metricsItem(), metricsItem())).status).toBe(201);
+    expect(await alertOf(h, project.path_with_namespace, 1)).toMatchObject({ title: 'p99 latency above 2s', eventCount: 2 });
+    expect(await alertOf(h, project.path_with_namespace, 2)).toBeNull();
+    expect((await send(metricsItem({ status: 'resolved', endsAt: '2026-11-26T10:30:00Z' }))).status).toBe(201);
     expect(await alertOf(h, project.path_with_namespace, 1)).toMatchObject({ status: 'RESOLVED', endedAt: '2026-11-26T10:30:00.000Z' });
-    expect((await send(metricsItem())).body).toEqual([{ iid: 2, title: 'p99 latency above 2s' }]);
+    // resolving what is not open stores nothing, and the metrics endpoint still answers 201
+    expect((await send(metricsItem({ status: 'resolved', endsAt: '2026-11-26T10:40:00Z' }))).status).toBe(201);
+    expect((await send(metricsItem())).status).toBe(201);
+    expect(await alertOf(h, project.path_with_namespace, 2)).toMatchObject({ status: 'TRIGGERED', eventCount: 1 });
+    expect(await alertOf(h, project.path_with_namespace, 3)).toBeNull();
+  });
+
+  it('is also what an HTTP endpoint does with an Alertmanager payload (version 4 and its envelope)', async () => {
+    const { project, http } = await projectWithIntegrations(h);
+    const answer = await sendAlert(h, http.url, { ...METRICS_ENVELOPE, alerts: [metricsItem()] }, { bearer: http.token });
+    expect(answer.status).toBe(201);
+    expect(await alertOf(h, project.path_with_namespace, 1)).toMatchObject({ title: 'p99 latency above 2s', monitoringTool: 'Prometheus' });
+    // another version is no Alertmanager payload: the HTTP format reads it (no title: the default)
+    expect((await sendAlert(h, http.url, { ...METRICS_ENVELOPE, version: '3', alerts: [metricsItem()] }, { bearer: http.token })).body).toEqual([{ iid: 2, title: 'New: Alert' }]);
   });
 
   it('answers 422 without the Alertmanager envelope (before the key), 401 for a wrong key, 403 when inactive', async () => {
@@ -222,7 +240,7 @@ describe('the metrics endpoint', () => {
     expect((await sendAlert(h, prometheus.url, { ...METRICS_ENVELOPE, alerts: [metricsItem()] }, { bearer: prometheus.token })).status).toBe(403);
     await gql(h, 'mutation($input: PrometheusIntegrationUpdateInput!) { prometheusIntegrationUpdate(input: $input) { errors } }', { input: { id: prometheus.id, active: true } });
     expect((await sendAlert(h, prometheus.url, { ...METRICS_ENVELOPE, alerts: [metricsItem()] }, { bearer: 'wrong' })).status).toBe(401);
-    expect((await sendAlert(h, prometheus.url, { ...METRICS_ENVELOPE, alerts: [metricsItem()] }, { basic: prometheus.token })).status).toBe(200);
+    expect((await sendAlert(h, prometheus.url, { ...METRICS_ENVELOPE, alerts: [metricsItem()] }, { basic: prometheus.token })).status).toBe(201);
   });
 });
 
