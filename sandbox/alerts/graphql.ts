@@ -388,7 +388,7 @@ export function alertsGraphql({ PageInfo }: AlertsSchemaShared): GraphqlContribu
 
   // ---- project fields ----
 
-  interface AlertArgs { iid?: string | null; statuses?: AlertStatus[] | null; sort?: string | null; search?: string | null; assigneeUsername?: string | null; first?: number | null; after?: string | null }
+  interface AlertArgs { iid?: string | null; statuses?: AlertStatus[] | null; sort?: string | null; domain?: string; search?: string | null; assigneeUsername?: string | null; first?: number | null; after?: string | null }
   const alertArgs = {
     iid: { type: GraphQLString, description: 'IID of the alert. For example, "1".' },
     statuses: { type: new GraphQLList(new GraphQLNonNull(AlertStatusEnum)), description: 'Alerts with the specified statues. For example, `[TRIGGERED]`.' },
@@ -398,6 +398,8 @@ export function alertsGraphql({ PageInfo }: AlertsSchemaShared): GraphqlContribu
     assigneeUsername: { type: GraphQLString, description: 'Username of a user assigned to the issue.' },
   };
   const filterOf = (args: AlertArgs): AlertFilter | null => {
+    // every alert here is of the operations domain (threat monitoring alerts come from an agent the sandbox has not)
+    if (args.domain === 'threat_monitoring') return null;
     const filter: AlertFilter = { statuses: args.statuses ?? undefined, search: args.search?.trim() || undefined, assigneeUsername: args.assigneeUsername ?? undefined };
     if (args.iid !== undefined && args.iid !== null) {
       if (!/^\d+$/.test(args.iid)) return null;
