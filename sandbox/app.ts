@@ -200,7 +200,7 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
   ciWorker(sandbox).resume();
 
   registerGraphql(app, sandbox);
-  registerAlertIngestion(app, sandbox);
+  registerAlertIngestion(app, sandbox, requests);
   registerAvatars(app);
   registerSystemHookDeliveries(app);
 

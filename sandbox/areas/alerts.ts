@@ -13,6 +13,7 @@ import crypto from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import type { AppEnv, Sandbox } from '../context.ts';
 import type { ProjectRow } from '../model/access.ts';
+import type { RequestLog } from '../http/request-log.ts';
 import { METRICS_REQUIRED_KEYS, METRICS_VERSION, type AlertPayloadFormat } from '../../src/lib/alert-mapping.ts';
 import { ingestMapped, LEGACY_IDENTIFIER, mapForIntegration, type IntegrationRow } from '../alerts/store.ts';
 
@@ -122,7 +123,9 @@ async function notify(c: Context<AppEnv>, sandbox: Sandbox, format: AlertPayload
   })();
 }
 
-export function registerAlertIngestion(app: Hono<AppEnv>, sandbox: Sandbox): void {
+/** Ingestion on the alert paths of every POST; the request log (test control) records them as it records API requests. */
+export function registerAlertIngestion(app: Hono<AppEnv>, sandbox: Sandbox, requests?: RequestLog): void {
+  const logged = requests?.middleware();
   app.use('*', async (c, next) => {
     if (c.req.method !== 'POST') return next();
     let pathname: string;
@@ -133,7 +136,12 @@ export function registerAlertIngestion(app: Hono<AppEnv>, sandbox: Sandbox): voi
       return next();
     }
     const alertPath = matchAlertPath(pathname);
-    if (alertPath) return notify(c, sandbox, alertPath.format, alertPath.projectPath, alertPath.endpointIdentifier);
-    return next();
+    if (!alertPath) return next();
+    const respond = async () => {
+      c.res = await notify(c, sandbox, alertPath.format, alertPath.projectPath, alertPath.endpointIdentifier);
+    };
+    if (logged) await logged(c, respond);
+    else await respond();
+    return c.res;
   });
 }

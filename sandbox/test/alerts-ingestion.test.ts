@@ -60,6 +60,10 @@ describe('the HTTP endpoint', () => {
     expect((await sendAlert(h, http.url, { title: 'x' }, { bearer: other.token })).status).toBe(401);
     const refused = await sendAlert(h, http.url, { title: 'x' }, { bearer: 'wrong' });
     expect(refused.body).toEqual({ message: 'Unauthorized' });
+    // the request log (test control) records alert requests by path and status, never the key
+    const log = await h.get(`/-/sandbox/requests?method=POST&path=${encodeURIComponent(new URL(http.url).pathname)}`);
+    expect(log.body.requests.map((entry: { status: number }) => entry.status)).toEqual([200, 401, 401, 401, 200, 401, 401, 401]);
+    expect(log.text).not.toContain(http.token);
   });
 
   it('answers 403 for an inactive or unknown endpoint, 400 for bad JSON or a non-object, 413 above the payload limit, 404 for an unknown project', async () => {
