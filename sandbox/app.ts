@@ -43,6 +43,7 @@ import { ciWorker } from './ci/worker.ts';
 import { registerGraphql } from './areas/graphql.ts';
 import { registerRegistry, registerRegistryControls } from './areas/registry.ts';
 import { registryWorker } from './areas/registry-worker.ts';
+import { registerAlertIngestion } from './areas/alerts.ts';
 
 export const API_PREFIX = '/api/v4';
 
@@ -208,6 +209,7 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
   registryWorker(sandbox).resume();
 
   registerGraphql(app, sandbox);
+  registerAlertIngestion(app, sandbox, requests);
   registerAvatars(app);
   registerSystemHookDeliveries(app);
 

@@ -10,6 +10,7 @@ import { generator } from './random.ts';
 import { seedDemoPipelines, seedFleetPipelines } from './pipelines.ts';
 import { seedPackages } from './packages.ts';
 import { seedDemoRegistry } from './registry.ts';
+import { seedDemoAlerts } from './alerts.ts';
 
 /**
  * The demo instance: a fictional company (Acme Corp) with an engineering, a design and a platform
@@ -77,6 +78,7 @@ export { DEMO_MERGE_REQUESTS } from './merge-requests.ts';
 export { DEMO_PIPELINES } from './pipelines.ts';
 export { DEMO_PACKAGES } from './packages.ts';
 export { DEMO_REGISTRY } from './registry.ts';
+export { DEMO_ALERTS } from './alerts.ts';
 
 export const DEMO_SAML_PROVIDER_ID = 7;
 
@@ -595,4 +597,6 @@ export function seedDemo(sandbox: Sandbox): void {
   seedPackages(sandbox, anchor);
   // -- the container registry: images in acme-engineering, one of 10,000 tags
   seedDemoRegistry(sandbox, anchor);
+  // -- alerts: integrations of both kinds and 320 alerts on the gateway, 10,000 on the payments service
+  seedDemoAlerts(sandbox, { gateway: apiGateway, bench: paymentsService, people: [maya, user('diego.ramirez')] }, anchor);
 }
