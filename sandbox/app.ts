@@ -39,6 +39,8 @@ import { registerPipelines } from './areas/pipelines.ts';
 import { registerJobs } from './areas/jobs.ts';
 import { ciWorker } from './ci/worker.ts';
 import { registerGraphql } from './areas/graphql.ts';
+import { registerRegistry, registerRegistryControls } from './areas/registry.ts';
+import { registryWorker } from './areas/registry-worker.ts';
 
 export const API_PREFIX = '/api/v4';
 
@@ -193,10 +195,13 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
   registerBoards(routes);
   registerPipelines(routes);
   registerJobs(routes);
+  registerRegistry(routes);
   app.route(API_PREFIX, api);
 
   // pipelines a stopped sandbox left in flight carry on (or fail with a reason)
   ciWorker(sandbox).resume();
+  // so do registry deletes
+  registryWorker(sandbox).resume();
 
   registerGraphql(app, sandbox);
   registerAvatars(app);
@@ -242,6 +247,7 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
     return c.body(null, 204);
   });
   app.route('/-/sandbox/requests', log);
+  registerRegistryControls(app, adminsOnly);
 
   app.notFound((c) => c.json({ error: '404 Not Found' }, 404));
   app.onError((error, c) => {

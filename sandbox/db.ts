@@ -820,6 +820,59 @@ export const migrations: ReadonlyArray<(db: Db) => void> = [
     );
     CREATE INDEX ci_test_reports_pipeline ON ci_test_reports(pipeline_id);
   `),
+
+  // the container registry: repositories, their tags (keyset by name), tag protection rules, cleanup policies and bulk-delete jobs
+  (db) => db.exec(`
+    CREATE TABLE container_repositories (
+      id INTEGER PRIMARY KEY,
+      project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+      name TEXT NOT NULL,
+      created_at TEXT NOT NULL,
+      status TEXT CHECK (status IN ('delete_scheduled', 'delete_ongoing', 'delete_failed')),
+      status_reason TEXT,
+      cleanup_policy_started_at TEXT,
+      last_bulk_delete_at TEXT,
+      UNIQUE (project_id, name)
+    );
+    CREATE TABLE container_tags (
+      repository_id INTEGER NOT NULL REFERENCES container_repositories(id) ON DELETE CASCADE,
+      name TEXT NOT NULL,
+      digest TEXT NOT NULL,
+      revision TEXT NOT NULL,
+      total_size INTEGER NOT NULL,
+      created_at TEXT,
+      PRIMARY KEY (repository_id, name)
+    ) WITHOUT ROWID;
+    CREATE TABLE container_tag_protection_rules (
+      id INTEGER PRIMARY KEY,
+      project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+      tag_name_pattern TEXT NOT NULL,
+      minimum_access_level_for_push INTEGER NOT NULL,
+      minimum_access_level_for_delete INTEGER NOT NULL,
+      UNIQUE (project_id, tag_name_pattern)
+    );
+    CREATE TABLE container_expiration_policies (
+      project_id INTEGER PRIMARY KEY REFERENCES projects(id) ON DELETE CASCADE,
+      cadence TEXT NOT NULL,
+      enabled INTEGER NOT NULL,
+      keep_n INTEGER,
+      older_than TEXT,
+      name_regex TEXT,
+      name_regex_keep TEXT,
+      next_run_at TEXT
+    );
+    CREATE TABLE container_cleanup_jobs (
+      id INTEGER PRIMARY KEY,
+      repository_id INTEGER NOT NULL REFERENCES container_repositories(id) ON DELETE CASCADE,
+      state TEXT NOT NULL CHECK (state IN ('scheduled', 'running', 'finished', 'failed')),
+      pending TEXT NOT NULL,
+      deleted_count INTEGER NOT NULL DEFAULT 0,
+      error TEXT,
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL
+    );
+    CREATE INDEX container_cleanup_jobs_active ON container_cleanup_jobs(state) WHERE state IN ('scheduled', 'running');
+  `),
 ];
 
 /** Opens (creating if needed) the store in `dir` and brings its schema up to date. */

@@ -1,0 +1,318 @@
+import { createHash } from 'node:crypto';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { z } from 'zod';
+import type { AppEnv, Sandbox } from '../context.ts';
+import { HttpError, forbidden, notFound, paramError } from '../http/errors.ts';
+import { collectParamErrors } from '../http/params.ts';
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE, pageOfQuery, setKeysetNext } from '../http/pagination.ts';
+import { pathParam, type Call, type Router } from '../http/route.ts';
+import { canReadProject, findReadableGroup, groupDescendants, type ProjectRow } from '../model/access.ts';
+import {
+  PROTECTION_LEVELS, canAccessRegistry, deleteProtection, ensureRepository, findProjectRow, findRepository, findTag, integerParam,
+  projectRepository, protectionLevelValue, re2Error, registryAccess, registryHost, registryRole, repositoryEntity, repositoryPath,
+  tagDetailsEntity, tagEntity, tagRuleEntity, tagRules, type ContainerRepositoryRow, type ContainerTagRow, type ProtectionLevelName,
+  type RegistryPermission, type TagProtectionRuleRow,
+} from '../model/registry.ts';
+import { registryWorker } from './registry-worker.ts';
+
+/**
+ * The container registry API (lib/api/project_container_repositories.rb, group_container_repositories.rb,
+ * container_repositories.rb, project_container_registry_protection_tag_rules.rb) over the sandbox's store.
+ */
+
+const registry = (call: Call, c: Context<AppEnv>, permission: RegistryPermission) =>
+  registryAccess(call.sandbox, call.actor, pathParam(c, 'id'), call.now, permission);
+
+function repositoryListOptions(call: Call) {
+  let tags: boolean | undefined;
+  let tagsCount: boolean | undefined;
+  collectParamErrors([
+    () => (tags = call.params.bool('tags')),
+    () => (tagsCount = call.params.bool('tags_count')),
+    () => call.params.int('page'),
+    () => call.params.int('per_page'),
+  ]);
+  return { tags: tags ?? false, tagsCount: tagsCount ?? false };
+}
+
+function listRepositories(c: Context<AppEnv>, call: Call, projectIds: number[], entity: (project: ProjectRow, row: ContainerRepositoryRow) => unknown) {
+  const { db } = call.sandbox;
+  const ids = JSON.stringify(projectIds);
+  const where = 'project_id IN (SELECT value FROM json_each(?))';
+  const rows = pageOfQuery(c, call.params, {
+    count: (cap) => (db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM container_repositories WHERE ${where} LIMIT ?)`).get(ids, cap + 1) as { n: number }).n,
+    rows: (limit, offset) => db.prepare(`SELECT * FROM container_repositories WHERE ${where} ORDER BY id LIMIT ? OFFSET ?`).all(ids, limit, offset) as ContainerRepositoryRow[],
+  });
+  const projects = new Map<number, ProjectRow>();
+  const projectOf = (id: number) => {
+    let project = projects.get(id);
+    if (!project) projects.set(id, (project = findProjectRow(db, id)));
+    return project;
+  };
+  return c.json(rows.map((row) => entity(projectOf(row.project_id), row)));
+}
+
+/** GET .../tags: offset pages (deprecated) or, with `pagination=keyset`, pages by name after `last`. */
+function listTags(c: Context<AppEnv>, call: Call, project: ProjectRow, repository: ContainerRepositoryRow) {
+  const { db } = call.sandbox;
+  const host = registryHost(call.sandbox);
+  const path = repositoryPath(project, repository.name);
+  const { params } = call;
+  if (params.string('pagination') === 'keyset') {
+    let perPage = DEFAULT_PER_PAGE;
+    collectParamErrors([() => (perPage = params.int('per_page') ?? DEFAULT_PER_PAGE), () => params.string('last'), () => params.string('sort')]);
+    if (perPage < 1) perPage = DEFAULT_PER_PAGE;
+    perPage = Math.min(perPage, MAX_PER_PAGE);
+    const descending = params.string('sort') === 'desc';
+    const last = params.string('last');
+    const after = last === undefined || last === '' ? '' : ` AND name ${descending ? '<' : '>'} ?`;
+    const rows = db
+      .prepare(`SELECT name FROM container_tags WHERE repository_id = ?${after} ORDER BY name ${descending ? 'DESC' : 'ASC'} LIMIT ?`)
+      .all(...(after ? [repository.id, last, perPage + 1] : [repository.id, perPage + 1])) as Array<{ name: string }>;
+    const page = rows.slice(0, perPage);
+    setKeysetNext(c, rows.length > perPage ? { pagination: 'keyset', per_page: perPage, last: page[page.length - 1].name, sort: descending ? 'desc' : 'asc' } : null);
+    return c.json(page.map((tag) => tagEntity(host, path, tag)));
+  }
+  collectParamErrors([() => params.int('page'), () => params.int('per_page')]);
+  const rows = pageOfQuery(c, params, {
+    count: (cap) => (db.prepare('SELECT count(*) AS n FROM (SELECT 1 FROM container_tags WHERE repository_id = ? LIMIT ?)').get(repository.id, cap + 1) as { n: number }).n,
+    rows: (limit, offset) => db.prepare('SELECT name FROM container_tags WHERE repository_id = ? ORDER BY name LIMIT ? OFFSET ?').all(repository.id, limit, offset) as Array<{ name: string }>,
+  });
+  return c.json(rows.map((tag) => tagEntity(host, path, tag)));
+}
+
+function tagOf(c: Context<AppEnv>, call: Call, repository: ContainerRepositoryRow): ContainerTagRow {
+  const tag = findTag(call.sandbox.db, repository.id, pathParam(c, 'tag_name'));
+  if (!tag) throw notFound('Tag');
+  return tag;
+}
+
+// -- tag protection rules
+
+const MAX_TAG_RULES_PER_PROJECT = 5;
+const PATTERN_MAX_LENGTH = 100;
+
+function levelParam(call: Call, name: string): ProtectionLevelName | null | undefined {
+  const raw = call.params.raw[name];
+  if (raw === undefined) return undefined;
+  if (raw === '' || raw === null) return null;
+  if (typeof raw !== 'string' || !(PROTECTION_LEVELS as string[]).includes(raw)) throw paramError(`${name} does not have a valid value`);
+  return raw as ProtectionLevelName;
+}
+
+/** ContainerRegistry::Protection::TagRule's validations, as the model's 422 field errors. */
+function validateTagRule(db: Sandbox['db'], projectId: number, rule: { pattern: string; push: ProtectionLevelName | null; delete: ProtectionLevelName | null }, exceptId: number | null) {
+  const errors: Record<string, string[]> = {};
+  const add = (field: string, message: string) => (errors[field] ??= []).push(message);
+  if (!rule.pattern.trim()) add('tag_name_pattern', "can't be blank");
+  if (rule.pattern.length > PATTERN_MAX_LENGTH) add('tag_name_pattern', `is too long (maximum is ${PATTERN_MAX_LENGTH} characters)`);
+  const syntax = rule.pattern ? re2Error(rule.pattern) : null;
+  if (syntax) add('tag_name_pattern', `not valid RE2 syntax: ${syntax}`);
+  if (db.prepare('SELECT 1 FROM container_tag_protection_rules WHERE project_id = ? AND tag_name_pattern = ? AND id IS NOT ?').get(projectId, rule.pattern, exceptId)) {
+    add('tag_name_pattern', 'has already been taken');
+  }
+  if (!rule.push || !rule.delete) add('base', 'Access levels should both be present');
+  if (Object.keys(errors).length) {
+    throw new HttpError(422, { message: Object.entries(errors).flatMap(([field, messages]) => messages.map((text) => (field === 'base' ? text : `${humanField(field)} ${text}`))).join(', ') });
+  }
+}
+
+const humanField = (field: string) => field.charAt(0).toUpperCase() + field.slice(1).replace(/_/g, ' ');
+
+function findTagRule(c: Context<AppEnv>, call: Call, projectId: number): TagProtectionRuleRow {
+  const id = integerParam('protection_rule_id', pathParam(c, 'protection_rule_id'));
+  const rule = call.sandbox.db.prepare('SELECT * FROM container_tag_protection_rules WHERE id = ? AND project_id = ?').get(id, projectId) as TagProtectionRuleRow | undefined;
+  if (!rule) throw notFound('Protection Rule');
+  return rule;
+}
+
+export function registerRegistry(routes: Router): void {
+  const read = { auth: 'public' as const, jobToken: true };
+  const write = { jobToken: true };
+
+  routes.get('/projects/:id/registry/repositories', read, (c, call) => {
+    const { project } = registry(call, c, 'read');
+    const options = repositoryListOptions(call);
+    return listRepositories(c, call, [project.id], (owner, row) => repositoryEntity(call.sandbox, owner, row, options));
+  });
+
+  // groups list no tags nor tags_count (spec 3, 9): only projects whose registry the caller reads
+  routes.get('/groups/:id/registry/repositories', { auth: 'public' }, (c, call) => {
+    const { db } = call.sandbox;
+    const group = findReadableGroup(db, call.actor, pathParam(c, 'id'), call.now);
+    collectParamErrors([() => call.params.int('page'), () => call.params.int('per_page')]);
+    const namespaces = JSON.stringify(groupDescendants(db, group.id));
+    const projects = db.prepare('SELECT * FROM projects WHERE namespace_id IN (SELECT value FROM json_each(?)) ORDER BY id').all(namespaces) as ProjectRow[];
+    const readable = projects
+      .filter((project) => canReadProject(db, call.actor, project, call.now) && canAccessRegistry(project, registryRole(db, call.actor, project, call.now), 'read'))
+      .map((project) => project.id);
+    return listRepositories(c, call, readable, (owner, row) => repositoryEntity(call.sandbox, owner, row));
+  });
+
+  routes.get('/registry/repositories/:id{[0-9]+}', { jobToken: true }, (c, call) => {
+    const { db } = call.sandbox;
+    let tags: boolean | undefined;
+    let tagsCount: boolean | undefined;
+    let size: boolean | undefined;
+    collectParamErrors([() => (tags = call.params.bool('tags')), () => (tagsCount = call.params.bool('tags_count')), () => (size = call.params.bool('size'))]);
+    const repository = findRepository(db, Number(pathParam(c, 'id')));
+    if (!repository) throw notFound();
+    // a repository of a project the caller cannot see is not found; one whose registry it may not read is forbidden
+    const { project, role } = registryAccess(call.sandbox, call.actor, String(repository.project_id), call.now, 'read');
+    return c.json(repositoryEntity(call.sandbox, project, repository, { tags, tagsCount, size, deleteApiPath: canAccessRegistry(project, role, 'admin') }));
+  });
+
+  routes.delete('/projects/:id/registry/repositories/:repository_id', write, (c, call) => {
+    const { project } = registry(call, c, 'admin');
+    const repository = projectRepository(call.sandbox.db, project, pathParam(c, 'repository_id'));
+    call.sandbox.db.prepare("UPDATE container_repositories SET status = 'delete_scheduled', status_reason = NULL WHERE id = ? AND status IS NOT 'delete_ongoing'").run(repository.id);
+    registryWorker(call.sandbox).deleteRepository(repository.id);
+    return c.body(null, 202);
+  });
+
+  routes.get('/projects/:id/registry/repositories/:repository_id/tags', read, (c, call) => {
+    const { project } = registry(call, c, 'read');
+    const repository = projectRepository(call.sandbox.db, project, pathParam(c, 'repository_id'));
+    return listTags(c, call, project, repository);
+  });
+
+  routes.get('/projects/:id/registry/repositories/:repository_id/tags/:tag_name', read, (c, call) => {
+    const { project } = registry(call, c, 'read');
+    const repository = projectRepository(call.sandbox.db, project, pathParam(c, 'repository_id'));
+    const tag = tagOf(c, call, repository);
+    return c.json(tagDetailsEntity(registryHost(call.sandbox), repositoryPath(project, repository.name), tag));
+  });
+
+  routes.delete('/projects/:id/registry/repositories/:repository_id/tags/:tag_name', write, (c, call) => {
+    const { project, role } = registry(call, c, 'destroy');
+    const { db } = call.sandbox;
+    const repository = projectRepository(db, project, pathParam(c, 'repository_id'));
+    const tag = tagOf(c, call, repository);
+    if (deleteProtection(db, project.id, role)(tag.name)) throw forbidden('cannot delete protected tag(s)');
+    db.prepare('DELETE FROM container_tags WHERE repository_id = ? AND name = ?').run(repository.id, tag.name);
+    return c.body(null, 200);
+  });
+
+  // -- tag protection rules: Maintainer and up (admin_container_image)
+  routes.get('/projects/:id/registry/protection/tag/rules', {}, (c, call) => {
+    const { project } = registry(call, c, 'admin');
+    return c.json(tagRules(call.sandbox.db, project.id).map(tagRuleEntity));
+  });
+
+  routes.post('/projects/:id/registry/protection/tag/rules', {}, (c, call) => {
+    const { project } = registry(call, c, 'admin');
+    const { db } = call.sandbox;
+    let pattern = '';
+    let push: ProtectionLevelName | null | undefined;
+    let remove: ProtectionLevelName | null | undefined;
+    collectParamErrors([
+      () => (pattern = call.params.requiredString('tag_name_pattern')),
+      () => {
+        push = levelParam(call, 'minimum_access_level_for_push');
+        if (push === undefined) throw paramError('minimum_access_level_for_push is missing');
+      },
+      () => {
+        remove = levelParam(call, 'minimum_access_level_for_delete');
+        if (remove === undefined) throw paramError('minimum_access_level_for_delete is missing');
+      },
+    ]);
+    const count = (db.prepare('SELECT count(*) AS n FROM container_tag_protection_rules WHERE project_id = ?').get(project.id) as { n: number }).n;
+    if (count >= MAX_TAG_RULES_PER_PROJECT) throw new HttpError(422, { message: `Maximum number of protection rules have been reached (${MAX_TAG_RULES_PER_PROJECT})` });
+    validateTagRule(db, project.id, { pattern, push: push ?? null, delete: remove ?? null }, null);
+    const id = Number(db.prepare('INSERT INTO container_tag_protection_rules (project_id, tag_name_pattern, minimum_access_level_for_push, minimum_access_level_for_delete) VALUES (?, ?, ?, ?)')
+      .run(project.id, pattern, protectionLevelValue(push!), protectionLevelValue(remove!)).lastInsertRowid);
+    return c.json(tagRuleEntity(db.prepare('SELECT * FROM container_tag_protection_rules WHERE id = ?').get(id) as TagProtectionRuleRow), 201);
+  });
+
+  routes.patch('/projects/:id/registry/protection/tag/rules/:protection_rule_id', {}, (c, call) => {
+    const { project } = registry(call, c, 'admin');
+    const { db } = call.sandbox;
+    const rule = findTagRule(c, call, project.id);
+    let pattern: string | undefined;
+    let push: ProtectionLevelName | null | undefined;
+    let remove: ProtectionLevelName | null | undefined;
+    collectParamErrors([
+      () => (pattern = call.params.string('tag_name_pattern')),
+      () => (push = levelParam(call, 'minimum_access_level_for_push')),
+      () => (remove = levelParam(call, 'minimum_access_level_for_delete')),
+    ]);
+    const next = {
+      pattern: pattern ?? rule.tag_name_pattern,
+      push: push === undefined ? PROTECTION_LEVELS.find((name) => protectionLevelValue(name) === rule.minimum_access_level_for_push)! : push,
+      delete: remove === undefined ? PROTECTION_LEVELS.find((name) => protectionLevelValue(name) === rule.minimum_access_level_for_delete)! : remove,
+    };
+    validateTagRule(db, project.id, next, rule.id);
+    db.prepare('UPDATE container_tag_protection_rules SET tag_name_pattern = ?, minimum_access_level_for_push = ?, minimum_access_level_for_delete = ? WHERE id = ?')
+      .run(next.pattern, protectionLevelValue(next.push!), protectionLevelValue(next.delete!), rule.id);
+    return c.json(tagRuleEntity(db.prepare('SELECT * FROM container_tag_protection_rules WHERE id = ?').get(rule.id) as TagProtectionRuleRow));
+  });
+
+  routes.delete('/projects/:id/registry/protection/tag/rules/:protection_rule_id', {}, (c, call) => {
+    const { project } = registry(call, c, 'admin');
+    const rule = findTagRule(c, call, project.id);
+    call.sandbox.db.prepare('DELETE FROM container_tag_protection_rules WHERE id = ?').run(rule.id);
+    return c.body(null, 204);
+  });
+}
+
+// -- the sandbox-only control (outside /api/v4, administrators only)
+
+const controlTagSchema = z.object({
+  name: z.string().regex(/^[\w][\w.-]{0,127}$/, 'a tag name is a word character, then up to 127 word characters, dots or dashes'),
+  created_at: z.string().datetime({ offset: true }).nullable().optional(),
+  size: z.number().int().nonnegative().optional(),
+  digest: z.string().regex(/^sha256:[0-9a-f]{64}$/).optional(),
+});
+const controlBodySchema = z.union([
+  z.array(controlTagSchema),
+  z.object({ repository: z.string().regex(/^([a-z0-9]+([._-][a-z0-9]+)*(\/[a-z0-9]+([._-][a-z0-9]+)*)*)?$/, 'an image name is lower-case path segments').optional(), tags: z.array(controlTagSchema) }),
+]);
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** Adds (or replaces) tags of a project's image, creating the repository: what a `docker push` would leave behind. */
+export function pushTags(sandbox: Sandbox, project: ProjectRow, repositoryName: string, tags: ReadonlyArray<z.infer<typeof controlTagSchema>>): ContainerRepositoryRow {
+  const { db } = sandbox;
+  const stamp = sandbox.now().toISOString();
+  const repository = ensureRepository(db, project.id, repositoryName, stamp);
+  const insert = db.prepare('INSERT OR REPLACE INTO container_tags (repository_id, name, digest, revision, total_size, created_at) VALUES (?, ?, ?, ?, ?, ?)');
+  for (const tag of tags) {
+    const createdAt = tag.created_at === null ? null : new Date(tag.created_at ?? stamp).toISOString();
+    const seed = sha256(`${repositoryPath(project, repositoryName)}:${tag.name}:${createdAt}`);
+    const digest = tag.digest ?? `sha256:${seed}`;
+    insert.run(repository.id, tag.name, digest, sha256(digest), tag.size ?? 5_000_000 + (parseInt(seed.slice(0, 6), 16) % 200_000_000), createdAt);
+  }
+  return repository;
+}
+
+export function registerRegistryControls(app: Hono<AppEnv>, adminsOnly: MiddlewareHandler<AppEnv>): void {
+  const control = new Hono<AppEnv>();
+  control.use('*', adminsOnly);
+  control.post('/:project/tags', async (c) => {
+    const sandbox = c.get('sandbox');
+    const key = c.req.param('project');
+    const project = (/^\d+$/.test(key)
+      ? sandbox.db.prepare('SELECT * FROM projects WHERE id = ?').get(Number(key))
+      : sandbox.db.prepare('SELECT * FROM projects WHERE path_with_namespace = ?').get(key)) as ProjectRow | undefined;
+    if (!project) return c.json({ message: '404 Project Not Found' }, 404);
+    const parsed = controlBodySchema.safeParse(await c.req.json().catch(() => null));
+    if (!parsed.success) {
+      return c.json({ message: parsed.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`) }, 400);
+    }
+    const body = Array.isArray(parsed.data) ? { repository: '', tags: parsed.data } : parsed.data;
+    const repository = sandbox.db.transaction(() => pushTags(sandbox, project, body.repository ?? '', body.tags))();
+    return c.json(repositoryEntity(sandbox, project, findRepository(sandbox.db, repository.id)!, { tagsCount: true }), 201);
+  });
+  // lets a test run another bulk delete at once instead of waiting the hour out
+  control.delete('/repositories/:id/cleanup-lease', (c) => {
+    const changed = c.get('sandbox').db.prepare('UPDATE container_repositories SET last_bulk_delete_at = NULL WHERE id = ?').run(Number(c.req.param('id')) || 0).changes;
+    return changed ? c.body(null, 204) : c.json({ message: '404 Not found' }, 404);
+  });
+  control.put('/time-scale', async (c) => {
+    const parsed = z.object({ time_scale: z.number().min(0).max(100) }).safeParse(await c.req.json().catch(() => null));
+    if (!parsed.success) return c.json({ message: 'time_scale must be a number from 0 to 100' }, 400);
+    registryWorker(c.get('sandbox')).timeScale = parsed.data.time_scale;
+    return c.json({ time_scale: parsed.data.time_scale });
+  });
+  app.route('/-/sandbox/registry', control);
+}

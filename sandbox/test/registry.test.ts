@@ -1,0 +1,269 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from './harness.ts';
+import { registryWorker } from '../areas/registry-worker.ts';
+
+let h: Harness;
+
+const DAY = 86_400_000;
+
+async function newProject(name: string, options: { visibility?: string; namespace_id?: number } = {}): Promise<{ id: number; path: string }> {
+  const created = await h.post('/projects', { name, visibility: options.visibility ?? 'private', namespace_id: options.namespace_id });
+  expect(created.status, created.text).toBe(201);
+  return { id: created.body.id, path: created.body.path_with_namespace };
+}
+
+/** Pushes tags through the sandbox control; returns the repository entity. */
+async function push(project: number | string, tags: Array<{ name: string; created_at?: string | null; size?: number }>, repository = '') {
+  const answer = await h.call('POST', `/-/sandbox/registry/${encodeURIComponent(String(project))}/tags`, { json: { repository, tags } });
+  expect(answer.status, answer.text).toBe(201);
+  return answer.body as { id: number; name: string; path: string; location: string; tags_count: number };
+}
+
+const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
+
+async function member(projectId: number, accessLevel: number) {
+  const user = h.user();
+  const added = await h.post(`/projects/${projectId}/members`, { user_id: user.id, access_level: accessLevel });
+  expect(added.status, added.text).toBe(201);
+  return user;
+}
+
+beforeAll(() => {
+  h = createHarness();
+  registryWorker(h.sandbox).timeScale = 0;
+});
+
+afterEach(async () => {
+  await registryWorker(h.sandbox).idle();
+});
+
+afterAll(() => h.close());
+
+describe('the sandbox control', () => {
+  it('creates the repository and its tags, administrators only', async () => {
+    const { id, path } = await newProject('Pushed');
+    const repository = await push(id, [{ name: 'v1.0.0', created_at: ago(3), size: 1234 }, { name: 'latest' }], 'tools/cli');
+    expect(repository).toMatchObject({ name: 'tools/cli', path: `${path}/tools/cli`, tags_count: 2, location: `localhost/${path}/tools/cli` });
+    const byPath = await push(path, [{ name: 'v1.0.1' }], 'tools/cli');
+    expect(byPath.tags_count).toBe(3);
+    const someone = h.user();
+    const refused = await h.call('POST', `/-/sandbox/registry/${id}/tags`, { json: [{ name: 'x' }], token: someone.token });
+    expect(refused.status).toBe(403);
+    const bad = await h.call('POST', `/-/sandbox/registry/${id}/tags`, { json: [{ name: '-bad name' }] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message[0]).toContain('0.name');
+    expect((await h.call('POST', '/-/sandbox/registry/999999/tags', { json: [] })).status).toBe(404);
+  });
+});
+
+describe('repositories', () => {
+  it('lists a project\'s repositories with tags and tags_count when asked, paginated', async () => {
+    const { id, path } = await newProject('Lister');
+    const root = await push(id, [{ name: 'b', created_at: ago(2) }, { name: 'a', created_at: ago(1) }]);
+    const named = await push(id, [{ name: 'v1' }], 'worker');
+    const plain = await h.get(`/projects/${id}/registry/repositories`);
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get('x-total')).toBe('2');
+    expect(plain.body).toEqual([
+      { id: root.id, name: '', path, project_id: id, location: `localhost/${path}`, created_at: expect.any(String), cleanup_policy_started_at: null, status: null },
+      { id: named.id, name: 'worker', path: `${path}/worker`, project_id: id, location: `localhost/${path}/worker`, created_at: expect.any(String), cleanup_policy_started_at: null, status: null },
+    ]);
+    const full = await h.get(`/projects/${encodeURIComponent(path)}/registry/repositories?tags=true&tags_count=true&per_page=1`);
+    expect(full.body).toHaveLength(1);
+    expect(full.body[0].tags_count).toBe(2);
+    expect(full.body[0].tags).toEqual([
+      { name: 'a', path: `${path}:a`, location: `localhost/${path}:a` },
+      { name: 'b', path: `${path}:b`, location: `localhost/${path}:b` },
+    ]);
+    expect(full.headers.get('x-next-page')).toBe('2');
+    expect((await h.get(`/projects/${id}/registry/repositories?tags=maybe`)).body).toEqual({ error: 'tags is invalid' });
+  });
+
+  it('gets one repository with tags, tags_count, size (deduplicated) and delete_api_path for those who may delete it', async () => {
+    const { id, path } = await newProject('Getter');
+    const repository = await push(id, [{ name: 'one', size: 100 }, { name: 'two', size: 50 }]);
+    // a tag pointing at the manifest of another counts once
+    const one = await h.get(`/projects/${id}/registry/repositories/${repository.id}/tags/one`);
+    await h.call('POST', `/-/sandbox/registry/${id}/tags`, { json: [{ name: 'alias', size: 100, digest: one.body.digest }] });
+    const answer = await h.get(`/registry/repositories/${repository.id}?tags=true&tags_count=true&size=true`);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ id: repository.id, name: '', path, project_id: id, tags_count: 3, size: 150, status: null, delete_api_path: `http://localhost/api/v4/projects/${id}/registry/repositories/${repository.id}` });
+    expect(answer.body.tags.map((tag: { name: string }) => tag.name)).toEqual(['alias', 'one', 'two']);
+    const bare = await h.get(`/registry/repositories/${repository.id}`);
+    expect(Object.keys(bare.body)).toEqual(['id', 'name', 'path', 'project_id', 'location', 'created_at', 'cleanup_policy_started_at', 'delete_api_path', 'status']);
+    const reporter = await member(id, 20);
+    const asReporter = await h.get(`/registry/repositories/${repository.id}`, { token: reporter.token });
+    expect(asReporter.status).toBe(200);
+    expect(asReporter.body.delete_api_path).toBeUndefined();
+    expect((await h.get(`/registry/repositories/${repository.id}`, { token: h.user().token })).status).toBe(404);
+    expect((await h.get('/registry/repositories/999999')).body).toEqual({ message: '404 Not found' });
+    expect((await h.get(`/registry/repositories/${repository.id}`, { token: null })).status).toBe(401);
+  });
+
+  it('lists a group\'s repositories across subgroups without tags, only where the caller reads the registry', async () => {
+    const group = await h.post('/groups', { name: 'Images', path: `images-${Date.now()}` });
+    expect(group.status, group.text).toBe(201);
+    const sub = await h.post('/groups', { name: 'Sub', path: 'sub', parent_id: group.body.id });
+    const top = await newProject('Top', { namespace_id: group.body.id });
+    const deep = await newProject('Deep', { namespace_id: sub.body.id });
+    const a = await push(top.id, [{ name: 'x' }]);
+    const b = await push(deep.id, [{ name: 'y' }], 'api');
+    const answer = await h.get(`/groups/${group.body.id}/registry/repositories?tags=true&tags_count=true`);
+    expect(answer.status).toBe(200);
+    expect(answer.body.map((row: { id: number }) => row.id)).toEqual([a.id, b.id]);
+    expect(answer.body[0].tags).toBeUndefined();
+    expect(answer.body[0].tags_count).toBeUndefined();
+    // a member of the top project only sees its image
+    const reporter = await member(top.id, 20);
+    const limited = await h.get(`/groups/${group.body.id}/registry/repositories`, { token: reporter.token });
+    expect(limited.body.map((row: { id: number }) => row.id)).toEqual([a.id]);
+  });
+
+  it('deletes a repository in the background: delete_scheduled, delete_ongoing, then gone; Maintainers only', async () => {
+    const { id } = await newProject('Doomed');
+    const repository = await push(id, [{ name: 'a' }, { name: 'b' }]);
+    const developer = await member(id, 30);
+    expect((await h.delete(`/projects/${id}/registry/repositories/${repository.id}`, { token: developer.token })).status).toBe(403);
+    const worker = registryWorker(h.sandbox);
+    worker.timeScale = 0.2;
+    try {
+      const answer = await h.delete(`/projects/${id}/registry/repositories/${repository.id}`);
+      expect(answer.status).toBe(202);
+      expect((await h.get(`/registry/repositories/${repository.id}`)).body.status).toBe('delete_scheduled');
+      const seen = new Set<string>();
+      for (let i = 0; i < 100; i++) {
+        const now = await h.get(`/registry/repositories/${repository.id}`);
+        if (now.status === 404) break;
+        seen.add(now.body.status);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(seen).toEqual(new Set(['delete_scheduled', 'delete_ongoing']));
+      await worker.idle();
+      expect((await h.get(`/registry/repositories/${repository.id}`)).status).toBe(404);
+      expect((await h.get(`/projects/${id}/registry/repositories`)).body).toEqual([]);
+    } finally {
+      worker.timeScale = 0;
+    }
+    expect((await h.delete(`/projects/${id}/registry/repositories/abc`)).body).toEqual({ error: 'repository_id is invalid' });
+    expect((await h.delete(`/projects/${id}/registry/repositories/999999`)).body).toEqual({ message: '404 Not found' });
+  });
+});
+
+describe('tags', () => {
+  it('lists tags by name with offset pages (deprecated) and keyset pages (Link rel=next), both ways', async () => {
+    const { id, path } = await newProject('Paged');
+    const names = Array.from({ length: 25 }, (_, i) => `t${String(i).padStart(2, '0')}`);
+    const repository = await push(id, names.map((name) => ({ name })));
+    const base = `/projects/${id}/registry/repositories/${repository.id}/tags`;
+    const offset = await h.get(`${base}?per_page=10&page=3`);
+    expect(offset.body.map((tag: { name: string }) => tag.name)).toEqual(names.slice(20));
+    expect(offset.headers.get('x-total')).toBe('25');
+    expect(offset.body[0]).toEqual({ name: 't20', path: `${path}:t20`, location: `localhost/${path}:t20` });
+
+    const collected: string[] = [];
+    let url: string | null = `${base}?pagination=keyset&per_page=10`;
+    let pages = 0;
+    while (url) {
+      const page: { status: number; body: Array<{ name: string }>; headers: Headers } = await h.get(url);
+      expect(page.status).toBe(200);
+      collected.push(...page.body.map((tag: { name: string }) => tag.name));
+      const link: string | null = page.headers.get('link');
+      url = link ? /<([^>]+)>; rel="next"/.exec(link)![1] : null;
+      if (url) expect(url).toContain('pagination=keyset');
+      pages++;
+    }
+    expect(pages).toBe(3);
+    expect(collected).toEqual(names);
+    const descending = await h.get(`${base}?pagination=keyset&per_page=5&sort=desc&last=t10`);
+    expect(descending.body.map((tag: { name: string }) => tag.name)).toEqual(['t09', 't08', 't07', 't06', 't05']);
+    expect(descending.headers.get('link')).toContain('last=t05');
+    expect(descending.headers.get('link')).toContain('sort=desc');
+    const defaults = await h.get(`${base}?pagination=keyset`);
+    expect(defaults.body).toHaveLength(20);
+    expect((await h.get(`${base}?pagination=keyset&per_page=x`)).body).toEqual({ error: 'per_page is invalid' });
+  });
+
+  it('shows one tag\'s details; 404 for an unknown tag', async () => {
+    const { id, path } = await newProject('Details');
+    const created = ago(5);
+    const repository = await push(id, [{ name: 'v2.0.0', created_at: created, size: 4242 }], 'app');
+    const answer = await h.get(`/projects/${id}/registry/repositories/${repository.id}/tags/v2.0.0`);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({
+      name: 'v2.0.0', path: `${path}/app:v2.0.0`, location: `localhost/${path}/app:v2.0.0`,
+      revision: expect.stringMatching(/^[0-9a-f]{64}$/), short_revision: answer.body.revision.slice(0, 9),
+      digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), created_at: created, total_size: 4242,
+    });
+    expect((await h.get(`/projects/${id}/registry/repositories/${repository.id}/tags/nope`)).body).toEqual({ message: '404 Tag Not Found' });
+    const other = await newProject('Other');
+    expect((await h.get(`/projects/${other.id}/registry/repositories/${repository.id}/tags/v2.0.0`)).body).toEqual({ message: '404 Not found' });
+  });
+
+  it('deletes one tag (Developer and up); 403 when a protection rule covers it for the caller\'s role', async () => {
+    const { id } = await newProject('Protected');
+    const repository = await push(id, [{ name: 'v1.0.0' }, { name: 'v1.0.0-rc.1' }, { name: 'main-abc' }]);
+    const rule = await h.post(`/projects/${id}/registry/protection/tag/rules`, { tag_name_pattern: '^v\\d+\\.\\d+\\.\\d+$', minimum_access_level_for_push: 'maintainer', minimum_access_level_for_delete: 'owner' });
+    expect(rule.status, rule.text).toBe(201);
+    const base = `/projects/${id}/registry/repositories/${repository.id}/tags`;
+    const reporter = await member(id, 20);
+    const maintainer = await member(id, 40);
+    expect((await h.delete(`${base}/main-abc`, { token: reporter.token })).status).toBe(403);
+    const refused = await h.delete(`${base}/v1.0.0`, { token: maintainer.token });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ message: '403 Forbidden - cannot delete protected tag(s)' });
+    expect((await h.delete(`${base}/v1.0.0-rc.1`, { token: maintainer.token })).status).toBe(200);
+    expect((await h.delete(`${base}/main-abc`, { token: maintainer.token })).status).toBe(200);
+    // the administrator is above every rule
+    expect((await h.delete(`${base}/v1.0.0`)).status).toBe(200);
+    expect((await h.delete(`${base}/v1.0.0`)).body).toEqual({ message: '404 Tag Not Found' });
+    expect((await h.get(base)).body).toEqual([]);
+  });
+});
+
+describe('tag protection rules', () => {
+  it('lists, creates, updates and deletes rules with the platform\'s validations; Maintainers and up', async () => {
+    const { id } = await newProject('Rules');
+    const base = `/projects/${id}/registry/protection/tag/rules`;
+    const created = await h.post(base, { tag_name_pattern: 'v.*', minimum_access_level_for_push: 'maintainer', minimum_access_level_for_delete: 'admin' });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({ id: expect.any(Number), project_id: id, tag_name_pattern: 'v.*', minimum_access_level_for_push: 'maintainer', minimum_access_level_for_delete: 'admin' });
+    expect((await h.get(base)).body).toEqual([created.body]);
+    expect((await h.post(base, { tag_name_pattern: 'v.*', minimum_access_level_for_push: 'owner', minimum_access_level_for_delete: 'owner' })).status).toBe(422);
+    const badRegex = await h.post(base, { tag_name_pattern: 'v(', minimum_access_level_for_push: 'owner', minimum_access_level_for_delete: 'owner' });
+    expect(badRegex.status).toBe(422);
+    expect(badRegex.body.message).toContain('Tag name pattern not valid RE2 syntax');
+    expect((await h.post(base, { tag_name_pattern: 'x' })).body).toEqual({ error: 'minimum_access_level_for_push is missing, minimum_access_level_for_delete is missing' });
+    expect((await h.post(base, { tag_name_pattern: 'x', minimum_access_level_for_push: 'developer', minimum_access_level_for_delete: 'owner' })).body).toEqual({ error: 'minimum_access_level_for_push does not have a valid value' });
+    const updated = await h.patch(`${base}/${created.body.id}`, { tag_name_pattern: 'release-.*', minimum_access_level_for_delete: 'owner' });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({ tag_name_pattern: 'release-.*', minimum_access_level_for_push: 'maintainer', minimum_access_level_for_delete: 'owner' });
+    expect((await h.patch(`${base}/${created.body.id}`, { minimum_access_level_for_push: '' })).body).toEqual({ message: 'Access levels should both be present' });
+    const developer = await member(id, 30);
+    expect((await h.get(base, { token: developer.token })).status).toBe(403);
+    expect((await h.delete(`${base}/${created.body.id}`)).status).toBe(204);
+    expect((await h.delete(`${base}/${created.body.id}`)).body).toEqual({ message: '404 Protection Rule Not Found' });
+  });
+});
+
+describe('container_registry_access_level', () => {
+  it('disabled refuses every registry call; private lets Reporters and up read', async () => {
+    const { id } = await newProject('Levels', { visibility: 'internal' });
+    const repository = await push(id, [{ name: 'a' }]);
+    const outsider = h.user();
+    const guest = await member(id, 10);
+    const reporter = await member(id, 20);
+    const list = `/projects/${id}/registry/repositories`;
+    expect((await h.get(list, { token: outsider.token })).status).toBe(200);
+    expect((await h.put(`/projects/${id}`, { container_registry_access_level: 'private' })).body.container_registry_access_level).toBe('private');
+    expect((await h.get(list, { token: outsider.token })).status).toBe(403);
+    expect((await h.get(list, { token: guest.token })).status).toBe(403);
+    expect((await h.get(list, { token: reporter.token })).status).toBe(200);
+    expect((await h.get(`/registry/repositories/${repository.id}`, { token: guest.token })).status).toBe(403);
+    expect((await h.put(`/projects/${id}`, { container_registry_enabled: false })).body.container_registry_access_level).toBe('disabled');
+    expect((await h.get(list)).body).toEqual({ message: '403 Forbidden' });
+    expect((await h.get(`/projects/${id}/registry/repositories/${repository.id}/tags`)).status).toBe(403);
+    expect((await h.put(`/projects/${id}`, { container_registry_access_level: 'bogus' })).status).toBe(400);
+    expect((await h.put(`/projects/${id}`, { container_registry_access_level: 'enabled' })).status).toBe(200);
+    expect((await h.get(list, { token: null })).status).toBe(404);
+  });
+});
