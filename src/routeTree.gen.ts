@@ -36,6 +36,7 @@ import { Route as GroupsGroupIdIssuesRouteImport } from './routes/groups/$groupI
 import { Route as GroupsGroupIdMembersRouteImport } from './routes/groups/$groupId/members'
 import { Route as GroupsGroupIdMergeRequestBoardRouteImport } from './routes/groups/$groupId/merge-request-board'
 import { Route as GroupsGroupIdMergeRequestsRouteImport } from './routes/groups/$groupId/merge-requests'
+import { Route as GroupsGroupIdRegistryRouteImport } from './routes/groups/$groupId/registry'
 import { Route as GroupsGroupIdRunnersRouteImport } from './routes/groups/$groupId/runners'
 import { Route as GroupsGroupIdServiceAccountsRouteImport } from './routes/groups/$groupId/service-accounts'
 import { Route as ProjectsProjectIdApprovalSettingsRouteImport } from './routes/projects/$projectId/approval-settings'
@@ -62,6 +63,9 @@ import { Route as ProjectsProjectIdPipelinesIndexRouteImport } from './routes/pr
 import { Route as ProjectsProjectIdPipelinesPipelineIdRouteRouteImport } from './routes/projects/$projectId/pipelines/$pipelineId/route'
 import { Route as ProjectsProjectIdPipelinesChartsRouteImport } from './routes/projects/$projectId/pipelines/charts'
 import { Route as ProjectsProjectIdPipelinesNewRouteImport } from './routes/projects/$projectId/pipelines/new'
+import { Route as ProjectsProjectIdRegistryIndexRouteImport } from './routes/projects/$projectId/registry/index'
+import { Route as ProjectsProjectIdRegistryRepositoryIdRouteImport } from './routes/projects/$projectId/registry/$repositoryId'
+import { Route as ProjectsProjectIdRegistryCleanupPolicyRouteImport } from './routes/projects/$projectId/registry/cleanup-policy'
 import { Route as ProjectsProjectIdTreeSplatRouteImport } from './routes/projects/$projectId/tree.$'
 import { Route as GroupsGroupIdServiceAccountsUserIdTokensRouteImport } from './routes/groups/$groupId/service-accounts_.$userId.tokens'
 import { Route as ProjectsProjectIdMergeRequestsMergeRequestIidIndexRouteImport } from './routes/projects/$projectId/merge-requests/$mergeRequestIid/index'
@@ -211,6 +215,11 @@ const GroupsGroupIdMergeRequestsRoute =
     path: '/groups/$groupId/merge-requests',
     getParentRoute: () => rootRouteImport,
   } as any)
+const GroupsGroupIdRegistryRoute = GroupsGroupIdRegistryRouteImport.update({
+  id: '/groups/$groupId/registry',
+  path: '/groups/$groupId/registry',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const GroupsGroupIdRunnersRoute = GroupsGroupIdRunnersRouteImport.update({
   id: '/groups/$groupId/runners',
   path: '/groups/$groupId/runners',
@@ -365,6 +374,24 @@ const ProjectsProjectIdPipelinesNewRoute =
     path: '/projects/$projectId/pipelines/new',
     getParentRoute: () => rootRouteImport,
   } as any)
+const ProjectsProjectIdRegistryIndexRoute =
+  ProjectsProjectIdRegistryIndexRouteImport.update({
+    id: '/projects/$projectId/registry/',
+    path: '/projects/$projectId/registry/',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const ProjectsProjectIdRegistryRepositoryIdRoute =
+  ProjectsProjectIdRegistryRepositoryIdRouteImport.update({
+    id: '/projects/$projectId/registry/$repositoryId',
+    path: '/projects/$projectId/registry/$repositoryId',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const ProjectsProjectIdRegistryCleanupPolicyRoute =
+  ProjectsProjectIdRegistryCleanupPolicyRouteImport.update({
+    id: '/projects/$projectId/registry/cleanup-policy',
+    path: '/projects/$projectId/registry/cleanup-policy',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const ProjectsProjectIdTreeSplatRoute =
   ProjectsProjectIdTreeSplatRouteImport.update({
     id: '/projects/$projectId/tree/$',
@@ -449,6 +476,7 @@ export interface FileRoutesByFullPath {
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
   '/groups/$groupId/merge-request-board': typeof GroupsGroupIdMergeRequestBoardRoute
   '/groups/$groupId/merge-requests': typeof GroupsGroupIdMergeRequestsRoute
+  '/groups/$groupId/registry': typeof GroupsGroupIdRegistryRoute
   '/groups/$groupId/runners': typeof GroupsGroupIdRunnersRoute
   '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
   '/projects/$projectId/approval-settings': typeof ProjectsProjectIdApprovalSettingsRoute
@@ -474,10 +502,13 @@ export interface FileRoutesByFullPath {
   '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
   '/projects/$projectId/pipelines/charts': typeof ProjectsProjectIdPipelinesChartsRoute
   '/projects/$projectId/pipelines/new': typeof ProjectsProjectIdPipelinesNewRoute
+  '/projects/$projectId/registry/$repositoryId': typeof ProjectsProjectIdRegistryRepositoryIdRoute
+  '/projects/$projectId/registry/cleanup-policy': typeof ProjectsProjectIdRegistryCleanupPolicyRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
   '/projects/$projectId/issues/': typeof ProjectsProjectIdIssuesIndexRoute
   '/projects/$projectId/merge-requests/': typeof ProjectsProjectIdMergeRequestsIndexRoute
   '/projects/$projectId/pipelines/': typeof ProjectsProjectIdPipelinesIndexRoute
+  '/projects/$projectId/registry/': typeof ProjectsProjectIdRegistryIndexRoute
   '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/changes': typeof ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/commits': typeof ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRoute
@@ -513,6 +544,7 @@ export interface FileRoutesByTo {
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
   '/groups/$groupId/merge-request-board': typeof GroupsGroupIdMergeRequestBoardRoute
   '/groups/$groupId/merge-requests': typeof GroupsGroupIdMergeRequestsRoute
+  '/groups/$groupId/registry': typeof GroupsGroupIdRegistryRoute
   '/groups/$groupId/runners': typeof GroupsGroupIdRunnersRoute
   '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
   '/projects/$projectId/approval-settings': typeof ProjectsProjectIdApprovalSettingsRoute
@@ -536,10 +568,13 @@ export interface FileRoutesByTo {
   '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
   '/projects/$projectId/pipelines/charts': typeof ProjectsProjectIdPipelinesChartsRoute
   '/projects/$projectId/pipelines/new': typeof ProjectsProjectIdPipelinesNewRoute
+  '/projects/$projectId/registry/$repositoryId': typeof ProjectsProjectIdRegistryRepositoryIdRoute
+  '/projects/$projectId/registry/cleanup-policy': typeof ProjectsProjectIdRegistryCleanupPolicyRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
   '/projects/$projectId/issues': typeof ProjectsProjectIdIssuesIndexRoute
   '/projects/$projectId/merge-requests': typeof ProjectsProjectIdMergeRequestsIndexRoute
   '/projects/$projectId/pipelines': typeof ProjectsProjectIdPipelinesIndexRoute
+  '/projects/$projectId/registry': typeof ProjectsProjectIdRegistryIndexRoute
   '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/changes': typeof ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/commits': typeof ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRoute
@@ -576,6 +611,7 @@ export interface FileRoutesById {
   '/groups/$groupId/members': typeof GroupsGroupIdMembersRoute
   '/groups/$groupId/merge-request-board': typeof GroupsGroupIdMergeRequestBoardRoute
   '/groups/$groupId/merge-requests': typeof GroupsGroupIdMergeRequestsRoute
+  '/groups/$groupId/registry': typeof GroupsGroupIdRegistryRoute
   '/groups/$groupId/runners': typeof GroupsGroupIdRunnersRoute
   '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
   '/projects/$projectId/approval-settings': typeof ProjectsProjectIdApprovalSettingsRoute
@@ -601,10 +637,13 @@ export interface FileRoutesById {
   '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
   '/projects/$projectId/pipelines/charts': typeof ProjectsProjectIdPipelinesChartsRoute
   '/projects/$projectId/pipelines/new': typeof ProjectsProjectIdPipelinesNewRoute
+  '/projects/$projectId/registry/$repositoryId': typeof ProjectsProjectIdRegistryRepositoryIdRoute
+  '/projects/$projectId/registry/cleanup-policy': typeof ProjectsProjectIdRegistryCleanupPolicyRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
   '/projects/$projectId/issues/': typeof ProjectsProjectIdIssuesIndexRoute
   '/projects/$projectId/merge-requests/': typeof ProjectsProjectIdMergeRequestsIndexRoute
   '/projects/$projectId/pipelines/': typeof ProjectsProjectIdPipelinesIndexRoute
+  '/projects/$projectId/registry/': typeof ProjectsProjectIdRegistryIndexRoute
   '/groups/$groupId/service-accounts_/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/changes': typeof ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/commits': typeof ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRoute
@@ -642,6 +681,7 @@ export interface FileRouteTypes {
     | '/groups/$groupId/members'
     | '/groups/$groupId/merge-request-board'
     | '/groups/$groupId/merge-requests'
+    | '/groups/$groupId/registry'
     | '/groups/$groupId/runners'
     | '/groups/$groupId/service-accounts'
     | '/projects/$projectId/approval-settings'
@@ -667,10 +707,13 @@ export interface FileRouteTypes {
     | '/projects/$projectId/new/$'
     | '/projects/$projectId/pipelines/charts'
     | '/projects/$projectId/pipelines/new'
+    | '/projects/$projectId/registry/$repositoryId'
+    | '/projects/$projectId/registry/cleanup-policy'
     | '/projects/$projectId/tree/$'
     | '/projects/$projectId/issues/'
     | '/projects/$projectId/merge-requests/'
     | '/projects/$projectId/pipelines/'
+    | '/projects/$projectId/registry/'
     | '/groups/$groupId/service-accounts/$userId/tokens'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/changes'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/commits'
@@ -706,6 +749,7 @@ export interface FileRouteTypes {
     | '/groups/$groupId/members'
     | '/groups/$groupId/merge-request-board'
     | '/groups/$groupId/merge-requests'
+    | '/groups/$groupId/registry'
     | '/groups/$groupId/runners'
     | '/groups/$groupId/service-accounts'
     | '/projects/$projectId/approval-settings'
@@ -729,10 +773,13 @@ export interface FileRouteTypes {
     | '/projects/$projectId/new/$'
     | '/projects/$projectId/pipelines/charts'
     | '/projects/$projectId/pipelines/new'
+    | '/projects/$projectId/registry/$repositoryId'
+    | '/projects/$projectId/registry/cleanup-policy'
     | '/projects/$projectId/tree/$'
     | '/projects/$projectId/issues'
     | '/projects/$projectId/merge-requests'
     | '/projects/$projectId/pipelines'
+    | '/projects/$projectId/registry'
     | '/groups/$groupId/service-accounts/$userId/tokens'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/changes'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/commits'
@@ -768,6 +815,7 @@ export interface FileRouteTypes {
     | '/groups/$groupId/members'
     | '/groups/$groupId/merge-request-board'
     | '/groups/$groupId/merge-requests'
+    | '/groups/$groupId/registry'
     | '/groups/$groupId/runners'
     | '/groups/$groupId/service-accounts'
     | '/projects/$projectId/approval-settings'
@@ -793,10 +841,13 @@ export interface FileRouteTypes {
     | '/projects/$projectId/new/$'
     | '/projects/$projectId/pipelines/charts'
     | '/projects/$projectId/pipelines/new'
+    | '/projects/$projectId/registry/$repositoryId'
+    | '/projects/$projectId/registry/cleanup-policy'
     | '/projects/$projectId/tree/$'
     | '/projects/$projectId/issues/'
     | '/projects/$projectId/merge-requests/'
     | '/projects/$projectId/pipelines/'
+    | '/projects/$projectId/registry/'
     | '/groups/$groupId/service-accounts_/$userId/tokens'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/changes'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/commits'
@@ -833,6 +884,7 @@ export interface RootRouteChildren {
   GroupsGroupIdMembersRoute: typeof GroupsGroupIdMembersRoute
   GroupsGroupIdMergeRequestBoardRoute: typeof GroupsGroupIdMergeRequestBoardRoute
   GroupsGroupIdMergeRequestsRoute: typeof GroupsGroupIdMergeRequestsRoute
+  GroupsGroupIdRegistryRoute: typeof GroupsGroupIdRegistryRoute
   GroupsGroupIdRunnersRoute: typeof GroupsGroupIdRunnersRoute
   GroupsGroupIdServiceAccountsRoute: typeof GroupsGroupIdServiceAccountsRoute
   ProjectsProjectIdApprovalSettingsRoute: typeof ProjectsProjectIdApprovalSettingsRoute
@@ -858,10 +910,13 @@ export interface RootRouteChildren {
   ProjectsProjectIdNewSplatRoute: typeof ProjectsProjectIdNewSplatRoute
   ProjectsProjectIdPipelinesChartsRoute: typeof ProjectsProjectIdPipelinesChartsRoute
   ProjectsProjectIdPipelinesNewRoute: typeof ProjectsProjectIdPipelinesNewRoute
+  ProjectsProjectIdRegistryRepositoryIdRoute: typeof ProjectsProjectIdRegistryRepositoryIdRoute
+  ProjectsProjectIdRegistryCleanupPolicyRoute: typeof ProjectsProjectIdRegistryCleanupPolicyRoute
   ProjectsProjectIdTreeSplatRoute: typeof ProjectsProjectIdTreeSplatRoute
   ProjectsProjectIdIssuesIndexRoute: typeof ProjectsProjectIdIssuesIndexRoute
   ProjectsProjectIdMergeRequestsIndexRoute: typeof ProjectsProjectIdMergeRequestsIndexRoute
   ProjectsProjectIdPipelinesIndexRoute: typeof ProjectsProjectIdPipelinesIndexRoute
+  ProjectsProjectIdRegistryIndexRoute: typeof ProjectsProjectIdRegistryIndexRoute
   GroupsGroupIdServiceAccountsUserIdTokensRoute: typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
 }
 
@@ -1056,6 +1111,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof GroupsGroupIdMergeRequestsRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/groups/$groupId/registry': {
+      id: '/groups/$groupId/registry'
+      path: '/groups/$groupId/registry'
+      fullPath: '/groups/$groupId/registry'
+      preLoaderRoute: typeof GroupsGroupIdRegistryRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/groups/$groupId/runners': {
       id: '/groups/$groupId/runners'
       path: '/groups/$groupId/runners'
@@ -1238,6 +1300,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ProjectsProjectIdPipelinesNewRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/projects/$projectId/registry/': {
+      id: '/projects/$projectId/registry/'
+      path: '/projects/$projectId/registry'
+      fullPath: '/projects/$projectId/registry/'
+      preLoaderRoute: typeof ProjectsProjectIdRegistryIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/projects/$projectId/registry/$repositoryId': {
+      id: '/projects/$projectId/registry/$repositoryId'
+      path: '/projects/$projectId/registry/$repositoryId'
+      fullPath: '/projects/$projectId/registry/$repositoryId'
+      preLoaderRoute: typeof ProjectsProjectIdRegistryRepositoryIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/projects/$projectId/registry/cleanup-policy': {
+      id: '/projects/$projectId/registry/cleanup-policy'
+      path: '/projects/$projectId/registry/cleanup-policy'
+      fullPath: '/projects/$projectId/registry/cleanup-policy'
+      preLoaderRoute: typeof ProjectsProjectIdRegistryCleanupPolicyRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/projects/$projectId/tree/$': {
       id: '/projects/$projectId/tree/$'
       path: '/projects/$projectId/tree/$'
@@ -1375,6 +1458,7 @@ const rootRouteChildren: RootRouteChildren = {
   GroupsGroupIdMembersRoute: GroupsGroupIdMembersRoute,
   GroupsGroupIdMergeRequestBoardRoute: GroupsGroupIdMergeRequestBoardRoute,
   GroupsGroupIdMergeRequestsRoute: GroupsGroupIdMergeRequestsRoute,
+  GroupsGroupIdRegistryRoute: GroupsGroupIdRegistryRoute,
   GroupsGroupIdRunnersRoute: GroupsGroupIdRunnersRoute,
   GroupsGroupIdServiceAccountsRoute: GroupsGroupIdServiceAccountsRoute,
   ProjectsProjectIdApprovalSettingsRoute:
@@ -1404,11 +1488,16 @@ const rootRouteChildren: RootRouteChildren = {
   ProjectsProjectIdNewSplatRoute: ProjectsProjectIdNewSplatRoute,
   ProjectsProjectIdPipelinesChartsRoute: ProjectsProjectIdPipelinesChartsRoute,
   ProjectsProjectIdPipelinesNewRoute: ProjectsProjectIdPipelinesNewRoute,
+  ProjectsProjectIdRegistryRepositoryIdRoute:
+    ProjectsProjectIdRegistryRepositoryIdRoute,
+  ProjectsProjectIdRegistryCleanupPolicyRoute:
+    ProjectsProjectIdRegistryCleanupPolicyRoute,
   ProjectsProjectIdTreeSplatRoute: ProjectsProjectIdTreeSplatRoute,
   ProjectsProjectIdIssuesIndexRoute: ProjectsProjectIdIssuesIndexRoute,
   ProjectsProjectIdMergeRequestsIndexRoute:
     ProjectsProjectIdMergeRequestsIndexRoute,
   ProjectsProjectIdPipelinesIndexRoute: ProjectsProjectIdPipelinesIndexRoute,
+  ProjectsProjectIdRegistryIndexRoute: ProjectsProjectIdRegistryIndexRoute,
   GroupsGroupIdServiceAccountsUserIdTokensRoute:
     GroupsGroupIdServiceAccountsUserIdTokensRoute,
 }

@@ -2,7 +2,8 @@
  * `POST /api/graphql`: the subset of the platform's GraphQL schema the console reads, with
  * graphql-js, named as the platform names it: a project's `ciConfigVariables(ref)` (the run form
  * prefills its variables from the CI file), a CI job's `stuck` and a pipeline's jobs with their
- * `needs` (REST has neither).
+ * `needs` (REST has neither), and a container repository's tags with their digest, size and
+ * creation time (registry-graphql.ts; REST lists their names only).
  * Authentication as the REST API (PRIVATE-TOKEN or a Bearer token with api or read_api).
  */
 import type { Context, Hono } from 'hono';
@@ -17,6 +18,7 @@ import { resolveActor } from '../http/auth.ts';
 import { AccessLevel, effectiveRole, findReadableProject, type ProjectRow } from '../model/access.ts';
 import { requirePipelineRead, type JobRow, type PipelineRow } from '../model/pipelines.ts';
 import { configVariablesAt, jobStuck } from '../ci/worker.ts';
+import { containerRepositoryField } from './registry-graphql.ts';
 
 interface GraphContext {
   sandbox: Sandbox;
@@ -165,6 +167,7 @@ const schema = new GraphQLSchema({
           }
         },
       },
+      containerRepository: containerRepositoryField(PageInfo),
     },
   }),
 });

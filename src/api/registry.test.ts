@@ -50,24 +50,29 @@ describe('registry schemas (the platform documentation examples)', () => {
 describe('registry calls', () => {
   afterEach(() => vi.unstubAllGlobals());
 
-  it('pages tags by keyset and follows the next link only inside the instance', async () => {
+  it('reads tags through the GraphQL connection, BigInt sizes as numbers, and follows its end cursor', async () => {
     const fetchMock = vi.fn(async (_url: string, _init?: RequestInit) =>
-      json([{ name: 'a', path: 'g/p:a', location: 'r/g/p:a' }], { link: '<https://code.example.com/api/v4/projects/3/registry/repositories/5/tags?last=a&pagination=keyset&per_page=100&sort=asc>; rel="next"' }),
+      json({ data: { containerRepository: { tags: { nodes: [{ name: 'a', path: 'g/p:a', location: 'r/g/p:a', digest: 'sha256:ab', totalSize: '350224384', createdAt: '2026-01-01T00:00:00Z' }], pageInfo: { hasNextPage: true, endCursor: 'YQ==' } } } } }),
     );
     vi.stubGlobal('fetch', fetchMock);
-    const first = await fetchTagsPage(offline, 3, 5, null);
-    expect(fetchMock.mock.calls[0][0]).toBe('https://code.example.com/api/v4/projects/3/registry/repositories/5/tags?pagination=keyset&per_page=100&sort=asc');
-    expect(first.nextUrl).toContain('last=a');
-    await fetchTagsPage(offline, 3, 5, first.nextUrl!);
-    expect(fetchMock.mock.calls[1][0]).toBe('https://code.example.com/api/v4/projects/3/registry/repositories/5/tags?last=a&pagination=keyset&per_page=100&sort=asc');
-    await expect(fetchTagsPage(offline, 3, 5, 'https://elsewhere.example.com/api/v4/x')).rejects.toThrow(/outside this instance/);
+    const first = await fetchTagsPage(offline, 5, null);
+    expect(fetchMock.mock.calls[0][0]).toBe('https://code.example.com/api/graphql');
+    expect(JSON.parse(String(fetchMock.mock.calls[0][1]?.body)).variables).toEqual({ id: 'gid://gitlab/ContainerRepository/5', first: 100, after: null });
+    expect(first).toEqual({ items: [expect.objectContaining({ name: 'a', total_size: 350224384, created_at: '2026-01-01T00:00:00Z', digest: 'sha256:ab' })], next: 'YQ==' });
+    await fetchTagsPage(offline, 5, first.next!);
+    expect(JSON.parse(String(fetchMock.mock.calls[1][1]?.body)).variables.after).toBe('YQ==');
   });
 
-  it('the infinite query starts without a cursor and stops where no next link is', () => {
+  it('says an image it may not read is not found', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => json({ data: { containerRepository: null } })));
+    await expect(fetchTagsPage(offline, 5, null)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it('the infinite query starts without a cursor and stops where no next page is', () => {
     const options = registryQueries.tags(offline, 3, 5);
     expect(options.initialPageParam).toBeNull();
     expect(options.getNextPageParam({ items: [] }, [], null, [])).toBeNull();
-    expect(options.getNextPageParam({ items: [], nextUrl: 'u' }, [], null, [])).toBe('u');
+    expect(options.getNextPageParam({ items: [], next: 'u' }, [], null, [])).toBe('u');
   });
 
   it('deletes a tag by its encoded name, and sends a bulk delete with only the rules given', async () => {

@@ -1,6 +1,8 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
-import { request, requestKeysetPage, requestPage, send, type Connection } from './http.ts';
+import { ApiError } from './errors.ts';
+import { graphqlRequest } from './graphql.ts';
+import { request, requestPage, send, type Connection } from './http.ts';
 import { apiPath } from './params.ts';
 import { flag, loose } from './schema.ts';
 
@@ -91,37 +93,95 @@ const projectCleanupSchema = loose({
 });
 export type ProjectCleanup = z.infer<typeof projectCleanupSchema>;
 
+/** Whose images a list shows. */
+export type RegistryScope = { project: number } | { group: number };
+
 export interface RepositoryListParams {
   page: number;
   per_page: number;
 }
 
-/** A keyset page of tags; 100 is the most a page holds, so a 10,000-tag image takes 100 requests. */
+/** The most tags a page of the platform's GraphQL connection holds: a 10,000-tag image takes 100 requests. */
 export const TAG_PAGE_SIZE = 100;
 
-/** One keyset page of a repository's tags by name (`pagination=keyset`); `nextUrl` continues it. */
-export function fetchTagsPage(connection: Connection, projectId: number, repositoryId: number, nextUrl: string | null, signal?: AbortSignal) {
-  return requestKeysetPage(connection, nextUrl ?? apiPath`/projects/${projectId}/registry/repositories/${repositoryId}/tags`, registryTagSchema, {
-    query: { pagination: 'keyset', per_page: TAG_PAGE_SIZE, sort: 'asc' },
-    signal,
-  });
+/**
+ * A repository's tags by name, with digest, size and manifest creation time: the platform's
+ * REST list has name, path and location only (its details come one tag per request), so tags are
+ * read as the platform's own registry pages read them, through GraphQL `containerRepository.tags`.
+ */
+const TAGS_QUERY = `query containerRepositoryTags($id: ContainerRepositoryID!, $first: Int, $after: String) {
+  containerRepository(id: $id) {
+    tags(first: $first, after: $after, sort: NAME_ASC) {
+      nodes { name path location digest revision shortRevision totalSize createdAt }
+      pageInfo { hasNextPage endCursor }
+    }
+  }
+}`;
+
+const graphTagSchema = loose({
+  name: z.string(),
+  path: z.string(),
+  location: z.string(),
+  digest: z.nullish(z.string()),
+  revision: z.nullish(z.string()),
+  shortRevision: z.nullish(z.string()),
+  // BigInt: a string on the platform
+  totalSize: z.nullish(z.union([z.string(), z.number()])),
+  createdAt: z.nullish(z.string()),
+});
+
+const tagsDataSchema = loose({
+  containerRepository: z.nullable(
+    loose({
+      tags: z.nullish(loose({ nodes: z.array(graphTagSchema), pageInfo: loose({ hasNextPage: z.boolean(), endCursor: z.nullish(z.string()) }) })),
+    }),
+  ),
+});
+
+/** A GraphQL tag in the REST record's names, so one `RegistryTag` serves the list, the details and the preview. */
+export function fromGraphTag(tag: z.infer<typeof graphTagSchema>): RegistryTag {
+  const size = tag.totalSize === null || tag.totalSize === undefined ? null : Number(tag.totalSize);
+  return {
+    name: tag.name,
+    path: tag.path,
+    location: tag.location,
+    digest: tag.digest ?? null,
+    revision: tag.revision ?? null,
+    short_revision: tag.shortRevision ?? null,
+    total_size: size !== null && Number.isFinite(size) ? size : null,
+    created_at: tag.createdAt ?? null,
+  };
+}
+
+export interface TagsPage {
+  items: RegistryTag[];
+  /** The cursor of the next page; absent on the last. */
+  next?: string;
+}
+
+/** One page of a repository's tags by name; `after` is the previous page's end cursor. */
+export async function fetchTagsPage(connection: Connection, repositoryId: number, after: string | null, signal?: AbortSignal): Promise<TagsPage> {
+  const data = await graphqlRequest(connection, TAGS_QUERY, { id: `gid://gitlab/ContainerRepository/${repositoryId}`, first: TAG_PAGE_SIZE, after }, tagsDataSchema, signal);
+  const tags = data.containerRepository?.tags;
+  if (!tags) throw new ApiError(404, 'Image not found, or you may not read its registry.', 'http');
+  const items = tags.nodes.map(fromGraphTag);
+  return tags.pageInfo.hasNextPage && tags.pageInfo.endCursor ? { items, next: tags.pageInfo.endCursor } : { items };
 }
 
 export const registryQueries = {
   all: () => ['registry'] as const,
   lists: () => [...registryQueries.all(), 'list'] as const,
-  /** A project's repositories with their tag counts. */
-  projectRepositories: (connection: Connection, projectId: number, params: RepositoryListParams) =>
+  /**
+   * A project's repositories with their tag counts, or a group's (the platform sends no tags or
+   * tag counts for groups, spec 3, 9).
+   */
+  repositories: (connection: Connection, scope: RegistryScope, params: RepositoryListParams) =>
     queryOptions({
-      queryKey: [...registryQueries.lists(), { project: projectId }, params] as const,
+      queryKey: [...registryQueries.lists(), scope, params] as const,
       queryFn: ({ signal }) =>
-        requestPage(connection, apiPath`/projects/${projectId}/registry/repositories`, registryRepositorySchema, { query: { ...params, tags_count: true }, signal }),
-    }),
-  /** A group's repositories: the platform sends no tags or tag counts for groups (spec 3, 9). */
-  groupRepositories: (connection: Connection, groupId: number, params: RepositoryListParams) =>
-    queryOptions({
-      queryKey: [...registryQueries.lists(), { group: groupId }, params] as const,
-      queryFn: ({ signal }) => requestPage(connection, apiPath`/groups/${groupId}/registry/repositories`, registryRepositorySchema, { query: { ...params }, signal }),
+        'project' in scope
+          ? requestPage(connection, apiPath`/projects/${scope.project}/registry/repositories`, registryRepositorySchema, { query: { ...params, tags_count: true }, signal })
+          : requestPage(connection, apiPath`/groups/${scope.group}/registry/repositories`, registryRepositorySchema, { query: { ...params }, signal }),
     }),
   /** One repository with its tag count and size. */
   repository: (connection: Connection, repositoryId: number) =>
@@ -130,13 +190,13 @@ export const registryQueries = {
       queryFn: ({ signal }) =>
         request(connection, apiPath`/registry/repositories/${repositoryId}`, registryRepositorySchema, { query: { tags_count: true, size: true }, signal }),
     }),
-  /** A repository's tags by name, page after page (keyset, following Link rel=next). */
+  /** A repository's tags by name, page after page (the connection's end cursor leads to the next). */
   tags: (connection: Connection, projectId: number, repositoryId: number) =>
     infiniteQueryOptions({
       queryKey: [...registryQueries.all(), 'tags', { project: projectId, repository: repositoryId }] as const,
-      queryFn: ({ pageParam, signal }) => fetchTagsPage(connection, projectId, repositoryId, pageParam, signal),
+      queryFn: ({ pageParam, signal }) => fetchTagsPage(connection, repositoryId, pageParam, signal),
       initialPageParam: null as string | null,
-      getNextPageParam: (last) => last.nextUrl ?? null,
+      getNextPageParam: (last) => last.next ?? null,
     }),
   tag: (connection: Connection, projectId: number, repositoryId: number, tagName: string) =>
     queryOptions({

@@ -10,6 +10,7 @@ describe('the sidebar model', () => {
       ['Plan', ['Issues', 'Issue boards']],
       ['Code', ['Merge requests', 'Merge request board', 'Files', 'Commits', 'Branches']],
       ['Build', ['Pipelines', 'Runners']],
+      ['Deploy', ['Container registry']],
       ['Settings', ['Deploy keys', 'Merge request approvals']],
     ]);
   });
@@ -20,12 +21,14 @@ describe('the sidebar model', () => {
       ['Manage', ['Members']],
       ['Plan', ['Issues', 'Issue boards']],
       ['Code', ['Merge requests', 'Merge request board']],
+      ['Deploy', ['Container registry']],
     ]);
     expect(group(true, false)).toEqual([
       ['Manage', ['Members']],
       ['Plan', ['Issues', 'Issue boards']],
       ['Code', ['Merge requests', 'Merge request board']],
       ['Build', ['Runners']],
+      ['Deploy', ['Container registry']],
       ['Settings', ['Access tokens']],
     ]);
     expect(group(true, true)).toEqual([
@@ -33,6 +36,7 @@ describe('the sidebar model', () => {
       ['Plan', ['Issues', 'Issue boards']],
       ['Code', ['Merge requests', 'Merge request board']],
       ['Build', ['Runners']],
+      ['Deploy', ['Container registry']],
       ['Settings', ['Access tokens', 'Service accounts', 'Billable members']],
     ]);
   });
@@ -56,6 +60,12 @@ describe('the sidebar model', () => {
     const pipelines = contextSections({ isAdmin: false, isBot: false, projectId: 7 }).find((section) => section.name === 'Build')!.items[0];
     expect(pipelines.to).toBe('/projects/$projectId/pipelines');
     for (const path of ['/projects/7/pipelines/12', '/projects/7/pipelines/new', '/projects/7/pipelines/charts']) expect(pipelines.alsoCurrent?.test(path), path).toBe(true);
+  });
+
+  it('keeps the Container registry current on an image and the cleanup policy', () => {
+    const registry = contextSections({ isAdmin: false, isBot: false, projectId: 7 }).find((section) => section.name === 'Deploy')!.items[0];
+    expect(registry.to).toBe('/projects/$projectId/registry');
+    for (const path of ['/projects/7/registry/12', '/projects/7/registry/cleanup-policy']) expect(registry.alsoCurrent?.test(path), path).toBe(true);
   });
 
   it('keeps a project’s Merge requests current on one of its merge requests', () => {
