@@ -308,10 +308,8 @@ function PasswordDialog({ approve, sha, onClose, onReload }: { approve: ReturnTy
         </Field>
         {error && isNewCommits(error) ? (
           <NewCommitsAlert
-            onReload={() => {
-              onClose();
-              void onReload();
-            }}
+            // closed once the new head is in, so an approval pressed next carries it
+            onReload={() => void onReload().then(onClose)}
           />
         ) : error && !isWrongPassword(error) ? (
           <p className="form-error" role="alert">

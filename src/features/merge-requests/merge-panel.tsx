@@ -149,10 +149,18 @@ function MergeForm({ projectId, request, settings }: { projectId: number; reques
     should_remove_source_branch: removeSource,
     merge_commit_message: editMessage && message.trim() && message !== defaultMessage ? message : undefined,
   };
+  const [reloading, setReloading] = useState(false);
+  // the dialog stays until the new head is in: a Merge pressed sooner would send the old one again
   const onReload = async () => {
-    setConfirming(false);
-    await reload();
+    if (reloading) return;
+    setReloading(true);
+    try {
+      await reload();
+    } finally {
+      setReloading(false);
+    }
     merge.reset();
+    setConfirming(false);
   };
   const error = merge.status === 'refused' ? merge.error : null;
   return (
@@ -225,7 +233,7 @@ function MergeForm({ projectId, request, settings }: { projectId: number; reques
                   : mergeRefusal(error, request)}
               </p>
               {isNewCommits(error) || (error instanceof ApiError && error.status === 405) ? (
-                <button type="button" className="button" onClick={() => void onReload()}>
+                <button type="button" className="button" aria-busy={reloading} disabled={reloading} onClick={() => void onReload()}>
                   Reload
                 </button>
               ) : null}
