@@ -32,18 +32,13 @@ export interface RuleDraft {
 
 export const EMPTY_DRAFT: RuleDraft = { nameRegexDelete: '', nameRegexKeep: '', keepN: '', olderThan: '' };
 
-/** keep_n as typed: empty is no rule, anything but a whole number is the field's error. */
-export function draftRules(draft: RuleDraft): { rules: CleanupRules; keepNError?: string } {
-  const keepN = draft.keepN.trim();
-  const valid = keepN === '' || /^\d+$/.test(keepN);
+/** The draft as the rules module reads it: empty fields are no rule (keep_n is checked there, as typed). */
+export function draftRules(draft: RuleDraft): CleanupRules {
   return {
-    rules: {
-      nameRegexDelete: draft.nameRegexDelete || null,
-      nameRegexKeep: draft.nameRegexKeep || null,
-      keepN: keepN === '' || !valid ? null : Number(keepN),
-      olderThan: draft.olderThan.trim() || null,
-    },
-    keepNError: valid ? undefined : 'Keep the newest: a whole number, 0 or more.',
+    nameRegexDelete: draft.nameRegexDelete || null,
+    nameRegexKeep: draft.nameRegexKeep || null,
+    keepN: draft.keepN.trim() || null,
+    olderThan: draft.olderThan.trim() || null,
   };
 }
 
@@ -62,14 +57,15 @@ export default function BulkDelete({ projectId, repository, caller, onAccepted }
   const all = useAllTags(projectId, repository.id);
   const protection = useProtectedNames(projectId, caller, all.rows);
   const tags = useCleanupTags(all.rows, protection.protectedNames);
-  const { rules, keepNError } = draftRules(draft);
+  const rules = draftRules(draft);
   const preview = usePreview(tags, rules, now);
   const ready = all.done && protection.ready;
   const last = lastBulkRun(connection.instanceUrl, repository.id);
   const nextRun = nextBulkRunAt(last, Date.now());
-  const undated = rules.keepN !== null || rules.olderThan ? tags.filter((tag) => tag.createdAt === null).length : 0;
+  const undated = rules.keepN || rules.olderThan ? tags.filter((tag) => tag.createdAt === null).length : 0;
+  const warning = (field: keyof RuleDraft) => preview.warnings[field];
 
-  const errors = { ...preview.errors, ...(keepNError ? { keepN: keepNError } : {}) };
+  const errors = preview.errors;
   // an empty delete expression is an error once the user tries to send, not while the form is fresh
   const shownError = (field: keyof RuleDraft) => (field === 'nameRegexDelete' && !draft.nameRegexDelete && !attempted ? undefined : errors[field]);
   const set = (field: keyof RuleDraft) => (event: { target: { value: string } }) => setDraft((previous) => ({ ...previous, [field]: event.target.value }));
@@ -88,7 +84,12 @@ export default function BulkDelete({ projectId, repository, caller, onAccepted }
       {
         projectId,
         repositoryId: repository.id,
-        rules: { name_regex_delete: draft.nameRegexDelete, name_regex_keep: draft.nameRegexKeep || undefined, keep_n: rules.keepN ?? undefined, older_than: rules.olderThan ?? undefined },
+        rules: {
+          name_regex_delete: draft.nameRegexDelete,
+          name_regex_keep: draft.nameRegexKeep || undefined,
+          keep_n: draft.keepN.trim() === '' ? undefined : Number(draft.keepN.trim()),
+          older_than: draft.olderThan.trim() || undefined,
+        },
       },
       {
         onSuccess: () => {
@@ -116,10 +117,10 @@ export default function BulkDelete({ projectId, repository, caller, onAccepted }
       ) : null}
       {protection.unreadable ? <Note>Protection rules are readable by Maintainers only: tags they protect are kept by the platform but not marked here.</Note> : null}
       <form className="form" noValidate onSubmit={submit}>
-        <Field label="Delete tags matching" error={shownError('nameRegexDelete')} hint="Required. RE2, the whole name: .* deletes every tag the other rules allow.">
+        <Field label="Delete tags matching" error={shownError('nameRegexDelete')} hint={warning('nameRegexDelete') ?? 'Required. RE2, the whole name: .* deletes every tag the other rules allow.'}>
           <input className="input" autoComplete="off" spellCheck={false} value={draft.nameRegexDelete} onChange={set('nameRegexDelete')} />
         </Field>
-        <Field label="Keep tags matching" error={shownError('nameRegexKeep')} hint="Optional. RE2, the whole name; wins over the delete expression.">
+        <Field label="Keep tags matching" error={shownError('nameRegexKeep')} hint={warning('nameRegexKeep') ?? 'Optional. RE2, the whole name; wins over the delete expression.'}>
           <input className="input" autoComplete="off" spellCheck={false} value={draft.nameRegexKeep} onChange={set('nameRegexKeep')} />
         </Field>
         <Field label="Keep the newest" error={shownError('keepN')} hint="Optional. How many of the matching tags to keep, newest first.">

@@ -6,7 +6,7 @@ import { registryQueries, type RegistryTag } from '../../api/registry.ts';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { ErrorPanel } from '../../components/error-panel.tsx';
 import { formatCount } from '../../lib/numbers.ts';
-import { compileCleanupRules, planCleanup, type CleanupDecision, type CleanupField, type CleanupReason, type CleanupRules, type CleanupTag } from '../../lib/registry-cleanup.ts';
+import { CLEANUP_REASON_TEXT, compileCleanupRules, planCleanup, type CleanupDecision, type CleanupField, type CleanupReason, type CleanupRules, type CleanupTag } from '../../lib/registry-cleanup.ts';
 import { protectionMatcher, type ProtectionCaller } from './protection.ts';
 
 /**
@@ -50,6 +50,8 @@ export function useProtectedNames(projectId: number, caller: ProtectionCaller, r
 
 export interface PreviewResult {
   errors: Partial<Record<CleanupField, string>>;
+  /** What does not stop the rules but surprises people (a top-level |), by field. */
+  warnings: Partial<Record<CleanupField, string>>;
   decisions: CleanupDecision[] | null;
   deleted: number;
   kept: number;
@@ -67,11 +69,11 @@ export function toCleanupTags(rows: readonly RegistryTag[], protectedNames: Read
 /** Compiles the rules and plans over every tag: one pass per keystroke (measured by the bench). */
 export function previewCleanup(tags: readonly CleanupTag[], rules: CleanupRules, now: number): PreviewResult {
   const compiled = compileCleanupRules(rules);
-  if (!compiled.ok) return { errors: compiled.errors, decisions: null, deleted: 0, kept: 0 };
+  if (!compiled.ok) return { errors: compiled.errors, warnings: compiled.warnings, decisions: null, deleted: 0, kept: 0 };
   const decisions = planCleanup(tags, compiled.rules, now);
   let deleted = 0;
   for (const decision of decisions) if (decision.deleted) deleted++;
-  return { errors: {}, decisions, deleted, kept: decisions.length - deleted };
+  return { errors: {}, warnings: compiled.rules.warnings, decisions, deleted, kept: decisions.length - deleted };
 }
 
 /** The preview of the rules as typed: recomputed on each change (deferred, so typing never waits for it). */
@@ -81,23 +83,12 @@ export function usePreview(tags: readonly CleanupTag[], rules: CleanupRules, now
   return useMemo(() => previewCleanup(tags, JSON.parse(key) as CleanupRules, now), [tags, key, now]);
 }
 
+/** The module's words for a reason, with the number or age the rules gave. */
 export function reasonText(reason: CleanupReason, rules: CleanupRules): string {
-  switch (reason) {
-    case 'latest':
-      return 'Named latest: never deleted';
-    case 'protected':
-      return 'Protected by a tag protection rule';
-    case 'not-matched':
-      return 'Not matched by the delete expression';
-    case 'kept-by-regex':
-      return 'Kept by the keep expression';
-    case 'newest-n':
-      return `Among the newest ${rules.keepN ?? ''}`.trimEnd();
-    case 'younger':
-      return `Younger than ${rules.olderThan ?? 'the age'} (or no creation time)`;
-    case 'deleted':
-      return rules.olderThan ? `Matched the delete expression, older than ${rules.olderThan}` : 'Matched the delete expression';
-  }
+  const text = CLEANUP_REASON_TEXT[reason];
+  if (reason === 'newest-n' && rules.keepN !== null && rules.keepN !== undefined) return `${text} (${rules.keepN})`;
+  if ((reason === 'younger' || reason === 'deleted') && rules.olderThan) return `${text} (${reason === 'deleted' ? 'older than' : 'limit'} ${rules.olderThan})`;
+  return text;
 }
 
 type Shown = 'all' | 'deleted' | 'kept';

@@ -130,7 +130,7 @@ export default function PolicyEditor({ projectId, policy, caller, refusal }: Pol
               ))}
             </select>
           </Field>
-          <Field label="Keep tags matching" error={fieldError('name_regex_keep')} hint="RE2, the whole tag name; wins over the delete expression.">
+          <Field label="Keep tags matching" error={fieldError('name_regex_keep')} hint={preview.warnings.nameRegexKeep ?? 'RE2, the whole tag name; wins over the delete expression.'}>
             <input className="input" autoComplete="off" spellCheck={false} value={values.name_regex_keep} onChange={(event) => change('name_regex_keep', event.target.value)} />
           </Field>
           <Field label="Remove tags older than" error={serverErrors.older_than}>
@@ -143,7 +143,7 @@ export default function PolicyEditor({ projectId, policy, caller, refusal }: Pol
               ))}
             </select>
           </Field>
-          <Field label="Remove tags matching" error={fieldError('name_regex')} hint="RE2, the whole tag name: .* for every tag the other rules allow. Empty removes nothing.">
+          <Field label="Remove tags matching" error={fieldError('name_regex')} hint={preview.warnings.nameRegexDelete ?? 'RE2, the whole tag name: .* for every tag the other rules allow. Empty removes nothing.'}>
             <input className="input" autoComplete="off" spellCheck={false} value={values.name_regex} onChange={(event) => change('name_regex', event.target.value)} />
           </Field>
           <FormError message={formError} write={save} />
@@ -198,7 +198,7 @@ function usePolicyPreview(projectId: number, caller: ProjectCaller, rules: Clean
       )}
     </section>
   );
-  return { errors: preview.errors, element };
+  return { errors: preview.errors, warnings: preview.warnings, element };
 }
 
 /** useAllTags for the image in the select; hooks keep their order while none is chosen yet. */
