@@ -16,6 +16,7 @@ import { recordPush } from '../git/entities.ts';
 import { isValidBranchName } from '../git/repository.ts';
 import { commitTree, treeWithActions } from '../git/write.ts';
 import { committerOf } from './commits.ts';
+import { policyUpdate, savePolicy } from '../model/registry-policy.ts';
 
 const PATH = /^[a-zA-Z0-9_][a-zA-Z0-9_.-]*$/;
 const RESERVED_SUFFIX = /\.(git|atom)$/;
@@ -214,6 +215,8 @@ export function registerProjects(routes: Router): void {
     if (topics !== undefined) changes.topics = JSON.stringify([...new Set(topics.filter(Boolean))]);
     const settings = collectSettings(params);
     if (Object.keys(errors).length) throw validationError(errors);
+    const policy = policyUpdate(db, project, params.raw.container_expiration_policy_attributes, now);
+    if (policy) savePolicy(db, policy);
     const stamp = timestamp(now);
     const assignments = Object.keys(changes).map((key) => `${key} = @${key}`);
     db.prepare(`UPDATE projects SET ${[...assignments, 'updated_at = @stamp', 'settings = @settings'].join(', ')} WHERE id = @id`).run({

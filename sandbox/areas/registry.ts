@@ -9,11 +9,12 @@ import { pathParam, type Call, type Router } from '../http/route.ts';
 import { canReadProject, findReadableGroup, groupDescendants, type ProjectRow } from '../model/access.ts';
 import {
   PROTECTION_LEVELS, canAccessRegistry, deleteProtection, ensureRepository, findProjectRow, findRepository, findTag, integerParam,
-  projectRepository, protectionLevelValue, re2Error, registryAccess, registryHost, registryRole, repositoryEntity, repositoryPath,
+  projectRepository, protectionLevelValue, re2Error, registryAccess, scheduleCleanup, registryHost, registryRole, repositoryEntity, repositoryPath,
   tagDetailsEntity, tagEntity, tagRuleEntity, tagRules, type ContainerRepositoryRow, type ContainerTagRow, type ProtectionLevelName,
   type RegistryPermission, type TagProtectionRuleRow,
 } from '../model/registry.ts';
 import { registryWorker } from './registry-worker.ts';
+import { compileCleanupRules, parseOlderThan, type CompiledRules } from '../../src/lib/registry-cleanup.ts';
 
 /**
  * The container registry API (lib/api/project_container_repositories.rb, group_container_repositories.rb,
@@ -85,6 +86,50 @@ function tagOf(c: Context<AppEnv>, call: Call, repository: ContainerRepositoryRo
   const tag = findTag(call.sandbox.db, repository.id, pathParam(c, 'tag_name'));
   if (!tag) throw notFound('Tag');
   return tag;
+}
+
+// -- bulk delete
+
+const CLEANUP_LEASE_MS = 3_600_000;
+export const BULK_DELETE_LEASE_MESSAGE = 'This request has already been made. You can run this at most once an hour for a given container repository';
+
+/**
+ * The bulk delete's parameters as Grape checks them (`at_least_one_of` the two delete names,
+ * `untrusted_regexp`, Integer keep_n), and an older_than that reads as a duration; then compiled.
+ */
+function bulkDeleteRules(call: Call): CompiledRules {
+  const { params } = call;
+  let nameRegexDelete: string | undefined;
+  let nameRegexKeep: string | undefined;
+  let keepN: number | undefined;
+  let olderThan: string | undefined;
+  const regexp = (name: string) => {
+    const value = params.string(name);
+    const problem = value === undefined ? null : re2Error(value);
+    if (problem) throw paramError(`${name} is an invalid regexp: ${problem}`);
+    return value;
+  };
+  collectParamErrors([
+    () => {
+      const deleteName = regexp('name_regex_delete');
+      const deprecated = regexp('name_regex');
+      nameRegexDelete = deleteName ?? deprecated;
+      if (nameRegexDelete === undefined) throw paramError('name_regex, name_regex_delete are missing, at least one parameter must be provided');
+    },
+    () => (nameRegexKeep = regexp('name_regex_keep')),
+    () => {
+      keepN = params.int('keep_n');
+      if (keepN !== undefined && keepN < 0) throw paramError('keep_n does not have a valid value');
+    },
+    () => {
+      olderThan = params.string('older_than');
+      if (olderThan !== undefined && olderThan !== '' && parseOlderThan(olderThan) === null) throw paramError('older_than is invalid');
+    },
+  ]);
+  const compiled = compileCleanupRules({ nameRegexDelete, nameRegexKeep, keepN, olderThan });
+  // an empty delete expression is the one thing left the checks above let through
+  if (!compiled.ok) throw paramError(`name_regex_delete is empty`);
+  return compiled.rules;
 }
 
 // -- tag protection rules
@@ -174,6 +219,20 @@ export function registerRegistry(routes: Router): void {
     const { project } = registry(call, c, 'read');
     const repository = projectRepository(call.sandbox.db, project, pathParam(c, 'repository_id'));
     return listTags(c, call, project, repository);
+  });
+
+  // bulk delete (CleanupContainerRepositoryWorker): planned now with the shared rules module, removed by the worker
+  routes.delete('/projects/:id/registry/repositories/:repository_id/tags', write, (c, call) => {
+    const { project, role } = registry(call, c, 'admin');
+    const { db } = call.sandbox;
+    const repository = projectRepository(db, project, pathParam(c, 'repository_id'));
+    const rules = bulkDeleteRules(call);
+    const last = repository.last_bulk_delete_at ? Date.parse(repository.last_bulk_delete_at) : null;
+    if (last !== null && call.now.getTime() - last < CLEANUP_LEASE_MS) throw new HttpError(400, { message: BULK_DELETE_LEASE_MESSAGE });
+    db.prepare('UPDATE container_repositories SET last_bulk_delete_at = ? WHERE id = ?').run(call.now.toISOString(), repository.id);
+    const { jobId } = scheduleCleanup(db, repository.id, rules, deleteProtection(db, project.id, role), call.now);
+    registryWorker(call.sandbox).cleanup(jobId);
+    return c.body(null, 202);
   });
 
   routes.get('/projects/:id/registry/repositories/:repository_id/tags/:tag_name', read, (c, call) => {

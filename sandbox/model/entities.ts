@@ -2,6 +2,7 @@ import type { Db } from '../db.ts';
 import type { Actor, Sandbox, UserRow } from '../context.ts';
 import { groupChain, type NamespaceRow, type ProjectRow } from './access.ts';
 import { repositoryHasBranches } from '../git/repository.ts';
+import { findPolicy, policyEntity } from './registry-policy.ts';
 import { hasPendingRepository } from '../seed/repositories.ts';
 
 /** The user's picture: the sandbox draws one from the initials, so no outside host is needed. */
@@ -302,6 +303,7 @@ export function projectEntity(sandbox: Sandbox, project: ProjectRow, actor: Acto
     namespace: namespaceEntity(sandbox, namespace),
     ...(owner ? { owner } : {}),
     container_registry_image_prefix: `${host}/${project.path_with_namespace}`.toLowerCase(),
+    container_expiration_policy: policyEntity(findPolicy(db, project)),
     _links: {
       self: api,
       issues: `${api}/issues`,

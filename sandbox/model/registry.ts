@@ -4,6 +4,9 @@ import type { Db } from '../db.ts';
 import { forbidden, notFound, paramError } from '../http/errors.ts';
 import { AccessLevel, effectiveRole, findReadableProject, type ProjectRow } from './access.ts';
 import { projectSettings } from './entities.ts';
+import { planCleanup, type CleanupTag, type CompiledRules } from '../../src/lib/registry-cleanup.ts';
+
+export { re2Error } from './registry-policy.ts';
 
 /**
  * The container registry's store: repositories of a project (the root image has the name ''),
@@ -207,16 +210,6 @@ export function tagRules(db: Db, projectId: number): TagProtectionRuleRow[] {
   return db.prepare('SELECT * FROM container_tag_protection_rules WHERE project_id = ? ORDER BY id').all(projectId) as TagProtectionRuleRow[];
 }
 
-/** The RE2 syntax error of a pattern, or null when it compiles. */
-export function re2Error(pattern: string): string | null {
-  try {
-    RE2JS.compile(pattern);
-    return null;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
-}
-
 /**
  * Tells whether a tag is protected from deletion for a role: TagRule#matches_tag_name? is an
  * unanchored RE2 match (anchor the pattern with ^...$ for a whole name), and a rule restricts
@@ -229,4 +222,23 @@ export function deleteProtection(db: Db, projectId: number, role: number): (name
     .map((rule) => RE2JS.compile(rule.tag_name_pattern));
   if (!patterns.length) return () => false;
   return (name) => patterns.some((pattern) => pattern.test(name));
+}
+
+// -- cleanup: the bulk tag delete and the cleanup policy share one planner
+
+/**
+ * Plans a cleanup of one repository with the shared rules module (the console's preview runs the
+ * same code) and stores the tags to delete as a job for the worker. Returns the job id and the plan.
+ */
+export function scheduleCleanup(db: Db, repositoryId: number, rules: CompiledRules, isProtected: (name: string) => boolean, now: Date) {
+  const rows = db.prepare('SELECT name, created_at FROM container_tags WHERE repository_id = ? ORDER BY name').all(repositoryId) as Array<{ name: string; created_at: string | null }>;
+  const tags: CleanupTag[] = rows.map((row) => ({ name: row.name, createdAt: row.created_at, protected: isProtected(row.name) }));
+  const decisions = planCleanup(tags, rules, now.getTime());
+  const doomed = decisions.filter((decision) => decision.deleted).map((decision) => decision.name);
+  const stamp = now.toISOString();
+  const jobId = Number(
+    db.prepare("INSERT INTO container_cleanup_jobs (repository_id, state, pending, created_at, updated_at) VALUES (?, 'scheduled', ?, ?, ?)")
+      .run(repositoryId, JSON.stringify(doomed), stamp, stamp).lastInsertRowid,
+  );
+  return { jobId, decisions };
 }

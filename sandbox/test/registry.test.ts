@@ -1,6 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from './harness.ts';
 import { registryWorker } from '../areas/registry-worker.ts';
+import { prepareSandbox } from '../server.ts';
+import { createApp } from '../app.ts';
+import { compileCleanupRules, planCleanup } from '../../src/lib/registry-cleanup.ts';
 
 let h: Harness;
 
@@ -16,7 +19,7 @@ async function newProject(name: string, options: { visibility?: string; namespac
 async function push(project: number | string, tags: Array<{ name: string; created_at?: string | null; size?: number }>, repository = '') {
   const answer = await h.call('POST', `/-/sandbox/registry/${encodeURIComponent(String(project))}/tags`, { json: { repository, tags } });
   expect(answer.status, answer.text).toBe(201);
-  return answer.body as { id: number; name: string; path: string; location: string; tags_count: number };
+  return answer.body as { id: number; name: string; path: string; project_id: number; location: string; tags_count: number };
 }
 
 const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
@@ -265,5 +268,200 @@ describe('container_registry_access_level', () => {
     expect((await h.put(`/projects/${id}`, { container_registry_access_level: 'bogus' })).status).toBe(400);
     expect((await h.put(`/projects/${id}`, { container_registry_access_level: 'enabled' })).status).toBe(200);
     expect((await h.get(list, { token: null })).status).toBe(404);
+  });
+});
+
+describe('the project\'s cleanup policy', () => {
+  it('shows container_expiration_policy and takes container_expiration_policy_attributes with the platform\'s values', async () => {
+    const { id } = await newProject('Policy');
+    const fresh = await h.get(`/projects/${id}`);
+    expect(fresh.body.container_expiration_policy).toEqual({ cadence: '1d', enabled: false, keep_n: 10, older_than: '90d', name_regex: '.*', name_regex_keep: null, next_run_at: expect.any(String) });
+    const before = Date.now();
+    const saved = await h.put(`/projects/${id}`, { container_expiration_policy_attributes: { cadence: '7d', enabled: true, keep_n: 25, older_than: '14d', name_regex_delete: 'main-.*', name_regex_keep: '^v\\d+' } });
+    expect(saved.status, saved.text).toBe(200);
+    expect(saved.body.container_expiration_policy).toEqual({ cadence: '7d', enabled: true, keep_n: 25, older_than: '14d', name_regex: 'main-.*', name_regex_keep: '^v\\d+', next_run_at: expect.any(String) });
+    const nextRun = Date.parse(saved.body.container_expiration_policy.next_run_at) - before;
+    expect(nextRun).toBeGreaterThanOrEqual(7 * DAY - 1000);
+    expect(nextRun).toBeLessThan(7 * DAY + 60_000);
+    // form encoding, a partial change, null clears keep_n
+    const form = await h.call('PUT', `/projects/${id}`, { form: 'container_expiration_policy_attributes[keep_n]=&container_expiration_policy_attributes[older_than]=90d' });
+    expect(form.body.container_expiration_policy).toMatchObject({ keep_n: null, older_than: '90d', cadence: '7d', name_regex: 'main-.*' });
+
+    const invalid = await h.put(`/projects/${id}`, { container_expiration_policy_attributes: { cadence: '2d', keep_n: 7, older_than: '3d', name_regex: 'a(' } });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.message).toEqual({
+      'container_expiration_policy.cadence': ['is not included in the list'],
+      'container_expiration_policy.older_than': ['is not included in the list'],
+      'container_expiration_policy.keep_n': ['is not included in the list'],
+      'container_expiration_policy.name_regex': [expect.stringMatching(/^not valid RE2 syntax: /)],
+    });
+    const blank = await h.put(`/projects/${id}`, { container_expiration_policy_attributes: { name_regex: '' } });
+    expect(blank.body.message).toEqual({ 'container_expiration_policy.name_regex': ["can't be blank"] });
+    expect((await h.put(`/projects/${id}`, { container_expiration_policy_attributes: { keep_n: 'lots', enabled: 'maybe' } })).body).toEqual({
+      error: 'container_expiration_policy_attributes[keep_n] is invalid, container_expiration_policy_attributes[enabled] is invalid',
+    });
+    // nothing was saved by the refused requests
+    expect((await h.get(`/projects/${id}`)).body.container_expiration_policy).toMatchObject({ cadence: '7d', keep_n: null, older_than: '90d', name_regex: 'main-.*', enabled: true });
+    const developer = await member(id, 30);
+    expect((await h.put(`/projects/${id}`, { container_expiration_policy_attributes: { enabled: false } }, { token: developer.token })).status).toBe(403);
+  });
+});
+
+describe('a restart', () => {
+  it('resumes a repository delete a stopped sandbox left scheduled', async () => {
+    const first = createHarness();
+    registryWorker(first.sandbox).timeScale = 1000;
+    const created = await first.post('/projects', { name: 'Restarted' });
+    const pushed = await first.call('POST', `/-/sandbox/registry/${created.body.id}/tags`, { json: [{ name: 'a' }] });
+    expect((await first.delete(`/projects/${created.body.id}/registry/repositories/${pushed.body.id}`)).status).toBe(202);
+    // killed: its worker never gets to run
+    registryWorker(first.sandbox).stop();
+    first.close();
+    const again = prepareSandbox({ dataDir: first.dataDir, seed: 'empty', config: { rateLimitPerMinute: 0 } });
+    registryWorker(again.sandbox).timeScale = 0;
+    const app = createApp(again.sandbox);
+    await registryWorker(again.sandbox).idle();
+    const answer = await app.request(`http://localhost/api/v4/registry/repositories/${pushed.body.id}`, { headers: { 'PRIVATE-TOKEN': first.adminToken } });
+    expect(answer.status).toBe(404);
+    expect(again.db.prepare('SELECT count(*) AS n FROM container_tags').get()).toEqual({ n: 0 });
+    again.db.close();
+  });
+});
+
+describe('bulk tag delete', () => {
+  // days before now each tag's manifest was made; `nodate` has no creation time
+  const FIXTURE: Record<string, number | null> = {
+    latest: 0.1, 'v1.0.0': 100, 'v1.1.0': 50, 'v1.2.0-rc.1': 20, 'main-a': 60, 'main-b': 35, 'main-c': 10, 'main-d': 2, 'feature-x': 5, nodate: null,
+  };
+  const ALL = Object.keys(FIXTURE).sort();
+
+  async function fixture(name: string) {
+    const project = await newProject(name);
+    const repository = await push(project.id, Object.entries(FIXTURE).map(([tag, days]) => ({ name: tag, created_at: days === null ? null : ago(days) })));
+    return { project, repository, base: `/projects/${project.id}/registry/repositories/${repository.id}/tags` };
+  }
+
+  async function remaining(base: string) {
+    return names((await h.get(`${base}?per_page=100`)).body);
+  }
+  const names = (body: Array<{ name: string }>) => body.map((tag) => tag.name);
+
+  /** Runs a bulk delete and checks what is left against both the expected list and the shared planner's decisions. */
+  async function expectBulk(name: string, params: Record<string, unknown>, deleted: string[], options: { token?: string; protect?: string } = {}) {
+    const { project, base } = await fixture(name);
+    if (options.protect) {
+      const rule = await h.post(`/projects/${project.id}/registry/protection/tag/rules`, { tag_name_pattern: options.protect, minimum_access_level_for_push: 'maintainer', minimum_access_level_for_delete: 'owner' });
+      expect(rule.status).toBe(201);
+    }
+    const tags = Object.entries(FIXTURE).map(([tag, days]) => ({ name: tag, createdAt: days === null ? null : ago(days), protected: options.protect !== undefined && options.token !== undefined && new RegExp(options.protect).test(tag) }));
+    const compiled = compileCleanupRules({ nameRegexDelete: (params.name_regex_delete ?? params.name_regex) as string, nameRegexKeep: params.name_regex_keep as string | undefined, keepN: params.keep_n as number | undefined, olderThan: params.older_than as string | undefined });
+    if (!compiled.ok) throw new Error('bad rules in the test');
+    const planned = planCleanup(tags, compiled.rules, Date.now()).filter((decision) => decision.deleted).map((decision) => decision.name).sort();
+    const answer = await h.call('DELETE', base, { json: params, token: options.token });
+    expect(answer.status, answer.text).toBe(202);
+    await registryWorker(h.sandbox).idle();
+    const left = await remaining(base);
+    expect(ALL.filter((tag) => !left.includes(tag))).toEqual([...deleted].sort());
+    expect(planned).toEqual([...deleted].sort());
+    return { project, base };
+  }
+
+  it('deletes every tag the delete expression matches, but never latest', async () => {
+    await expectBulk('Bulk all', { name_regex_delete: '.*' }, ALL.filter((tag) => tag !== 'latest'));
+  });
+
+  it('matches the whole name with RE2 (main matches no tag, main-.* four)', async () => {
+    await expectBulk('Bulk whole', { name_regex_delete: 'main' }, []);
+    await expectBulk('Bulk main', { name_regex_delete: 'main-.*' }, ['main-a', 'main-b', 'main-c', 'main-d']);
+    // the deprecated name works the same
+    await expectBulk('Bulk deprecated', { name_regex: 'main-[ab]' }, ['main-a', 'main-b']);
+  });
+
+  it('lets the keep expression win over the delete expression', async () => {
+    await expectBulk('Bulk keep', { name_regex_delete: '.*', name_regex_keep: 'v.*' }, ['feature-x', 'main-a', 'main-b', 'main-c', 'main-d', 'nodate']);
+  });
+
+  it('keeps the newest keep_n of the selected tags by manifest creation', async () => {
+    await expectBulk('Bulk keep_n', { name_regex_delete: 'main-.*', keep_n: 2 }, ['main-a', 'main-b']);
+  });
+
+  it('deletes only tags older than older_than (undated tags stay)', async () => {
+    await expectBulk('Bulk older', { name_regex_delete: '.*', older_than: '7d' }, ['main-a', 'main-b', 'main-c', 'v1.0.0', 'v1.1.0', 'v1.2.0-rc.1']);
+    await expectBulk('Bulk weeks', { name_regex_delete: 'main-.*', older_than: '2 weeks' }, ['main-a', 'main-b']);
+  });
+
+  it('combines the rules in the platform\'s order', async () => {
+    // selected: everything but latest and the releases; the newest (the undated one counts as now) kept; of the rest, older than a month
+    await expectBulk('Bulk combined', { name_regex_delete: '.*', name_regex_keep: 'v\\d+\\.\\d+\\.\\d+', keep_n: 1, older_than: '1month' }, ['main-a', 'main-b']);
+  });
+
+  it('leaves tags a protection rule covers for the caller; the administrator is above the rule', async () => {
+    const maintainer = h.user();
+    const { project, base } = await fixture('Bulk protected');
+    const added = await h.post(`/projects/${project.id}/members`, { user_id: maintainer.id, access_level: 40 });
+    expect(added.status).toBe(201);
+    await h.post(`/projects/${project.id}/registry/protection/tag/rules`, { tag_name_pattern: '^main-[ab]$', minimum_access_level_for_push: 'maintainer', minimum_access_level_for_delete: 'owner' });
+    expect((await h.call('DELETE', base, { json: { name_regex_delete: 'main-.*' }, token: maintainer.token })).status).toBe(202);
+    await registryWorker(h.sandbox).idle();
+    expect(await remaining(base)).toEqual(ALL.filter((tag) => tag !== 'main-c' && tag !== 'main-d'));
+    await expectBulk('Bulk protected admin', { name_regex_delete: 'main-.*' }, ['main-a', 'main-b', 'main-c', 'main-d'], { protect: '^main-[ab]$' });
+  });
+
+  it('answers 400 for a missing or invalid expression, a bad keep_n or older_than; 403 below Maintainer', async () => {
+    const { project, base } = await fixture('Bulk errors');
+    const refuse = async (params: unknown) => (await h.call('DELETE', base, { json: params })).body;
+    expect(await refuse({})).toEqual({ error: 'name_regex, name_regex_delete are missing, at least one parameter must be provided' });
+    expect((await refuse({ name_regex_delete: 'v(' })).error).toMatch(/^name_regex_delete is an invalid regexp: /);
+    expect((await refuse({ name_regex_delete: '.*', name_regex_keep: '(?<x' })).error).toMatch(/^name_regex_keep is an invalid regexp: /);
+    expect(await refuse({ name_regex_delete: '.*', older_than: 'soon' })).toEqual({ error: 'older_than is invalid' });
+    expect(await refuse({ name_regex_delete: '.*', keep_n: 'some' })).toEqual({ error: 'keep_n is invalid' });
+    expect(await refuse({ name_regex_delete: '.*', keep_n: -1 })).toEqual({ error: 'keep_n does not have a valid value' });
+    const developer = await member(project.id, 30);
+    expect((await h.call('DELETE', base, { json: { name_regex_delete: '.*' }, token: developer.token })).status).toBe(403);
+    // nothing was deleted, and none of these took the hour's run
+    expect(await remaining(base)).toEqual(ALL);
+    expect((await h.call('DELETE', base, { json: { name_regex_delete: 'nodate' } })).status).toBe(202);
+  });
+
+  it('runs at most once an hour per repository', async () => {
+    const { repository, base } = await fixture('Bulk hourly');
+    expect((await h.call('DELETE', base, { json: { name_regex_delete: 'main-a' } })).status).toBe(202);
+    const again = await h.call('DELETE', base, { json: { name_regex_delete: 'main-b' } });
+    expect(again.status).toBe(400);
+    expect(again.body).toEqual({ message: 'This request has already been made. You can run this at most once an hour for a given container repository' });
+    await registryWorker(h.sandbox).idle();
+    expect(await remaining(base)).toEqual(ALL.filter((tag) => tag !== 'main-a'));
+    // another repository is not held back
+    const other = await push((await newProject('Bulk hourly other')).id, [{ name: 'x', created_at: ago(1) }]);
+    expect((await h.call('DELETE', `/projects/${other.project_id}/registry/repositories/${other.id}/tags`, { json: { name_regex_delete: '.*' } })).status).toBe(202);
+    // the sandbox control lets a test run again at once
+    expect((await h.call('DELETE', `/-/sandbox/registry/repositories/${repository.id}/cleanup-lease`)).status).toBe(204);
+    expect((await h.call('DELETE', base, { json: { name_regex_delete: 'main-b' } })).status).toBe(202);
+  });
+
+  it('resumes a bulk delete a stopped sandbox left half done', async () => {
+    const first = createHarness();
+    const worker = registryWorker(first.sandbox);
+    const created = await first.post('/projects', { name: 'Bulk restart' });
+    const tags = Array.from({ length: 600 }, (_, i) => ({ name: `build-${String(i).padStart(3, '0')}`, created_at: ago(1 + i / 100) }));
+    const pushed = await first.call('POST', `/-/sandbox/registry/${created.body.id}/tags`, { json: [...tags, { name: 'latest' }] });
+    worker.timeScale = 1;
+    expect((await first.call('DELETE', `/projects/${created.body.id}/registry/repositories/${pushed.body.id}/tags`, { json: { name_regex_delete: '.*' } })).status).toBe(202);
+    // the first batch goes, then the sandbox is killed
+    for (let i = 0; i < 200 && (first.sandbox.db.prepare('SELECT count(*) AS n FROM container_tags').get() as { n: number }).n === 601; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    worker.stop();
+    const left = (first.sandbox.db.prepare('SELECT count(*) AS n FROM container_tags').get() as { n: number }).n;
+    expect(left).toBeLessThan(601);
+    expect(left).toBeGreaterThan(1);
+    first.close();
+    const again = prepareSandbox({ dataDir: first.dataDir, seed: 'empty', config: { rateLimitPerMinute: 0 } });
+    registryWorker(again.sandbox).timeScale = 0;
+    createApp(again.sandbox);
+    await registryWorker(again.sandbox).idle();
+    expect(again.db.prepare('SELECT name FROM container_tags').all()).toEqual([{ name: 'latest' }]);
+    expect(again.db.prepare('SELECT state, deleted_count FROM container_cleanup_jobs').all()).toEqual([{ state: 'finished', deleted_count: 600 }]);
+    again.db.close();
   });
 });
