@@ -177,3 +177,161 @@ test.describe('expressions are text', () => {
     await expectNoScriptRan(page);
   });
 });
+
+const HOUR = 3_600_000;
+/** Tags of every kind the rules tell apart, with manifest times relative to now. */
+const RULE_TAGS: PushedTag[] = [
+  { name: 'latest', created_at: ago(1) },
+  { name: 'v1.0.0', created_at: ago(100) },
+  { name: 'v1.1.0', created_at: ago(50) },
+  { name: 'v2.0.0', created_at: ago(10) },
+  { name: 'v2.0.0-rc.1', created_at: ago(12) },
+  { name: 'v2.0.0-rc.2', created_at: ago(11) },
+  { name: 'main-aaa1', created_at: ago(40) },
+  { name: 'main-aaa2', created_at: ago(30) },
+  { name: 'main-aaa3', created_at: ago(20) },
+  { name: 'main-aaa4', created_at: ago(5) },
+  { name: 'main-aaa5', created_at: new Date(Date.now() - 2 * HOUR).toISOString() },
+  { name: 'feature-x', created_at: ago(60) },
+  { name: 'feature-y', created_at: ago(3) },
+  { name: 'undated', created_at: null },
+];
+
+interface Rules {
+  'Delete tags matching': string;
+  'Keep tags matching'?: string;
+  'Keep the newest'?: string;
+  'Delete only tags older than'?: string;
+}
+
+/** Opens the bulk delete of a fresh image of RULE_TAGS, types the rules, and reads the preview's decisions once every tag is in. */
+async function previewOf(page: Page, projectId: number, repositoryId: number, rules: Rules) {
+  await page.goto(`/projects/${projectId}/registry/${repositoryId}`);
+  await page.getByRole('button', { name: 'Delete tags by rule' }).click();
+  for (const [label, value] of Object.entries(rules)) await page.getByRole('textbox', { name: label }).fill(value);
+  const table = page.getByRole('table', { name: 'Preview of the bulk delete' });
+  await expect(table.getByRole('row')).toHaveCount(RULE_TAGS.length + 1);
+  const rows = await table.getByRole('row').all();
+  const decisions = new Map<string, string>();
+  for (const row of rows.slice(1)) {
+    const [name, outcome, reason] = await row.getByRole('cell').allInnerTexts();
+    decisions.set(name, `${outcome}: ${reason}`);
+  }
+  return decisions;
+}
+
+const kept = (decisions: Map<string, string>) => [...decisions].filter(([, text]) => text.startsWith('Kept')).map(([name]) => name).sort();
+
+/** Sends the previewed delete after confirming its count, then waits for the registry to hold exactly what the preview kept. */
+async function deleteAsPreviewed(page: Page, api: Api, projectId: number, repositoryId: number, decisions: Map<string, string>) {
+  const count = [...decisions.values()].filter((text) => text.startsWith('Deleted')).length;
+  const noun = count === 1 ? 'tag' : 'tags';
+  await page.getByRole('button', { name: `Delete ${count} ${noun}` }).click();
+  const confirm = page.getByRole('alertdialog', { name: `Delete ${count} ${noun}?` });
+  await expect(confirm).toContainText(`${count} of the ${RULE_TAGS.length} tags`);
+  await confirm.getByRole('button', { name: `Delete ${count} ${noun}` }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect.poll(() => tagNames(api, projectId, repositoryId).then((names) => names.sort()), { timeout: 20_000 }).toEqual(kept(decisions));
+  // the list follows the tags going
+  await expect(page.getByRole('status', { name: `Shown: ${kept(decisions).length} of ${kept(decisions).length} tags, all shown` })).toBeVisible({ timeout: 20_000 });
+}
+
+test.describe('bulk delete with its preview (administrator)', () => {
+  test.beforeEach(({ context, adminSession }) => applyAdminSession(context, adminSession));
+
+  test('the delete expression alone; errors on the field they are typed in; a second run within the hour is explained, and the platform’s refusal shown', async ({ page, api, consoleServer }) => {
+    const project = await newProject(api);
+    const image = await pushTags(consoleServer, project.id, 'app', RULE_TAGS);
+    await page.goto(`/projects/${project.id}/registry/${image.id}`);
+    await page.getByRole('button', { name: 'Delete tags by rule' }).click();
+    const deleteField = page.getByRole('textbox', { name: 'Delete tags matching' });
+    await deleteField.fill('main-(');
+    await expect(deleteField).toHaveAttribute('aria-invalid', 'true');
+    await expect(deleteField).toHaveAccessibleDescription(/Not a valid RE2 expression: missing closing \)/);
+    const keepN = page.getByRole('textbox', { name: 'Keep the newest' });
+    await keepN.fill('two');
+    await expect(keepN).toHaveAccessibleDescription(/whole number/);
+    const age = page.getByRole('textbox', { name: 'Delete only tags older than' });
+    await age.fill('soon');
+    await expect(age).toHaveAccessibleDescription(/Not a duration/);
+    await expect(page.getByRole('status').filter({ hasText: 'Correct the rules to see the preview.' })).toBeVisible();
+    expect(await axeViolations(page, 'bulk delete with errors')).toEqual([]);
+    await keepN.fill('');
+    await age.fill('');
+
+    const decisions = await previewOf(page, project.id, image.id, { 'Delete tags matching': 'main-.*' });
+    expect(kept(decisions)).toEqual(['feature-x', 'feature-y', 'latest', 'undated', 'v1.0.0', 'v1.1.0', 'v2.0.0', 'v2.0.0-rc.1', 'v2.0.0-rc.2']);
+    expect(decisions.get('main-aaa3')).toBe('Deleted: Matched the delete expression');
+    expect(decisions.get('feature-x')).toBe('Kept: The delete expression does not match it');
+    expect(decisions.get('latest')).toBe('Kept: The tag named latest is never deleted');
+    await expect(page.getByRole('status').filter({ hasText: '5 to delete, 9 kept' })).toBeVisible();
+    expect(await axeViolations(page, 'bulk delete preview')).toEqual([]);
+    await deleteAsPreviewed(page, api, project.id, image.id, decisions);
+
+    // within the hour: explained before sending, the button disabled
+    await page.getByRole('button', { name: 'Delete tags by rule' }).click();
+    await expect(page.getByRole('note').filter({ hasText: 'at most one an hour per image' })).toBeVisible();
+    await page.getByRole('textbox', { name: 'Delete tags matching' }).fill('.*');
+    await expect(page.getByRole('button', { name: /^Delete \d+ tags?$/ })).toBeDisabled();
+    // another browser's run is not remembered here: the platform's 400 is shown
+    await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('registry-bulk-delete:')).forEach((key) => localStorage.removeItem(key)));
+    await page.reload();
+    await page.getByRole('button', { name: 'Delete tags by rule' }).click();
+    await page.getByRole('textbox', { name: 'Delete tags matching' }).fill('.*');
+    await page.getByRole('button', { name: /^Delete \d+ tags?$/ }).click();
+    const confirm = page.getByRole('alertdialog', { name: /^Delete \d+ tags?\?$/ });
+    await confirm.getByRole('button', { name: /^Delete \d+ tags?$/ }).click();
+    await expect(confirm.getByRole('alert')).toContainText('You can run this at most once an hour for a given container repository');
+  });
+
+  test('the keep expression wins over the delete expression', async ({ page, api, consoleServer }) => {
+    const project = await newProject(api);
+    const image = await pushTags(consoleServer, project.id, 'app', RULE_TAGS);
+    const decisions = await previewOf(page, project.id, image.id, { 'Delete tags matching': '.*', 'Keep tags matching': 'v.*' });
+    expect(kept(decisions)).toEqual(['latest', 'v1.0.0', 'v1.1.0', 'v2.0.0', 'v2.0.0-rc.1', 'v2.0.0-rc.2']);
+    expect(decisions.get('v1.1.0')).toBe('Kept: The keep expression matches it');
+    await deleteAsPreviewed(page, api, project.id, image.id, decisions);
+  });
+
+  test('keep_n keeps the newest of the selected tags', async ({ page, api, consoleServer }) => {
+    const project = await newProject(api);
+    const image = await pushTags(consoleServer, project.id, 'app', RULE_TAGS);
+    const decisions = await previewOf(page, project.id, image.id, { 'Delete tags matching': 'main-.*', 'Keep the newest': '2' });
+    expect(decisions.get('main-aaa5')).toBe('Kept: Among the newest tags to keep (2)');
+    expect(decisions.get('main-aaa4')).toBe('Kept: Among the newest tags to keep (2)');
+    expect(decisions.get('main-aaa3')).toMatch(/^Deleted/);
+    await deleteAsPreviewed(page, api, project.id, image.id, decisions);
+  });
+
+  test('older_than deletes only older tags; undated ones stay', async ({ page, api, consoleServer }) => {
+    const project = await newProject(api);
+    const image = await pushTags(consoleServer, project.id, 'app', RULE_TAGS);
+    const decisions = await previewOf(page, project.id, image.id, { 'Delete tags matching': '.*', 'Delete only tags older than': '7d' });
+    expect(kept(decisions)).toEqual(['feature-y', 'latest', 'main-aaa4', 'main-aaa5', 'undated']);
+    expect(decisions.get('main-aaa4')).toBe('Kept: Younger than the age limit (limit 7d)');
+    expect(decisions.get('v2.0.0')).toBe('Deleted: Matched the delete expression (older than 7d)');
+    await deleteAsPreviewed(page, api, project.id, image.id, decisions);
+  });
+});
+
+test.describe('bulk delete as a Maintainer, every rule at once', () => {
+  test('protected tags stay, the keep expression, the newest 3 and the age together', async ({ page, api, consoleServer, connectAs }) => {
+    const project = await newProject(api);
+    const image = await pushTags(consoleServer, project.id, 'app', RULE_TAGS);
+    await api.post(`/projects/${project.id}/registry/protection/tag/rules`, { tag_name_pattern: '^v\\d+\\.\\d+\\.\\d+$', minimum_access_level_for_push: 'maintainer', minimum_access_level_for_delete: 'owner' });
+    const maintainer = await api.createUser();
+    await api.post(`/projects/${project.id}/members`, { user_id: maintainer.id, access_level: 40 });
+    await connectAs(page, maintainer.token);
+    const decisions = await previewOf(page, project.id, image.id, {
+      'Delete tags matching': '.*',
+      'Keep tags matching': '.*-rc\\..*',
+      'Keep the newest': '3',
+      'Delete only tags older than': '7d',
+    });
+    expect(decisions.get('v1.0.0')).toBe('Kept: A protection rule covers it');
+    expect(decisions.get('v2.0.0-rc.1')).toBe('Kept: The keep expression matches it');
+    expect(decisions.get('undated')).toMatch(/among the newest/);
+    expect(kept(decisions)).toEqual(['feature-y', 'latest', 'main-aaa4', 'main-aaa5', 'undated', 'v1.0.0', 'v1.1.0', 'v2.0.0', 'v2.0.0-rc.1', 'v2.0.0-rc.2']);
+    await deleteAsPreviewed(page, api, project.id, image.id, decisions);
+  });
+});

@@ -83,9 +83,10 @@ export function usePreview(tags: readonly CleanupTag[], rules: CleanupRules, now
   return useMemo(() => previewCleanup(tags, JSON.parse(key) as CleanupRules, now), [tags, key, now]);
 }
 
-/** The module's words for a reason, with the number or age the rules gave. */
+/** The module's words for a reason (the outcome has its own column), with the number or age the rules gave. */
 export function reasonText(reason: CleanupReason, rules: CleanupRules): string {
-  const text = CLEANUP_REASON_TEXT[reason];
+  const words = CLEANUP_REASON_TEXT[reason].replace(/^(Kept|Deleted): /, '');
+  const text = words.charAt(0).toUpperCase() + words.slice(1);
   if (reason === 'newest-n' && rules.keepN !== null && rules.keepN !== undefined) return `${text} (${rules.keepN})`;
   if ((reason === 'younger' || reason === 'deleted') && rules.olderThan) return `${text} (${reason === 'deleted' ? 'older than' : 'limit'} ${rules.olderThan})`;
   return text;
