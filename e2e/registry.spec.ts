@@ -3,39 +3,12 @@ import type { Page } from '@playwright/test';
 import { expect, test, applyAdminSession, type Api } from './fixtures.ts';
 import { axeViolations } from './axe.ts';
 import { XSS_CORPUS, expectNoScriptRan } from './xss.ts';
+import { pushTags, type PushedTag } from './registry-control.ts';
 
 test.describe.configure({ mode: 'parallel' });
 
 const DAY = 86_400_000;
 const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
-
-interface PushedTag {
-  name: string;
-  created_at?: string | null;
-  size?: number;
-}
-
-interface Server {
-  baseURL: string;
-  adminToken: string;
-}
-
-interface RepositoryAnswer {
-  id: number;
-  path: string;
-  tags_count: number;
-}
-
-/** The sandbox-only control (README): what a `docker push` of these tags would leave behind. */
-async function pushTags(server: Server, projectId: number, repository: string, tags: PushedTag[]): Promise<RepositoryAnswer> {
-  const answer = await fetch(`${server.baseURL}/-/sandbox/registry/${projectId}/tags`, {
-    method: 'POST',
-    headers: { 'PRIVATE-TOKEN': server.adminToken, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ repository, tags }),
-  });
-  if (answer.status !== 201) throw new Error(`POST /-/sandbox/registry answered ${answer.status}: ${await answer.text()}`);
-  return (await answer.json()) as RepositoryAnswer;
-}
 
 async function newProject(api: Api) {
   return api.post<{ id: number; path_with_namespace: string; name_with_namespace: string }>('/projects', { name: `e2e-registry-${randomBytes(4).toString('hex')}` });
@@ -333,5 +306,39 @@ test.describe('bulk delete as a Maintainer, every rule at once', () => {
     expect(decisions.get('undated')).toMatch(/among the newest/);
     expect(kept(decisions)).toEqual(['feature-y', 'latest', 'main-aaa4', 'main-aaa5', 'undated', 'v1.0.0', 'v1.1.0', 'v2.0.0', 'v2.0.0-rc.1', 'v2.0.0-rc.2']);
     await deleteAsPreviewed(page, api, project.id, image.id, decisions);
+  });
+});
+
+test.describe('the cleanup policy', () => {
+  test.beforeEach(({ context, adminSession }) => applyAdminSession(context, adminSession));
+
+  test('edited with the platform’s values and the preview of its next run, then saved', async ({ page, api, consoleServer }) => {
+    const project = await newProject(api);
+    await pushTags(consoleServer, project.id, 'app', RULE_TAGS);
+    await page.goto(`/projects/${project.id}/registry`);
+    await page.getByRole('link', { name: 'Cleanup policy' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: `Cleanup policy of ${project.name_with_namespace}` })).toBeVisible();
+    const form = page.getByRole('form', { name: 'Cleanup policy' });
+    await form.getByRole('checkbox', { name: 'Run the cleanup policy on schedule' }).check();
+    await form.getByRole('combobox', { name: 'Run cleanup' }).selectOption({ label: 'Every week' });
+    await form.getByRole('combobox', { name: 'Keep the most recent' }).selectOption({ label: '5 tags per image' });
+    await form.getByRole('combobox', { name: 'Remove tags older than' }).selectOption({ label: '14 days' });
+    const remove = form.getByRole('textbox', { name: 'Remove tags matching' });
+    await remove.fill('main-[');
+    await expect(remove).toHaveAttribute('aria-invalid', 'true');
+    await remove.fill('.*');
+    await form.getByRole('textbox', { name: 'Keep tags matching' }).fill('v.*');
+    // selected: main-aaa1..5, feature-x, feature-y, undated; the newest 5 stay, of the rest those older than 14 days go
+    const preview = page.getByRole('table', { name: 'Preview of the cleanup policy' });
+    await expect(page.getByRole('status').filter({ hasText: '3 to delete, 11 kept' })).toBeVisible();
+    await expect(preview.getByRole('row').filter({ hasText: 'feature-x' })).toContainText('Deleted');
+    await expect(preview.getByRole('row').filter({ hasText: 'v1.0.0' })).toContainText('The keep expression matches it');
+    expect(await axeViolations(page, 'cleanup policy')).toEqual([]);
+    await form.getByRole('button', { name: 'Save cleanup policy' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Saved the cleanup policy.' })).toBeVisible();
+    const saved = await api.get<{ container_expiration_policy: Record<string, unknown> }>(`/projects/${project.id}`);
+    expect(saved.container_expiration_policy).toMatchObject({ enabled: true, cadence: '7d', keep_n: 5, older_than: '14d', name_regex: '.*', name_regex_keep: 'v.*' });
+    await page.reload();
+    await expect(page.getByRole('form', { name: 'Cleanup policy' }).getByRole('combobox', { name: 'Run cleanup' })).toHaveValue('7d');
   });
 });
