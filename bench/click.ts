@@ -1,5 +1,5 @@
 import { chromium, type Browser, type Locator, type Page, type Request } from '@playwright/test';
-import { DEMO_PATHS, DEMO_TOKENS } from '../sandbox/seed/demo.ts';
+import { DEMO_PATHS, DEMO_REGISTRY, DEMO_TOKENS } from '../sandbox/seed/demo.ts';
 import { DEMO_PIPELINES } from '../sandbox/seed/pipelines.ts';
 import { chromiumLaunchOptions } from '../e2e/browser.ts';
 import { startConsoleServer } from '../e2e/console-server.ts';
@@ -39,6 +39,11 @@ interface ClickScreen {
   request: RegExp;
   /** Measured by a part of its own (`console.pipelines_list`), not with the click part's other screens. */
   ownPart?: boolean;
+  /**
+   * The raw request's URL when the screen's own is not a GET of a JSON list (tags come over
+   * GraphQL): the same page of the same list by REST.
+   */
+  rawUrl?: string;
 }
 
 const areas = (page: Page) => new Shell(page).areas;
@@ -117,8 +122,11 @@ async function clickRun(page: Page, screen: ClickScreen, token: string, requestU
     await page.evaluate(() => document.getElementById('bench-raw')?.remove());
   }
 
+  let seen = false;
   const onRequest = (request: Request) => {
-    if (!requestUrl.value && screen.request.test(new URL(request.url()).pathname)) requestUrl.value = request.url();
+    if (!screen.request.test(new URL(request.url()).pathname)) return;
+    seen = true;
+    if (!requestUrl.value) requestUrl.value = request.url();
   };
   page.on('request', onRequest);
   await arm(page, screen.target);
@@ -126,6 +134,7 @@ async function clickRun(page: Page, screen: ClickScreen, token: string, requestU
   const shown = await painted(page, STEP_TIMEOUT_MS);
   page.off('request', onRequest);
   if (!requestUrl.value) throw new Error(`${screen.name}: no request matched ${screen.request}`);
+  if (screen.rawUrl && !seen) throw new Error(`${screen.name}: no request matched ${screen.request}`);
   return { painted: shown.at - shown.pressAt, inserted: shown.insertedAt - shown.clickAt, raw: raw ? raw.at - raw.pressAt : NaN, rawFetch };
 }
 
@@ -151,7 +160,7 @@ async function screenFigures(browser: Browser, baseURL: string, faults: (latency
     await addPaintClock(context);
     const page = await context.newPage();
     page.setDefaultTimeout(STEP_TIMEOUT_MS);
-    const requestUrl: { value?: string } = {};
+    const requestUrl: { value?: string } = { value: screen.rawUrl };
     // one run first, not counted: the browser fetches the route's chunks once, and the list's URL is noted
     await clickRun(page, screen, screen.token, requestUrl);
     const runs: ClickRun[] = [];
@@ -224,6 +233,10 @@ export async function clickFigures(only?: readonly string[]): Promise<void> {
     const gatewayAnswer = await fetch(`${server.baseURL}/api/v4/projects/${encodeURIComponent(DEMO_PIPELINES.project)}`, { headers: admin });
     if (!gatewayAnswer.ok) throw new Error(`GET /projects/${DEMO_PIPELINES.project} answered ${gatewayAnswer.status}`);
     const gateway = (await gatewayAnswer.json()) as { id: number };
+    // the demo's image of 10,000 tags
+    const registryAnswer = await fetch(`${server.baseURL}/api/v4/projects/${encodeURIComponent(DEMO_REGISTRY.bigProject)}`, { headers: admin });
+    if (!registryAnswer.ok) throw new Error(`GET /projects/${DEMO_REGISTRY.bigProject} answered ${registryAnswer.status}`);
+    const registryProject = (await registryAnswer.json()) as { id: number; path_with_namespace: string };
     const faultsUrl = `${server.baseURL}/-/sandbox/faults`;
     const faults = async (latency: number | null) => {
       const answer = latency === null
@@ -265,6 +278,15 @@ export async function clickFigures(only?: readonly string[]): Promise<void> {
         name: 'pipelines', token: server.adminToken, start: `/projects/${gateway.id}/members`, ownPart: true,
         link: (page) => new Shell(page).section('Build').getByRole('link', { name: 'Pipelines', exact: true }),
         away: (page) => areas(page).getByRole('link', { name: 'Members', exact: true }), target: { caption: '^Pipelines$' }, request: /^\/api\/v4\/projects\/\d+\/pipelines$/,
+      },
+      {
+        // an image's first page of tags (over GraphQL, as the platform's own pages read them); raw: the same page by REST
+        name: 'registry_tags', token: server.adminToken, start: `/projects/${registryProject.id}/registry`, ownPart: true,
+        link: (page) => page.getByRole('main').getByRole('link', { name: `${registryProject.path_with_namespace} (root image)`, exact: true }),
+        away: (page) => new Shell(page).section('Deploy').getByRole('link', { name: 'Container registry', exact: true }),
+        target: { caption: '^Tags$' },
+        request: /^\/api\/graphql$/,
+        rawUrl: `${server.baseURL}/api/v4/projects/${registryProject.id}/registry/repositories/${DEMO_REGISTRY.bigRepositoryId}/tags?pagination=keyset&per_page=100`,
       },
     ];
     for (const screen of screens) if (only ? only.includes(screen.name) : !screen.ownPart) await screenFigures(browser, server.baseURL, faults, screen);

@@ -303,7 +303,7 @@ test.describe('bulk delete as a Maintainer, every rule at once', () => {
     });
     expect(decisions.get('v1.0.0')).toBe('Kept: A protection rule covers it');
     expect(decisions.get('v2.0.0-rc.1')).toBe('Kept: The keep expression matches it');
-    expect(decisions.get('undated')).toMatch(/among the newest/);
+    expect(decisions.get('undated')).toMatch(/Among the newest/);
     expect(kept(decisions)).toEqual(['feature-y', 'latest', 'main-aaa4', 'main-aaa5', 'undated', 'v1.0.0', 'v1.1.0', 'v2.0.0', 'v2.0.0-rc.1', 'v2.0.0-rc.2']);
     await deleteAsPreviewed(page, api, project.id, image.id, decisions);
   });

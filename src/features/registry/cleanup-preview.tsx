@@ -1,4 +1,4 @@
-import { useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { ApiError } from '../../api/errors.ts';
 import { useConnection } from '../../api/react.ts';
@@ -8,6 +8,8 @@ import { ErrorPanel } from '../../components/error-panel.tsx';
 import { formatCount } from '../../lib/numbers.ts';
 import { CLEANUP_REASON_TEXT, compileCleanupRules, planCleanup, type CleanupDecision, type CleanupField, type CleanupReason, type CleanupRules, type CleanupTag } from '../../lib/registry-cleanup.ts';
 import { protectionMatcher, type ProtectionCaller } from './protection.ts';
+import { REASON_CODES, type PreviewAnswer, type PreviewRequest } from './preview-protocol.ts';
+import previewWorkerUrl from './preview.worker.ts?worker&url';
 
 /**
  * The live preview of a cleanup: every tag of an image, each with what the rules do to it and
@@ -55,6 +57,8 @@ export interface PreviewResult {
   decisions: CleanupDecision[] | null;
   deleted: number;
   kept: number;
+  /** No answer yet for these tags. */
+  planning?: boolean;
 }
 
 /** The tags as the rules module takes them (`protected` from the rules that refuse this caller). */
@@ -66,7 +70,11 @@ export function toCleanupTags(rows: readonly RegistryTag[], protectedNames: Read
   return rows.map((tag) => ({ name: tag.name, createdAt: tag.created_at ?? null, protected: protectedNames?.has(tag.name) ?? false }));
 }
 
-/** Compiles the rules and plans over every tag: one pass per keystroke (measured by the bench). */
+/** User Timing names: the plan's time in the worker, and the main thread's time to take its answer in. */
+export const PREVIEW_MEASURE = 'registry-cleanup-preview';
+export const PREVIEW_WORKER_MEASURE = 'registry-cleanup-preview-worker';
+
+/** Compiles the rules and plans over every tag, here: where no worker can start. */
 export function previewCleanup(tags: readonly CleanupTag[], rules: CleanupRules, now: number): PreviewResult {
   const compiled = compileCleanupRules(rules);
   if (!compiled.ok) return { errors: compiled.errors, warnings: compiled.warnings, decisions: null, deleted: 0, kept: 0 };
@@ -76,11 +84,83 @@ export function previewCleanup(tags: readonly CleanupTag[], rules: CleanupRules,
   return { errors: {}, warnings: compiled.rules.warnings, decisions, deleted, kept: decisions.length - deleted };
 }
 
-/** The preview of the rules as typed: recomputed on each change (deferred, so typing never waits for it). */
+interface ScriptUrlPolicy {
+  createScriptURL(input: string): unknown;
+}
+
+// The console's CSP names this Trusted Types policy (server/security.ts): it vouches for the
+// preview worker's own URL and nothing else. Made once: the CSP allows no second of the name.
+const workerPolicy: ScriptUrlPolicy | undefined = (
+  globalThis as { trustedTypes?: { createPolicy(name: string, rules: { createScriptURL(input: string): string }): ScriptUrlPolicy } }
+).trustedTypes?.createPolicy('registry-preview', {
+  createScriptURL: (url) => {
+    if (url !== previewWorkerUrl) throw new TypeError('The registry preview starts only its own worker');
+    return url;
+  },
+});
+
+function startWorker(): Worker | null {
+  if (typeof Worker === 'undefined') return null;
+  try {
+    const url = workerPolicy ? workerPolicy.createScriptURL(previewWorkerUrl) : previewWorkerUrl;
+    // built, the worker is one classic script; in development Vite serves it as a module
+    return new Worker(url as string, { type: import.meta.env.DEV ? 'module' : 'classic', name: 'registry-preview' });
+  } catch {
+    return null;
+  }
+}
+
+const EMPTY: PreviewResult = { errors: {}, warnings: {}, decisions: null, deleted: 0, kept: 0, planning: true };
+
+/**
+ * The preview of the rules as typed, planned in a worker (preview.worker.ts) so that typing never
+ * waits for RE2 over every tag; only the latest answer for the current tags is taken in. Where no
+ * worker starts, planned here on a deferred render.
+ */
 export function usePreview(tags: readonly CleanupTag[], rules: CleanupRules, now: number): PreviewResult {
   // compared as text: a form hands a new rules object on every render
-  const key = useDeferredValue(JSON.stringify(rules));
-  return useMemo(() => previewCleanup(tags, JSON.parse(key) as CleanupRules, now), [tags, key, now]);
+  const key = JSON.stringify(rules);
+  const worker = useRef<Worker | null | undefined>(undefined);
+  const latest = useRef({ id: 0, tagsVersion: 0, tags });
+  const [answer, setAnswer] = useState<PreviewResult>(EMPTY);
+  const [fallback, setFallback] = useState(false);
+  useEffect(() => {
+    const started = startWorker();
+    worker.current = started;
+    if (!started) {
+      setFallback(true);
+      return;
+    }
+    started.onmessage = (event: MessageEvent<PreviewAnswer>) => {
+      const reply = event.data;
+      if (reply.id !== latest.current.id || reply.tagsVersion !== latest.current.tagsVersion) return;
+      const received = performance.now();
+      const current = latest.current.tags;
+      const decisions = reply.reasons
+        ? Array.from(reply.reasons, (code, index): CleanupDecision => ({ name: current[index].name, deleted: REASON_CODES[code] === 'deleted', reason: REASON_CODES[code] }))
+        : null;
+      setAnswer({ errors: reply.errors, warnings: reply.warnings, decisions, deleted: reply.deleted, kept: decisions ? decisions.length - reply.deleted : 0 });
+      if (decisions && current.length) {
+        performance.measure(PREVIEW_WORKER_MEASURE, { start: received - reply.ms, end: received, detail: current.length });
+        performance.measure(PREVIEW_MEASURE, { start: received, detail: current.length });
+      }
+    };
+    started.onerror = () => setFallback(true);
+    return () => started.terminate();
+  }, []);
+  useEffect(() => {
+    if (!worker.current) return;
+    latest.current = { ...latest.current, tagsVersion: latest.current.tagsVersion + 1, tags };
+    worker.current.postMessage({ type: 'tags', version: latest.current.tagsVersion, tags: tags as CleanupTag[] } satisfies PreviewRequest);
+  }, [tags]);
+  useEffect(() => {
+    if (!worker.current) return;
+    latest.current.id++;
+    worker.current.postMessage({ type: 'plan', id: latest.current.id, rules: JSON.parse(key) as CleanupRules, now } satisfies PreviewRequest);
+  }, [key, tags, now]);
+  const deferredKey = useDeferredValue(key);
+  const here = useMemo(() => (fallback ? previewCleanup(tags, JSON.parse(deferredKey) as CleanupRules, now) : null), [fallback, tags, deferredKey, now]);
+  return here ?? answer;
 }
 
 /** The module's words for a reason (the outcome has its own column), with the number or age the rules gave. */
@@ -111,7 +191,7 @@ export function DecisionList({ preview, rules, label }: { preview: PreviewResult
   return (
     <div className="cleanup-preview">
       <p role="status" aria-live="polite">
-        {decisions ? `${formatCount(preview.deleted)} to delete, ${formatCount(preview.kept)} kept` : 'Correct the rules to see the preview.'}
+        {decisions ? `${formatCount(preview.deleted)} to delete, ${formatCount(preview.kept)} kept` : preview.planning ? 'Planning…' : 'Correct the rules to see the preview.'}
       </p>
       {decisions ? (
         <>
