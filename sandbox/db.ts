@@ -851,6 +851,14 @@ export const migrations: ReadonlyArray<(db: Db) => void> = [
       minimum_access_level_for_delete INTEGER NOT NULL,
       UNIQUE (project_id, tag_name_pattern)
     );
+    CREATE TABLE container_repository_protection_rules (
+      id INTEGER PRIMARY KEY,
+      project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+      repository_path_pattern TEXT NOT NULL,
+      minimum_access_level_for_push INTEGER,
+      minimum_access_level_for_delete INTEGER,
+      UNIQUE (project_id, repository_path_pattern)
+    );
     CREATE TABLE container_expiration_policies (
       project_id INTEGER PRIMARY KEY REFERENCES projects(id) ON DELETE CASCADE,
       cadence TEXT NOT NULL,

@@ -2,8 +2,7 @@
  * `POST /api/graphql`: the subset of the platform's GraphQL schema the console reads, with
  * graphql-js, named as the platform names it: a project's `ciConfigVariables(ref)` (the run form
  * prefills its variables from the CI file), a CI job's `stuck` and a pipeline's jobs with their
- * `needs` (REST has neither), and a container repository's tags with their digest, size and
- * creation time (registry-graphql.ts; REST lists their names only).
+ * `needs` (REST has neither), and a container repository's tags with their creation times.
  * Authentication as the REST API (PRIVATE-TOKEN or a Bearer token with api or read_api).
  */
 import type { Context, Hono } from 'hono';

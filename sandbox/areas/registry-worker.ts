@@ -1,5 +1,7 @@
 import type { Sandbox } from '../context.ts';
-import { findRepository } from '../model/registry.ts';
+import { deleteProtection, findRepository, scheduleCleanup } from '../model/registry.ts';
+import { nextRunAt, type ExpirationPolicyRow } from '../model/registry-policy.ts';
+import { compileCleanupRules } from '../../src/lib/registry-cleanup.ts';
 
 /**
  * The container registry's background work (DeleteContainerRepositoryWorker and
@@ -13,6 +15,8 @@ const REPOSITORY_SCHEDULED_MS = 600;
 const REPOSITORY_ONGOING_MS = 900;
 const CLEANUP_BATCH = 250;
 const CLEANUP_BATCH_MS = 60;
+/** How often enabled cleanup policies are looked at (ContainerExpirationPolicyWorker's cron), in real time. */
+const POLICY_POLL_MS = 30_000;
 
 export interface CleanupJobRow {
   id: number;
@@ -34,6 +38,7 @@ class RegistryWorker {
   private inFlight = new Set<Promise<void>>();
   private repositories = new Set<number>();
   private jobs = new Set<number>();
+  private poller: NodeJS.Timeout | null = null;
 
   constructor(private readonly sandbox: Sandbox) {}
 
@@ -70,6 +75,8 @@ class RegistryWorker {
     this.stopped = true;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
+    if (this.poller) clearInterval(this.poller);
+    this.poller = null;
   }
 
   private now(): string {
@@ -144,13 +151,56 @@ class RegistryWorker {
     });
   }
 
-  /** On start: repository deletes and bulk deletes a stopped sandbox left in flight carry on. */
+  /**
+   * Runs every enabled cleanup policy whose next_run_at has passed: each image of the project is
+   * planned with the same rules module as a bulk delete, with every protected tag left alone (a
+   * policy acts for no one), and next_run_at moves on by the cadence. A policy whose expressions
+   * no longer compile is switched off, as the platform does. Returns the jobs it scheduled.
+   */
+  runDuePolicies(): number[] {
+    const { db } = this.sandbox;
+    const now = this.sandbox.now();
+    const stamp = now.toISOString();
+    const jobs: number[] = [];
+    const due = db.prepare('SELECT * FROM container_expiration_policies WHERE enabled = 1 AND next_run_at <= ? ORDER BY project_id').all(stamp) as ExpirationPolicyRow[];
+    db.transaction(() => {
+      for (const policy of due) {
+        const compiled = compileCleanupRules({ nameRegexDelete: policy.name_regex, nameRegexKeep: policy.name_regex_keep, keepN: policy.keep_n, olderThan: policy.older_than });
+        if (!compiled.ok) {
+          db.prepare('UPDATE container_expiration_policies SET enabled = 0 WHERE project_id = ?').run(policy.project_id);
+          continue;
+        }
+        const isProtected = deleteProtection(db, policy.project_id, 0);
+        const repositories = db.prepare('SELECT id FROM container_repositories WHERE project_id = ? AND status IS NULL ORDER BY id').pluck().all(policy.project_id) as number[];
+        for (const id of repositories) {
+          db.prepare('UPDATE container_repositories SET cleanup_policy_started_at = ? WHERE id = ?').run(stamp, id);
+          jobs.push(scheduleCleanup(db, id, compiled.rules, isProtected, now).jobId);
+        }
+        db.prepare('UPDATE container_expiration_policies SET next_run_at = ? WHERE project_id = ?').run(nextRunAt(policy.cadence, now), policy.project_id);
+      }
+    })();
+    for (const id of jobs) this.cleanup(id);
+    return jobs;
+  }
+
+  /** On start: repository deletes and bulk deletes a stopped sandbox left in flight carry on; policies are looked at from then on. */
   resume(): void {
     const { db } = this.sandbox;
     const repositories = db.prepare("SELECT id FROM container_repositories WHERE status IN ('delete_scheduled', 'delete_ongoing')").pluck().all() as number[];
     for (const id of repositories) this.deleteRepository(id);
     const jobs = db.prepare("SELECT id FROM container_cleanup_jobs WHERE state IN ('scheduled', 'running') ORDER BY id").pluck().all() as number[];
     for (const id of jobs) this.cleanup(id);
+    if (!this.poller) {
+      this.poller = setInterval(() => {
+        if (!this.alive()) return;
+        try {
+          this.runDuePolicies();
+        } catch (error) {
+          if (this.alive()) console.error('sandbox: registry cleanup policies failed:', error);
+        }
+      }, POLICY_POLL_MS);
+      this.poller.unref();
+    }
   }
 }
 

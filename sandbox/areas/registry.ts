@@ -8,12 +8,12 @@ import { DEFAULT_PER_PAGE, MAX_PER_PAGE, pageOfQuery, setKeysetNext } from '../h
 import { pathParam, type Call, type Router } from '../http/route.ts';
 import { canReadProject, findReadableGroup, groupDescendants, type ProjectRow } from '../model/access.ts';
 import {
-  PROTECTION_LEVELS, canAccessRegistry, deleteProtection, ensureRepository, findProjectRow, findRepository, findTag, integerParam,
-  projectRepository, protectionLevelValue, re2Error, registryAccess, scheduleCleanup, registryHost, registryRole, repositoryEntity, repositoryPath,
-  tagDetailsEntity, tagEntity, tagRuleEntity, tagRules, type ContainerRepositoryRow, type ContainerTagRow, type ProtectionLevelName,
-  type RegistryPermission, type TagProtectionRuleRow,
+  canAccessRegistry, deleteProtection, ensureRepository, findProjectRow, findRepository, findTag, projectRepository, re2Error, registryAccess,
+  registryHost, registryRole, repositoryEntity, repositoryPath, scheduleCleanup, tagDetailsEntity, tagEntity,
+  type ContainerRepositoryRow, type ContainerTagRow, type RegistryPermission,
 } from '../model/registry.ts';
 import { registryWorker } from './registry-worker.ts';
+import { registerRegistryProtection, repositoryDeleteProtected } from './registry-protection.ts';
 import { compileCleanupRules, parseOlderThan, type CompiledRules } from '../../src/lib/registry-cleanup.ts';
 
 /**
@@ -132,45 +132,6 @@ function bulkDeleteRules(call: Call): CompiledRules {
   return compiled.rules;
 }
 
-// -- tag protection rules
-
-const MAX_TAG_RULES_PER_PROJECT = 5;
-const PATTERN_MAX_LENGTH = 100;
-
-function levelParam(call: Call, name: string): ProtectionLevelName | null | undefined {
-  const raw = call.params.raw[name];
-  if (raw === undefined) return undefined;
-  if (raw === '' || raw === null) return null;
-  if (typeof raw !== 'string' || !(PROTECTION_LEVELS as string[]).includes(raw)) throw paramError(`${name} does not have a valid value`);
-  return raw as ProtectionLevelName;
-}
-
-/** ContainerRegistry::Protection::TagRule's validations, as the model's 422 field errors. */
-function validateTagRule(db: Sandbox['db'], projectId: number, rule: { pattern: string; push: ProtectionLevelName | null; delete: ProtectionLevelName | null }, exceptId: number | null) {
-  const errors: Record<string, string[]> = {};
-  const add = (field: string, message: string) => (errors[field] ??= []).push(message);
-  if (!rule.pattern.trim()) add('tag_name_pattern', "can't be blank");
-  if (rule.pattern.length > PATTERN_MAX_LENGTH) add('tag_name_pattern', `is too long (maximum is ${PATTERN_MAX_LENGTH} characters)`);
-  const syntax = rule.pattern ? re2Error(rule.pattern) : null;
-  if (syntax) add('tag_name_pattern', `not valid RE2 syntax: ${syntax}`);
-  if (db.prepare('SELECT 1 FROM container_tag_protection_rules WHERE project_id = ? AND tag_name_pattern = ? AND id IS NOT ?').get(projectId, rule.pattern, exceptId)) {
-    add('tag_name_pattern', 'has already been taken');
-  }
-  if (!rule.push || !rule.delete) add('base', 'Access levels should both be present');
-  if (Object.keys(errors).length) {
-    throw new HttpError(422, { message: Object.entries(errors).flatMap(([field, messages]) => messages.map((text) => (field === 'base' ? text : `${humanField(field)} ${text}`))).join(', ') });
-  }
-}
-
-const humanField = (field: string) => field.charAt(0).toUpperCase() + field.slice(1).replace(/_/g, ' ');
-
-function findTagRule(c: Context<AppEnv>, call: Call, projectId: number): TagProtectionRuleRow {
-  const id = integerParam('protection_rule_id', pathParam(c, 'protection_rule_id'));
-  const rule = call.sandbox.db.prepare('SELECT * FROM container_tag_protection_rules WHERE id = ? AND project_id = ?').get(id, projectId) as TagProtectionRuleRow | undefined;
-  if (!rule) throw notFound('Protection Rule');
-  return rule;
-}
-
 export function registerRegistry(routes: Router): void {
   const read = { auth: 'public' as const, jobToken: true };
   const write = { jobToken: true };
@@ -208,8 +169,11 @@ export function registerRegistry(routes: Router): void {
   });
 
   routes.delete('/projects/:id/registry/repositories/:repository_id', write, (c, call) => {
-    const { project } = registry(call, c, 'admin');
+    const { project, role } = registry(call, c, 'admin');
     const repository = projectRepository(call.sandbox.db, project, pathParam(c, 'repository_id'));
+    if (repositoryDeleteProtected(call.sandbox.db, project.id, repositoryPath(project, repository.name), role)) {
+      throw forbidden('Deleting protected container repository forbidden.');
+    }
     call.sandbox.db.prepare("UPDATE container_repositories SET status = 'delete_scheduled', status_reason = NULL WHERE id = ? AND status IS NOT 'delete_ongoing'").run(repository.id);
     registryWorker(call.sandbox).deleteRepository(repository.id);
     return c.body(null, 202);
@@ -252,79 +216,27 @@ export function registerRegistry(routes: Router): void {
     return c.body(null, 200);
   });
 
-  // -- tag protection rules: Maintainer and up (admin_container_image)
-  routes.get('/projects/:id/registry/protection/tag/rules', {}, (c, call) => {
-    const { project } = registry(call, c, 'admin');
-    return c.json(tagRules(call.sandbox.db, project.id).map(tagRuleEntity));
-  });
-
-  routes.post('/projects/:id/registry/protection/tag/rules', {}, (c, call) => {
-    const { project } = registry(call, c, 'admin');
-    const { db } = call.sandbox;
-    let pattern = '';
-    let push: ProtectionLevelName | null | undefined;
-    let remove: ProtectionLevelName | null | undefined;
-    collectParamErrors([
-      () => (pattern = call.params.requiredString('tag_name_pattern')),
-      () => {
-        push = levelParam(call, 'minimum_access_level_for_push');
-        if (push === undefined) throw paramError('minimum_access_level_for_push is missing');
-      },
-      () => {
-        remove = levelParam(call, 'minimum_access_level_for_delete');
-        if (remove === undefined) throw paramError('minimum_access_level_for_delete is missing');
-      },
-    ]);
-    const count = (db.prepare('SELECT count(*) AS n FROM container_tag_protection_rules WHERE project_id = ?').get(project.id) as { n: number }).n;
-    if (count >= MAX_TAG_RULES_PER_PROJECT) throw new HttpError(422, { message: `Maximum number of protection rules have been reached (${MAX_TAG_RULES_PER_PROJECT})` });
-    validateTagRule(db, project.id, { pattern, push: push ?? null, delete: remove ?? null }, null);
-    const id = Number(db.prepare('INSERT INTO container_tag_protection_rules (project_id, tag_name_pattern, minimum_access_level_for_push, minimum_access_level_for_delete) VALUES (?, ?, ?, ?)')
-      .run(project.id, pattern, protectionLevelValue(push!), protectionLevelValue(remove!)).lastInsertRowid);
-    return c.json(tagRuleEntity(db.prepare('SELECT * FROM container_tag_protection_rules WHERE id = ?').get(id) as TagProtectionRuleRow), 201);
-  });
-
-  routes.patch('/projects/:id/registry/protection/tag/rules/:protection_rule_id', {}, (c, call) => {
-    const { project } = registry(call, c, 'admin');
-    const { db } = call.sandbox;
-    const rule = findTagRule(c, call, project.id);
-    let pattern: string | undefined;
-    let push: ProtectionLevelName | null | undefined;
-    let remove: ProtectionLevelName | null | undefined;
-    collectParamErrors([
-      () => (pattern = call.params.string('tag_name_pattern')),
-      () => (push = levelParam(call, 'minimum_access_level_for_push')),
-      () => (remove = levelParam(call, 'minimum_access_level_for_delete')),
-    ]);
-    const next = {
-      pattern: pattern ?? rule.tag_name_pattern,
-      push: push === undefined ? PROTECTION_LEVELS.find((name) => protectionLevelValue(name) === rule.minimum_access_level_for_push)! : push,
-      delete: remove === undefined ? PROTECTION_LEVELS.find((name) => protectionLevelValue(name) === rule.minimum_access_level_for_delete)! : remove,
-    };
-    validateTagRule(db, project.id, next, rule.id);
-    db.prepare('UPDATE container_tag_protection_rules SET tag_name_pattern = ?, minimum_access_level_for_push = ?, minimum_access_level_for_delete = ? WHERE id = ?')
-      .run(next.pattern, protectionLevelValue(next.push!), protectionLevelValue(next.delete!), rule.id);
-    return c.json(tagRuleEntity(db.prepare('SELECT * FROM container_tag_protection_rules WHERE id = ?').get(rule.id) as TagProtectionRuleRow));
-  });
-
-  routes.delete('/projects/:id/registry/protection/tag/rules/:protection_rule_id', {}, (c, call) => {
-    const { project } = registry(call, c, 'admin');
-    const rule = findTagRule(c, call, project.id);
-    call.sandbox.db.prepare('DELETE FROM container_tag_protection_rules WHERE id = ?').run(rule.id);
-    return c.body(null, 204);
-  });
+  registerRegistryProtection(routes);
 }
 
 // -- the sandbox-only control (outside /api/v4, administrators only)
 
+const TAG_NAME = /^[\w][\w.-]{0,127}$/;
 const controlTagSchema = z.object({
-  name: z.string().regex(/^[\w][\w.-]{0,127}$/, 'a tag name is a word character, then up to 127 word characters, dots or dashes'),
+  // checked against the registry's tag grammar below, unless the body asks for any name
+  name: z.string().min(1).max(128).refine((name) => !name.includes('/'), 'a tag name has no /'),
   created_at: z.string().datetime({ offset: true }).nullable().optional(),
   size: z.number().int().nonnegative().optional(),
   digest: z.string().regex(/^sha256:[0-9a-f]{64}$/).optional(),
 });
 const controlBodySchema = z.union([
   z.array(controlTagSchema),
-  z.object({ repository: z.string().regex(/^([a-z0-9]+([._-][a-z0-9]+)*(\/[a-z0-9]+([._-][a-z0-9]+)*)*)?$/, 'an image name is lower-case path segments').optional(), tags: z.array(controlTagSchema) }),
+  z.object({
+    repository: z.string().regex(/^([a-z0-9]+([._-][a-z0-9]+)*(\/[a-z0-9]+([._-][a-z0-9]+)*)*)?$/, 'an image name is lower-case path segments').optional(),
+    tags: z.array(controlTagSchema),
+    /** Test-only: store names a registry would refuse (markup, spaces), for escaping tests of clients. */
+    allow_any_name: z.boolean().optional(),
+  }),
 ]);
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -358,7 +270,11 @@ export function registerRegistryControls(app: Hono<AppEnv>, adminsOnly: Middlewa
     if (!parsed.success) {
       return c.json({ message: parsed.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`) }, 400);
     }
-    const body = Array.isArray(parsed.data) ? { repository: '', tags: parsed.data } : parsed.data;
+    const body = Array.isArray(parsed.data) ? { repository: '', tags: parsed.data, allow_any_name: false } : parsed.data;
+    const refused = body.allow_any_name ? [] : body.tags.map((tag, index) => ({ tag, index })).filter(({ tag }) => !TAG_NAME.test(tag.name));
+    if (refused.length) {
+      return c.json({ message: refused.map(({ index }) => `tags.${index}.name: a tag name is a word character, then up to 127 word characters, dots or dashes`) }, 400);
+    }
     const repository = sandbox.db.transaction(() => pushTags(sandbox, project, body.repository ?? '', body.tags))();
     return c.json(repositoryEntity(sandbox, project, findRepository(sandbox.db, repository.id)!, { tagsCount: true }), 201);
   });

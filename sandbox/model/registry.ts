@@ -196,16 +196,6 @@ export function protectionLevelName(value: number): ProtectionLevelName {
   return PROTECTION_LEVELS.find((name) => ACCESS_LEVEL_NAMES[name] === value) ?? 'admin';
 }
 
-export function tagRuleEntity(rule: TagProtectionRuleRow) {
-  return {
-    id: rule.id,
-    project_id: rule.project_id,
-    tag_name_pattern: rule.tag_name_pattern,
-    minimum_access_level_for_push: protectionLevelName(rule.minimum_access_level_for_push),
-    minimum_access_level_for_delete: protectionLevelName(rule.minimum_access_level_for_delete),
-  };
-}
-
 export function tagRules(db: Db, projectId: number): TagProtectionRuleRow[] {
   return db.prepare('SELECT * FROM container_tag_protection_rules WHERE project_id = ? ORDER BY id').all(projectId) as TagProtectionRuleRow[];
 }

@@ -3,6 +3,7 @@ import { Gitlab } from '@gitbeaker/rest';
 import { generateKeyPairSync } from 'node:crypto';
 import { startSandbox, type RunningSandbox } from '../server.ts';
 import { DEMO_MERGE_REQUESTS, DEMO_PATHS, DEMO_PIPELINES, DEMO_TOKENS } from '../seed/demo.ts';
+import { registryWorker } from '../areas/registry-worker.ts';
 
 /**
  * A client library written for the real platform (gitbeaker, the most used one for JavaScript),
@@ -275,5 +276,41 @@ describe('gitbeaker against the sandbox', () => {
     expect(latest.id).toBe(created.id);
     await api.Pipelines.remove(project.id, created.id);
     await expect(api.Pipelines.show(project.id, created.id)).rejects.toMatchObject({ cause: { response: { status: 404 } } });
+  });
+
+  it('browses and cleans the container registry with ContainerRegistry', async () => {
+    registryWorker(sandbox.sandbox).timeScale = 0;
+    const project = await api.Projects.create({ name: 'gitbeaker registry' });
+    const day = 86_400_000;
+    const tags = [
+      { name: 'latest', created_at: new Date(Date.now() - day).toISOString() },
+      { name: 'main-1', created_at: new Date(Date.now() - 9 * day).toISOString() },
+      { name: 'main-2', created_at: new Date(Date.now() - 8 * day).toISOString() },
+      { name: 'main-3', created_at: new Date(Date.now() - 7 * day).toISOString() },
+      { name: 'v1.0.0', created_at: new Date(Date.now() - 6 * day).toISOString(), size: 4096 },
+    ];
+    const pushed = await fetch(`${sandbox.url}/-/sandbox/registry/${project.id}/tags`, { method: 'POST', headers: { 'PRIVATE-TOKEN': sandbox.adminToken, 'Content-Type': 'application/json' }, body: JSON.stringify(tags) });
+    expect(pushed.status).toBe(201);
+    const [repository] = await api.ContainerRegistry.allRepositories({ projectId: project.id, tagsCount: true });
+    expect(repository).toMatchObject({ name: '', path: project.path_with_namespace, tags_count: 5 });
+    const shown = await api.ContainerRegistry.showRepository(repository.id, { tags: true, size: true });
+    expect((shown.tags as Array<{ name: string }> | undefined)?.map((tag) => tag.name)).toEqual(['latest', 'main-1', 'main-2', 'main-3', 'v1.0.0']);
+    const group = await api.ContainerRegistry.allRepositories({ groupId: DEMO_PATHS.bigGroup });
+    expect(group.length).toBeGreaterThan(0);
+    const offset = await api.ContainerRegistry.allTags(project.id, repository.id, { perPage: 2 });
+    expect(offset.map((tag) => tag.name)).toEqual(['latest', 'main-1', 'main-2', 'main-3', 'v1.0.0']);
+    const keyset = await api.ContainerRegistry.allTags(project.id, repository.id, { pagination: 'keyset', perPage: 2 } as never);
+    expect(keyset.map((tag) => tag.name)).toEqual(['latest', 'main-1', 'main-2', 'main-3', 'v1.0.0']);
+    const tag = await api.ContainerRegistry.showTag(project.id, repository.id, 'v1.0.0');
+    expect(tag).toMatchObject({ name: 'v1.0.0', total_size: 4096, digest: expect.stringMatching(/^sha256:/) });
+    await api.ContainerRegistry.removeTag(project.id, repository.id, 'v1.0.0');
+    await expect(api.ContainerRegistry.showTag(project.id, repository.id, 'v1.0.0')).rejects.toMatchObject({ cause: { response: { status: 404 } } });
+    await api.ContainerRegistry.removeTags(project.id, repository.id, 'main-.*', { keepN: '1' });
+    await registryWorker(sandbox.sandbox).idle();
+    expect((await api.ContainerRegistry.allTags(project.id, repository.id)).map((left) => left.name)).toEqual(['latest', 'main-3']);
+    await expect(api.ContainerRegistry.removeTags(project.id, repository.id, '.*')).rejects.toMatchObject({ cause: { response: { status: 400 } } });
+    await api.ContainerRegistry.removeRepository(project.id, repository.id);
+    await registryWorker(sandbox.sandbox).idle();
+    expect(await api.ContainerRegistry.allRepositories({ projectId: project.id })).toEqual([]);
   });
 });

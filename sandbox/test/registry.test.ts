@@ -54,7 +54,14 @@ describe('the sandbox control', () => {
     expect(refused.status).toBe(403);
     const bad = await h.call('POST', `/-/sandbox/registry/${id}/tags`, { json: [{ name: '-bad name' }] });
     expect(bad.status).toBe(400);
-    expect(bad.body.message[0]).toContain('0.name');
+    expect(bad.body.message).toEqual(['tags.0.name: a tag name is a word character, then up to 127 word characters, dots or dashes']);
+    // names a registry refuses, for escaping tests, when asked for
+    const markup = '<img src=x onerror=alert(1)>';
+    const odd = await h.call('POST', `/-/sandbox/registry/${id}/tags`, { json: { repository: 'tools/cli', tags: [{ name: markup }], allow_any_name: true } });
+    expect(odd.status).toBe(201);
+    const shown = await h.get(`/projects/${id}/registry/repositories/${repository.id}/tags/${encodeURIComponent(markup)}`);
+    expect(shown.body.name).toBe(markup);
+    expect((await h.call('POST', `/-/sandbox/registry/${id}/tags`, { json: { tags: [{ name: 'a/b' }], allow_any_name: true } })).status).toBe(400);
     expect((await h.call('POST', '/-/sandbox/registry/999999/tags', { json: [] })).status).toBe(404);
   });
 });
@@ -245,6 +252,62 @@ describe('tag protection rules', () => {
     expect((await h.get(base, { token: developer.token })).status).toBe(403);
     expect((await h.delete(`${base}/${created.body.id}`)).status).toBe(204);
     expect((await h.delete(`${base}/${created.body.id}`)).body).toEqual({ message: '404 Protection Rule Not Found' });
+  });
+});
+
+describe('GraphQL containerRepository', () => {
+  const QUERY = `query tags($id: ContainerRepositoryID!, $first: Int, $after: String, $sort: ContainerRepositoryTagSort) {
+    containerRepository(id: $id) { id name path status tagsCount expirationPolicyStartedAt
+      tags(first: $first, after: $after, sort: $sort) { nodes { name createdAt digest shortRevision totalSize } pageInfo { hasNextPage endCursor } } } }`;
+  const graphql = (variables: Record<string, unknown>, token?: string) => h.call('POST', 'http://localhost/api/graphql', { json: { query: QUERY, variables }, token });
+
+  it('pages every tag with its creation time by name; null for those who may not read the registry', async () => {
+    const { id, path } = await newProject('Graph tags');
+    const created = ago(2);
+    const repository = await push(id, [{ name: 'c', created_at: created, size: 7 }, { name: 'a' }, { name: 'b' }]);
+    const gid = `gid://gitlab/ContainerRepository/${repository.id}`;
+    const first = await graphql({ id: gid, first: 2 });
+    expect(first.body.errors).toBeUndefined();
+    const node = first.body.data.containerRepository;
+    expect(node).toMatchObject({ id: gid, name: '', path, status: null, tagsCount: 3, expirationPolicyStartedAt: null });
+    expect(node.tags.nodes.map((tag: { name: string }) => tag.name)).toEqual(['a', 'b']);
+    expect(node.tags.pageInfo.hasNextPage).toBe(true);
+    const second = await graphql({ id: gid, first: 2, after: node.tags.pageInfo.endCursor });
+    expect(second.body.data.containerRepository.tags).toEqual({
+      nodes: [{ name: 'c', createdAt: created, digest: expect.stringMatching(/^sha256:/), shortRevision: expect.stringMatching(/^[0-9a-f]{9}$/), totalSize: '7' }],
+      pageInfo: { hasNextPage: false, endCursor: expect.any(String) },
+    });
+    const descending = await graphql({ id: gid, sort: 'NAME_DESC' });
+    expect(descending.body.data.containerRepository.tags.nodes.map((tag: { name: string }) => tag.name)).toEqual(['c', 'b', 'a']);
+    expect((await graphql({ id: gid }, h.user().token)).body.data.containerRepository).toBeNull();
+    expect((await graphql({ id: 'gid://gitlab/Project/1' })).body.errors[0].message).toContain('does not represent an instance of ContainerRepository');
+  });
+});
+
+describe('repository protection rules', () => {
+  it('manage path patterns under the project\'s path; a matching rule refuses a repository delete below its level', async () => {
+    const { id, path } = await newProject('Repo rules');
+    const base = `/projects/${id}/registry/protection/repository/rules`;
+    const created = await h.post(base, { repository_path_pattern: `${path}/release*`, minimum_access_level_for_delete: 'owner' });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body).toEqual({ id: expect.any(Number), project_id: id, repository_path_pattern: `${path}/release*`, minimum_access_level_for_push: null, minimum_access_level_for_delete: 'owner' });
+    expect((await h.get(base)).body).toEqual([created.body]);
+    expect((await h.post(base, { repository_path_pattern: 'elsewhere/*', minimum_access_level_for_push: 'maintainer' })).body).toEqual({ message: "Repository path pattern should start with the project's full path" });
+    expect((await h.post(base, { repository_path_pattern: `${path}/x` })).body).toEqual({ error: 'minimum_access_level_for_push, minimum_access_level_for_delete are missing, at least one parameter must be provided' });
+    expect((await h.patch(`${base}/${created.body.id}`, { minimum_access_level_for_delete: '' })).body).toEqual({ message: 'A rule must have at least a minimum access role for push or delete.' });
+    const updated = await h.patch(`${base}/${created.body.id}`, { minimum_access_level_for_push: 'maintainer' });
+    expect(updated.body).toMatchObject({ minimum_access_level_for_push: 'maintainer', minimum_access_level_for_delete: 'owner' });
+
+    const release = await push(id, [{ name: 'a' }], 'releases');
+    const other = await push(id, [{ name: 'a' }], 'nightly');
+    const maintainer = await member(id, 40);
+    const refused = await h.delete(`/projects/${id}/registry/repositories/${release.id}`, { token: maintainer.token });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ message: '403 Forbidden - Deleting protected container repository forbidden.' });
+    expect((await h.delete(`/projects/${id}/registry/repositories/${other.id}`, { token: maintainer.token })).status).toBe(202);
+    expect((await h.delete(`/projects/${id}/registry/repositories/${release.id}`)).status).toBe(202);
+    expect((await h.delete(`${base}/${created.body.id}`)).status).toBe(204);
+    expect((await h.get(base)).body).toEqual([]);
   });
 });
 
@@ -463,5 +526,44 @@ describe('bulk tag delete', () => {
     expect(again.db.prepare('SELECT name FROM container_tags').all()).toEqual([{ name: 'latest' }]);
     expect(again.db.prepare('SELECT state, deleted_count FROM container_cleanup_jobs').all()).toEqual([{ state: 'finished', deleted_count: 600 }]);
     again.db.close();
+  });
+});
+
+describe('the cleanup policy worker', () => {
+  it('runs an enabled policy once next_run_at has passed, with the same rules, leaving protected tags, then moves next_run_at on', async () => {
+    const { id } = await newProject('Policy runner');
+    const root = await push(id, [
+      { name: 'latest', created_at: ago(1) }, { name: 'main-old', created_at: ago(40) }, { name: 'main-older', created_at: ago(50) },
+      { name: 'main-new', created_at: ago(3) }, { name: 'v1.0.0', created_at: ago(60) }, { name: 'main-kept', created_at: ago(70) },
+    ]);
+    const named = await push(id, [{ name: 'main-x', created_at: ago(45) }], 'sidecar');
+    await h.post(`/projects/${id}/registry/protection/tag/rules`, { tag_name_pattern: '^main-kept$', minimum_access_level_for_push: 'maintainer', minimum_access_level_for_delete: 'maintainer' });
+    const saved = await h.put(`/projects/${id}`, { container_expiration_policy_attributes: { enabled: true, cadence: '1d', name_regex: 'main-.*', name_regex_keep: '', keep_n: 1, older_than: '30d' } });
+    expect(saved.status, saved.text).toBe(200);
+    const worker = registryWorker(h.sandbox);
+    // not due yet
+    expect(worker.runDuePolicies()).toEqual([]);
+    h.sandbox.db.prepare('UPDATE container_expiration_policies SET next_run_at = ? WHERE project_id = ?').run(ago(0.01), id);
+    expect(worker.runDuePolicies()).toHaveLength(2);
+    await worker.idle();
+    const left = async (repositoryId: number) => (await h.get(`/projects/${id}/registry/repositories/${repositoryId}/tags`)).body.map((tag: { name: string }) => tag.name);
+    // main-new is the newest selected (keep_n 1), main-kept is protected, v1.0.0 does not match
+    expect(await left(root.id)).toEqual(['latest', 'main-kept', 'main-new', 'v1.0.0']);
+    // the sidecar's only main tag is its newest: kept
+    expect(await left(named.id)).toEqual(['main-x']);
+    const repositories = await h.get(`/projects/${id}/registry/repositories`);
+    expect(repositories.body.every((row: { cleanup_policy_started_at: string | null }) => row.cleanup_policy_started_at !== null)).toBe(true);
+    const policy = (await h.get(`/projects/${id}`)).body.container_expiration_policy;
+    expect(Date.parse(policy.next_run_at)).toBeGreaterThan(Date.now() + 86_400_000 - 60_000);
+    expect(worker.runDuePolicies()).toEqual([]);
+  });
+
+  it('switches off a policy whose expression no longer compiles', async () => {
+    const { id } = await newProject('Policy broken');
+    await push(id, [{ name: 'a', created_at: ago(100) }]);
+    await h.put(`/projects/${id}`, { container_expiration_policy_attributes: { enabled: true, name_regex: '.*' } });
+    h.sandbox.db.prepare("UPDATE container_expiration_policies SET name_regex = 'a(', next_run_at = ? WHERE project_id = ?").run(ago(1), id);
+    expect(registryWorker(h.sandbox).runDuePolicies()).toEqual([]);
+    expect((await h.get(`/projects/${id}`)).body.container_expiration_policy.enabled).toBe(false);
   });
 });
