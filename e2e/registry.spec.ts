@@ -202,6 +202,7 @@ async function deleteAsPreviewed(page: Page, api: Api, projectId: number, reposi
   await page.getByRole('button', { name: `Delete ${count} ${noun}` }).click();
   const confirm = page.getByRole('alertdialog', { name: `Delete ${count} ${noun}?` });
   await expect(confirm).toContainText(`${count} of the ${RULE_TAGS.length} tags`);
+  expect(await axeViolations(page, 'bulk delete confirmation')).toEqual([]);
   await confirm.getByRole('button', { name: `Delete ${count} ${noun}` }).click();
   await expect(confirm).toHaveCount(0);
   await expect.poll(() => tagNames(api, projectId, repositoryId).then((names) => names.sort()), { timeout: 20_000 }).toEqual(kept(decisions));
