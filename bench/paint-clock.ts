@@ -80,6 +80,12 @@ function installPaintClock(initial: Target): void {
     // the first frame in which the element is in the viewport
     frame(element) {
       if (clock.element !== element) return;
+      // replaced before any frame showed it (a virtualized list swaps its first rows): watch its successor
+      if (!element.isConnected) {
+        clock.element = null;
+        clock.look();
+        return;
+      }
       const box = element.getBoundingClientRect();
       if (box.width > 0 && box.bottom > 0 && box.top < innerHeight) clock.frameAt = performance.now();
       else requestAnimationFrame(() => clock.frame(element));

@@ -12,6 +12,7 @@ import { mergeRequestBoardFigures } from './merge-request-board.ts';
 import { issueDetailFigures } from './issue-detail.ts';
 import { mergeRequestChangesFigures } from './merge-request-changes.ts';
 import { pipelineDetailFigures } from './jobs.ts';
+import { registryPreviewFigures } from './registry.ts';
 
 /**
  * The console's parts of the bench, by name (`npm run bench -- --only <prefix>` runs the parts
@@ -38,4 +39,7 @@ export const CONSOLE_PARTS: ReadonlyArray<readonly [string, () => void | Promise
   ['console.merge_request_board', mergeRequestBoardFigures],
   ['console.merge_request_changes', mergeRequestChangesFigures],
   ['console.pipeline_detail', pipelineDetailFigures],
+  // the 10,000-tag image: its first page of tags by the click figures' method, and the bulk delete's preview per keystroke
+  ['console.registry_tags', () => clickFigures(['registry_tags'])],
+  ['console.registry_preview', registryPreviewFigures],
 ];

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEMO_PATHS, expect, test, type Api } from './fixtures.ts';
-import { DEMO_MERGE_REQUESTS } from '../sandbox/seed/demo.ts';
+import { DEMO_MERGE_REQUESTS, DEMO_REGISTRY } from '../sandbox/seed/demo.ts';
 import { DEMO_PIPELINES } from '../sandbox/seed/pipelines.ts';
 import { DEMO_PACKAGES } from '../sandbox/seed/packages.ts';
 
@@ -39,6 +39,8 @@ interface DemoIds {
   package: number;
   /** The demo project with a package protection rule. */
   protectedPackages: number;
+  /** The demo project whose image has 10,000 tags. */
+  registry: number;
 }
 
 async function demoIds(api: Api): Promise<DemoIds> {
@@ -68,6 +70,7 @@ async function demoIds(api: Api): Promise<DemoIds> {
     groupAccount: groupAccount.id,
     instanceAccount: instanceAccount.id,
     pipelines,
+    registry: await api.projectId(DEMO_REGISTRY.bigProject),
     bigLogJob: (await api.get<Array<{ id: number; name: string }>>(`/projects/${pipelines}/pipelines/${DEMO_PIPELINES.bigLogId}/jobs?per_page=100`)).find((job) => job.name === DEMO_PIPELINES.bigLogJob)!.id,
     package: (await first<{ id: number }>(`/projects/${pipelines}/packages?per_page=1&order_by=created_at&sort=desc`)).id,
     protectedPackages: await api.projectId(DEMO_PACKAGES.protectedProject),
@@ -145,6 +148,11 @@ const ADDRESSES: Record<string, (ids: DemoIds) => string> = {
   'projects/$projectId/packages-and-registries.tsx': (ids) => `/projects/${ids.protectedPackages}/packages-and-registries`,
   'projects/$projectId/jobs/$jobId.tsx': (ids) => `/projects/${ids.pipelines}/jobs/${ids.bigLogJob}`,
   'projects/$projectId/runners.tsx': (ids) => `/projects/${ids.project}/runners`,
+  // the demo's image of 10,000 tags, its project's images and cleanup policy, and the group's images
+  'projects/$projectId/registry/index.tsx': (ids) => `/projects/${ids.registry}/registry`,
+  'projects/$projectId/registry/$repositoryId.tsx': (ids) => `/projects/${ids.registry}/registry/${DEMO_REGISTRY.bigRepositoryId}`,
+  'projects/$projectId/registry/cleanup-policy.tsx': (ids) => `/projects/${ids.registry}/registry/cleanup-policy`,
+  'groups/$groupId/registry.tsx': (ids) => `/groups/${ids.group}/registry`,
   'projects/$projectId/tree.$.tsx': (ids) => `/projects/${ids.project}/tree/src`,
   'runners/$runnerId.tsx': (ids) => `/runners/${ids.runner}`,
   'users/index.tsx': () => '/users',

@@ -10,6 +10,7 @@ import { StorageMovesPage } from './pages/storage-moves.ts';
 import { newSshKey } from './ssh-key.ts';
 import { newPackagesProject, uploadGeneric } from './packages-api.ts';
 import { jobNamed, newCiProject, settledPipeline } from './ci.ts';
+import { pushTags } from './registry-control.ts';
 
 /**
  * One press, one write: every create and update form, and the one-click writes, pressed the way
@@ -1276,5 +1277,47 @@ test.describe('one press sends one write', () => {
     await pressTwice(page, press, dialog.getByRole('button', { name: 'Delete pipeline' }));
     await expect(dialog).toBeHidden();
     await expectOneRequest(api, mark, 'DELETE', `/api/v4/projects/${project.id}/pipelines/${pipeline.id}`);
+  });
+
+  test('delete a registry tag, an image, tags by rule, and save the cleanup policy', async ({ page, api, consoleServer }) => {
+    for (const press of PRESSES) {
+      await test.step(press, async () => {
+        const project = await newProject(api);
+        const image = await pushTags(consoleServer, project.id, 'app', [{ name: 'a1' }, { name: 'a2' }, { name: 'b1' }]);
+        const doomed = await pushTags(consoleServer, project.id, 'doomed', [{ name: 'x' }]);
+        await page.goto(`/projects/${project.id}/registry/${image.id}`);
+        await page.getByRole('button', { name: 'Delete tag b1', exact: true }).click();
+        let dialog = page.getByRole('alertdialog', { name: 'Delete tag b1?' });
+        let mark = await api.requestMark();
+        await pressTwice(page, press, dialog.getByRole('button', { name: 'Delete tag', exact: true }));
+        await expect(dialog).toBeHidden();
+        await expectOneRequest(api, mark, 'DELETE', `/api/v4/projects/${project.id}/registry/repositories/${image.id}/tags/b1`);
+
+        await page.getByRole('button', { name: 'Delete tags by rule', exact: true }).click();
+        await page.getByRole('textbox', { name: 'Delete tags matching' }).fill('a1');
+        await page.getByRole('button', { name: 'Delete 1 tag', exact: true }).click();
+        dialog = page.getByRole('alertdialog', { name: 'Delete 1 tag?' });
+        mark = await api.requestMark();
+        await pressTwice(page, press, dialog.getByRole('button', { name: 'Delete 1 tag', exact: true }));
+        await expect(dialog).toBeHidden();
+        await expectOneRequest(api, mark, 'DELETE', `/api/v4/projects/${project.id}/registry/repositories/${image.id}/tags`);
+
+        await page.goto(`/projects/${project.id}/registry`);
+        await page.getByRole('button', { name: `Delete image ${doomed.path}`, exact: true }).click();
+        dialog = page.getByRole('alertdialog', { name: `Delete image ${doomed.path}?` });
+        mark = await api.requestMark();
+        await pressTwice(page, press, dialog.getByRole('button', { name: 'Delete image', exact: true }));
+        await expect(dialog).toBeHidden();
+        await expectOneRequest(api, mark, 'DELETE', `/api/v4/projects/${project.id}/registry/repositories/${doomed.id}`);
+
+        await page.goto(`/projects/${project.id}/registry/cleanup-policy`);
+        const form = page.getByRole('form', { name: 'Cleanup policy' });
+        await form.getByRole('textbox', { name: 'Remove tags matching' }).fill('a.*');
+        mark = await api.requestMark();
+        await pressTwice(page, press, form.getByRole('button', { name: 'Save cleanup policy', exact: true }), form.getByRole('textbox', { name: 'Remove tags matching' }));
+        await expect(page.getByRole('status').filter({ hasText: 'Saved the cleanup policy.' }).first()).toBeVisible();
+        await expectOneRequest(api, mark, 'PUT', `/api/v4/projects/${project.id}`);
+      });
+    }
   });
 });

@@ -103,7 +103,7 @@ describe('security headers of the served console', () => {
       expect(directives.get('base-uri'), pathname).toBe("'none'");
       expect(directives.get('frame-ancestors'), pathname).toBe("'none'");
       expect(directives.get('require-trusted-types-for'), pathname).toBe("'script'");
-      expect(directives.get('trusted-types'), pathname).toBe('markdown');
+      expect(directives.get('trusted-types'), pathname).toBe('markdown registry-preview');
       expect(policy, pathname).not.toContain('unsafe-eval');
       expect(answer.headers.get('x-content-type-options'), pathname).toBe('nosniff');
       expect(answer.headers.get('referrer-policy'), pathname).toBe('no-referrer');

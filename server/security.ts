@@ -19,10 +19,11 @@ export function contentSecurityPolicy(mode: 'same-origin' | 'direct', options: {
     "form-action 'self'",
     // a meta tag cannot carry frame-ancestors: only the served header forbids framing
     ...(mode === 'same-origin' ? ["frame-ancestors 'none'"] : []),
-    // no string reaches an HTML or script sink; the one policy code may make is Markdown's, which
-    // lets markup only into inert documents for DOMPurify (src/components/inert-html.ts)
+    // no string reaches an HTML or script sink; the policies code may make are Markdown's, which
+    // lets markup only into inert documents for DOMPurify (src/components/inert-html.ts), and the
+    // registry preview's, which vouches for its own worker's URL only (features/registry/cleanup-preview.tsx)
     "require-trusted-types-for 'script'",
-    'trusted-types markdown',
+    'trusted-types markdown registry-preview',
   ];
   return directives.join('; ');
 }

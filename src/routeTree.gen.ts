@@ -37,6 +37,7 @@ import { Route as GroupsGroupIdMembersRouteImport } from './routes/groups/$group
 import { Route as GroupsGroupIdMergeRequestBoardRouteImport } from './routes/groups/$groupId/merge-request-board'
 import { Route as GroupsGroupIdMergeRequestsRouteImport } from './routes/groups/$groupId/merge-requests'
 import { Route as GroupsGroupIdPackagesRouteImport } from './routes/groups/$groupId/packages'
+import { Route as GroupsGroupIdRegistryRouteImport } from './routes/groups/$groupId/registry'
 import { Route as GroupsGroupIdRunnersRouteImport } from './routes/groups/$groupId/runners'
 import { Route as GroupsGroupIdServiceAccountsRouteImport } from './routes/groups/$groupId/service-accounts'
 import { Route as ProjectsProjectIdApprovalSettingsRouteImport } from './routes/projects/$projectId/approval-settings'
@@ -66,6 +67,9 @@ import { Route as ProjectsProjectIdPipelinesIndexRouteImport } from './routes/pr
 import { Route as ProjectsProjectIdPipelinesPipelineIdRouteRouteImport } from './routes/projects/$projectId/pipelines/$pipelineId/route'
 import { Route as ProjectsProjectIdPipelinesChartsRouteImport } from './routes/projects/$projectId/pipelines/charts'
 import { Route as ProjectsProjectIdPipelinesNewRouteImport } from './routes/projects/$projectId/pipelines/new'
+import { Route as ProjectsProjectIdRegistryIndexRouteImport } from './routes/projects/$projectId/registry/index'
+import { Route as ProjectsProjectIdRegistryRepositoryIdRouteImport } from './routes/projects/$projectId/registry/$repositoryId'
+import { Route as ProjectsProjectIdRegistryCleanupPolicyRouteImport } from './routes/projects/$projectId/registry/cleanup-policy'
 import { Route as ProjectsProjectIdTreeSplatRouteImport } from './routes/projects/$projectId/tree.$'
 import { Route as GroupsGroupIdServiceAccountsUserIdTokensRouteImport } from './routes/groups/$groupId/service-accounts_.$userId.tokens'
 import { Route as ProjectsProjectIdMergeRequestsMergeRequestIidIndexRouteImport } from './routes/projects/$projectId/merge-requests/$mergeRequestIid/index'
@@ -218,6 +222,11 @@ const GroupsGroupIdMergeRequestsRoute =
 const GroupsGroupIdPackagesRoute = GroupsGroupIdPackagesRouteImport.update({
   id: '/groups/$groupId/packages',
   path: '/groups/$groupId/packages',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const GroupsGroupIdRegistryRoute = GroupsGroupIdRegistryRouteImport.update({
+  id: '/groups/$groupId/registry',
+  path: '/groups/$groupId/registry',
   getParentRoute: () => rootRouteImport,
 } as any)
 const GroupsGroupIdRunnersRoute = GroupsGroupIdRunnersRouteImport.update({
@@ -392,6 +401,24 @@ const ProjectsProjectIdPipelinesNewRoute =
     path: '/projects/$projectId/pipelines/new',
     getParentRoute: () => rootRouteImport,
   } as any)
+const ProjectsProjectIdRegistryIndexRoute =
+  ProjectsProjectIdRegistryIndexRouteImport.update({
+    id: '/projects/$projectId/registry/',
+    path: '/projects/$projectId/registry/',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const ProjectsProjectIdRegistryRepositoryIdRoute =
+  ProjectsProjectIdRegistryRepositoryIdRouteImport.update({
+    id: '/projects/$projectId/registry/$repositoryId',
+    path: '/projects/$projectId/registry/$repositoryId',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const ProjectsProjectIdRegistryCleanupPolicyRoute =
+  ProjectsProjectIdRegistryCleanupPolicyRouteImport.update({
+    id: '/projects/$projectId/registry/cleanup-policy',
+    path: '/projects/$projectId/registry/cleanup-policy',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const ProjectsProjectIdTreeSplatRoute =
   ProjectsProjectIdTreeSplatRouteImport.update({
     id: '/projects/$projectId/tree/$',
@@ -477,6 +504,7 @@ export interface FileRoutesByFullPath {
   '/groups/$groupId/merge-request-board': typeof GroupsGroupIdMergeRequestBoardRoute
   '/groups/$groupId/merge-requests': typeof GroupsGroupIdMergeRequestsRoute
   '/groups/$groupId/packages': typeof GroupsGroupIdPackagesRoute
+  '/groups/$groupId/registry': typeof GroupsGroupIdRegistryRoute
   '/groups/$groupId/runners': typeof GroupsGroupIdRunnersRoute
   '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
   '/projects/$projectId/approval-settings': typeof ProjectsProjectIdApprovalSettingsRoute
@@ -504,11 +532,14 @@ export interface FileRoutesByFullPath {
   '/projects/$projectId/packages/$packageId': typeof ProjectsProjectIdPackagesPackageIdRoute
   '/projects/$projectId/pipelines/charts': typeof ProjectsProjectIdPipelinesChartsRoute
   '/projects/$projectId/pipelines/new': typeof ProjectsProjectIdPipelinesNewRoute
+  '/projects/$projectId/registry/$repositoryId': typeof ProjectsProjectIdRegistryRepositoryIdRoute
+  '/projects/$projectId/registry/cleanup-policy': typeof ProjectsProjectIdRegistryCleanupPolicyRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
   '/projects/$projectId/issues/': typeof ProjectsProjectIdIssuesIndexRoute
   '/projects/$projectId/merge-requests/': typeof ProjectsProjectIdMergeRequestsIndexRoute
   '/projects/$projectId/packages/': typeof ProjectsProjectIdPackagesIndexRoute
   '/projects/$projectId/pipelines/': typeof ProjectsProjectIdPipelinesIndexRoute
+  '/projects/$projectId/registry/': typeof ProjectsProjectIdRegistryIndexRoute
   '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/changes': typeof ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/commits': typeof ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRoute
@@ -545,6 +576,7 @@ export interface FileRoutesByTo {
   '/groups/$groupId/merge-request-board': typeof GroupsGroupIdMergeRequestBoardRoute
   '/groups/$groupId/merge-requests': typeof GroupsGroupIdMergeRequestsRoute
   '/groups/$groupId/packages': typeof GroupsGroupIdPackagesRoute
+  '/groups/$groupId/registry': typeof GroupsGroupIdRegistryRoute
   '/groups/$groupId/runners': typeof GroupsGroupIdRunnersRoute
   '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
   '/projects/$projectId/approval-settings': typeof ProjectsProjectIdApprovalSettingsRoute
@@ -570,11 +602,14 @@ export interface FileRoutesByTo {
   '/projects/$projectId/packages/$packageId': typeof ProjectsProjectIdPackagesPackageIdRoute
   '/projects/$projectId/pipelines/charts': typeof ProjectsProjectIdPipelinesChartsRoute
   '/projects/$projectId/pipelines/new': typeof ProjectsProjectIdPipelinesNewRoute
+  '/projects/$projectId/registry/$repositoryId': typeof ProjectsProjectIdRegistryRepositoryIdRoute
+  '/projects/$projectId/registry/cleanup-policy': typeof ProjectsProjectIdRegistryCleanupPolicyRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
   '/projects/$projectId/issues': typeof ProjectsProjectIdIssuesIndexRoute
   '/projects/$projectId/merge-requests': typeof ProjectsProjectIdMergeRequestsIndexRoute
   '/projects/$projectId/packages': typeof ProjectsProjectIdPackagesIndexRoute
   '/projects/$projectId/pipelines': typeof ProjectsProjectIdPipelinesIndexRoute
+  '/projects/$projectId/registry': typeof ProjectsProjectIdRegistryIndexRoute
   '/groups/$groupId/service-accounts/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/changes': typeof ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/commits': typeof ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRoute
@@ -612,6 +647,7 @@ export interface FileRoutesById {
   '/groups/$groupId/merge-request-board': typeof GroupsGroupIdMergeRequestBoardRoute
   '/groups/$groupId/merge-requests': typeof GroupsGroupIdMergeRequestsRoute
   '/groups/$groupId/packages': typeof GroupsGroupIdPackagesRoute
+  '/groups/$groupId/registry': typeof GroupsGroupIdRegistryRoute
   '/groups/$groupId/runners': typeof GroupsGroupIdRunnersRoute
   '/groups/$groupId/service-accounts': typeof GroupsGroupIdServiceAccountsRoute
   '/projects/$projectId/approval-settings': typeof ProjectsProjectIdApprovalSettingsRoute
@@ -639,11 +675,14 @@ export interface FileRoutesById {
   '/projects/$projectId/packages/$packageId': typeof ProjectsProjectIdPackagesPackageIdRoute
   '/projects/$projectId/pipelines/charts': typeof ProjectsProjectIdPipelinesChartsRoute
   '/projects/$projectId/pipelines/new': typeof ProjectsProjectIdPipelinesNewRoute
+  '/projects/$projectId/registry/$repositoryId': typeof ProjectsProjectIdRegistryRepositoryIdRoute
+  '/projects/$projectId/registry/cleanup-policy': typeof ProjectsProjectIdRegistryCleanupPolicyRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
   '/projects/$projectId/issues/': typeof ProjectsProjectIdIssuesIndexRoute
   '/projects/$projectId/merge-requests/': typeof ProjectsProjectIdMergeRequestsIndexRoute
   '/projects/$projectId/packages/': typeof ProjectsProjectIdPackagesIndexRoute
   '/projects/$projectId/pipelines/': typeof ProjectsProjectIdPipelinesIndexRoute
+  '/projects/$projectId/registry/': typeof ProjectsProjectIdRegistryIndexRoute
   '/groups/$groupId/service-accounts_/$userId/tokens': typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/changes': typeof ProjectsProjectIdMergeRequestsMergeRequestIidChangesRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid/commits': typeof ProjectsProjectIdMergeRequestsMergeRequestIidCommitsRoute
@@ -682,6 +721,7 @@ export interface FileRouteTypes {
     | '/groups/$groupId/merge-request-board'
     | '/groups/$groupId/merge-requests'
     | '/groups/$groupId/packages'
+    | '/groups/$groupId/registry'
     | '/groups/$groupId/runners'
     | '/groups/$groupId/service-accounts'
     | '/projects/$projectId/approval-settings'
@@ -709,11 +749,14 @@ export interface FileRouteTypes {
     | '/projects/$projectId/packages/$packageId'
     | '/projects/$projectId/pipelines/charts'
     | '/projects/$projectId/pipelines/new'
+    | '/projects/$projectId/registry/$repositoryId'
+    | '/projects/$projectId/registry/cleanup-policy'
     | '/projects/$projectId/tree/$'
     | '/projects/$projectId/issues/'
     | '/projects/$projectId/merge-requests/'
     | '/projects/$projectId/packages/'
     | '/projects/$projectId/pipelines/'
+    | '/projects/$projectId/registry/'
     | '/groups/$groupId/service-accounts/$userId/tokens'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/changes'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/commits'
@@ -750,6 +793,7 @@ export interface FileRouteTypes {
     | '/groups/$groupId/merge-request-board'
     | '/groups/$groupId/merge-requests'
     | '/groups/$groupId/packages'
+    | '/groups/$groupId/registry'
     | '/groups/$groupId/runners'
     | '/groups/$groupId/service-accounts'
     | '/projects/$projectId/approval-settings'
@@ -775,11 +819,14 @@ export interface FileRouteTypes {
     | '/projects/$projectId/packages/$packageId'
     | '/projects/$projectId/pipelines/charts'
     | '/projects/$projectId/pipelines/new'
+    | '/projects/$projectId/registry/$repositoryId'
+    | '/projects/$projectId/registry/cleanup-policy'
     | '/projects/$projectId/tree/$'
     | '/projects/$projectId/issues'
     | '/projects/$projectId/merge-requests'
     | '/projects/$projectId/packages'
     | '/projects/$projectId/pipelines'
+    | '/projects/$projectId/registry'
     | '/groups/$groupId/service-accounts/$userId/tokens'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/changes'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/commits'
@@ -816,6 +863,7 @@ export interface FileRouteTypes {
     | '/groups/$groupId/merge-request-board'
     | '/groups/$groupId/merge-requests'
     | '/groups/$groupId/packages'
+    | '/groups/$groupId/registry'
     | '/groups/$groupId/runners'
     | '/groups/$groupId/service-accounts'
     | '/projects/$projectId/approval-settings'
@@ -843,11 +891,14 @@ export interface FileRouteTypes {
     | '/projects/$projectId/packages/$packageId'
     | '/projects/$projectId/pipelines/charts'
     | '/projects/$projectId/pipelines/new'
+    | '/projects/$projectId/registry/$repositoryId'
+    | '/projects/$projectId/registry/cleanup-policy'
     | '/projects/$projectId/tree/$'
     | '/projects/$projectId/issues/'
     | '/projects/$projectId/merge-requests/'
     | '/projects/$projectId/packages/'
     | '/projects/$projectId/pipelines/'
+    | '/projects/$projectId/registry/'
     | '/groups/$groupId/service-accounts_/$userId/tokens'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/changes'
     | '/projects/$projectId/merge-requests/$mergeRequestIid/commits'
@@ -885,6 +936,7 @@ export interface RootRouteChildren {
   GroupsGroupIdMergeRequestBoardRoute: typeof GroupsGroupIdMergeRequestBoardRoute
   GroupsGroupIdMergeRequestsRoute: typeof GroupsGroupIdMergeRequestsRoute
   GroupsGroupIdPackagesRoute: typeof GroupsGroupIdPackagesRoute
+  GroupsGroupIdRegistryRoute: typeof GroupsGroupIdRegistryRoute
   GroupsGroupIdRunnersRoute: typeof GroupsGroupIdRunnersRoute
   GroupsGroupIdServiceAccountsRoute: typeof GroupsGroupIdServiceAccountsRoute
   ProjectsProjectIdApprovalSettingsRoute: typeof ProjectsProjectIdApprovalSettingsRoute
@@ -912,11 +964,14 @@ export interface RootRouteChildren {
   ProjectsProjectIdPackagesPackageIdRoute: typeof ProjectsProjectIdPackagesPackageIdRoute
   ProjectsProjectIdPipelinesChartsRoute: typeof ProjectsProjectIdPipelinesChartsRoute
   ProjectsProjectIdPipelinesNewRoute: typeof ProjectsProjectIdPipelinesNewRoute
+  ProjectsProjectIdRegistryRepositoryIdRoute: typeof ProjectsProjectIdRegistryRepositoryIdRoute
+  ProjectsProjectIdRegistryCleanupPolicyRoute: typeof ProjectsProjectIdRegistryCleanupPolicyRoute
   ProjectsProjectIdTreeSplatRoute: typeof ProjectsProjectIdTreeSplatRoute
   ProjectsProjectIdIssuesIndexRoute: typeof ProjectsProjectIdIssuesIndexRoute
   ProjectsProjectIdMergeRequestsIndexRoute: typeof ProjectsProjectIdMergeRequestsIndexRoute
   ProjectsProjectIdPackagesIndexRoute: typeof ProjectsProjectIdPackagesIndexRoute
   ProjectsProjectIdPipelinesIndexRoute: typeof ProjectsProjectIdPipelinesIndexRoute
+  ProjectsProjectIdRegistryIndexRoute: typeof ProjectsProjectIdRegistryIndexRoute
   GroupsGroupIdServiceAccountsUserIdTokensRoute: typeof GroupsGroupIdServiceAccountsUserIdTokensRoute
 }
 
@@ -1116,6 +1171,13 @@ declare module '@tanstack/react-router' {
       path: '/groups/$groupId/packages'
       fullPath: '/groups/$groupId/packages'
       preLoaderRoute: typeof GroupsGroupIdPackagesRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/groups/$groupId/registry': {
+      id: '/groups/$groupId/registry'
+      path: '/groups/$groupId/registry'
+      fullPath: '/groups/$groupId/registry'
+      preLoaderRoute: typeof GroupsGroupIdRegistryRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/groups/$groupId/runners': {
@@ -1321,6 +1383,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ProjectsProjectIdPipelinesNewRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/projects/$projectId/registry/': {
+      id: '/projects/$projectId/registry/'
+      path: '/projects/$projectId/registry'
+      fullPath: '/projects/$projectId/registry/'
+      preLoaderRoute: typeof ProjectsProjectIdRegistryIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/projects/$projectId/registry/$repositoryId': {
+      id: '/projects/$projectId/registry/$repositoryId'
+      path: '/projects/$projectId/registry/$repositoryId'
+      fullPath: '/projects/$projectId/registry/$repositoryId'
+      preLoaderRoute: typeof ProjectsProjectIdRegistryRepositoryIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/projects/$projectId/registry/cleanup-policy': {
+      id: '/projects/$projectId/registry/cleanup-policy'
+      path: '/projects/$projectId/registry/cleanup-policy'
+      fullPath: '/projects/$projectId/registry/cleanup-policy'
+      preLoaderRoute: typeof ProjectsProjectIdRegistryCleanupPolicyRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/projects/$projectId/tree/$': {
       id: '/projects/$projectId/tree/$'
       path: '/projects/$projectId/tree/$'
@@ -1459,6 +1542,7 @@ const rootRouteChildren: RootRouteChildren = {
   GroupsGroupIdMergeRequestBoardRoute: GroupsGroupIdMergeRequestBoardRoute,
   GroupsGroupIdMergeRequestsRoute: GroupsGroupIdMergeRequestsRoute,
   GroupsGroupIdPackagesRoute: GroupsGroupIdPackagesRoute,
+  GroupsGroupIdRegistryRoute: GroupsGroupIdRegistryRoute,
   GroupsGroupIdRunnersRoute: GroupsGroupIdRunnersRoute,
   GroupsGroupIdServiceAccountsRoute: GroupsGroupIdServiceAccountsRoute,
   ProjectsProjectIdApprovalSettingsRoute:
@@ -1492,12 +1576,17 @@ const rootRouteChildren: RootRouteChildren = {
     ProjectsProjectIdPackagesPackageIdRoute,
   ProjectsProjectIdPipelinesChartsRoute: ProjectsProjectIdPipelinesChartsRoute,
   ProjectsProjectIdPipelinesNewRoute: ProjectsProjectIdPipelinesNewRoute,
+  ProjectsProjectIdRegistryRepositoryIdRoute:
+    ProjectsProjectIdRegistryRepositoryIdRoute,
+  ProjectsProjectIdRegistryCleanupPolicyRoute:
+    ProjectsProjectIdRegistryCleanupPolicyRoute,
   ProjectsProjectIdTreeSplatRoute: ProjectsProjectIdTreeSplatRoute,
   ProjectsProjectIdIssuesIndexRoute: ProjectsProjectIdIssuesIndexRoute,
   ProjectsProjectIdMergeRequestsIndexRoute:
     ProjectsProjectIdMergeRequestsIndexRoute,
   ProjectsProjectIdPackagesIndexRoute: ProjectsProjectIdPackagesIndexRoute,
   ProjectsProjectIdPipelinesIndexRoute: ProjectsProjectIdPipelinesIndexRoute,
+  ProjectsProjectIdRegistryIndexRoute: ProjectsProjectIdRegistryIndexRoute,
   GroupsGroupIdServiceAccountsUserIdTokensRoute:
     GroupsGroupIdServiceAccountsUserIdTokensRoute,
 }

@@ -10,7 +10,7 @@ describe('the sidebar model', () => {
       ['Plan', ['Issues', 'Issue boards']],
       ['Code', ['Merge requests', 'Merge request board', 'Files', 'Commits', 'Branches']],
       ['Build', ['Pipelines', 'Runners']],
-      ['Deploy', ['Package registry']],
+      ['Deploy', ['Package registry', 'Container registry']],
       ['Settings', ['Deploy keys', 'Packages and registries', 'Merge request approvals']],
     ]);
   });
@@ -21,14 +21,14 @@ describe('the sidebar model', () => {
       ['Manage', ['Members']],
       ['Plan', ['Issues', 'Issue boards']],
       ['Code', ['Merge requests', 'Merge request board']],
-      ['Deploy', ['Package registry']],
+      ['Deploy', ['Package registry', 'Container registry']],
     ]);
     expect(group(true, false)).toEqual([
       ['Manage', ['Members']],
       ['Plan', ['Issues', 'Issue boards']],
       ['Code', ['Merge requests', 'Merge request board']],
       ['Build', ['Runners']],
-      ['Deploy', ['Package registry']],
+      ['Deploy', ['Package registry', 'Container registry']],
       ['Settings', ['Access tokens']],
     ]);
     expect(group(true, true)).toEqual([
@@ -36,7 +36,7 @@ describe('the sidebar model', () => {
       ['Plan', ['Issues', 'Issue boards']],
       ['Code', ['Merge requests', 'Merge request board']],
       ['Build', ['Runners']],
-      ['Deploy', ['Package registry']],
+      ['Deploy', ['Package registry', 'Container registry']],
       ['Settings', ['Access tokens', 'Service accounts', 'Billable members']],
     ]);
   });
@@ -69,6 +69,12 @@ describe('the sidebar model', () => {
     expect(project.alsoCurrent?.test('/projects/7/packages/12')).toBe(true);
     expect(project.alsoCurrent?.test('/projects/7/pipelines/12')).toBe(false);
     expect(deploy({ isAdmin: false, isBot: false, group: { id: 3, owner: false, topLevel: true } })).toMatchObject({ to: '/groups/$groupId/packages', params: { groupId: '3' } });
+  });
+
+  it('keeps the Container registry current on an image and the cleanup policy', () => {
+    const registry = contextSections({ isAdmin: false, isBot: false, projectId: 7 }).find((section) => section.name === 'Deploy')!.items[1];
+    expect(registry.to).toBe('/projects/$projectId/registry');
+    for (const path of ['/projects/7/registry/12', '/projects/7/registry/cleanup-policy']) expect(registry.alsoCurrent?.test(path), path).toBe(true);
   });
 
   it('keeps a project’s Merge requests current on one of its merge requests', () => {

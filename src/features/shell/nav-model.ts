@@ -81,6 +81,7 @@ function groupItems(group: NonNullable<NavContext['group']>): Placed[] {
     { section: 'Code', label: 'Merge request board', to: '/groups/$groupId/merge-request-board', params },
     ...(owned ? [{ section: 'Build' as const, label: 'Runners', to: '/groups/$groupId/runners', params }] : []),
     { section: 'Deploy', label: 'Package registry', to: '/groups/$groupId/packages', params },
+    { section: 'Deploy', label: 'Container registry', to: '/groups/$groupId/registry', params },
     ...(owned ? [{ section: 'Settings' as const, label: 'Access tokens', to: '/groups/$groupId/access-tokens', params }] : []),
     ...(topOwned ? [{ section: 'Settings' as const, label: 'Service accounts', to: '/groups/$groupId/service-accounts', params }] : []),
     // the platform shows seats under Settings, Usage quotas
@@ -105,6 +106,8 @@ function projectItems(projectId: number): Placed[] {
     { section: 'Build', label: 'Runners', to: '/projects/$projectId/runners', params },
     // the list stays current on a package
     { section: 'Deploy', label: 'Package registry', to: '/projects/$projectId/packages', params, alsoCurrent: /^\/projects\/[^/]+\/packages\// },
+    // an image and the cleanup policy keep the registry current
+    { section: 'Deploy', label: 'Container registry', to: '/projects/$projectId/registry', params, alsoCurrent: /^\/projects\/[^/]+\/registry\// },
     // the platform keeps deploy keys in Settings, Repository
     { section: 'Settings', label: 'Deploy keys', to: '/projects/$projectId/deploy-keys', params },
     // the platform keeps package protection in Settings, Packages and registries
