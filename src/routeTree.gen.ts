@@ -48,6 +48,9 @@ import { Route as ProjectsProjectIdMembersRouteImport } from './routes/projects/
 import { Route as ProjectsProjectIdMergeRequestBoardRouteImport } from './routes/projects/$projectId/merge-request-board'
 import { Route as ProjectsProjectIdRunnersRouteImport } from './routes/projects/$projectId/runners'
 import { Route as AdminServiceAccountsUserIdTokensRouteImport } from './routes/admin/service-accounts_.$userId.tokens'
+import { Route as ProjectsProjectIdAlertsIndexRouteImport } from './routes/projects/$projectId/alerts/index'
+import { Route as ProjectsProjectIdAlertsAlertIidRouteImport } from './routes/projects/$projectId/alerts/$alertIid'
+import { Route as ProjectsProjectIdAlertsTesterRouteImport } from './routes/projects/$projectId/alerts/tester'
 import { Route as ProjectsProjectIdBlameSplatRouteImport } from './routes/projects/$projectId/blame.$'
 import { Route as ProjectsProjectIdBlobSplatRouteImport } from './routes/projects/$projectId/blob.$'
 import { Route as ProjectsProjectIdCommitShaRouteImport } from './routes/projects/$projectId/commit.$sha'
@@ -62,6 +65,7 @@ import { Route as ProjectsProjectIdPipelinesIndexRouteImport } from './routes/pr
 import { Route as ProjectsProjectIdPipelinesPipelineIdRouteRouteImport } from './routes/projects/$projectId/pipelines/$pipelineId/route'
 import { Route as ProjectsProjectIdPipelinesChartsRouteImport } from './routes/projects/$projectId/pipelines/charts'
 import { Route as ProjectsProjectIdPipelinesNewRouteImport } from './routes/projects/$projectId/pipelines/new'
+import { Route as ProjectsProjectIdSettingsAlertsRouteImport } from './routes/projects/$projectId/settings/alerts'
 import { Route as ProjectsProjectIdTreeSplatRouteImport } from './routes/projects/$projectId/tree.$'
 import { Route as GroupsGroupIdServiceAccountsUserIdTokensRouteImport } from './routes/groups/$groupId/service-accounts_.$userId.tokens'
 import { Route as ProjectsProjectIdMergeRequestsMergeRequestIidIndexRouteImport } from './routes/projects/$projectId/merge-requests/$mergeRequestIid/index'
@@ -281,6 +285,24 @@ const AdminServiceAccountsUserIdTokensRoute =
     path: '/admin/service-accounts/$userId/tokens',
     getParentRoute: () => rootRouteImport,
   } as any)
+const ProjectsProjectIdAlertsIndexRoute =
+  ProjectsProjectIdAlertsIndexRouteImport.update({
+    id: '/projects/$projectId/alerts/',
+    path: '/projects/$projectId/alerts/',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const ProjectsProjectIdAlertsAlertIidRoute =
+  ProjectsProjectIdAlertsAlertIidRouteImport.update({
+    id: '/projects/$projectId/alerts/$alertIid',
+    path: '/projects/$projectId/alerts/$alertIid',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const ProjectsProjectIdAlertsTesterRoute =
+  ProjectsProjectIdAlertsTesterRouteImport.update({
+    id: '/projects/$projectId/alerts/tester',
+    path: '/projects/$projectId/alerts/tester',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const ProjectsProjectIdBlameSplatRoute =
   ProjectsProjectIdBlameSplatRouteImport.update({
     id: '/projects/$projectId/blame/$',
@@ -363,6 +385,12 @@ const ProjectsProjectIdPipelinesNewRoute =
   ProjectsProjectIdPipelinesNewRouteImport.update({
     id: '/projects/$projectId/pipelines/new',
     path: '/projects/$projectId/pipelines/new',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const ProjectsProjectIdSettingsAlertsRoute =
+  ProjectsProjectIdSettingsAlertsRouteImport.update({
+    id: '/projects/$projectId/settings/alerts',
+    path: '/projects/$projectId/settings/alerts',
     getParentRoute: () => rootRouteImport,
   } as any)
 const ProjectsProjectIdTreeSplatRoute =
@@ -465,6 +493,8 @@ export interface FileRoutesByFullPath {
   '/projects/$projectId/merge-requests/$mergeRequestIid': typeof ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteWithChildren
   '/projects/$projectId/pipelines/$pipelineId': typeof ProjectsProjectIdPipelinesPipelineIdRouteRouteWithChildren
   '/admin/service-accounts/$userId/tokens': typeof AdminServiceAccountsUserIdTokensRoute
+  '/projects/$projectId/alerts/$alertIid': typeof ProjectsProjectIdAlertsAlertIidRoute
+  '/projects/$projectId/alerts/tester': typeof ProjectsProjectIdAlertsTesterRoute
   '/projects/$projectId/blame/$': typeof ProjectsProjectIdBlameSplatRoute
   '/projects/$projectId/blob/$': typeof ProjectsProjectIdBlobSplatRoute
   '/projects/$projectId/commit/$sha': typeof ProjectsProjectIdCommitShaRoute
@@ -474,7 +504,9 @@ export interface FileRoutesByFullPath {
   '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
   '/projects/$projectId/pipelines/charts': typeof ProjectsProjectIdPipelinesChartsRoute
   '/projects/$projectId/pipelines/new': typeof ProjectsProjectIdPipelinesNewRoute
+  '/projects/$projectId/settings/alerts': typeof ProjectsProjectIdSettingsAlertsRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
+  '/projects/$projectId/alerts/': typeof ProjectsProjectIdAlertsIndexRoute
   '/projects/$projectId/issues/': typeof ProjectsProjectIdIssuesIndexRoute
   '/projects/$projectId/merge-requests/': typeof ProjectsProjectIdMergeRequestsIndexRoute
   '/projects/$projectId/pipelines/': typeof ProjectsProjectIdPipelinesIndexRoute
@@ -527,6 +559,8 @@ export interface FileRoutesByTo {
   '/admin/hooks': typeof AdminHooksIndexRoute
   '/admin/storage-moves': typeof AdminStorageMovesIndexRoute
   '/admin/service-accounts/$userId/tokens': typeof AdminServiceAccountsUserIdTokensRoute
+  '/projects/$projectId/alerts/$alertIid': typeof ProjectsProjectIdAlertsAlertIidRoute
+  '/projects/$projectId/alerts/tester': typeof ProjectsProjectIdAlertsTesterRoute
   '/projects/$projectId/blame/$': typeof ProjectsProjectIdBlameSplatRoute
   '/projects/$projectId/blob/$': typeof ProjectsProjectIdBlobSplatRoute
   '/projects/$projectId/commit/$sha': typeof ProjectsProjectIdCommitShaRoute
@@ -536,7 +570,9 @@ export interface FileRoutesByTo {
   '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
   '/projects/$projectId/pipelines/charts': typeof ProjectsProjectIdPipelinesChartsRoute
   '/projects/$projectId/pipelines/new': typeof ProjectsProjectIdPipelinesNewRoute
+  '/projects/$projectId/settings/alerts': typeof ProjectsProjectIdSettingsAlertsRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
+  '/projects/$projectId/alerts': typeof ProjectsProjectIdAlertsIndexRoute
   '/projects/$projectId/issues': typeof ProjectsProjectIdIssuesIndexRoute
   '/projects/$projectId/merge-requests': typeof ProjectsProjectIdMergeRequestsIndexRoute
   '/projects/$projectId/pipelines': typeof ProjectsProjectIdPipelinesIndexRoute
@@ -592,6 +628,8 @@ export interface FileRoutesById {
   '/projects/$projectId/merge-requests/$mergeRequestIid': typeof ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteWithChildren
   '/projects/$projectId/pipelines/$pipelineId': typeof ProjectsProjectIdPipelinesPipelineIdRouteRouteWithChildren
   '/admin/service-accounts_/$userId/tokens': typeof AdminServiceAccountsUserIdTokensRoute
+  '/projects/$projectId/alerts/$alertIid': typeof ProjectsProjectIdAlertsAlertIidRoute
+  '/projects/$projectId/alerts/tester': typeof ProjectsProjectIdAlertsTesterRoute
   '/projects/$projectId/blame/$': typeof ProjectsProjectIdBlameSplatRoute
   '/projects/$projectId/blob/$': typeof ProjectsProjectIdBlobSplatRoute
   '/projects/$projectId/commit/$sha': typeof ProjectsProjectIdCommitShaRoute
@@ -601,7 +639,9 @@ export interface FileRoutesById {
   '/projects/$projectId/new/$': typeof ProjectsProjectIdNewSplatRoute
   '/projects/$projectId/pipelines/charts': typeof ProjectsProjectIdPipelinesChartsRoute
   '/projects/$projectId/pipelines/new': typeof ProjectsProjectIdPipelinesNewRoute
+  '/projects/$projectId/settings/alerts': typeof ProjectsProjectIdSettingsAlertsRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
+  '/projects/$projectId/alerts/': typeof ProjectsProjectIdAlertsIndexRoute
   '/projects/$projectId/issues/': typeof ProjectsProjectIdIssuesIndexRoute
   '/projects/$projectId/merge-requests/': typeof ProjectsProjectIdMergeRequestsIndexRoute
   '/projects/$projectId/pipelines/': typeof ProjectsProjectIdPipelinesIndexRoute
@@ -658,6 +698,8 @@ export interface FileRouteTypes {
     | '/projects/$projectId/merge-requests/$mergeRequestIid'
     | '/projects/$projectId/pipelines/$pipelineId'
     | '/admin/service-accounts/$userId/tokens'
+    | '/projects/$projectId/alerts/$alertIid'
+    | '/projects/$projectId/alerts/tester'
     | '/projects/$projectId/blame/$'
     | '/projects/$projectId/blob/$'
     | '/projects/$projectId/commit/$sha'
@@ -667,7 +709,9 @@ export interface FileRouteTypes {
     | '/projects/$projectId/new/$'
     | '/projects/$projectId/pipelines/charts'
     | '/projects/$projectId/pipelines/new'
+    | '/projects/$projectId/settings/alerts'
     | '/projects/$projectId/tree/$'
+    | '/projects/$projectId/alerts/'
     | '/projects/$projectId/issues/'
     | '/projects/$projectId/merge-requests/'
     | '/projects/$projectId/pipelines/'
@@ -720,6 +764,8 @@ export interface FileRouteTypes {
     | '/admin/hooks'
     | '/admin/storage-moves'
     | '/admin/service-accounts/$userId/tokens'
+    | '/projects/$projectId/alerts/$alertIid'
+    | '/projects/$projectId/alerts/tester'
     | '/projects/$projectId/blame/$'
     | '/projects/$projectId/blob/$'
     | '/projects/$projectId/commit/$sha'
@@ -729,7 +775,9 @@ export interface FileRouteTypes {
     | '/projects/$projectId/new/$'
     | '/projects/$projectId/pipelines/charts'
     | '/projects/$projectId/pipelines/new'
+    | '/projects/$projectId/settings/alerts'
     | '/projects/$projectId/tree/$'
+    | '/projects/$projectId/alerts'
     | '/projects/$projectId/issues'
     | '/projects/$projectId/merge-requests'
     | '/projects/$projectId/pipelines'
@@ -784,6 +832,8 @@ export interface FileRouteTypes {
     | '/projects/$projectId/merge-requests/$mergeRequestIid'
     | '/projects/$projectId/pipelines/$pipelineId'
     | '/admin/service-accounts_/$userId/tokens'
+    | '/projects/$projectId/alerts/$alertIid'
+    | '/projects/$projectId/alerts/tester'
     | '/projects/$projectId/blame/$'
     | '/projects/$projectId/blob/$'
     | '/projects/$projectId/commit/$sha'
@@ -793,7 +843,9 @@ export interface FileRouteTypes {
     | '/projects/$projectId/new/$'
     | '/projects/$projectId/pipelines/charts'
     | '/projects/$projectId/pipelines/new'
+    | '/projects/$projectId/settings/alerts'
     | '/projects/$projectId/tree/$'
+    | '/projects/$projectId/alerts/'
     | '/projects/$projectId/issues/'
     | '/projects/$projectId/merge-requests/'
     | '/projects/$projectId/pipelines/'
@@ -849,6 +901,8 @@ export interface RootRouteChildren {
   ProjectsProjectIdMergeRequestsMergeRequestIidRouteRoute: typeof ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteWithChildren
   ProjectsProjectIdPipelinesPipelineIdRouteRoute: typeof ProjectsProjectIdPipelinesPipelineIdRouteRouteWithChildren
   AdminServiceAccountsUserIdTokensRoute: typeof AdminServiceAccountsUserIdTokensRoute
+  ProjectsProjectIdAlertsAlertIidRoute: typeof ProjectsProjectIdAlertsAlertIidRoute
+  ProjectsProjectIdAlertsTesterRoute: typeof ProjectsProjectIdAlertsTesterRoute
   ProjectsProjectIdBlameSplatRoute: typeof ProjectsProjectIdBlameSplatRoute
   ProjectsProjectIdBlobSplatRoute: typeof ProjectsProjectIdBlobSplatRoute
   ProjectsProjectIdCommitShaRoute: typeof ProjectsProjectIdCommitShaRoute
@@ -858,7 +912,9 @@ export interface RootRouteChildren {
   ProjectsProjectIdNewSplatRoute: typeof ProjectsProjectIdNewSplatRoute
   ProjectsProjectIdPipelinesChartsRoute: typeof ProjectsProjectIdPipelinesChartsRoute
   ProjectsProjectIdPipelinesNewRoute: typeof ProjectsProjectIdPipelinesNewRoute
+  ProjectsProjectIdSettingsAlertsRoute: typeof ProjectsProjectIdSettingsAlertsRoute
   ProjectsProjectIdTreeSplatRoute: typeof ProjectsProjectIdTreeSplatRoute
+  ProjectsProjectIdAlertsIndexRoute: typeof ProjectsProjectIdAlertsIndexRoute
   ProjectsProjectIdIssuesIndexRoute: typeof ProjectsProjectIdIssuesIndexRoute
   ProjectsProjectIdMergeRequestsIndexRoute: typeof ProjectsProjectIdMergeRequestsIndexRoute
   ProjectsProjectIdPipelinesIndexRoute: typeof ProjectsProjectIdPipelinesIndexRoute
@@ -1140,6 +1196,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminServiceAccountsUserIdTokensRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/projects/$projectId/alerts/': {
+      id: '/projects/$projectId/alerts/'
+      path: '/projects/$projectId/alerts'
+      fullPath: '/projects/$projectId/alerts/'
+      preLoaderRoute: typeof ProjectsProjectIdAlertsIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/projects/$projectId/alerts/$alertIid': {
+      id: '/projects/$projectId/alerts/$alertIid'
+      path: '/projects/$projectId/alerts/$alertIid'
+      fullPath: '/projects/$projectId/alerts/$alertIid'
+      preLoaderRoute: typeof ProjectsProjectIdAlertsAlertIidRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/projects/$projectId/alerts/tester': {
+      id: '/projects/$projectId/alerts/tester'
+      path: '/projects/$projectId/alerts/tester'
+      fullPath: '/projects/$projectId/alerts/tester'
+      preLoaderRoute: typeof ProjectsProjectIdAlertsTesterRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/projects/$projectId/blame/$': {
       id: '/projects/$projectId/blame/$'
       path: '/projects/$projectId/blame/$'
@@ -1236,6 +1313,13 @@ declare module '@tanstack/react-router' {
       path: '/projects/$projectId/pipelines/new'
       fullPath: '/projects/$projectId/pipelines/new'
       preLoaderRoute: typeof ProjectsProjectIdPipelinesNewRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/projects/$projectId/settings/alerts': {
+      id: '/projects/$projectId/settings/alerts'
+      path: '/projects/$projectId/settings/alerts'
+      fullPath: '/projects/$projectId/settings/alerts'
+      preLoaderRoute: typeof ProjectsProjectIdSettingsAlertsRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/projects/$projectId/tree/$': {
@@ -1395,6 +1479,8 @@ const rootRouteChildren: RootRouteChildren = {
   ProjectsProjectIdPipelinesPipelineIdRouteRoute:
     ProjectsProjectIdPipelinesPipelineIdRouteRouteWithChildren,
   AdminServiceAccountsUserIdTokensRoute: AdminServiceAccountsUserIdTokensRoute,
+  ProjectsProjectIdAlertsAlertIidRoute: ProjectsProjectIdAlertsAlertIidRoute,
+  ProjectsProjectIdAlertsTesterRoute: ProjectsProjectIdAlertsTesterRoute,
   ProjectsProjectIdBlameSplatRoute: ProjectsProjectIdBlameSplatRoute,
   ProjectsProjectIdBlobSplatRoute: ProjectsProjectIdBlobSplatRoute,
   ProjectsProjectIdCommitShaRoute: ProjectsProjectIdCommitShaRoute,
@@ -1404,7 +1490,9 @@ const rootRouteChildren: RootRouteChildren = {
   ProjectsProjectIdNewSplatRoute: ProjectsProjectIdNewSplatRoute,
   ProjectsProjectIdPipelinesChartsRoute: ProjectsProjectIdPipelinesChartsRoute,
   ProjectsProjectIdPipelinesNewRoute: ProjectsProjectIdPipelinesNewRoute,
+  ProjectsProjectIdSettingsAlertsRoute: ProjectsProjectIdSettingsAlertsRoute,
   ProjectsProjectIdTreeSplatRoute: ProjectsProjectIdTreeSplatRoute,
+  ProjectsProjectIdAlertsIndexRoute: ProjectsProjectIdAlertsIndexRoute,
   ProjectsProjectIdIssuesIndexRoute: ProjectsProjectIdIssuesIndexRoute,
   ProjectsProjectIdMergeRequestsIndexRoute:
     ProjectsProjectIdMergeRequestsIndexRoute,

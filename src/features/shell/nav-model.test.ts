@@ -10,7 +10,8 @@ describe('the sidebar model', () => {
       ['Plan', ['Issues', 'Issue boards']],
       ['Code', ['Merge requests', 'Merge request board', 'Files', 'Commits', 'Branches']],
       ['Build', ['Pipelines', 'Runners']],
-      ['Settings', ['Deploy keys', 'Merge request approvals']],
+      ['Monitor', ['Alerts', 'Alert tester']],
+      ['Settings', ['Deploy keys', 'Merge request approvals', 'Alert integrations']],
     ]);
   });
 

@@ -102,10 +102,15 @@ function projectItems(projectId: number): Placed[] {
     // the list stays current on a pipeline, the run form and the durations chart
     { section: 'Build', label: 'Pipelines', to: '/projects/$projectId/pipelines', params, alsoCurrent: /^\/projects\/[^/]+\/pipelines\// },
     { section: 'Build', label: 'Runners', to: '/projects/$projectId/runners', params },
+    // the list stays current on an alert's own page; the tester is a screen of its own
+    { section: 'Monitor', label: 'Alerts', to: '/projects/$projectId/alerts', params, exact: true, alsoCurrent: /^\/projects\/[^/]+\/alerts\/\d/ },
+    { section: 'Monitor', label: 'Alert tester', to: '/projects/$projectId/alerts/tester', params },
     // the platform keeps deploy keys in Settings, Repository
     { section: 'Settings', label: 'Deploy keys', to: '/projects/$projectId/deploy-keys', params },
     // the platform keeps these in Settings, Merge requests; members below Maintainer see them read-only
     { section: 'Settings', label: 'Merge request approvals', to: '/projects/$projectId/approval-settings', params },
+    // the platform keeps these in Settings, Monitor, Alerts
+    { section: 'Settings', label: 'Alert integrations', to: '/projects/$projectId/settings/alerts', params },
   ];
 }
 

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { fieldMappingOf, mappableField, mappingInput, pathKey, previewPayload, HTTP_TEMPLATE, METRICS_TEMPLATE } from './mapping.ts';
+
+const now = Date.parse('2026-11-26T12:00:00Z');
+const none = new Map();
+
+describe('the mapping editor', () => {
+  it('names fields as the mapping module does', () => {
+    expect(mappableField('TITLE')).toBe('title');
+    expect(mappableField('GITLAB_ENVIRONMENT_NAME')).toBe('service_environment_name');
+    expect(mappableField('NOPE')).toBeNull();
+  });
+
+  it('turns saved mappings and picks into each other', () => {
+    expect(fieldMappingOf([{ fieldName: 'TITLE', path: ['labels', 'name'] }, { fieldName: 'HOSTS', path: ['targets', 0] }])).toEqual({ title: { path: ['labels', 'name'] }, hosts: { path: ['targets', '0'] } });
+    const fields = [{ path: ['labels', 'name'], label: 'Name', type: 'STRING' }, { path: ['sev'], label: 'Sev', type: 'STRING' }];
+    expect(mappingInput({ TITLE: pathKey(['labels', 'name']), SEVERITY: '', FINGERPRINT: pathKey(['gone']) }, fields)).toEqual([{ fieldName: 'TITLE', path: ['labels', 'name'], type: 'STRING', label: 'Name' }]);
+  });
+});
+
+describe('the preview', () => {
+  it('says where the JSON breaks', () => {
+    const preview = previewPayload('{\n  "title": "x",\n  oops\n}', 'http', { now, mapping: null, open: none });
+    expect(preview).toMatchObject({ kind: 'invalid-json', error: { line: 3, column: 3 } });
+    expect(previewPayload('  ', 'http', { now, mapping: null, open: none })).toEqual({ kind: 'empty' });
+    expect(previewPayload('[1]', 'http', { now, mapping: null, open: none })).toMatchObject({ kind: 'refused' });
+  });
+
+  it('maps with the custom mapping and tells new from an event on an open alert', () => {
+    const payload = JSON.stringify({ labels: { name: 'Custom title' }, fingerprint: 'fp-1' });
+    const fresh = previewPayload(payload, 'http', { now, mapping: { title: { path: ['labels', 'name'] } }, open: none });
+    expect(fresh).toMatchObject({ kind: 'ok', items: [{ alert: { title: 'Custom title', severity: 'critical' }, outcome: { kind: 'new' } }] });
+    const fingerprint = fresh.kind === 'ok' ? fresh.fingerprints[0] : '';
+    const again = previewPayload(payload, 'http', { now, mapping: null, open: new Map([[fingerprint, { iid: 4, title: 'Custom title' }]]) });
+    expect(again).toMatchObject({ kind: 'ok', items: [{ alert: { title: 'New: Alert' }, outcome: { kind: 'event', alert: { iid: 4 } } }] });
+  });
+
+  it('previews both templates as valid alerts', () => {
+    expect(previewPayload(HTTP_TEMPLATE, 'http', { now, mapping: null, open: none })).toMatchObject({ kind: 'ok', items: [{ alert: { title: 'High CPU usage on web-1', severity: 'high' } }] });
+    expect(previewPayload(METRICS_TEMPLATE, 'prometheus', { now, mapping: null, open: none })).toMatchObject({ kind: 'ok', items: [{ alert: { title: 'API latency above 500 ms' } }] });
+  });
+});
