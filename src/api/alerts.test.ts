@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { createServerApp } from '../../server/app.ts';
 import {
   alertAuthorization, alertDetailSchema, answeredAlerts, createAlertIssue, createHttpIntegration, fetchAlert, fetchAlerts, fetchIntegrations,
-  fetchOpenAlertsByFingerprint, fetchPayloadFields, resetIntegrationToken, sendTestAlert, setAlertAssignees, setIntegrationActive, tabStatuses, updateAlertStatus,
+  fetchOpenAlertsByTitle, fetchPayloadFields, resetIntegrationToken, sendTestAlert, setAlertAssignees, setIntegrationActive, tabStatuses, updateAlertStatus,
 } from './alerts.ts';
 import { ApiError } from './errors.ts';
 import type { Connection } from './http.ts';
@@ -103,24 +103,27 @@ describe('alerts', () => {
         },
       },
     });
-    const list = await fetchAlerts(connection, 'group/app', { tab: 'resolved', search: 'cpu', sort: 'SEVERITY_DESC', before: 'x' });
-    expect(calls[0].body.variables).toEqual({ fullPath: 'group/app', statuses: ['RESOLVED'], search: 'cpu', sort: 'SEVERITY_DESC', last: 20, before: 'x' });
+    const list = await fetchAlerts(connection, 'group/app', { tab: 'resolved', search: 'cpu', sort: 'SEVERITY_DESC', after: 'x' });
+    expect(calls[0].body.variables).toEqual({ fullPath: 'group/app', statuses: ['RESOLVED'], search: 'cpu', sort: 'SEVERITY_DESC', first: 20, after: 'x' });
     expect(list.alerts[0]).toMatchObject({ iid: '12', eventCount: 3, assignees: [{ username: 'root' }] });
     expect(list.counts).toEqual({ all: 9, open: 4, triggered: 3, acknowledged: 1, resolved: 5, ignored: 0 });
     expect(list.pageInfo.hasNextPage).toBe(true);
   });
 
   it('reads one alert with its payload, and 404s a missing one', async () => {
-    stubGraphql({ data: { project: { alertManagementAlerts: { nodes: [{ ...alertNode, description: 'x', hosts: null, details: { 'custom.key': '<b>v</b>' }, fingerprint: 'abc' }] } } } }, { data: { project: { alertManagementAlerts: { nodes: [] } } } });
+    stubGraphql({ data: { project: { alertManagementAlerts: { nodes: [{ ...alertNode, description: 'x', hosts: null, details: { 'custom.key': '<b>v</b>' } }] } } } }, { data: { project: { alertManagementAlerts: { nodes: [] } } } });
     const alert = await fetchAlert(connection, 'group/app', 12);
     expect(alert.hosts).toEqual([]);
     expect(alert.details).toEqual({ 'custom.key': '<b>v</b>' });
     await expect(fetchAlert(connection, 'group/app', 13)).rejects.toMatchObject({ status: 404 });
   });
 
-  it('finds open alerts by exact fingerprint only', async () => {
-    stubGraphql({ data: { project: { alertManagementAlerts: { nodes: [{ iid: '3', title: 'a', status: 'TRIGGERED', fingerprint: 'abcd' }, { iid: '4', title: 'b', status: 'TRIGGERED', fingerprint: 'abc' }] } } } });
-    expect(await fetchOpenAlertsByFingerprint(connection, 'group/app', ['abc', 'abc'])).toEqual([{ iid: '4', title: 'b', fingerprint: 'abc' }]);
+  it('finds open alerts by exact title only, once per title', async () => {
+    const calls = stubGraphql({ data: { project: { alertManagementAlerts: { nodes: [{ ...alertNode, iid: '3', title: 'High CPU usage' }, { ...alertNode, iid: '4', title: 'High CPU' }] } } } });
+    const found = await fetchOpenAlertsByTitle(connection, 'group/app', ['High CPU', 'High CPU']);
+    expect(found.map((alert) => alert.iid)).toEqual(['4']);
+    expect(calls).toHaveLength(1);
+    expect(calls[0].body.query).toContain('statuses: [TRIGGERED, ACKNOWLEDGED]');
   });
 
   it('sends the alert writes with the platform\'s inputs', async () => {

@@ -29,7 +29,7 @@ export const ALERT_SORTS = [
   { value: 'SEVERITY_ASC', label: 'Severity, lowest first' },
   { value: 'EVENT_COUNT_DESC', label: 'Events, most first' },
   { value: 'EVENT_COUNT_ASC', label: 'Events, fewest first' },
-  { value: 'STATUS_ASC', label: 'Status' },
+  { value: 'STATUS_ASC', label: 'Status, triggered first' },
   { value: 'UPDATED_TIME_DESC', label: 'Updated, newest first' },
 ] as const;
 export type AlertSort = (typeof ALERT_SORTS)[number]['value'];
@@ -113,9 +113,8 @@ export const alertDetailSchema = z.extend(alertSchema, {
   monitoringTool: z.nullish(z.string()),
   hosts: z.pipe(z.nullish(z.array(z.string())), z.transform((value) => value ?? [])),
   runbook: z.nullish(z.string()),
-  fingerprint: z.nullish(z.string()),
+  /** The payload's other keys, nested ones flattened to dotted names (the platform's InlineHash). */
   details: z.nullish(z.unknown()),
-  environment: z.nullish(loose({ name: z.nullish(z.string()) })),
 });
 export type AlertDetail = z.infer<typeof alertDetailSchema>;
 
@@ -133,7 +132,7 @@ const INTEGRATION_FIELDS = 'id type name active token url apiUrl';
 const HTTP_INTEGRATION_FIELDS = `${INTEGRATION_FIELDS} payloadExample payloadAttributeMappings { fieldName path type label }`;
 const USER_FIELDS = 'id username name avatarUrl webUrl';
 const ALERT_FIELDS = `iid title severity status startedAt endedAt eventCount createdAt updatedAt assignees { nodes { ${USER_FIELDS} } } issue { iid webUrl title state }`;
-const ALERT_DETAIL_FIELDS = `${ALERT_FIELDS} description service monitoringTool hosts runbook fingerprint details environment { name }`;
+const ALERT_DETAIL_FIELDS = `${ALERT_FIELDS} description service monitoringTool hosts runbook details`;
 
 const INTEGRATIONS_QUERY = `query alertIntegrations($fullPath: ID!) {
   project(fullPath: $fullPath) {
@@ -146,9 +145,9 @@ const PAYLOAD_FIELDS_QUERY = `query alertPayloadFields($fullPath: ID!, $payloadE
   project(fullPath: $fullPath) { alertManagementPayloadFields(payloadExample: $payloadExample) { path label type } }
 }`;
 
-const ALERTS_QUERY = `query alerts($fullPath: ID!, $statuses: [AlertManagementStatus!], $search: String, $sort: AlertManagementAlertSort, $first: Int, $last: Int, $after: String, $before: String) {
+const ALERTS_QUERY = `query alerts($fullPath: ID!, $statuses: [AlertManagementStatus!], $search: String, $sort: AlertManagementAlertSort, $first: Int, $after: String) {
   project(fullPath: $fullPath) {
-    alertManagementAlerts(statuses: $statuses, search: $search, sort: $sort, first: $first, last: $last, after: $after, before: $before) {
+    alertManagementAlerts(statuses: $statuses, search: $search, sort: $sort, first: $first, after: $after) {
       nodes { ${ALERT_FIELDS} }
       pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
     }
@@ -160,9 +159,9 @@ const ALERT_QUERY = `query alert($fullPath: ID!, $iid: String!) {
   project(fullPath: $fullPath) { alertManagementAlerts(iid: $iid) { nodes { ${ALERT_DETAIL_FIELDS} } } }
 }`;
 
-const OPEN_BY_FINGERPRINT_QUERY = `query openAlerts($fullPath: ID!, $search: String) {
+const OPEN_BY_TITLE_QUERY = `query openAlerts($fullPath: ID!, $search: String) {
   project(fullPath: $fullPath) {
-    alertManagementAlerts(statuses: [TRIGGERED, ACKNOWLEDGED], search: $search, first: 100) { nodes { iid title status fingerprint } }
+    alertManagementAlerts(statuses: [TRIGGERED, ACKNOWLEDGED], search: $search, first: 100) { nodes { ${ALERT_DETAIL_FIELDS} } }
   }
 }`;
 
@@ -205,9 +204,8 @@ export interface AlertListParams {
   tab: AlertTab;
   search: string;
   sort: AlertSort;
-  /** Cursors of the platform's connection: one of them, or none for the first page. */
+  /** The cursor of the platform's connection the page starts after; none for the first page. */
   after?: string;
-  before?: string;
 }
 
 export interface AlertList {
@@ -229,7 +227,8 @@ export async function fetchAlerts(connection: Connection, fullPath: string, para
     statuses: tabStatuses(params.tab),
     search: params.search || undefined,
     sort: params.sort,
-    ...(params.before ? { last: ALERTS_PER_PAGE, before: params.before } : { first: ALERTS_PER_PAGE, after: params.after || undefined }),
+    first: ALERTS_PER_PAGE,
+    after: params.after || undefined,
   };
   const project = projectOf(await graphqlRequest(connection, ALERTS_QUERY, variables, schema, signal));
   const counts = project.alertManagementAlertStatusCounts ?? { all: 0, open: 0, triggered: 0, acknowledged: 0, resolved: 0, ignored: 0 };
@@ -249,21 +248,19 @@ export async function fetchAlert(connection: Connection, fullPath: string, iid: 
 }
 
 /**
- * The open alerts (triggered or acknowledged) whose fingerprint is one of `fingerprints`, for the
- * tester's preview. The list is searched by fingerprint text (the platform's alert search covers
- * title, description, monitoring tool, service and fingerprint... not all versions: the result is
- * filtered here on the exact fingerprint, so a wider search only costs rows).
+ * The open alerts (triggered or acknowledged) whose title is one of `titles`, with their payloads,
+ * for the tester's preview. The platform's GraphQL has no fingerprint field and its alert search
+ * covers title, description, service and monitoring tool: the tester searches by the title an
+ * alert will have and recomputes each candidate's fingerprint from its payload.
  */
-export async function fetchOpenAlertsByFingerprint(connection: Connection, fullPath: string, fingerprints: readonly string[], signal?: AbortSignal): Promise<Array<{ iid: string; title: string | null; fingerprint: string }>> {
-  const schema = projectData(loose({ alertManagementAlerts: z.nullish(loose({ nodes: z.array(loose({ iid: z.string(), title: z.nullish(z.string()), status: z.nullish(z.string()), fingerprint: z.nullish(z.string()) })) })) }));
-  const wanted = [...new Set(fingerprints)];
-  const found: Array<{ iid: string; title: string | null; fingerprint: string }> = [];
-  for (const fingerprint of wanted) {
-    const project = projectOf(await graphqlRequest(connection, OPEN_BY_FINGERPRINT_QUERY, { fullPath, search: fingerprint }, schema, signal));
-    const match = project.alertManagementAlerts?.nodes.find((alert) => alert.fingerprint === fingerprint);
-    if (match) found.push({ iid: match.iid, title: match.title ?? null, fingerprint });
+export async function fetchOpenAlertsByTitle(connection: Connection, fullPath: string, titles: readonly string[], signal?: AbortSignal): Promise<AlertDetail[]> {
+  const schema = projectData(loose({ alertManagementAlerts: z.nullish(loose({ nodes: z.array(alertDetailSchema) })) }));
+  const found = new Map<string, AlertDetail>();
+  for (const title of new Set(titles)) {
+    const project = projectOf(await graphqlRequest(connection, OPEN_BY_TITLE_QUERY, { fullPath, search: title }, schema, signal));
+    for (const alert of project.alertManagementAlerts?.nodes ?? []) if (alert.title === title) found.set(alert.iid, alert);
   }
-  return found;
+  return [...found.values()];
 }
 
 export const alertsQueries = {
@@ -291,10 +288,10 @@ export const alertsQueries = {
       queryKey: [...alertsQueries.details(fullPath), iid] as const,
       queryFn: ({ signal }) => fetchAlert(connection, fullPath, iid, signal),
     }),
-  openByFingerprint: (connection: Connection, fullPath: string, fingerprints: readonly string[]) =>
+  openByTitle: (connection: Connection, fullPath: string, titles: readonly string[]) =>
     queryOptions({
-      queryKey: [...alertsQueries.lists(fullPath), 'open-by-fingerprint', [...fingerprints].sort()] as const,
-      queryFn: ({ signal }) => fetchOpenAlertsByFingerprint(connection, fullPath, fingerprints, signal),
+      queryKey: [...alertsQueries.lists(fullPath), 'open-by-title', [...titles].sort()] as const,
+      queryFn: ({ signal }) => fetchOpenAlertsByTitle(connection, fullPath, titles, signal),
     }),
 };
 

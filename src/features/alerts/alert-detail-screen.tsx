@@ -18,8 +18,8 @@ import { useCreateAlertIssue, useSetAlertAssignees, useUpdateAlertStatus } from 
 import { useProjectPath } from './use-project-path.ts';
 
 const STATUS_CHOICES = ALERT_STATUSES.map((value) => ({ value, label: ALERT_STATUS_LABELS[value] }));
-/** spec 1: Reporter and above may triage alerts (status, assignees, issue). */
-const REPORTER = 20;
+/** The platform's alert policies: Developers and above read and update alerts (status, assignees, issue). */
+const DEVELOPER = 30;
 
 /** The number of a user's global id (`gid://gitlab/User/12`). */
 function userNumber(gid: string): number {
@@ -59,7 +59,7 @@ export function AlertDetailScreen({ projectId, iid }: { projectId: number; iid: 
 
 function AlertBody({ projectId, fullPath, alert }: { projectId: number; fullPath: string; alert: AlertDetail }) {
   const { caller, pending } = useProjectCaller(projectId);
-  const editable = !pending && caller.canWrite && (caller.isAdmin || caller.role >= REPORTER);
+  const editable = !pending && caller.canWrite && (caller.isAdmin || caller.role >= DEVELOPER);
   const ref = { projectPath: fullPath, iid: alert.iid };
   const payload = prettyPayload(alert.details);
   return (
@@ -90,10 +90,6 @@ function AlertBody({ projectId, fullPath, alert }: { projectId: number; fullPath
         <dd>{alert.monitoringTool || <span className="muted">none</span>}</dd>
         <dt>Hosts</dt>
         <dd>{alert.hosts.length ? alert.hosts.join(', ') : <span className="muted">none</span>}</dd>
-        <dt>Environment</dt>
-        <dd>{alert.environment?.name || <span className="muted">none</span>}</dd>
-        <dt>Fingerprint</dt>
-        <dd>{alert.fingerprint ? <code>{alert.fingerprint}</code> : <span className="muted">none</span>}</dd>
         {alert.runbook ? (
           <>
             <dt>Runbook</dt>
@@ -135,7 +131,7 @@ function StatusControl({ alertRef, status, editable }: { alertRef: AlertRef; sta
       {editable ? (
         <ChoiceSelect label="Change status" value={current} options={STATUS_CHOICES} onChange={(next) => (next === current ? undefined : update.mutate({ ...alertRef, status: next }))} />
       ) : (
-        <p className="muted">Reporters and above change an alert's status.</p>
+        <p className="muted">Developers and above change an alert's status.</p>
       )}
       <WriteOutcome write={update} />
     </section>
@@ -198,7 +194,7 @@ function IssueControl({ projectId, alertRef, alert, editable }: { projectId: num
           Create issue
         </button>
       ) : (
-        <p className="muted">No issue yet. Reporters and above create one from the alert.</p>
+        <p className="muted">No issue yet. Developers and above create one from the alert.</p>
       )}
       <WriteOutcome write={create} />
     </section>

@@ -14,7 +14,7 @@ import { Time } from '../../components/time.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { formatCount } from '../../lib/numbers.ts';
 import { SeverityBadge, statusLabel } from './alert-cells.tsx';
-import { alertListParams, alertListSearchSchema, type AlertListSearch } from './search.ts';
+import { alertListParams, alertListSearchSchema, nextPageSearch, previousPageSearch, type AlertListSearch } from './search.ts';
 import { AlertsScreen } from './alerts-screen.tsx';
 
 const TAB_LABELS: Readonly<Record<AlertTab, string>> = { open: 'Open', triggered: 'Triggered', acknowledged: 'Acknowledged', resolved: 'Resolved', ignored: 'Ignored', all: 'All' };
@@ -36,10 +36,9 @@ function AlertList({ projectId, fullPath, search }: { projectId: number; fullPat
   const params = alertListParams(search);
   const list = useQuery({ ...alertsQueries.list(connection, fullPath, params), placeholderData: keepPreviousData });
   const next = list.data?.pageInfo.hasNextPage && list.data.pageInfo.endCursor ? list.data.pageInfo.endCursor : undefined;
-  const previous = list.data?.pageInfo.hasPreviousPage && list.data.pageInfo.startCursor ? list.data.pageInfo.startCursor : undefined;
-  usePrefetch(next ? alertsQueries.list(connection, fullPath, { ...params, after: next, before: undefined }) : null);
+  usePrefetch(next ? alertsQueries.list(connection, fullPath, { ...params, after: next }) : null);
   const counts = list.data?.counts;
-  const firstPage = !search.after && !search.before;
+  const firstPage = !search.after;
 
   const columns: ColumnDef<Alert>[] = [
     { id: 'severity', header: 'Severity', cell: ({ row: { original } }) => <SeverityBadge severity={original.severity} /> },
@@ -64,10 +63,10 @@ function AlertList({ projectId, fullPath, search }: { projectId: number; fullPat
 
   return (
     <>
-      <SearchTabs label="Alert statuses" param="tab" tabs={TABS} current={wanted.tab} reset={['after', 'before']} badge={(tab) => (counts ? <span className="badge">{formatCount(counts[tab])}</span> : null)} />
+      <SearchTabs label="Alert statuses" param="tab" tabs={TABS} current={wanted.tab} reset={['after', 'trail']} badge={(tab) => (counts ? <span className="badge">{formatCount(counts[tab])}</span> : null)} />
       <div className="filter-bar" role="search" aria-label="Filter alerts">
-        <SearchInput label="Search alerts" value={wanted.search} onSearch={(text) => setSearch({ search: text, after: undefined, before: undefined })} />
-        <ChoiceSelect label="Sort by" value={wanted.sort} options={ALERT_SORTS} onChange={(sort) => setSearch({ sort, after: undefined, before: undefined })} />
+        <SearchInput label="Search alerts" value={wanted.search} onSearch={(text) => setSearch({ search: text, after: undefined, trail: [] })} />
+        <ChoiceSelect label="Sort by" value={wanted.sort} options={ALERT_SORTS} onChange={(sort) => setSearch({ sort, after: undefined, trail: [] })} />
       </div>
       <QueryStates query={list}>
         {(data) => (
@@ -84,10 +83,10 @@ function AlertList({ projectId, fullPath, search }: { projectId: number; fullPat
               <DataTable caption="Alerts" columns={columns} data={data.alerts} getRowId={(alert) => alert.iid} stale={list.isPlaceholderData} />
             )}
             <nav aria-label="Alert pages" className="paginator__pages">
-              <PageStep to={!firstPage && previous ? (current) => ({ ...current, before: previous, after: undefined }) : undefined} rel="prev">
+              <PageStep to={!firstPage ? (current) => previousPageSearch(current as AlertListSearch) : undefined} rel="prev">
                 Previous
               </PageStep>
-              <PageStep to={next ? (current) => ({ ...current, after: next, before: undefined }) : undefined} rel="next">
+              <PageStep to={next ? (current) => nextPageSearch(current as AlertListSearch, next) : undefined} rel="next">
                 Next
               </PageStep>
             </nav>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fieldMappingOf, mappableField, mappingInput, pathKey, previewPayload, HTTP_TEMPLATE, METRICS_TEMPLATE } from './mapping.ts';
+import { fieldMappingOf, mappableField, mappingInput, openAlertsByFingerprint, pathKey, previewPayload, unflattenKeys, HTTP_TEMPLATE, METRICS_TEMPLATE } from './mapping.ts';
 
 const now = Date.parse('2026-11-26T12:00:00Z');
 const none = new Map();
@@ -38,5 +38,33 @@ describe('the preview', () => {
   it('previews both templates as valid alerts', () => {
     expect(previewPayload(HTTP_TEMPLATE, 'http', { now, mapping: null, open: none })).toMatchObject({ kind: 'ok', items: [{ alert: { title: 'High CPU usage on web-1', severity: 'high' } }] });
     expect(previewPayload(METRICS_TEMPLATE, 'prometheus', { now, mapping: null, open: none })).toMatchObject({ kind: 'ok', items: [{ alert: { title: 'API latency above 500 ms' } }] });
+  });
+});
+
+describe('open alerts for the preview', () => {
+  it('unflattens the dotted keys of details', () => {
+    expect(unflattenKeys({ 'labels.host': 'a', 'labels.env': 'b', title: 't', hosts: ['x'] })).toEqual({ labels: { host: 'a', env: 'b' }, title: 't', hosts: ['x'] });
+  });
+
+  it('finds the open alert a payload joins, by the fingerprint recomputed from its stored payload', () => {
+    const payload = { title: 'Disk full', service: 'db', labels: { host: 'db-1' } };
+    const preview = previewPayload(JSON.stringify(payload), 'http', { now, mapping: null, open: none });
+    const details = { title: 'Disk full', service: 'db', 'labels.host': 'db-1' };
+    const open = openAlertsByFingerprint('http', [{ iid: '9', title: 'Disk full', details }, { iid: '10', title: 'Disk full', details: { title: 'Disk full', service: 'other' } }], null);
+    const joined = previewPayload(JSON.stringify(payload), 'http', { now, mapping: null, open });
+    expect(preview).toMatchObject({ items: [{ outcome: { kind: 'new' } }] });
+    expect(joined).toMatchObject({ items: [{ outcome: { kind: 'event', alert: { iid: 9 } } }] });
+    const resolving = previewPayload(JSON.stringify({ ...payload, end_time: '2026-11-26T12:00:00Z' }), 'http', { now, mapping: null, open });
+    expect(resolving).toMatchObject({ items: [{ outcome: { kind: 'resolve', alert: { iid: 9 } } }] });
+  });
+
+  it('recomputes a metrics item fingerprint from its stored item', () => {
+    const template = JSON.parse(METRICS_TEMPLATE) as { alerts: Array<Record<string, unknown>> };
+    const item = template.alerts[0];
+    const details = { ...item, labels: undefined, annotations: undefined, ...Object.fromEntries(Object.entries(item.labels as object).map(([k, v]) => [`labels.${k}`, v])), ...Object.fromEntries(Object.entries(item.annotations as object).map(([k, v]) => [`annotations.${k}`, v])) };
+    delete details.labels;
+    delete details.annotations;
+    const open = openAlertsByFingerprint('prometheus', [{ iid: '5', title: 'API latency above 500 ms', details }], null);
+    expect(previewPayload(METRICS_TEMPLATE, 'prometheus', { now, mapping: null, open })).toMatchObject({ items: [{ outcome: { kind: 'event', alert: { iid: 5 } } }] });
   });
 });

@@ -1,4 +1,4 @@
-import type { PayloadFieldName, PayloadMapping, PayloadMappingInput, PayloadFieldType } from '../../api/alerts.ts';
+import type { AlertDetail, PayloadFieldName, PayloadMapping, PayloadMappingInput, PayloadFieldType } from '../../api/alerts.ts';
 import {
   alertOutcomes, mapAlertPayload, parseJsonWithPosition, type AlertFieldMapping, type AlertOutcome, type AlertPayloadFormat, type MappableAlertField, type MappedAlert,
   type OpenAlert, type ParsedJson, type SkippedAlert,
@@ -101,3 +101,41 @@ export const METRICS_TEMPLATE = JSON.stringify(
   null,
   2,
 );
+
+/** `{"labels.host": "a"}` back to `{labels: {host: "a"}}`: the platform flattens nested keys of an alert's details. */
+export function unflattenKeys(flat: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(flat)) {
+    const parts = key.split('.');
+    let at = out;
+    parts.slice(0, -1).forEach((part) => {
+      const next = at[part];
+      at = (next && typeof next === 'object' && !Array.isArray(next) ? next : (at[part] = {})) as Record<string, unknown>;
+    });
+    at[parts[parts.length - 1]] = value;
+  }
+  return out;
+}
+
+const METRICS_ENVELOPE = { version: '4', groupKey: '', status: 'firing', receiver: '', groupLabels: {}, commonLabels: {}, commonAnnotations: {}, externalURL: '' };
+
+/**
+ * An open alert's fingerprint, recomputed with the shared module from the payload GraphQL gives
+ * (`details`): the platform's GraphQL has no fingerprint field. Null when the payload yields none.
+ */
+export function recomputedFingerprint(format: AlertPayloadFormat, alert: Pick<AlertDetail, 'details'>, mapping: AlertFieldMapping | null): string | null {
+  if (!alert.details || typeof alert.details !== 'object' || Array.isArray(alert.details)) return null;
+  const payload = unflattenKeys(alert.details as Record<string, unknown>);
+  const mapped = format === 'http' ? mapAlertPayload('http', payload, { now: 0, mapping, generateFingerprints: true }) : mapAlertPayload('prometheus', { ...METRICS_ENVELOPE, alerts: [payload] }, { now: 0, generateFingerprints: true });
+  return mapped.ok ? (mapped.alerts[0]?.fingerprint ?? null) : null;
+}
+
+/** The open alerts by the fingerprint each would group under, for `previewPayload`'s `open`. */
+export function openAlertsByFingerprint(format: AlertPayloadFormat, candidates: ReadonlyArray<Pick<AlertDetail, 'iid' | 'title' | 'details'>>, mapping: AlertFieldMapping | null): Map<string, OpenAlert> {
+  const open = new Map<string, OpenAlert>();
+  for (const alert of candidates) {
+    const fingerprint = recomputedFingerprint(format, alert, mapping);
+    if (fingerprint && !open.has(fingerprint)) open.set(fingerprint, { iid: Number(alert.iid), title: alert.title ?? '' });
+  }
+  return open;
+}

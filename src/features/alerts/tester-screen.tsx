@@ -11,10 +11,9 @@ import { RouteLink } from '../../components/route-link.tsx';
 import { RoutePending } from '../../components/states.tsx';
 import { Time } from '../../components/time.tsx';
 import { useNavigate } from '@tanstack/react-router';
-import type { OpenAlert } from '../../lib/alert-mapping.ts';
 import { SeverityBadge } from './alert-cells.tsx';
 import { integrationTypeLabel } from './integration-labels.ts';
-import { fieldMappingOf, HTTP_TEMPLATE, METRICS_TEMPLATE, previewPayload, type Preview, type PreviewItem } from './mapping.ts';
+import { fieldMappingOf, HTTP_TEMPLATE, METRICS_TEMPLATE, openAlertsByFingerprint, previewPayload, type Preview, type PreviewItem } from './mapping.ts';
 import { useSendTestAlert } from './mutations.ts';
 import type { AlertTesterSearch } from './search.ts';
 import { AlertsScreen } from './alerts-screen.tsx';
@@ -80,13 +79,13 @@ function Composer({ projectId, fullPath, integration }: { projectId: number; ful
   const mapping = integration.type !== 'PROMETHEUS' && integration.active && integration.payloadAttributeMappings.length ? fieldMappingOf(integration.payloadAttributeMappings) : null;
   // the JSON check runs per keystroke; open alerts are asked once typing pauses
   const local = useMemo(() => previewPayload(payload, format, { now: Date.now(), mapping, open: new Map() }), [payload, format, mapping]);
-  const fingerprints = local.kind === 'ok' ? local.fingerprints : [];
-  const settled = useSettled(JSON.stringify(fingerprints), 400);
-  const settledFingerprints = JSON.parse(settled) as string[];
-  const open = useQuery({ ...alertsQueries.openByFingerprint(connection, fullPath, settledFingerprints), enabled: settledFingerprints.length > 0 });
-  const openMap = useMemo(() => new Map<string, OpenAlert>((open.data ?? []).map((alert) => [alert.fingerprint, { iid: Number(alert.iid), title: alert.title ?? '' }])), [open.data]);
+  const titles = local.kind === 'ok' ? [...new Set(local.items.map((item) => item.alert.title))] : [];
+  const settled = useSettled(JSON.stringify(titles), 400);
+  const settledTitles = JSON.parse(settled) as string[];
+  const open = useQuery({ ...alertsQueries.openByTitle(connection, fullPath, settledTitles), enabled: settledTitles.length > 0 });
+  const openMap = useMemo(() => openAlertsByFingerprint(format, open.data ?? [], mapping), [open.data, format, mapping]);
   const preview = useMemo(() => (openMap.size ? previewPayload(payload, format, { now: Date.now(), mapping, open: openMap }) : local), [local, openMap, payload, format, mapping]);
-  const lookupPending = settledFingerprints.length > 0 && (open.isFetching || settled !== JSON.stringify(fingerprints));
+  const lookupPending = settledTitles.length > 0 && (open.isFetching || settled !== JSON.stringify(titles));
   const keyId = useId();
   const invalid = preview.kind === 'invalid-json' || preview.kind === 'empty';
 
@@ -188,7 +187,7 @@ function PreviewPanel({ preview, projectId, lookupPending, lookupError }: { prev
         <>
           <p>
             {preview.items.length === 1 ? '1 alert' : `${preview.items.length} alerts`}
-            {lookupPending ? ' (looking up open alerts by fingerprint…)' : ''}
+            {lookupPending ? ' (looking up open alerts…)' : ''}
           </p>
           {lookupError ? <p className="form-error">Open alerts could not be looked up: {errorText(lookupError)}. The outcomes assume none is open.</p> : null}
           <ol className="alert-preview" aria-label="Alerts of the payload">
