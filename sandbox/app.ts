@@ -39,6 +39,7 @@ import { registerPipelines } from './areas/pipelines.ts';
 import { registerJobs } from './areas/jobs.ts';
 import { ciWorker } from './ci/worker.ts';
 import { registerGraphql } from './areas/graphql.ts';
+import { registerAlertIngestion } from './areas/alerts.ts';
 
 export const API_PREFIX = '/api/v4';
 
@@ -199,6 +200,7 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
   ciWorker(sandbox).resume();
 
   registerGraphql(app, sandbox);
+  registerAlertIngestion(app, sandbox);
   registerAvatars(app);
   registerSystemHookDeliveries(app);
 

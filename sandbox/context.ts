@@ -55,6 +55,8 @@ export interface SandboxConfig {
   rateLimitPerMinute: number;
   /** CI time: `sleep N` and delayed jobs take N * ciTimeScale real seconds (1: real time; tests use 0 or small values). */
   ciTimeScale: number;
+  /** Alert payloads larger than this many bytes answer 413 (default: the platform's 1 MB payload limit). */
+  alertPayloadMaxBytes?: number;
 }
 
 /** What every endpoint receives besides Hono's context. */

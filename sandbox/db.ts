@@ -820,6 +820,75 @@ export const migrations: ReadonlyArray<(db: Db) => void> = [
     );
     CREATE INDEX ci_test_reports_pipeline ON ci_test_reports(pipeline_id);
   `),
+  // alerts (#17): integrations of both formats, alerts with their payload, assignees and system notes
+  (db) =>
+    db.exec(`
+    -- type http: several per project (top tier); type prometheus: the metrics integration, one per project
+    CREATE TABLE alert_integrations (
+      id INTEGER PRIMARY KEY,
+      project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+      type TEXT NOT NULL CHECK (type IN ('http', 'prometheus')),
+      name TEXT NOT NULL,
+      active INTEGER NOT NULL DEFAULT 1,
+      endpoint_identifier TEXT NOT NULL,
+      token TEXT NOT NULL,
+      api_url TEXT,
+      payload_example TEXT NOT NULL DEFAULT '{}',
+      -- [{fieldName, path, type, label}] as the GraphQL input gives them
+      payload_attribute_mapping TEXT NOT NULL DEFAULT '[]',
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL
+    );
+    CREATE INDEX alert_integrations_project ON alert_integrations(project_id, id);
+    CREATE UNIQUE INDEX alert_integrations_endpoint ON alert_integrations(project_id, endpoint_identifier);
+
+    CREATE TABLE alert_management_alerts (
+      id INTEGER PRIMARY KEY,
+      project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+      iid INTEGER NOT NULL,
+      title TEXT NOT NULL,
+      description TEXT,
+      severity TEXT NOT NULL,
+      status TEXT NOT NULL CHECK (status IN ('triggered', 'acknowledged', 'resolved', 'ignored')),
+      started_at TEXT NOT NULL,
+      ended_at TEXT,
+      events INTEGER NOT NULL DEFAULT 1,
+      fingerprint TEXT,
+      monitoring_tool TEXT,
+      service TEXT,
+      hosts TEXT NOT NULL DEFAULT '[]',
+      environment TEXT,
+      runbook TEXT,
+      payload TEXT NOT NULL DEFAULT '{}',
+      integration_id INTEGER REFERENCES alert_integrations(id) ON DELETE SET NULL,
+      issue_id INTEGER REFERENCES issues(id) ON DELETE SET NULL,
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL
+    );
+    CREATE UNIQUE INDEX alert_management_alerts_iid ON alert_management_alerts(project_id, iid);
+    -- as the platform's partial index: one alert that is not resolved per fingerprint
+    CREATE UNIQUE INDEX alert_management_alerts_open_fingerprint ON alert_management_alerts(project_id, fingerprint)
+      WHERE fingerprint IS NOT NULL AND status <> 'resolved';
+    CREATE INDEX alert_management_alerts_started ON alert_management_alerts(project_id, started_at, id);
+    CREATE INDEX alert_management_alerts_status ON alert_management_alerts(project_id, status);
+
+    CREATE TABLE alert_management_alert_assignees (
+      alert_id INTEGER NOT NULL REFERENCES alert_management_alerts(id) ON DELETE CASCADE,
+      user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+      PRIMARY KEY (alert_id, user_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX alert_management_alert_assignees_user ON alert_management_alert_assignees(user_id);
+
+    -- system notes: creation, status changes, assignments, the issue made from the alert
+    CREATE TABLE alert_management_alert_notes (
+      id INTEGER PRIMARY KEY,
+      alert_id INTEGER NOT NULL REFERENCES alert_management_alerts(id) ON DELETE CASCADE,
+      author_id INTEGER REFERENCES users(id) ON DELETE SET NULL,
+      body TEXT NOT NULL,
+      created_at TEXT NOT NULL
+    );
+    CREATE INDEX alert_management_alert_notes_alert ON alert_management_alert_notes(alert_id, id);
+  `),
 ];
 
 /** Opens (creating if needed) the store in `dir` and brings its schema up to date. */

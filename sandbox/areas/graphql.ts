@@ -2,7 +2,8 @@
  * `POST /api/graphql`: the subset of the platform's GraphQL schema the console reads, with
  * graphql-js, named as the platform names it: a project's `ciConfigVariables(ref)` (the run form
  * prefills its variables from the CI file), a CI job's `stuck` and a pipeline's jobs with their
- * `needs` (REST has neither).
+ * `needs` (REST has neither). Areas add their own project and mutation fields (GraphqlContribution):
+ * the alerts' come from sandbox/alerts/graphql.ts.
  * Authentication as the REST API (PRIVATE-TOKEN or a Bearer token with api or read_api).
  */
 import type { Context, Hono } from 'hono';
@@ -17,8 +18,9 @@ import { resolveActor } from '../http/auth.ts';
 import { AccessLevel, effectiveRole, findReadableProject, type ProjectRow } from '../model/access.ts';
 import { requirePipelineRead, type JobRow, type PipelineRow } from '../model/pipelines.ts';
 import { configVariablesAt, jobStuck } from '../ci/worker.ts';
+import { alertsGraphql, type GraphqlContribution } from '../alerts/graphql.ts';
 
-interface GraphContext {
+export interface GraphContext {
   sandbox: Sandbox;
   actor: Actor;
 }
@@ -34,13 +36,18 @@ const CiConfigVariable = new GraphQLObjectType({
   },
 });
 
-const PageInfo = new GraphQLObjectType<{ hasNextPage: boolean; endCursor: string | null }>({
+const PageInfo = new GraphQLObjectType<{ hasNextPage: boolean; endCursor: string | null; hasPreviousPage?: boolean; startCursor?: string | null }>({
   name: 'PageInfo',
   fields: {
     hasNextPage: { type: new GraphQLNonNull(GraphQLBoolean) },
+    hasPreviousPage: { type: new GraphQLNonNull(GraphQLBoolean), resolve: (page) => page.hasPreviousPage ?? false },
+    startCursor: { type: GraphQLString, resolve: (page) => page.startCursor ?? null },
     endCursor: { type: GraphQLString },
   },
 });
+
+/** The fields other areas add to Project and Mutation. */
+const contributions: GraphqlContribution<GraphContext>[] = [alertsGraphql({ PageInfo })];
 
 /** A job that another needs, by name (CiBuildNeed). */
 const CiBuildNeed = new GraphQLObjectType<{ name: string }>({
@@ -147,7 +154,12 @@ const projectFields: GraphQLFieldConfigMap<ProjectRow, GraphContext> = {
   },
 };
 
-const Project = new GraphQLObjectType<ProjectRow, GraphContext>({ name: 'Project', fields: projectFields });
+const Project = new GraphQLObjectType<ProjectRow, GraphContext>({
+  name: 'Project',
+  fields: () => Object.assign({}, projectFields, ...contributions.map((part) => part.projectFields)),
+});
+
+const mutationFields: GraphQLFieldConfigMap<unknown, GraphContext> = Object.assign({}, ...contributions.map((part) => part.mutationFields));
 
 const schema = new GraphQLSchema({
   query: new GraphQLObjectType<unknown, GraphContext>({
@@ -167,6 +179,7 @@ const schema = new GraphQLSchema({
       },
     },
   }),
+  mutation: Object.keys(mutationFields).length ? new GraphQLObjectType<unknown, GraphContext>({ name: 'Mutation', fields: mutationFields }) : undefined,
 });
 
 const READ_SCOPES = ['api', 'read_api'];

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { alertOutcomes, fingerprintOf, mapAlertPayload, parseJsonWithPosition, payloadFields, rubyInspect, type MappedAlert } from './alert-mapping.ts';
+import { METRICS_ENVELOPE_EXAMPLE, alertOutcomes, fingerprintOf, mapAlertPayload, parseJsonWithPosition, payloadFields, rubyInspect, type MappedAlert } from './alert-mapping.ts';
 import { sha1Hex } from './sha1.ts';
 
 const NOW = Date.parse('2026-11-26T12:00:00Z');
@@ -12,16 +12,7 @@ function httpAlert(payload: unknown, options: Partial<Parameters<typeof mapAlert
   return mapped.alerts[0];
 }
 
-const METRICS_ENVELOPE = {
-  version: '4',
-  groupKey: '{}:{alertname="HighLatency"}',
-  status: 'firing',
-  receiver: 'platform',
-  groupLabels: {},
-  commonLabels: {},
-  commonAnnotations: {},
-  externalURL: 'http://alertmanager:9093',
-};
+const METRICS_ENVELOPE = METRICS_ENVELOPE_EXAMPLE;
 
 describe('sha1Hex', () => {
   it('equals SHA-1 of the UTF-8 bytes, across block boundaries', () => {
@@ -152,6 +143,9 @@ describe('the metrics format', () => {
 
   it('refuses a payload without the envelope keys', () => {
     expect(mapAlertPayload('prometheus', { alerts: [] }, { now: NOW })).toMatchObject({ ok: false, message: expect.stringContaining('commonAnnotations') });
+    // the platform processes the Alertmanager webhook's version 4 only
+    expect(mapAlertPayload('prometheus', { ...METRICS_ENVELOPE, version: '3', alerts: [] }, { now: NOW })).toMatchObject({ ok: false, message: expect.stringContaining('version must be "4"') });
+    expect(mapAlertPayload('prometheus', { ...METRICS_ENVELOPE, version: 4, alerts: [] }, { now: NOW })).toMatchObject({ ok: false });
   });
 });
 
@@ -166,11 +160,10 @@ describe('alertOutcomes', () => {
 });
 
 describe('payloadFields', () => {
-  it('lists every leaf with a path, a label and a type', () => {
-    expect(payloadFields({ title: 'x', started: '2026-11-26T10:00:00Z', count: 3, hosts: ['a'], labels: { alert_name: 'y' } })).toEqual([
+  it('lists every text and list leaf with a path, a label and a type (the platform has no number or boolean type)', () => {
+    expect(payloadFields({ title: 'x', started: '2026-11-26T10:00:00Z', count: 3, up: true, gone: null, hosts: ['a'], labels: { alert_name: 'y' } })).toEqual([
       { path: ['title'], label: 'Title', type: 'STRING' },
       { path: ['started'], label: 'Started', type: 'DATETIME' },
-      { path: ['count'], label: 'Count', type: 'NUMBER' },
       { path: ['hosts'], label: 'Hosts', type: 'ARRAY' },
       { path: ['labels', 'alert_name'], label: 'Alert name', type: 'STRING' },
     ]);

@@ -116,6 +116,21 @@ const METRICS_SEVERITIES: Readonly<Record<string, AlertSeverity>> = {
 /** The keys a metrics payload must have (spec 3, 4.9). */
 export const METRICS_REQUIRED_KEYS = ['alerts', 'commonAnnotations', 'commonLabels', 'externalURL', 'groupKey', 'groupLabels', 'receiver', 'status', 'version'] as const;
 
+/** An Alertmanager webhook envelope around `alerts`, for templates and tests of the metrics format. */
+export const METRICS_ENVELOPE_EXAMPLE = {
+  version: '4',
+  groupKey: '{}:{alertname="HighLatency"}',
+  status: 'firing',
+  receiver: 'platform',
+  groupLabels: {},
+  commonLabels: {},
+  commonAnnotations: {},
+  externalURL: 'http://alertmanager:9093',
+} as const;
+
+/** The only Alertmanager webhook version the platform processes. */
+export const METRICS_VERSION = '4';
+
 type JsonObject = Record<string, unknown>;
 
 function isObject(value: unknown): value is JsonObject {
@@ -233,8 +248,8 @@ export function rubyInspect(value: unknown): string {
   return String(value);
 }
 
-/** Nested hashes become dotted keys ({a: {b: 1}} -> {"a.b": 1}); lists stay as they are. */
-function mergeKeys(hash: JsonObject, prefix = '', into: [string, unknown][] = []): [string, unknown][] {
+/** Nested hashes become dotted keys ({a: {b: 1}} -> {"a.b": 1}); lists stay as they are (Gitlab::Utils::InlineHash). */
+export function mergeKeys(hash: JsonObject, prefix = '', into: [string, unknown][] = []): [string, unknown][] {
   for (const [key, value] of Object.entries(hash)) {
     const name = prefix ? `${prefix}.${key}` : key;
     if (isObject(value)) mergeKeys(value, name, into);
@@ -331,6 +346,8 @@ export function mapAlertPayload(format: AlertPayloadFormat, payload: unknown, op
   if (format === 'http') return { ok: true, alerts: [mapHttp(payload, options)], skipped: [] };
   const missing = METRICS_REQUIRED_KEYS.filter((key) => !(key in payload));
   if (missing.length) return { ok: false, message: `The payload lacks ${missing.join(', ')}.` };
+  // Projects::Prometheus::Alerts::NotifyService.processable?: the Alertmanager webhook's version 4 only
+  if (payload.version !== METRICS_VERSION) return { ok: false, message: `version must be "${METRICS_VERSION}" (the Alertmanager webhook format), not ${JSON.stringify(payload.version)}.` };
   if (!Array.isArray(payload.alerts)) return { ok: false, message: 'alerts must be a list.' };
   const alerts: MappedAlert[] = [];
   const skipped: SkippedAlert[] = [];
@@ -384,7 +401,8 @@ export function alertOutcomes(alerts: readonly MappedAlert[], findOpen: (fingerp
 
 // ---- the fields of a sample payload, for the custom mapping editor ----
 
-export type AlertPayloadFieldType = 'STRING' | 'NUMBER' | 'DATETIME' | 'ARRAY';
+/** The platform's AlertManagementPayloadAlertFieldType: it has no number or boolean type. */
+export type AlertPayloadFieldType = 'STRING' | 'DATETIME' | 'ARRAY';
 
 export interface AlertPayloadField {
   path: string[];
@@ -399,16 +417,17 @@ function humanize(key: string): string {
   return words ? words[0].toUpperCase() + words.slice(1) : key;
 }
 
-/** Every leaf of a sample payload with its path, a label and a type, objects walked into, lists kept whole. */
+/**
+ * Every leaf of a sample payload with its path, a label and a type, objects walked into, lists kept whole.
+ * Numbers, booleans and nulls are left out, as the platform's extractor leaves them (no enum value for them).
+ */
 export function payloadFields(sample: unknown, path: string[] = [], into: AlertPayloadField[] = []): AlertPayloadField[] {
   if (!isObject(sample)) return into;
   for (const [key, value] of Object.entries(sample)) {
     const here = [...path, key];
     if (isObject(value)) payloadFields(value, here, into);
     else if (Array.isArray(value)) into.push({ path: here, label: humanize(key), type: 'ARRAY' });
-    else if (typeof value === 'number') into.push({ path: here, label: humanize(key), type: 'NUMBER' });
     else if (typeof value === 'string') into.push({ path: here, label: humanize(key), type: DATETIME.test(value) ? 'DATETIME' : 'STRING' });
-    else if (typeof value === 'boolean') into.push({ path: here, label: humanize(key), type: 'STRING' });
   }
   return into;
 }
