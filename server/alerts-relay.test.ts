@@ -138,6 +138,15 @@ describe('the alert relay, sandbox mounted', () => {
     expect(sandboxSeen.length).toBe(count);
   });
 
+  it("passes a monitoring tool's POST to an alert path of this origin straight to the sandbox, and nothing else", async () => {
+    const answer = await sandboxApp.request('http://console.test/group/project/alerts/notify.json', { method: 'POST', headers: { Authorization: 'Bearer right-key' }, body: '{}' });
+    expect(await answer.json()).toEqual([{ iid: 7, title: 'Disk full' }]);
+    expect(sandboxSeen.at(-1)?.url).toBe('http://console.test/group/project/alerts/notify.json');
+    const count = sandboxSeen.length;
+    expect((await sandboxApp.request('http://console.test/group/project/issues', { method: 'POST', body: '{}' })).status).toBe(404);
+    expect(sandboxSeen.length).toBe(count);
+  });
+
   it('takes POST only', async () => {
     const answer = await sandboxApp.request('http://console.test/-/alerts-relay', { headers: { 'X-Alert-Path': '/group/project/alerts/notify.json' } });
     expect(answer.status).toBe(405);

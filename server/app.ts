@@ -6,7 +6,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { acceptsEncoding, compressJson } from '../sandbox/http/compress.ts';
 import { securityHeaders } from './security.ts';
 import { routePreloads, withPreloads, type Manifest } from './route-preloads.ts';
-import { forwardTo, relayAlert } from './alerts-relay.ts';
+import { forwardTo, isAlertPath, relayAlert } from './alerts-relay.ts';
 
 // headers that describe one hop and must not be forwarded by a proxy
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length'];
@@ -132,6 +132,8 @@ export function createServerApp(options: ServerOptions) {
     app.all('/api/graphql', (c) => sandboxFetch(c.req.raw, c.env));
     app.all('/-/sandbox/*', (c) => sandboxFetch(c.req.raw, c.env));
     app.all('/-/alerts-relay', (c) => relayAlert(c.req.raw, { forward: (request) => sandboxFetch(request), limitBytes: options.alertsRelayLimitBytes }));
+    // the integrations' URLs are on this origin: a monitoring tool posting to one reaches the sandbox's ingestion
+    app.post('*', (c, next) => (isAlertPath(c.req.path) ? sandboxFetch(c.req.raw, c.env) : next()));
   }
   const distDir = options.distDir;
   if (distDir && fs.existsSync(path.join(distDir, 'index.html'))) {
