@@ -109,7 +109,7 @@ function AlertBody({ projectId, fullPath, alert }: { projectId: number; fullPath
       <section aria-labelledby="alert-payload">
         <h2 id="alert-payload">Payload</h2>
         {payload ? (
-          <pre className="alert-payload" tabIndex={0} aria-label="Alert payload">
+          <pre className="alert-payload" tabIndex={0} role="region" aria-label="Alert payload">
             {payload}
           </pre>
         ) : (

@@ -101,7 +101,8 @@ function Integrations({ projectId, fullPath, editable }: { projectId: number; fu
         const shown = revealed.has(original.id);
         return (
           <div>
-            <code aria-label={`Key of ${label}`}>{shown ? original.token : '•'.repeat(12)}</code>
+            <code>{shown ? original.token : '•'.repeat(12)}</code>
+            {shown ? null : <span className="sr-only">hidden</span>}
             <div className="row-actions">
               <button type="button" className="button" aria-pressed={shown} onClick={() => reveal(original.id)}>
                 {shown ? `Hide key of ${label}` : `Reveal key of ${label}`}

@@ -152,7 +152,7 @@ function Composer({ projectId, fullPath, integration }: { projectId: number; ful
 function ErrorLine({ source, line, column }: { source: string; line: number; column: number }) {
   const text = source.split('\n')[line - 1] ?? '';
   return (
-    <pre className="alert-payload" aria-label={`Line ${line} of the payload`}>
+    <pre className="alert-payload" role="region" aria-label={`Line ${line} of the payload`}>
       {text}
       {'\n'}
       {' '.repeat(Math.max(0, column - 1))}^
@@ -257,7 +257,7 @@ function Answer({ answer, projectId }: { answer: TestAlertAnswer; projectId: num
         </ul>
       ) : null}
       {body ? (
-        <pre className="alert-payload" aria-label="Response body" tabIndex={0}>
+        <pre className="alert-payload" role="region" aria-label="Response body" tabIndex={0}>
           {body}
         </pre>
       ) : null}
