@@ -1234,30 +1234,35 @@ function countWrites(page: Page, match: { mutation: string } | { relay: true }) 
   return seen;
 }
 
+/**
+ * A new project with an HTTP alert integration added through its settings screen (left open),
+ * pressed as `press` when given; `writes` are the create mutations the browser sent.
+ */
+async function projectWithIntegration(page: Page, api: Api, press?: Press) {
+  const project = await newProject(api);
+  api.deleteAfter(`/projects/${project.id}`);
+  const name = `Hook ${unique()}`;
+  await page.goto(`/projects/${project.id}/settings/alerts`);
+  const form = page.getByRole('form', { name: 'Add an alert integration' });
+  await form.getByLabel('Integration name').fill(name);
+  const writes = countWrites(page, { mutation: 'httpIntegrationCreate' });
+  const add = form.getByRole('button', { name: 'Add integration', exact: true });
+  if (press) await pressTwice(page, press, add, form.getByLabel('Integration name'));
+  else await add.click();
+  const row = page.getByRole('table', { name: 'Alert integrations' }).getByRole('row').filter({ hasText: name });
+  await expect(row).toHaveCount(1);
+  await expect(add).toBeEnabled();
+  return { project, name, row, writes };
+}
+
 test.describe('one press sends one write: alerts', () => {
   eachPress('add an alert integration', async ({ page, api }, press) => {
-    const project = await newProject(api);
-    api.deleteAfter(`/projects/${project.id}`);
-    const name = `Hook ${unique()}`;
-    await page.goto(`/projects/${project.id}/settings/alerts`);
-    const form = page.getByRole('form', { name: 'Add an alert integration' });
-    await form.getByLabel('Integration name').fill(name);
-    const writes = countWrites(page, { mutation: 'httpIntegrationCreate' });
-    await pressTwice(page, press, form.getByRole('button', { name: 'Add integration', exact: true }), form.getByLabel('Integration name'));
-    await expect(page.getByRole('table', { name: 'Alert integrations' }).getByRole('row').filter({ hasText: name })).toHaveCount(1);
-    await expect(form.getByRole('button', { name: 'Add integration', exact: true })).toBeEnabled();
+    const { writes } = await projectWithIntegration(page, api, press);
     expect(writes).toHaveLength(1);
   });
 
   eachPress('reset the key of an alert integration, and send a test alert', async ({ page, api }, press) => {
-    const project = await newProject(api);
-    api.deleteAfter(`/projects/${project.id}`);
-    const name = `Hook ${unique()}`;
-    await page.goto(`/projects/${project.id}/settings/alerts`);
-    const form = page.getByRole('form', { name: 'Add an alert integration' });
-    await form.getByLabel('Integration name').fill(name);
-    await form.getByRole('button', { name: 'Add integration', exact: true }).click();
-    const row = page.getByRole('table', { name: 'Alert integrations' }).getByRole('row').filter({ hasText: name });
+    const { project, name, row } = await projectWithIntegration(page, api);
     await row.getByRole('button', { name: `Reset key of ${name}` }).click();
     const confirm = page.getByRole('alertdialog', { name: `Reset the key of ${name}?` });
     const resets = countWrites(page, { mutation: 'httpIntegrationResetToken' });
@@ -1277,14 +1282,7 @@ test.describe('one press sends one write: alerts', () => {
   });
 
   eachPress('create an issue from an alert', async ({ page, api }, press) => {
-    const project = await newProject(api);
-    api.deleteAfter(`/projects/${project.id}`);
-    const name = `Hook ${unique()}`;
-    await page.goto(`/projects/${project.id}/settings/alerts`);
-    const form = page.getByRole('form', { name: 'Add an alert integration' });
-    await form.getByLabel('Integration name').fill(name);
-    await form.getByRole('button', { name: 'Add integration', exact: true }).click();
-    await expect(page.getByRole('table', { name: 'Alert integrations' }).getByRole('row').filter({ hasText: name })).toHaveCount(1);
+    const { project } = await projectWithIntegration(page, api);
     await page.goto(`/projects/${project.id}/alerts/tester`);
     await page.getByLabel('Payload', { exact: true }).fill(JSON.stringify({ title: 'Needs an issue' }));
     await page.getByRole('button', { name: 'Send test alert', exact: true }).click();
