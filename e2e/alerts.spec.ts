@@ -49,6 +49,33 @@ async function notify(integration: Integration, payload: unknown): Promise<Respo
   return fetch(integration.url, { method: 'POST', headers: { Authorization: `Bearer ${integration.token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(payload) });
 }
 
+/**
+ * On a phone nothing scrolls sideways but the tables' own boxes; on a desktop no table needs to
+ * scroll. Each width is a fresh load, as a phone opens the screen (a resize mid-transition measures
+ * a layout on its way).
+ */
+async function expectFits(page: Page, screen: string) {
+  for (const width of [390, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    const wider = await page.evaluate((desktop) => {
+      const root = document.documentElement;
+      const found: string[] = [];
+      if (root.scrollWidth > root.clientWidth + 1) {
+        // the outermost elements that stick out, to say what widens the page
+        const sticks = (element: Element) => element.getBoundingClientRect().right > root.clientWidth + 1 && !element.closest('table');
+        const out = [...document.querySelectorAll('body *')].filter((element) => sticks(element) && ![...element.children].some(sticks));
+        found.push(`page ${root.scrollWidth - root.clientWidth} px: ${out.slice(0, 4).map((element) => `${element.tagName.toLowerCase()}.${element.className} "${(element.textContent ?? '').slice(0, 24)}"`).join(', ')}`);
+      }
+      if (desktop) for (const table of document.querySelectorAll('main table')) if (table.parentElement!.scrollWidth > table.parentElement!.clientWidth + 1) found.push(`table ${table.querySelector('caption')?.textContent ?? ''}`);
+      return found;
+    }, width === 1440);
+    expect(wider, `${screen} at ${width} px`).toEqual([]);
+  }
+}
+
 async function expectNoAxeViolations(page: Page, screen: string) {
   await page.waitForLoadState('networkidle');
   expect(await axeViolations(page, screen)).toEqual([]);
@@ -91,6 +118,7 @@ test('an HTTP endpoint: add it, copy its URL and key, test it with Bearer and Ba
   await row.getByRole('button', { name: 'Reveal key of Ops hook' }).click();
   await expect(row).toContainText(key);
   await expectNoAxeViolations(page, 'alert integrations');
+  await expectFits(page, 'alert integrations');
 
   await page.getByRole('link', { name: 'Alert tester', exact: true }).first().click();
   await expect(page.getByRole('heading', { level: 1, name: `Alert tester of ${project.name_with_namespace}` })).toBeVisible();
@@ -108,6 +136,7 @@ test('an HTTP endpoint: add it, copy its URL and key, test it with Bearer and Ba
   await page.getByRole('button', { name: 'Use the HTTP template' }).click();
   await expect(page.getByLabel('Authorization key')).toHaveValue(key);
   await expectNoAxeViolations(page, 'alert tester');
+  await expectFits(page, 'alert tester');
 
   await page.getByRole('button', { name: 'Send test alert' }).click();
   await expect(page.getByRole('heading', { name: 'The instance answered 200' })).toBeVisible();
@@ -128,6 +157,7 @@ test('an HTTP endpoint: add it, copy its URL and key, test it with Bearer and Ba
   await expect(details.filter({ hasText: /^2$/ })).toHaveCount(1);
   await expect(page.getByRole('region', { name: 'Alert payload' })).toContainText('"monitoring_tool": "Datadog"');
   await expectNoAxeViolations(page, 'alert detail');
+  await expectFits(page, 'alert detail');
 
   // a new key: the old one is refused from then on
   await page.goto(`/projects/${project.id}/settings/alerts`);
@@ -216,6 +246,7 @@ test('the alert list: tabs with counts, search and sort in the URL; alert text f
   await expect(table.getByRole('row')).toHaveCount(open + 1);
   await expectNoScriptRan(page);
   await expectNoAxeViolations(page, 'alert list');
+  await expectFits(page, 'alert list');
 
   await tabs.getByRole('link', { name: 'Resolved 1' }).click();
   await expect(page).toHaveURL(/[?&]tab=resolved/);
@@ -238,4 +269,26 @@ test('the alert list: tabs with counts, search and sort in the URL; alert text f
   await expect(page.getByRole('heading', { level: 1, name: XSS_CORPUS[0] })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Alert payload' })).toContainText('extra');
   await expectNoScriptRan(page);
+});
+
+test("an alert's page: its status and assignees change, and the list shows them", async ({ page, api, baseURL, consoleServer }) => {
+  const project = await newProject(api);
+  const member = await api.createUser();
+  await api.post(`/projects/${project.id}/members`, { user_id: member.id, access_level: 30 });
+  const http = await newIntegration(baseURL!, consoleServer.adminToken, project.path_with_namespace, 'http');
+  expect((await notify(http, { title: 'Triage me', severity: 'info' })).status).toBe(200);
+
+  await page.goto(`/projects/${project.id}/alerts/1`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Triage me' })).toBeVisible();
+  await page.getByLabel('Change status').selectOption('ACKNOWLEDGED');
+  await expect(page.getByRole('definition').filter({ hasText: /^Acknowledged$/ })).toHaveCount(1);
+  await page.getByLabel('Find a project member to assign').fill(member.username);
+  await page.getByRole('button', { name: new RegExp(`^Assign .*@${member.username}`) }).click();
+  await expect(page.getByRole('list', { name: 'Assignees' })).toContainText(member.name);
+
+  await page.goto(`/projects/${project.id}/alerts`);
+  const row = page.getByRole('table', { name: 'Alerts' }).getByRole('row').filter({ hasText: 'Triage me' });
+  await expect(row).toContainText('Acknowledged');
+  await expect(row).toContainText(`@${member.username}`);
+  await expect(row).toContainText('Info');
 });

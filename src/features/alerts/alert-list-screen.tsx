@@ -63,7 +63,10 @@ function AlertList({ projectId, fullPath, search }: { projectId: number; fullPat
 
   return (
     <>
-      <SearchTabs label="Alert statuses" param="tab" tabs={TABS} current={wanted.tab} reset={['after', 'trail']} badge={(tab) => (counts ? <span className="badge">{formatCount(counts[tab])}</span> : null)} />
+      {/* six statuses with their counts: on a phone the tabs wrap rather than widen the page */}
+      <div className="alert-tabs">
+        <SearchTabs label="Alert statuses" param="tab" tabs={TABS} current={wanted.tab} reset={['after', 'trail']} badge={(tab) => (counts ? <span className="badge">{formatCount(counts[tab])}</span> : null)} />
+      </div>
       <div className="filter-bar" role="search" aria-label="Filter alerts">
         <SearchInput label="Search alerts" value={wanted.search} onSearch={(text) => setSearch({ search: text, after: undefined, trail: [] })} />
         <ChoiceSelect label="Sort by" value={wanted.sort} options={ALERT_SORTS} onChange={(sort) => setSearch({ sort, after: undefined, trail: [] })} />

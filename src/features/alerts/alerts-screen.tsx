@@ -17,7 +17,7 @@ export function AlertsScreen({ projectId, title, links, notice, children }: { pr
     <section className="screen" aria-labelledby={headingId}>
       <header className="screen__header">
         <h1 id={headingId}>{name ? `${title} of ${name}` : title}</h1>
-        <div className="row-actions">
+        <div className="alert-actions">
           {links.includes('tester') ? (
             <RouteLink to="/projects/$projectId/alerts/tester" params={{ projectId }} className="button">
               Alert tester

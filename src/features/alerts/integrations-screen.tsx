@@ -84,7 +84,7 @@ function Integrations({ projectId, fullPath, editable }: { projectId: number; fu
         original.url ? (
           <div>
             <code className="alert-text">{original.url}</code>
-            <div className="row-actions">
+            <div className="alert-actions">
               <CopyButton text={original.url} label={`Copy URL of ${original.name || integrationTypeLabel(original.type)}`} />
             </div>
           </div>
@@ -103,7 +103,7 @@ function Integrations({ projectId, fullPath, editable }: { projectId: number; fu
           <div>
             <code>{shown ? original.token : '•'.repeat(12)}</code>
             {shown ? null : <span className="sr-only">hidden</span>}
-            <div className="row-actions">
+            <div className="alert-actions">
               <button type="button" className="button" aria-pressed={shown} onClick={() => reveal(original.id)}>
                 {shown ? `Hide key of ${label}` : `Reveal key of ${label}`}
               </button>
@@ -119,7 +119,7 @@ function Integrations({ projectId, fullPath, editable }: { projectId: number; fu
       cell: ({ row: { original } }) => {
         const label = original.name || integrationTypeLabel(original.type);
         return (
-          <div className="row-actions">
+          <div className="alert-actions">
             <button
               type="button"
               className="button"

@@ -99,7 +99,7 @@ function Composer({ projectId, fullPath, integration }: { projectId: number; ful
         send.mutate({ url: integration.url, key, auth, payload });
       }}
     >
-      <div className="row-actions" role="group" aria-label="Templates">
+      <div className="alert-actions" role="group" aria-label="Templates">
         <button type="button" className="button" onClick={() => setPayload(HTTP_TEMPLATE)}>
           Use the HTTP template
         </button>
@@ -130,7 +130,7 @@ function Composer({ projectId, fullPath, integration }: { projectId: number; ful
           <label className="field__label" htmlFor={keyId}>
             Authorization key
           </label>
-          <div className="row-actions">
+          <div className="alert-actions">
             <input id={keyId} className="input" type={showKey ? 'text' : 'password'} autoComplete="off" spellCheck={false} value={key} onChange={(event) => setKey(event.target.value)} />
             <button type="button" className="button" aria-pressed={showKey} onClick={() => setShowKey(!showKey)}>
               {showKey ? 'Hide key' : 'Reveal key'}
