@@ -4,6 +4,7 @@ import { CONSOLE_PARTS } from './ui.ts';
 import { keepAliveClient, type KeepAliveClient } from './http-client.ts';
 import { startSandboxProcess } from './sandbox-child.ts';
 import { ciEngineFigures } from './ci-engine.ts';
+import { alertIngestionFigures } from './alerts-ingestion.ts';
 
 /**
  * `npm run bench`: starts a demo sandbox on a free loopback port (in a child process), measures
@@ -108,7 +109,7 @@ async function sandboxFigures(): Promise<void> {
   if (failures > 0) throw new Error(`${failures} requests failed`);
 }
 
-const PARTS: ReadonlyArray<readonly [string, () => void | Promise<void>]> = [['sandbox.http', sandboxFigures], ['sandbox.ci_engine', ciEngineFigures], ...CONSOLE_PARTS];
+const PARTS: ReadonlyArray<readonly [string, () => void | Promise<void>]> = [['sandbox.http', sandboxFigures], ['sandbox.ci_engine', ciEngineFigures], ['sandbox.alerts_ingestion', alertIngestionFigures], ...CONSOLE_PARTS];
 
 /** The prefixes of `--only <prefix>` (or `--only=<prefix>`); empty: every part. */
 function onlyPrefixes(args: readonly string[]): string[] {

@@ -240,6 +240,15 @@ export function alertsGraphql({ PageInfo }: AlertsSchemaShared): GraphqlContribu
   });
   const NoteConnection = connection<NoteRow>('NoteConnection', Note, PageInfo);
 
+  const Environment = new GraphQLObjectType({
+    name: 'Environment',
+    description: 'Describes where code is deployed for a project',
+    fields: {
+      id: { type: new GraphQLNonNull(GraphQLID), description: 'ID of the environment.' },
+      name: { type: new GraphQLNonNull(GraphQLString), description: 'Human-readable name of the environment.' },
+    },
+  });
+
   const alertProject = (alert: AlertRow, context: Ctx) => projectOf(context.sandbox.db, alert.project_id);
   const detailsUrl = (alert: AlertRow, context: Ctx) => `${context.sandbox.config.externalUrl}/${alertProject(alert, context).path_with_namespace}/-/alert_management/${alert.iid}/details`;
 
@@ -261,7 +270,9 @@ export function alertsGraphql({ PageInfo }: AlertsSchemaShared): GraphqlContribu
       eventCount: { type: GraphQLInt, description: 'Number of events of this alert.', resolve: (alert) => alert.events },
       // the payload with nested keys joined by dots, as the platform's presenter gives it
       details: { type: JSONScalar, description: 'Alert details.', resolve: (alert) => Object.fromEntries(mergeKeys(JSON.parse(alert.payload) as Record<string, unknown>)) },
-      environmentName: { type: GraphQLString, description: 'Name of the environment the alert names (the platform links an Environment; the sandbox keeps the name).', resolve: (alert) => alert.environment },
+      // the platform links the project's environment of the payload's name; the sandbox has no environments, so none is found
+      // (the name stays in the stored payload, in `details`)
+      environment: { type: Environment, description: 'Environment for the alert.', resolve: () => null },
       runbook: { type: GraphQLString, description: 'Runbook for the alert as defined in alert details.' },
       createdAt: { type: Time, description: 'Timestamp the alert was created.', resolve: (alert) => alert.created_at },
       updatedAt: { type: Time, description: 'Timestamp the alert was last updated.', resolve: (alert) => alert.updated_at },
@@ -377,7 +388,7 @@ export function alertsGraphql({ PageInfo }: AlertsSchemaShared): GraphqlContribu
 
   // ---- project fields ----
 
-  interface AlertArgs { iid?: string | null; statuses?: AlertStatus[] | null; sort?: string | null; search?: string | null; assigneeUsername?: string | null; first?: number | null; after?: string | null }
+  interface AlertArgs { iid?: string | null; statuses?: AlertStatus[] | null; sort?: string | null; domain?: string; search?: string | null; assigneeUsername?: string | null; first?: number | null; after?: string | null }
   const alertArgs = {
     iid: { type: GraphQLString, description: 'IID of the alert. For example, "1".' },
     statuses: { type: new GraphQLList(new GraphQLNonNull(AlertStatusEnum)), description: 'Alerts with the specified statues. For example, `[TRIGGERED]`.' },
@@ -387,6 +398,8 @@ export function alertsGraphql({ PageInfo }: AlertsSchemaShared): GraphqlContribu
     assigneeUsername: { type: GraphQLString, description: 'Username of a user assigned to the issue.' },
   };
   const filterOf = (args: AlertArgs): AlertFilter | null => {
+    // every alert here is of the operations domain (threat monitoring alerts come from an agent the sandbox has not)
+    if (args.domain === 'threat_monitoring') return null;
     const filter: AlertFilter = { statuses: args.statuses ?? undefined, search: args.search?.trim() || undefined, assigneeUsername: args.assigneeUsername ?? undefined };
     if (args.iid !== undefined && args.iid !== null) {
       if (!/^\d+$/.test(args.iid)) return null;

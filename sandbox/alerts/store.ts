@@ -202,14 +202,15 @@ export function ingestMapped(sandbox: Sandbox, project: ProjectRow, integration:
   // alerts this payload opened, by fingerprint: later items of the payload join them
   const openedHere = new Map<string, AlertRow>();
   const answered: IngestResult['alerts'] = [];
-  const source = integration?.type === 'prometheus' ? 'Prometheus' : null;
+  // AlertProcessing#alert_source: the payload's monitoring tool, else the integration's name
+  const sourceOf = (alert: MappedAlert) => alert.monitoringTool ?? (integration?.type === 'prometheus' ? 'Prometheus' : null) ?? integration?.name ?? 'Generic Alert Endpoint';
   outcomes.forEach((outcome, index) => {
     const alert = mapped.alerts[index];
     if (outcome.kind === 'nothing-to-resolve') return;
     if (outcome.kind === 'new') {
       const row = insertAlert(db, project.id, alert, integration, at);
       if (alert.fingerprint) openedHere.set(alert.fingerprint, row);
-      alertNote(db, row.id, null, `logged an alert from **${alert.monitoringTool ?? source ?? integration?.name ?? 'Generic Alert Endpoint'}**`, at);
+      alertNote(db, row.id, null, `logged an alert from **${sourceOf(alert)}**`, at);
       answered.push({ iid: row.iid, title: row.title });
       return;
     }
@@ -218,7 +219,9 @@ export function ingestMapped(sandbox: Sandbox, project: ProjectRow, integration:
       db.prepare('UPDATE alert_management_alerts SET events = events + 1, updated_at = ? WHERE id = ?').run(at, target.id);
     } else {
       db.prepare("UPDATE alert_management_alerts SET status = 'resolved', ended_at = ?, updated_at = ? WHERE id = ?").run(alert.endedAt ?? at, at, target.id);
-      alertNote(db, target.id, null, `changed the status to **Resolved** by closing the alert from **${alert.monitoringTool ?? source ?? integration?.name ?? 'Generic Alert Endpoint'}**`, at);
+      // the platform's two notes of the alert bot: the recovery alert, then the status change
+      alertNote(db, target.id, null, `logged a recovery alert from **${sourceOf(alert)}**`, at);
+      alertNote(db, target.id, null, 'changed the status to **Resolved**', at);
       if (alert.fingerprint) openedHere.delete(alert.fingerprint);
     }
     answered.push({ iid: target.iid, title: target.title });

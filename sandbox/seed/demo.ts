@@ -8,6 +8,7 @@ import { seedIssues } from './issues.ts';
 import { seedRunners } from '../areas/runners.ts';
 import { generator } from './random.ts';
 import { seedDemoPipelines, seedFleetPipelines } from './pipelines.ts';
+import { seedDemoAlerts } from './alerts.ts';
 
 /**
  * The demo instance: a fictional company (Acme Corp) with an engineering, a design and a platform
@@ -73,6 +74,7 @@ export const DEMO_PATHS = {
 
 export { DEMO_MERGE_REQUESTS } from './merge-requests.ts';
 export { DEMO_PIPELINES } from './pipelines.ts';
+export { DEMO_ALERTS } from './alerts.ts';
 
 export const DEMO_SAML_PROVIDER_ID = 7;
 
@@ -586,4 +588,7 @@ export function seedDemo(sandbox: Sandbox): void {
   // then a real pipeline for each of the runner fleet's jobs
   seedDemoPipelines(sandbox, apiGateway, anchor);
   seedFleetPipelines(sandbox);
+
+  // -- alerts: integrations of both kinds and 320 alerts on the gateway, 10,000 on the payments service
+  seedDemoAlerts(sandbox, { gateway: apiGateway, bench: paymentsService, people: [maya, user('diego.ramirez')] }, anchor);
 }

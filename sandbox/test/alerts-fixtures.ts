@@ -52,7 +52,7 @@ export async function sendAlert(h: Harness, url: string, payload: unknown, auth:
   return { status: response.status, headers: response.headers, body, text };
 }
 
-export const ALERT_FIELDS = 'iid title description severity status service monitoringTool hosts startedAt endedAt eventCount details environmentName runbook issue { iid title webUrl } assignees { nodes { username } } notes { nodes { body author { username } } }';
+export const ALERT_FIELDS = 'iid title description severity status service monitoringTool hosts startedAt endedAt eventCount details environment { name } runbook issue { iid title webUrl } assignees { nodes { username } } notes { nodes { body author { username } } }';
 
 export async function alertOf(h: Harness, projectPath: string, iid: number, token?: string) {
   const answer = await gql(h, `query($path: ID!, $iid: String) { project(fullPath: $path) { alertManagementAlert(iid: $iid) { ${ALERT_FIELDS} } } }`, { path: projectPath, iid: String(iid) }, token);

@@ -152,6 +152,8 @@ describe('alerts', () => {
     expect(second.nodes.map((node: { title: string }) => node.title)).toEqual(['Disk warning', 'Cert expiry']);
     expect(second.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
     expect((await list('after: "nonsense"')).body.errors[0].message).toBe('Invalid cursor');
+    expect((await list('domain: threat_monitoring')).body.data.project.alertManagementAlerts.nodes).toEqual([]);
+    expect((await list('domain: operations')).body.data.project.alertManagementAlerts.nodes).toHaveLength(4);
     await gql(h, mutate('updateAlertStatus', 'UpdateAlertStatusInput', 'alert { status }'), { input: { projectPath: alertsProject.path_with_namespace, iid: '2', status: 'ACKNOWLEDGED' } });
     await gql(h, mutate('updateAlertStatus', 'UpdateAlertStatusInput', 'alert { status }'), { input: { projectPath: alertsProject.path_with_namespace, iid: '3', status: 'IGNORED' } });
     expect((await list('statuses: [ACKNOWLEDGED, IGNORED], sort: STATUS_DESC')).body.data.project.alertManagementAlerts.nodes.map((node: { status: string }) => node.status)).toEqual(['ACKNOWLEDGED', 'IGNORED']);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app.ts';
 import { prepareSandbox } from '../server.ts';
 import { insertIntegration } from '../alerts/store.ts';
+import { matchAlertPath, parseAlertPayloadLimit } from '../areas/alerts.ts';
 import { createHarness, type Harness } from './harness.ts';
 import { apiProject } from './core-fixtures.ts';
 import { METRICS_ENVELOPE, alertOf, createHttpIntegration, gql, metricsItem, projectWithIntegrations, sendAlert } from './alerts-fixtures.ts';
@@ -28,10 +29,10 @@ describe('the HTTP endpoint', () => {
     const alert = await alertOf(h, project.path_with_namespace, 1);
     expect(alert).toMatchObject({
       iid: '1', title: 'Disk full on db-1', description: 'Only 2% left', severity: 'HIGH', status: 'TRIGGERED', service: 'postgres', monitoringTool: 'Datadog',
-      hosts: ['db-1', 'db-2'], startedAt: '2026-11-26T09:00:00.000Z', endedAt: null, eventCount: 1, environmentName: 'production', runbook: 'https://runbooks.example/disk',
+      hosts: ['db-1', 'db-2'], startedAt: '2026-11-26T09:00:00.000Z', endedAt: null, eventCount: 1, environment: null, runbook: 'https://runbooks.example/disk',
     });
     // extra keys kept, nested ones with dotted keys as the platform's details
-    expect(alert.details).toMatchObject({ 'extra.nested.key': [1, 2], title: 'Disk full on db-1' });
+    expect(alert.details).toMatchObject({ 'extra.nested.key': [1, 2], title: 'Disk full on db-1', service_environment_name: 'production' });
     expect(alert.notes.nodes[0]).toEqual({ body: 'logged an alert from **Datadog**', author: null });
   });
 
@@ -50,8 +51,10 @@ describe('the HTTP endpoint', () => {
     expect((await sendAlert(h, http.url, { title: 'x' }, { bearer: 'wrong' })).status).toBe(401);
     expect((await sendAlert(h, http.url, { title: 'x' })).status).toBe(401);
     expect((await sendAlert(h, http.url, { title: 'x' }, { basic: 'wrong' })).status).toBe(401);
+    // the platform reads the password only: a user name does not matter
     const named = `Basic ${Buffer.from(`someone:${http.token}`).toString('base64')}`;
-    expect((await sendAlert(h, http.url, { title: 'x' }, { headers: { Authorization: named } })).status).toBe(401);
+    expect((await sendAlert(h, http.url, { title: 'named' }, { headers: { Authorization: named } })).status).toBe(200);
+    expect((await sendAlert(h, http.url, { title: 'x' }, { headers: { Authorization: `Basic ${Buffer.from(http.token).toString('base64')}` } })).status).toBe(401);
     // the key of another integration of the same project is not this one's
     const other = await createHttpIntegration(h, new URL(http.url).pathname.split('/alerts/')[0].slice(1), { name: 'Other' });
     expect((await sendAlert(h, http.url, { title: 'x' }, { bearer: other.token })).status).toBe(401);
@@ -103,9 +106,13 @@ describe('the HTTP endpoint', () => {
     expect((await send({ title: 'Other', fingerprint: 'cpu-2' })).body).toEqual([{ iid: 2, title: 'Other' }]);
     expect(await alertOf(h, project.path_with_namespace, 1)).toMatchObject({ eventCount: 2, status: 'TRIGGERED' });
     expect((await send({ fingerprint: 'cpu-1', end_time: '2026-11-26T11:00:00Z' })).body).toEqual([{ iid: 1, title: 'CPU high' }]);
-    expect(await alertOf(h, project.path_with_namespace, 1)).toMatchObject({ status: 'RESOLVED', endedAt: '2026-11-26T11:00:00.000Z', eventCount: 2 });
-    // resolving again finds nothing open: nothing made or touched
-    expect((await send({ fingerprint: 'cpu-1', end_time: '2026-11-26T11:05:00Z' })).body).toEqual([]);
+    const resolved = await alertOf(h, project.path_with_namespace, 1);
+    expect(resolved).toMatchObject({ status: 'RESOLVED', endedAt: '2026-11-26T11:00:00.000Z', eventCount: 2 });
+    expect(resolved.notes.nodes.map((note: { body: string }) => note.body)).toEqual(['logged an alert from **Datadog**', 'logged a recovery alert from **Datadog**', 'changed the status to **Resolved**']);
+    // resolving again finds nothing open: nothing is stored and the platform answers 400
+    const nothing = await send({ fingerprint: 'cpu-1', end_time: '2026-11-26T11:05:00Z' });
+    expect(nothing.status).toBe(400);
+    expect(nothing.body.message).toMatch(/no open alert/);
     expect((await send({ title: 'CPU high', fingerprint: 'cpu-1' })).body).toEqual([{ iid: 3, title: 'CPU high' }]);
     expect(await alertOf(h, project.path_with_namespace, 3)).toMatchObject({ status: 'TRIGGERED', eventCount: 1 });
   });
@@ -161,7 +168,7 @@ describe('the HTTP endpoint', () => {
 });
 
 describe('the metrics endpoint', () => {
-  it('makes one alert per item, titles and severities from labels and annotations, and answers [{iid, title}]', async () => {
+  it('makes one alert per item, titles and severities from labels and annotations, and answers 201 without a body', async () => {
     const { project, prometheus } = await projectWithIntegrations(h);
     expect(prometheus.url).toBe(`${h.sandbox.config.externalUrl}/${project.path_with_namespace}/prometheus/alerts/notify.json`);
     const payload = {
@@ -173,9 +180,12 @@ describe('the metrics endpoint', () => {
       ],
     };
     const answer = await sendAlert(h, prometheus.url, payload, { bearer: prometheus.token });
-    expect(answer.status).toBe(200);
-    expect(answer.body).toEqual([{ iid: 1, title: 'From title' }, { iid: 2, title: 'From summary' }, { iid: 3, title: 'From alertname' }]);
-    expect(await alertOf(h, project.path_with_namespace, 1)).toMatchObject({ severity: 'HIGH', description: 'Latency is high', monitoringTool: 'Prometheus' });
+    // the platform's metrics notify service answers `created`: 201 and no body
+    expect(answer.status).toBe(201);
+    expect(answer.text).toBe('');
+    expect(await alertOf(h, project.path_with_namespace, 1)).toMatchObject({ title: 'From title', severity: 'HIGH', description: 'Latency is high', monitoringTool: 'Prometheus' });
+    expect((await alertOf(h, project.path_with_namespace, 2)).title).toBe('From summary');
+    expect((await alertOf(h, project.path_with_namespace, 3)).title).toBe('From alertname');
     expect((await alertOf(h, project.path_with_namespace, 2)).severity).toBe('LOW');
     expect((await alertOf(h, project.path_with_namespace, 3)).severity).toBe('CRITICAL');
   });
@@ -191,8 +201,7 @@ describe('the metrics endpoint', () => {
     };
     const aliases = Object.entries(table).flatMap(([severity, names]) => names.map((name) => ({ severity, name })));
     const items = aliases.map(({ name }, index) => metricsItem({ annotations: {}, labels: { alertname: `Alias ${name}`, severity: name }, startsAt: `2026-11-26T10:${String(index).padStart(2, '0')}:00Z` }));
-    const answer = await sendAlert(h, prometheus.url, { ...METRICS_ENVELOPE, alerts: items }, { bearer: prometheus.token });
-    expect(answer.body).toHaveLength(aliases.length);
+    expect((await sendAlert(h, prometheus.url, { ...METRICS_ENVELOPE, alerts: items }, { bearer: prometheus.token })).status).toBe(201);
     const list = await gql(h, 'query($p: ID!) { project(fullPath: $p) { alertManagementAlerts(sort: STARTED_AT_ASC) { nodes { title severity } } } }', { p: project.path_with_namespace });
     expect(list.body.data.project.alertManagementAlerts.nodes).toEqual(aliases.map(({ name, severity }) => ({ title: `Alias ${name}`, severity })));
   });
@@ -200,11 +209,25 @@ describe('the metrics endpoint', () => {
   it('groups repeats, resolves with status resolved, opens anew afterwards, and counts events within one payload', async () => {
     const { project, prometheus } = await projectWithIntegrations(h);
     const send = (...alerts: object[]) => sendAlert(h, prometheus.url, { ...METRICS_ENVELOPE, alerts }, { bearer: prometheus.token });
-    expect((await send(metricsItem(), metricsItem())).body).toEqual([{ iid: 1, title: 'p99 latency above 2s' }, { iid: 1, title: 'p99 latency above 2s' }]);
-    expect((await alertOf(h, project.path_with_namespace, 1)).eventCount).toBe(2);
-    expect((await send(metricsItem({ status: 'resolved', endsAt: '2026-11-26T10:30:00Z' }))).body).toEqual([{ iid: 1, title: 'p99 latency above 2s' }]);
+    expect((await send(metricsItem(), metricsItem())).status).toBe(201);
+    expect(await alertOf(h, project.path_with_namespace, 1)).toMatchObject({ title: 'p99 latency above 2s', eventCount: 2 });
+    expect(await alertOf(h, project.path_with_namespace, 2)).toBeNull();
+    expect((await send(metricsItem({ status: 'resolved', endsAt: '2026-11-26T10:30:00Z' }))).status).toBe(201);
     expect(await alertOf(h, project.path_with_namespace, 1)).toMatchObject({ status: 'RESOLVED', endedAt: '2026-11-26T10:30:00.000Z' });
-    expect((await send(metricsItem())).body).toEqual([{ iid: 2, title: 'p99 latency above 2s' }]);
+    // resolving what is not open stores nothing, and the metrics endpoint still answers 201
+    expect((await send(metricsItem({ status: 'resolved', endsAt: '2026-11-26T10:40:00Z' }))).status).toBe(201);
+    expect((await send(metricsItem())).status).toBe(201);
+    expect(await alertOf(h, project.path_with_namespace, 2)).toMatchObject({ status: 'TRIGGERED', eventCount: 1 });
+    expect(await alertOf(h, project.path_with_namespace, 3)).toBeNull();
+  });
+
+  it('is also what an HTTP endpoint does with an Alertmanager payload (version 4 and its envelope)', async () => {
+    const { project, http } = await projectWithIntegrations(h);
+    const answer = await sendAlert(h, http.url, { ...METRICS_ENVELOPE, alerts: [metricsItem()] }, { bearer: http.token });
+    expect(answer.status).toBe(201);
+    expect(await alertOf(h, project.path_with_namespace, 1)).toMatchObject({ title: 'p99 latency above 2s', monitoringTool: 'Prometheus' });
+    // another version is no Alertmanager payload: the HTTP format reads it (no title: the default)
+    expect((await sendAlert(h, http.url, { ...METRICS_ENVELOPE, version: '3', alerts: [metricsItem()] }, { bearer: http.token })).body).toEqual([{ iid: 2, title: 'New: Alert' }]);
   });
 
   it('answers 422 without the Alertmanager envelope (before the key), 401 for a wrong key, 403 when inactive', async () => {
@@ -217,7 +240,27 @@ describe('the metrics endpoint', () => {
     expect((await sendAlert(h, prometheus.url, { ...METRICS_ENVELOPE, alerts: [metricsItem()] }, { bearer: prometheus.token })).status).toBe(403);
     await gql(h, 'mutation($input: PrometheusIntegrationUpdateInput!) { prometheusIntegrationUpdate(input: $input) { errors } }', { input: { id: prometheus.id, active: true } });
     expect((await sendAlert(h, prometheus.url, { ...METRICS_ENVELOPE, alerts: [metricsItem()] }, { bearer: 'wrong' })).status).toBe(401);
-    expect((await sendAlert(h, prometheus.url, { ...METRICS_ENVELOPE, alerts: [metricsItem()] }, { basic: prometheus.token })).status).toBe(200);
+    expect((await sendAlert(h, prometheus.url, { ...METRICS_ENVELOPE, alerts: [metricsItem()] }, { basic: prometheus.token })).status).toBe(201);
+  });
+});
+
+describe('alert paths', () => {
+  it('tells the three endpoints apart, and nothing else is one', () => {
+    expect(matchAlertPath('/g/sub/p/alerts/notify/datadog/0123456789abcdef.json')).toEqual({ format: 'http', projectPath: 'g/sub/p', endpointIdentifier: '0123456789abcdef' });
+    expect(matchAlertPath('/g/p/alerts/notify.json')).toEqual({ format: 'http', projectPath: 'g/p', endpointIdentifier: undefined });
+    expect(matchAlertPath('/g/p/prometheus/alerts/notify.json')).toEqual({ format: 'prometheus', projectPath: 'g/p', endpointIdentifier: undefined });
+    for (const other of ['/api/v4/projects/1/alerts/notify.json', '/-/sandbox/alerts/notify.json', '/g/p/alerts/notify', '/g/p/alerts/notify/a/b/c.json', '/g/p/issues']) expect(matchAlertPath(other)).toBeNull();
+  });
+});
+
+describe('the payload limit option', () => {
+  it('reads a whole number of bytes, and refuses anything else', () => {
+    const fail = (message: string): never => {
+      throw new Error(message);
+    };
+    expect(parseAlertPayloadLimit(undefined, fail)).toBeUndefined();
+    expect(parseAlertPayloadLimit('2048', fail)).toBe(2048);
+    for (const bad of ['0', '-1', '1.5', '1MB']) expect(() => parseAlertPayloadLimit(bad, fail)).toThrow(/alert-payload-limit/);
   });
 });
 
