@@ -1,6 +1,7 @@
 import { chromium, type Browser, type Locator, type Page, type Request } from '@playwright/test';
 import { DEMO_PATHS, DEMO_TOKENS } from '../sandbox/seed/demo.ts';
 import { DEMO_PIPELINES } from '../sandbox/seed/pipelines.ts';
+import { DEMO_ALERTS } from '../sandbox/seed/alerts.ts';
 import { chromiumLaunchOptions } from '../e2e/browser.ts';
 import { startConsoleServer } from '../e2e/console-server.ts';
 import { Shell } from '../e2e/pages/shell.ts';
@@ -37,6 +38,8 @@ interface ClickScreen {
   /** The list's first data row, and its request (the first API request whose path matches). */
   target: Target;
   request: RegExp;
+  /** A list read through GraphQL: its request is the POST whose body matches; the raw button repeats it. */
+  graphql?: { body: RegExp; firstItem: string };
   /** Measured by a part of its own (`console.pipelines_list`), not with the click part's other screens. */
   ownPart?: boolean;
 }
@@ -54,9 +57,9 @@ export async function press(page: Page, link: Locator): Promise<void> {
 }
 
 /** A button (top left, over the page) that fetches `url` raw and shows the first item's name in a table row. */
-async function addRawButton(page: Page, url: string, token: string): Promise<Locator> {
+async function addRawButton(page: Page, url: string, token: string, graphql?: { body: string; firstItem: string }): Promise<Locator> {
   await page.evaluate(
-    ({ url, token }) => {
+    ({ url, token, graphql }) => {
       document.getElementById('bench-raw')?.remove();
       const box = document.createElement('div');
       box.id = 'bench-raw';
@@ -68,8 +71,12 @@ async function addRawButton(page: Page, url: string, token: string): Promise<Loc
       box.append(button, table);
       button.addEventListener('click', async () => {
         const started = performance.now();
-        const response = await fetch(url, { headers: { 'PRIVATE-TOKEN': token } });
-        const items = (await response.json()) as Array<{ name?: string; title?: string; description?: string; id: number }>;
+        const response = graphql
+          ? await fetch(url, { method: 'POST', headers: { 'PRIVATE-TOKEN': token, 'Content-Type': 'application/json' }, body: graphql.body })
+          : await fetch(url, { headers: { 'PRIVATE-TOKEN': token } });
+        const json = (await response.json()) as unknown;
+        // a GraphQL answer's list is at a dotted path of `data` (e.g. project.alertManagementAlerts.nodes)
+        const items = (graphql ? graphql.firstItem.split('.').reduce((at: any, key) => at?.[key], (json as { data: unknown }).data) : json) as Array<{ name?: string; title?: string; description?: string; id: number }>;
         (window as unknown as { rawFetchMs: number }).rawFetchMs = performance.now() - started;
         const first = items[0];
         const tbody = document.createElement('tbody');
@@ -82,7 +89,7 @@ async function addRawButton(page: Page, url: string, token: string): Promise<Loc
       });
       document.body.append(box);
     },
-    { url, token },
+    { url, token, graphql },
   );
   return page.getByRole('button', { name: 'Raw fetch', exact: true });
 }
@@ -99,7 +106,7 @@ interface ClickRun {
  * Fresh document at `start`, settled; the raw button pressed first (its fetch leaves nothing behind
  * to compete with), then the link on the same page.
  */
-async function clickRun(page: Page, screen: ClickScreen, token: string, requestUrl: { value?: string }): Promise<ClickRun> {
+async function clickRun(page: Page, screen: ClickScreen, token: string, requestUrl: { value?: string; body?: string }): Promise<ClickRun> {
   await page.goto(screen.start);
   const link = screen.link(page);
   await link.waitFor();
@@ -109,7 +116,7 @@ async function clickRun(page: Page, screen: ClickScreen, token: string, requestU
   let rawFetch = 0;
   // the first run finds the console's URL for the list; the raw request repeats it from then on
   if (requestUrl.value) {
-    const button = await addRawButton(page, requestUrl.value, token);
+    const button = await addRawButton(page, requestUrl.value, token, screen.graphql && requestUrl.body ? { body: requestUrl.body, firstItem: screen.graphql.firstItem } : undefined);
     await arm(page, { selector: '#bench-raw tbody > tr' });
     await press(page, button);
     raw = await painted(page, STEP_TIMEOUT_MS);
@@ -118,7 +125,10 @@ async function clickRun(page: Page, screen: ClickScreen, token: string, requestU
   }
 
   const onRequest = (request: Request) => {
-    if (!requestUrl.value && screen.request.test(new URL(request.url()).pathname)) requestUrl.value = request.url();
+    if (requestUrl.value || !screen.request.test(new URL(request.url()).pathname)) return;
+    if (screen.graphql && !screen.graphql.body.test(request.postData() ?? '')) return;
+    requestUrl.value = request.url();
+    requestUrl.body = request.postData() ?? undefined;
   };
   page.on('request', onRequest);
   await arm(page, screen.target);
@@ -151,7 +161,7 @@ async function screenFigures(browser: Browser, baseURL: string, faults: (latency
     await addPaintClock(context);
     const page = await context.newPage();
     page.setDefaultTimeout(STEP_TIMEOUT_MS);
-    const requestUrl: { value?: string } = {};
+    const requestUrl: { value?: string; body?: string } = {};
     // one run first, not counted: the browser fetches the route's chunks once, and the list's URL is noted
     await clickRun(page, screen, screen.token, requestUrl);
     const runs: ClickRun[] = [];
@@ -224,12 +234,21 @@ export async function clickFigures(only?: readonly string[]): Promise<void> {
     const gatewayAnswer = await fetch(`${server.baseURL}/api/v4/projects/${encodeURIComponent(DEMO_PIPELINES.project)}`, { headers: admin });
     if (!gatewayAnswer.ok) throw new Error(`GET /projects/${DEMO_PIPELINES.project} answered ${gatewayAnswer.status}`);
     const gateway = (await gatewayAnswer.json()) as { id: number };
+    // the demo's payments service: 10,000 alerts
+    const alertsAnswer = await fetch(`${server.baseURL}/api/v4/projects/${encodeURIComponent(DEMO_ALERTS.benchProject)}`, { headers: admin });
+    if (!alertsAnswer.ok) throw new Error(`GET /projects/${DEMO_ALERTS.benchProject} answered ${alertsAnswer.status}`);
+    const alertsProject = (await alertsAnswer.json()) as { id: number };
     const faultsUrl = `${server.baseURL}/-/sandbox/faults`;
     const faults = async (latency: number | null) => {
       const answer = latency === null
         ? await fetch(faultsUrl, { method: 'DELETE', headers: admin })
         : await fetch(faultsUrl, { method: 'POST', headers: admin, body: JSON.stringify({ path: '/api/v4/*', latency_ms: latency }) });
       if (!answer.ok) throw new Error(`${latency === null ? 'DELETE' : 'POST'} /-/sandbox/faults answered ${answer.status}`);
+      // the lists read through GraphQL wait as long
+      if (latency !== null) {
+        const graphql = await fetch(faultsUrl, { method: 'POST', headers: admin, body: JSON.stringify({ path: '/api/graphql', latency_ms: latency }) });
+        if (!graphql.ok) throw new Error(`POST /-/sandbox/faults (graphql) answered ${graphql.status}`);
+      }
     };
     const home = (page: Page) => areas(page).getByRole('link', { name: 'Home', exact: true });
     const screens: ClickScreen[] = [
@@ -265,6 +284,13 @@ export async function clickFigures(only?: readonly string[]): Promise<void> {
         name: 'pipelines', token: server.adminToken, start: `/projects/${gateway.id}/members`, ownPart: true,
         link: (page) => new Shell(page).section('Build').getByRole('link', { name: 'Pipelines', exact: true }),
         away: (page) => areas(page).getByRole('link', { name: 'Members', exact: true }), target: { caption: '^Pipelines$' }, request: /^\/api\/v4\/projects\/\d+\/pipelines$/,
+      },
+      {
+        // a page of the open ones among 10,000 alerts and the status counts, in one GraphQL request
+        name: 'alerts', token: server.adminToken, start: `/projects/${alertsProject.id}/members`, ownPart: true,
+        link: (page) => new Shell(page).section('Monitor').getByRole('link', { name: 'Alerts', exact: true }),
+        away: (page) => areas(page).getByRole('link', { name: 'Members', exact: true }), target: { caption: '^Alerts$' }, request: /^\/api\/graphql$/,
+        graphql: { body: /query alerts\(/, firstItem: 'project.alertManagementAlerts.nodes' },
       },
     ];
     for (const screen of screens) if (only ? only.includes(screen.name) : !screen.ownPart) await screenFigures(browser, server.baseURL, faults, screen);

@@ -23,6 +23,8 @@ export const CONSOLE_PARTS: ReadonlyArray<readonly [string, () => void | Promise
   ['console.click', () => clickFigures()],
   // the list of the demo's 5,000 pipelines, by the click figures' method
   ['console.pipelines_list', () => clickFigures(['pipelines'])],
+  // the list of the demo's 10,000 alerts (GraphQL), by the same method
+  ['console.alerts_list', () => clickFigures(['alerts'])],
   ['console.approve', approveFigures],
   ['console.cold', coldFigures],
   ['console.expiry', expiryFigures],
