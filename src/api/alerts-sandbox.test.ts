@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createServerApp } from '../../server/app.ts';
-import { fieldMappingOf, openAlertsByFingerprint, previewPayload } from '../features/alerts/mapping.ts';
+import { METRICS_TEMPLATE, fieldMappingOf, openAlertsByFingerprint, previewPayload } from '../features/alerts/mapping.ts';
 import {
   answeredAlerts, createAlertIssue, createHttpIntegration, createPrometheusIntegration, fetchAlert, fetchAlerts, fetchIntegrations, fetchOpenAlertsByTitle,
   fetchPayloadFields, resetIntegrationToken, sendTestAlert, setAlertAssignees, setIntegrationActive, updateAlertStatus, updateHttpIntegration, type Integration,
@@ -79,6 +79,12 @@ describe('alerts client against the sandbox', () => {
     const second = await sendTestAlert({ url: http.url!, key: http.token!, auth: 'basic', payload });
     expect(answeredAlerts(second)).toEqual([{ iid: made.iid, title: 'Queue backlog' }]);
     expect((await fetchAlert(connection, fullPath, made.iid)).eventCount).toBe(2);
+
+    // an Alertmanager webhook sent to the HTTP endpoint: previewed in the metrics format, and stored so
+    const webhook = METRICS_TEMPLATE.replace('API latency above 500 ms', 'Webhook to HTTP');
+    expect(previewPayload(webhook, 'http', { now: Date.now(), mapping, open: new Map() })).toMatchObject({ kind: 'ok', format: 'prometheus', items: [{ alert: { title: 'Webhook to HTTP' } }] });
+    expect((await sendTestAlert({ url: http.url!, key: http.token!, auth: 'bearer', payload: webhook })).status).toBe(201);
+    expect((await fetchOpenAlertsByTitle(connection, fullPath, ['Webhook to HTTP'])).length).toBe(1);
 
     // a wrong key is the instance's 401, shown as data
     expect((await sendTestAlert({ url: http.url!, key: 'wrong', auth: 'bearer', payload })).status).toBe(401);

@@ -68,3 +68,12 @@ describe('open alerts for the preview', () => {
     expect(previewPayload(METRICS_TEMPLATE, 'prometheus', { now, mapping: null, open })).toMatchObject({ items: [{ outcome: { kind: 'event', alert: { iid: 5 } } }] });
   });
 });
+
+describe('the format a payload is read in', () => {
+  it('reads an Alertmanager webhook sent to an HTTP endpoint as the metrics format, without the custom mapping', () => {
+    const preview = previewPayload(METRICS_TEMPLATE, 'http', { now, mapping: { title: { path: ['receiver'] } }, open: none });
+    expect(preview).toMatchObject({ kind: 'ok', format: 'prometheus', items: [{ alert: { title: 'API latency above 500 ms' } }] });
+    const old = previewPayload(METRICS_TEMPLATE.replace('"version": "4"', '"version": "3"'), 'http', { now, mapping: null, open: none });
+    expect(old).toMatchObject({ kind: 'ok', format: 'http', items: [{ alert: { title: 'New: Alert' } }] });
+  });
+});

@@ -1,6 +1,6 @@
 import type { AlertDetail, PayloadFieldName, PayloadMapping, PayloadMappingInput, PayloadFieldType } from '../../api/alerts.ts';
 import {
-  alertOutcomes, mapAlertPayload, parseJsonWithPosition, type AlertFieldMapping, type AlertOutcome, type AlertPayloadFormat, type MappableAlertField, type MappedAlert,
+  METRICS_REQUIRED_KEYS, METRICS_VERSION, alertOutcomes, mapAlertPayload, parseJsonWithPosition, type AlertFieldMapping, type AlertOutcome, type AlertPayloadFormat, type MappableAlertField, type MappedAlert,
   type OpenAlert, type ParsedJson, type SkippedAlert,
 } from '../../lib/alert-mapping.ts';
 
@@ -45,7 +45,17 @@ export type Preview =
   | { kind: 'empty' }
   | { kind: 'invalid-json'; error: Extract<ParsedJson, { ok: false }> }
   | { kind: 'refused'; message: string }
-  | { kind: 'ok'; items: PreviewItem[]; skipped: SkippedAlert[]; fingerprints: string[] };
+  | { kind: 'ok'; items: PreviewItem[]; skipped: SkippedAlert[]; fingerprints: string[]; format: AlertPayloadFormat };
+
+/**
+ * The format a payload is read in: an HTTP endpoint hands an Alertmanager webhook (its whole
+ * envelope, version 4) to the metrics service, as the platform's controller does.
+ */
+export function payloadFormat(format: AlertPayloadFormat, payload: unknown): AlertPayloadFormat {
+  if (format !== 'http' || !payload || typeof payload !== 'object' || Array.isArray(payload)) return format;
+  const object = payload as Record<string, unknown>;
+  return METRICS_REQUIRED_KEYS.every((key) => key in object) && object.version === METRICS_VERSION ? 'prometheus' : 'http';
+}
 
 /**
  * What the platform will make of `source` (spec 3, 4.9), with the same module its ingestion uses:
@@ -55,11 +65,12 @@ export function previewPayload(source: string, format: AlertPayloadFormat, optio
   if (!source.trim()) return { kind: 'empty' };
   const parsed = parseJsonWithPosition(source);
   if (!parsed.ok) return { kind: 'invalid-json', error: parsed };
-  const mapped = mapAlertPayload(format, parsed.value, { now: options.now, mapping: options.mapping, generateFingerprints: true });
+  const read = payloadFormat(format, parsed.value);
+  const mapped = mapAlertPayload(read, parsed.value, { now: options.now, mapping: read === 'http' ? options.mapping : null, generateFingerprints: true });
   if (!mapped.ok) return { kind: 'refused', message: mapped.message };
   const outcomes = alertOutcomes(mapped.alerts, (fingerprint) => options.open.get(fingerprint) ?? null);
   const fingerprints = [...new Set(mapped.alerts.map((alert) => alert.fingerprint).filter((value): value is string => value !== null))];
-  return { kind: 'ok', items: mapped.alerts.map((alert, index) => ({ alert, outcome: outcomes[index] })), skipped: mapped.skipped, fingerprints };
+  return { kind: 'ok', items: mapped.alerts.map((alert, index) => ({ alert, outcome: outcomes[index] })), skipped: mapped.skipped, fingerprints, format: read };
 }
 
 export const HTTP_TEMPLATE = JSON.stringify(

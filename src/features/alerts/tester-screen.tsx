@@ -83,7 +83,9 @@ function Composer({ projectId, fullPath, integration }: { projectId: number; ful
   const settled = useSettled(JSON.stringify(titles), 400);
   const settledTitles = JSON.parse(settled) as string[];
   const open = useQuery({ ...alertsQueries.openByTitle(connection, fullPath, settledTitles), enabled: settledTitles.length > 0 });
-  const openMap = useMemo(() => openAlertsByFingerprint(format, open.data ?? [], mapping), [open.data, format, mapping]);
+  // an HTTP endpoint reads an Alertmanager payload as the metrics service does: the open alerts' payloads too
+  const readAs = local.kind === 'ok' ? local.format : format;
+  const openMap = useMemo(() => openAlertsByFingerprint(readAs, open.data ?? [], readAs === 'http' ? mapping : null), [open.data, readAs, mapping]);
   const preview = useMemo(() => (openMap.size ? previewPayload(payload, format, { now: Date.now(), mapping, open: openMap }) : local), [local, openMap, payload, format, mapping]);
   const lookupPending = settledTitles.length > 0 && (open.isFetching || settled !== JSON.stringify(titles));
   const keyId = useId();
@@ -115,7 +117,7 @@ function Composer({ projectId, fullPath, integration }: { projectId: number; ful
         <textarea className="input alert-editor" value={payload} spellCheck={false} onChange={(event) => setPayload(event.target.value)} />
       </Field>
       {preview.kind === 'invalid-json' ? <ErrorLine source={payload} line={preview.error.line} column={preview.error.column} /> : null}
-      <PreviewPanel preview={preview} projectId={projectId} lookupPending={lookupPending} lookupError={open.error} />
+      <PreviewPanel preview={preview} format={format} projectId={projectId} lookupPending={lookupPending} lookupError={open.error} />
       <fieldset>
         <legend>Authorization</legend>
         <label className="inline-field">
@@ -173,7 +175,7 @@ function outcomeText(item: PreviewItem): string {
   }
 }
 
-function PreviewPanel({ preview, projectId, lookupPending, lookupError }: { preview: Preview; projectId: number; lookupPending: boolean; lookupError: unknown }) {
+function PreviewPanel({ preview, format, projectId, lookupPending, lookupError }: { preview: Preview; format: 'http' | 'prometheus'; projectId: number; lookupPending: boolean; lookupError: unknown }) {
   return (
     <section aria-labelledby="preview-heading" aria-live="polite">
       <h2 id="preview-heading">Preview</h2>
@@ -185,6 +187,7 @@ function PreviewPanel({ preview, projectId, lookupPending, lookupError }: { prev
         <p className="muted">The preview shows once the payload is valid JSON.</p>
       ) : (
         <>
+          {preview.format === 'prometheus' && format === 'http' ? <p>This HTTP endpoint hands an Alertmanager payload (version 4) to the metrics service: it is read in that format.</p> : null}
           <p>
             {preview.items.length === 1 ? '1 alert' : `${preview.items.length} alerts`}
             {lookupPending ? ' (looking up open alerts…)' : ''}
