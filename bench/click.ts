@@ -2,6 +2,7 @@ import { chromium, type Browser, type Locator, type Page, type Request } from '@
 import { DEMO_PATHS, DEMO_REGISTRY, DEMO_TOKENS } from '../sandbox/seed/demo.ts';
 import { DEMO_PIPELINES } from '../sandbox/seed/pipelines.ts';
 import { DEMO_PACKAGES } from '../sandbox/seed/packages.ts';
+import { DEMO_ALERTS } from '../sandbox/seed/alerts.ts';
 import { chromiumLaunchOptions } from '../e2e/browser.ts';
 import { startConsoleServer } from '../e2e/console-server.ts';
 import { Shell } from '../e2e/pages/shell.ts';
@@ -38,7 +39,9 @@ interface ClickScreen {
   /** The list's first data row, and its request (the first API request whose path matches). */
   target: Target;
   request: RegExp;
-  /** Measured by a part of its own (`console.pipelines_list`, `console.packages_list`), not with the click part's other screens. */
+  /** A list read through GraphQL: its request is the POST whose body matches; the raw button repeats it. */
+  graphql?: { body: RegExp; firstItem: string };
+  /** Measured by a part of its own (`console.pipelines_list`, `console.packages_list`...), not with the click part's other screens. */
   ownPart?: boolean;
   /**
    * The raw request's URL when the screen's own is not a GET of a JSON list (tags come over
@@ -69,9 +72,9 @@ export async function press(page: Page, link: Locator): Promise<void> {
 }
 
 /** A button (top left, over the page) that fetches `url` raw and shows the first item's name in a table row. */
-async function addRawButton(page: Page, url: string, token: string): Promise<Locator> {
+async function addRawButton(page: Page, url: string, token: string, graphql?: { body: string; firstItem: string }): Promise<Locator> {
   await page.evaluate(
-    ({ url, token }) => {
+    ({ url, token, graphql }) => {
       document.getElementById('bench-raw')?.remove();
       const box = document.createElement('div');
       box.id = 'bench-raw';
@@ -83,8 +86,12 @@ async function addRawButton(page: Page, url: string, token: string): Promise<Loc
       box.append(button, table);
       button.addEventListener('click', async () => {
         const started = performance.now();
-        const response = await fetch(url, { headers: { 'PRIVATE-TOKEN': token } });
-        const items = (await response.json()) as Array<{ name?: string; title?: string; description?: string; id: number }>;
+        const response = graphql
+          ? await fetch(url, { method: 'POST', headers: { 'PRIVATE-TOKEN': token, 'Content-Type': 'application/json' }, body: graphql.body })
+          : await fetch(url, { headers: { 'PRIVATE-TOKEN': token } });
+        const json = (await response.json()) as unknown;
+        // a GraphQL answer's list is at a dotted path of `data` (e.g. project.alertManagementAlerts.nodes)
+        const items = (graphql ? graphql.firstItem.split('.').reduce((at: any, key) => at?.[key], (json as { data: unknown }).data) : json) as Array<{ name?: string; title?: string; description?: string; id: number }>;
         (window as unknown as { rawFetchMs: number }).rawFetchMs = performance.now() - started;
         const first = items[0];
         const tbody = document.createElement('tbody');
@@ -97,7 +104,7 @@ async function addRawButton(page: Page, url: string, token: string): Promise<Loc
       });
       document.body.append(box);
     },
-    { url, token },
+    { url, token, graphql },
   );
   return page.getByRole('button', { name: 'Raw fetch', exact: true });
 }
@@ -114,7 +121,7 @@ interface ClickRun {
  * Fresh document at `start`, settled; the raw button pressed first (its fetch leaves nothing behind
  * to compete with), then the link on the same page.
  */
-async function clickRun(page: Page, screen: ClickScreen, token: string, requestUrl: { value?: string }): Promise<ClickRun> {
+async function clickRun(page: Page, screen: ClickScreen, token: string, requestUrl: { value?: string; body?: string }): Promise<ClickRun> {
   await page.goto(screen.start);
   const link = screen.link(page);
   await link.waitFor();
@@ -124,7 +131,7 @@ async function clickRun(page: Page, screen: ClickScreen, token: string, requestU
   let rawFetch = 0;
   // the first run finds the console's URL for the list; the raw request repeats it from then on
   if (requestUrl.value) {
-    const button = await addRawButton(page, requestUrl.value, token);
+    const button = await addRawButton(page, requestUrl.value, token, screen.graphql && requestUrl.body ? { body: requestUrl.body, firstItem: screen.graphql.firstItem } : undefined);
     await arm(page, { selector: '#bench-raw tbody > tr' });
     await press(page, button);
     raw = await painted(page, STEP_TIMEOUT_MS);
@@ -135,8 +142,11 @@ async function clickRun(page: Page, screen: ClickScreen, token: string, requestU
   let seen = false;
   const onRequest = (request: Request) => {
     if (!screen.request.test(new URL(request.url()).pathname)) return;
+    if (screen.graphql && !screen.graphql.body.test(request.postData() ?? '')) return;
     seen = true;
-    if (!requestUrl.value) requestUrl.value = request.url();
+    if (requestUrl.value) return;
+    requestUrl.value = request.url();
+    requestUrl.body = request.postData() ?? undefined;
   };
   page.on('request', onRequest);
   await arm(page, screen.target);
@@ -170,7 +180,7 @@ async function screenFigures(browser: Browser, baseURL: string, faults: (latency
     await addPaintClock(context);
     const page = await context.newPage();
     page.setDefaultTimeout(STEP_TIMEOUT_MS);
-    const requestUrl: { value?: string } = { value: screen.rawUrl };
+    const requestUrl: { value?: string; body?: string } = { value: screen.rawUrl };
     // one run first, not counted: the browser fetches the route's chunks once, and the list's URL is noted
     await clickRun(page, screen, screen.token, requestUrl);
     const runs: ClickRun[] = [];
@@ -251,12 +261,21 @@ export async function clickFigures(only?: readonly string[]): Promise<void> {
     const registryAnswer = await fetch(`${server.baseURL}/api/v4/projects/${encodeURIComponent(DEMO_REGISTRY.bigProject)}`, { headers: admin });
     if (!registryAnswer.ok) throw new Error(`GET /projects/${DEMO_REGISTRY.bigProject} answered ${registryAnswer.status}`);
     const registryProject = (await registryAnswer.json()) as { id: number; path_with_namespace: string };
+    // the demo's payments service: 10,000 alerts
+    const alertsAnswer = await fetch(`${server.baseURL}/api/v4/projects/${encodeURIComponent(DEMO_ALERTS.benchProject)}`, { headers: admin });
+    if (!alertsAnswer.ok) throw new Error(`GET /projects/${DEMO_ALERTS.benchProject} answered ${alertsAnswer.status}`);
+    const alertsProject = (await alertsAnswer.json()) as { id: number };
     const faultsUrl = `${server.baseURL}/-/sandbox/faults`;
     const faults = async (latency: number | null) => {
       const answer = latency === null
         ? await fetch(faultsUrl, { method: 'DELETE', headers: admin })
         : await fetch(faultsUrl, { method: 'POST', headers: admin, body: JSON.stringify({ path: '/api/v4/*', latency_ms: latency }) });
       if (!answer.ok) throw new Error(`${latency === null ? 'DELETE' : 'POST'} /-/sandbox/faults answered ${answer.status}`);
+      // the lists read through GraphQL wait as long
+      if (latency !== null) {
+        const graphql = await fetch(faultsUrl, { method: 'POST', headers: admin, body: JSON.stringify({ path: '/api/graphql', latency_ms: latency }) });
+        if (!graphql.ok) throw new Error(`POST /-/sandbox/faults (graphql) answered ${graphql.status}`);
+      }
     };
     const home = (page: Page) => areas(page).getByRole('link', { name: 'Home', exact: true });
     const screens: ClickScreen[] = [
@@ -309,6 +328,13 @@ export async function clickFigures(only?: readonly string[]): Promise<void> {
         request: /^\/api\/graphql$/,
         rawUrl: `${server.baseURL}/api/v4/projects/${registryProject.id}/registry/repositories/${DEMO_REGISTRY.bigRepositoryId}/tags?pagination=keyset&per_page=100`,
         cached: false,
+      },
+      {
+        // a page of the open ones among 10,000 alerts and the status counts, in one GraphQL request
+        name: 'alerts', token: server.adminToken, start: `/projects/${alertsProject.id}/members`, ownPart: true,
+        link: (page) => new Shell(page).section('Monitor').getByRole('link', { name: 'Alerts', exact: true }),
+        away: (page) => areas(page).getByRole('link', { name: 'Members', exact: true }), target: { caption: '^Alerts$' }, request: /^\/api\/graphql$/,
+        graphql: { body: /query alerts\(/, firstItem: 'project.alertManagementAlerts.nodes' },
       },
     ];
     for (const screen of screens) if (only ? only.includes(screen.name) : !screen.ownPart) await screenFigures(browser, server.baseURL, faults, screen);

@@ -26,6 +26,8 @@ export const CONSOLE_PARTS: ReadonlyArray<readonly [string, () => void | Promise
   ['console.pipelines_list', () => clickFigures(['pipelines'])],
   // the list of the demo's 5,000 packages (first row overhead against a raw fetch), by the same method
   ['console.packages_list', () => clickFigures(['packages'])],
+  // the list of the demo's 10,000 alerts (GraphQL), by the same method
+  ['console.alerts_list', () => clickFigures(['alerts'])],
   ['console.approve', approveFigures],
   ['console.cold', coldFigures],
   ['console.expiry', expiryFigures],

@@ -109,6 +109,11 @@ const ADDRESSES: Record<string, (ids: DemoIds) => string> = {
   'groups/$groupId/service-accounts_.$userId.tokens.tsx': (ids) => `/groups/${ids.group}/service-accounts/${ids.groupAccount}/tokens`,
   'projects/index.tsx': () => '/projects',
   'projects/$projectId/approval-settings.tsx': (ids) => `/projects/${ids.project}/approval-settings`,
+  // the API gateway holds the demo's alerts (DEMO_ALERTS.project) and its integrations of both kinds
+  'projects/$projectId/alerts/index.tsx': (ids) => `/projects/${ids.pipelines}/alerts?tab=all`,
+  'projects/$projectId/alerts/$alertIid.tsx': (ids) => `/projects/${ids.pipelines}/alerts/1`,
+  'projects/$projectId/alerts/tester.tsx': (ids) => `/projects/${ids.pipelines}/alerts/tester`,
+  'projects/$projectId/settings/alerts.tsx': (ids) => `/projects/${ids.pipelines}/settings/alerts`,
   'projects/$projectId/blame.$.tsx': (ids) => `/projects/${ids.project}/blame/README.md`,
   'projects/$projectId/blob.$.tsx': (ids) => `/projects/${ids.project}/blob/src/components/Order%20Summary.tsx`,
   'projects/$projectId/boards.tsx': (ids) => `/projects/${ids.project}/boards`,

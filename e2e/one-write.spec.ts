@@ -1321,3 +1321,77 @@ test.describe('one press sends one write', () => {
     }
   });
 });
+
+// -- alerts: GraphQL mutations and the relay, counted as the browser sends them (one /api/graphql path serves reads too)
+
+/** The browser's requests from now on that run GraphQL mutation `name`, or post to the alert relay. */
+function countWrites(page: Page, match: { mutation: string } | { relay: true }) {
+  const seen: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() !== 'POST') return;
+    const url = new URL(request.url());
+    if ('relay' in match ? url.pathname === '/-/alerts-relay' : url.pathname === '/api/graphql' && (request.postData() ?? '').includes(`mutation ${match.mutation}(`)) seen.push(url.pathname);
+  });
+  return seen;
+}
+
+/**
+ * A new project with an HTTP alert integration added through its settings screen (left open),
+ * pressed as `press` when given; `writes` are the create mutations the browser sent.
+ */
+async function projectWithIntegration(page: Page, api: Api, press?: Press) {
+  const project = await newProject(api);
+  api.deleteAfter(`/projects/${project.id}`);
+  const name = `Hook ${unique()}`;
+  await page.goto(`/projects/${project.id}/settings/alerts`);
+  const form = page.getByRole('form', { name: 'Add an alert integration' });
+  await form.getByLabel('Integration name').fill(name);
+  const writes = countWrites(page, { mutation: 'httpIntegrationCreate' });
+  const add = form.getByRole('button', { name: 'Add integration', exact: true });
+  if (press) await pressTwice(page, press, add, form.getByLabel('Integration name'));
+  else await add.click();
+  const row = page.getByRole('table', { name: 'Alert integrations' }).getByRole('row').filter({ hasText: name });
+  await expect(row).toHaveCount(1);
+  await expect(add).toBeEnabled();
+  return { project, name, row, writes };
+}
+
+test.describe('one press sends one write: alerts', () => {
+  eachPress('add an alert integration', async ({ page, api }, press) => {
+    const { writes } = await projectWithIntegration(page, api, press);
+    expect(writes).toHaveLength(1);
+  });
+
+  eachPress('reset the key of an alert integration, and send a test alert', async ({ page, api }, press) => {
+    const { project, name, row } = await projectWithIntegration(page, api);
+    await row.getByRole('button', { name: `Reset key of ${name}` }).click();
+    const confirm = page.getByRole('alertdialog', { name: `Reset the key of ${name}?` });
+    const resets = countWrites(page, { mutation: 'httpIntegrationResetToken' });
+    await pressTwice(page, press, confirm.getByRole('button', { name: 'Reset key', exact: true }));
+    await expect(confirm).toHaveCount(0);
+    expect(resets).toHaveLength(1);
+
+    await page.goto(`/projects/${project.id}/alerts/tester`);
+    await page.getByLabel('Payload', { exact: true }).fill(JSON.stringify({ title: `One write ${unique()}` }));
+    const sends = countWrites(page, { relay: true });
+    await pressTwice(page, press, page.getByRole('button', { name: 'Send test alert', exact: true }));
+    await expect(page.getByRole('heading', { name: 'The instance answered 200' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Send test alert', exact: true })).toBeEnabled();
+    expect(sends).toHaveLength(1);
+    await page.goto(`/projects/${project.id}/alerts?tab=all`);
+    await expect(page.getByRole('table', { name: 'Alerts' }).getByRole('row')).toHaveCount(2);
+  });
+
+  eachPress('create an issue from an alert', async ({ page, api }, press) => {
+    const { project } = await projectWithIntegration(page, api);
+    await page.goto(`/projects/${project.id}/alerts/tester`);
+    await page.getByLabel('Payload', { exact: true }).fill(JSON.stringify({ title: 'Needs an issue' }));
+    await page.getByRole('button', { name: 'Send test alert', exact: true }).click();
+    await page.getByRole('link', { name: 'Alert #1: Needs an issue' }).click();
+    const writes = countWrites(page, { mutation: 'createAlertIssue' });
+    await pressTwice(page, press, page.getByRole('button', { name: 'Create issue', exact: true }));
+    await expect(page.getByRole('link', { name: /^Issue #\d+/ })).toBeVisible();
+    expect(writes).toHaveLength(1);
+    expect(await api.get<unknown[]>(`/projects/${project.id}/issues`)).toHaveLength(1);
+  });
+});

@@ -6,6 +6,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { acceptsEncoding, compressJson } from '../sandbox/http/compress.ts';
 import { securityHeaders } from './security.ts';
 import { routePreloads, withPreloads, type Manifest } from './route-preloads.ts';
+import { forwardTo, isAlertPath, relayAlert } from './alerts-relay.ts';
 
 // headers that describe one hop and must not be forwarded by a proxy
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length'];
@@ -17,6 +18,8 @@ export interface ServerOptions {
   target?: string;
   /** The built console (vite build output); served with index.html for every other path. */
   distDir?: string;
+  /** The alert relay's payload limit in bytes (alerts-relay.ts). */
+  alertsRelayLimitBytes?: number;
 }
 
 /** Forwards the request to the target with its path untouched, so `%2F` stays encoded. */
@@ -119,12 +122,18 @@ export function createServerApp(options: ServerOptions) {
     app.all('/api/v4/*', compressJson(), (c) => proxy(c.req.raw, target));
     // the platform's GraphQL endpoint beside the REST API (the run form's CI variables, a job being stuck, the graph's needs)
     app.all('/api/graphql', compressJson(), (c) => proxy(c.req.raw, target));
+    // the tester's alerts go to the instance's alert endpoints, which answer no CORS
+    const forward = forwardTo(target);
+    app.all('/-/alerts-relay', (c) => relayAlert(c.req.raw, { forward, limitBytes: options.alertsRelayLimitBytes }));
   } else if (options.sandboxFetch) {
     const sandboxFetch = options.sandboxFetch;
     // the Node bindings pass through so the sandbox's dropped-connection fault can reach the socket
     app.all('/api/v4/*', (c) => sandboxFetch(c.req.raw, c.env));
     app.all('/api/graphql', (c) => sandboxFetch(c.req.raw, c.env));
     app.all('/-/sandbox/*', (c) => sandboxFetch(c.req.raw, c.env));
+    app.all('/-/alerts-relay', (c) => relayAlert(c.req.raw, { forward: (request) => sandboxFetch(request), limitBytes: options.alertsRelayLimitBytes }));
+    // the integrations' URLs are on this origin: a monitoring tool posting to one reaches the sandbox's ingestion
+    app.post('*', (c, next) => (isAlertPath(c.req.path) ? sandboxFetch(c.req.raw, c.env) : next()));
   }
   const distDir = options.distDir;
   if (distDir && fs.existsSync(path.join(distDir, 'index.html'))) {

@@ -51,6 +51,9 @@ import { Route as ProjectsProjectIdMergeRequestBoardRouteImport } from './routes
 import { Route as ProjectsProjectIdPackagesAndRegistriesRouteImport } from './routes/projects/$projectId/packages-and-registries'
 import { Route as ProjectsProjectIdRunnersRouteImport } from './routes/projects/$projectId/runners'
 import { Route as AdminServiceAccountsUserIdTokensRouteImport } from './routes/admin/service-accounts_.$userId.tokens'
+import { Route as ProjectsProjectIdAlertsIndexRouteImport } from './routes/projects/$projectId/alerts/index'
+import { Route as ProjectsProjectIdAlertsAlertIidRouteImport } from './routes/projects/$projectId/alerts/$alertIid'
+import { Route as ProjectsProjectIdAlertsTesterRouteImport } from './routes/projects/$projectId/alerts/tester'
 import { Route as ProjectsProjectIdBlameSplatRouteImport } from './routes/projects/$projectId/blame.$'
 import { Route as ProjectsProjectIdBlobSplatRouteImport } from './routes/projects/$projectId/blob.$'
 import { Route as ProjectsProjectIdCommitShaRouteImport } from './routes/projects/$projectId/commit.$sha'
@@ -70,6 +73,7 @@ import { Route as ProjectsProjectIdPipelinesNewRouteImport } from './routes/proj
 import { Route as ProjectsProjectIdRegistryIndexRouteImport } from './routes/projects/$projectId/registry/index'
 import { Route as ProjectsProjectIdRegistryRepositoryIdRouteImport } from './routes/projects/$projectId/registry/$repositoryId'
 import { Route as ProjectsProjectIdRegistryCleanupPolicyRouteImport } from './routes/projects/$projectId/registry/cleanup-policy'
+import { Route as ProjectsProjectIdSettingsAlertsRouteImport } from './routes/projects/$projectId/settings/alerts'
 import { Route as ProjectsProjectIdTreeSplatRouteImport } from './routes/projects/$projectId/tree.$'
 import { Route as GroupsGroupIdServiceAccountsUserIdTokensRouteImport } from './routes/groups/$groupId/service-accounts_.$userId.tokens'
 import { Route as ProjectsProjectIdMergeRequestsMergeRequestIidIndexRouteImport } from './routes/projects/$projectId/merge-requests/$mergeRequestIid/index'
@@ -305,6 +309,24 @@ const AdminServiceAccountsUserIdTokensRoute =
     path: '/admin/service-accounts/$userId/tokens',
     getParentRoute: () => rootRouteImport,
   } as any)
+const ProjectsProjectIdAlertsIndexRoute =
+  ProjectsProjectIdAlertsIndexRouteImport.update({
+    id: '/projects/$projectId/alerts/',
+    path: '/projects/$projectId/alerts/',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const ProjectsProjectIdAlertsAlertIidRoute =
+  ProjectsProjectIdAlertsAlertIidRouteImport.update({
+    id: '/projects/$projectId/alerts/$alertIid',
+    path: '/projects/$projectId/alerts/$alertIid',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const ProjectsProjectIdAlertsTesterRoute =
+  ProjectsProjectIdAlertsTesterRouteImport.update({
+    id: '/projects/$projectId/alerts/tester',
+    path: '/projects/$projectId/alerts/tester',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const ProjectsProjectIdBlameSplatRoute =
   ProjectsProjectIdBlameSplatRouteImport.update({
     id: '/projects/$projectId/blame/$',
@@ -419,6 +441,12 @@ const ProjectsProjectIdRegistryCleanupPolicyRoute =
     path: '/projects/$projectId/registry/cleanup-policy',
     getParentRoute: () => rootRouteImport,
   } as any)
+const ProjectsProjectIdSettingsAlertsRoute =
+  ProjectsProjectIdSettingsAlertsRouteImport.update({
+    id: '/projects/$projectId/settings/alerts',
+    path: '/projects/$projectId/settings/alerts',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const ProjectsProjectIdTreeSplatRoute =
   ProjectsProjectIdTreeSplatRouteImport.update({
     id: '/projects/$projectId/tree/$',
@@ -522,6 +550,8 @@ export interface FileRoutesByFullPath {
   '/projects/$projectId/merge-requests/$mergeRequestIid': typeof ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteWithChildren
   '/projects/$projectId/pipelines/$pipelineId': typeof ProjectsProjectIdPipelinesPipelineIdRouteRouteWithChildren
   '/admin/service-accounts/$userId/tokens': typeof AdminServiceAccountsUserIdTokensRoute
+  '/projects/$projectId/alerts/$alertIid': typeof ProjectsProjectIdAlertsAlertIidRoute
+  '/projects/$projectId/alerts/tester': typeof ProjectsProjectIdAlertsTesterRoute
   '/projects/$projectId/blame/$': typeof ProjectsProjectIdBlameSplatRoute
   '/projects/$projectId/blob/$': typeof ProjectsProjectIdBlobSplatRoute
   '/projects/$projectId/commit/$sha': typeof ProjectsProjectIdCommitShaRoute
@@ -534,7 +564,9 @@ export interface FileRoutesByFullPath {
   '/projects/$projectId/pipelines/new': typeof ProjectsProjectIdPipelinesNewRoute
   '/projects/$projectId/registry/$repositoryId': typeof ProjectsProjectIdRegistryRepositoryIdRoute
   '/projects/$projectId/registry/cleanup-policy': typeof ProjectsProjectIdRegistryCleanupPolicyRoute
+  '/projects/$projectId/settings/alerts': typeof ProjectsProjectIdSettingsAlertsRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
+  '/projects/$projectId/alerts/': typeof ProjectsProjectIdAlertsIndexRoute
   '/projects/$projectId/issues/': typeof ProjectsProjectIdIssuesIndexRoute
   '/projects/$projectId/merge-requests/': typeof ProjectsProjectIdMergeRequestsIndexRoute
   '/projects/$projectId/packages/': typeof ProjectsProjectIdPackagesIndexRoute
@@ -592,6 +624,8 @@ export interface FileRoutesByTo {
   '/admin/hooks': typeof AdminHooksIndexRoute
   '/admin/storage-moves': typeof AdminStorageMovesIndexRoute
   '/admin/service-accounts/$userId/tokens': typeof AdminServiceAccountsUserIdTokensRoute
+  '/projects/$projectId/alerts/$alertIid': typeof ProjectsProjectIdAlertsAlertIidRoute
+  '/projects/$projectId/alerts/tester': typeof ProjectsProjectIdAlertsTesterRoute
   '/projects/$projectId/blame/$': typeof ProjectsProjectIdBlameSplatRoute
   '/projects/$projectId/blob/$': typeof ProjectsProjectIdBlobSplatRoute
   '/projects/$projectId/commit/$sha': typeof ProjectsProjectIdCommitShaRoute
@@ -604,7 +638,9 @@ export interface FileRoutesByTo {
   '/projects/$projectId/pipelines/new': typeof ProjectsProjectIdPipelinesNewRoute
   '/projects/$projectId/registry/$repositoryId': typeof ProjectsProjectIdRegistryRepositoryIdRoute
   '/projects/$projectId/registry/cleanup-policy': typeof ProjectsProjectIdRegistryCleanupPolicyRoute
+  '/projects/$projectId/settings/alerts': typeof ProjectsProjectIdSettingsAlertsRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
+  '/projects/$projectId/alerts': typeof ProjectsProjectIdAlertsIndexRoute
   '/projects/$projectId/issues': typeof ProjectsProjectIdIssuesIndexRoute
   '/projects/$projectId/merge-requests': typeof ProjectsProjectIdMergeRequestsIndexRoute
   '/projects/$projectId/packages': typeof ProjectsProjectIdPackagesIndexRoute
@@ -665,6 +701,8 @@ export interface FileRoutesById {
   '/projects/$projectId/merge-requests/$mergeRequestIid': typeof ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteWithChildren
   '/projects/$projectId/pipelines/$pipelineId': typeof ProjectsProjectIdPipelinesPipelineIdRouteRouteWithChildren
   '/admin/service-accounts_/$userId/tokens': typeof AdminServiceAccountsUserIdTokensRoute
+  '/projects/$projectId/alerts/$alertIid': typeof ProjectsProjectIdAlertsAlertIidRoute
+  '/projects/$projectId/alerts/tester': typeof ProjectsProjectIdAlertsTesterRoute
   '/projects/$projectId/blame/$': typeof ProjectsProjectIdBlameSplatRoute
   '/projects/$projectId/blob/$': typeof ProjectsProjectIdBlobSplatRoute
   '/projects/$projectId/commit/$sha': typeof ProjectsProjectIdCommitShaRoute
@@ -677,7 +715,9 @@ export interface FileRoutesById {
   '/projects/$projectId/pipelines/new': typeof ProjectsProjectIdPipelinesNewRoute
   '/projects/$projectId/registry/$repositoryId': typeof ProjectsProjectIdRegistryRepositoryIdRoute
   '/projects/$projectId/registry/cleanup-policy': typeof ProjectsProjectIdRegistryCleanupPolicyRoute
+  '/projects/$projectId/settings/alerts': typeof ProjectsProjectIdSettingsAlertsRoute
   '/projects/$projectId/tree/$': typeof ProjectsProjectIdTreeSplatRoute
+  '/projects/$projectId/alerts/': typeof ProjectsProjectIdAlertsIndexRoute
   '/projects/$projectId/issues/': typeof ProjectsProjectIdIssuesIndexRoute
   '/projects/$projectId/merge-requests/': typeof ProjectsProjectIdMergeRequestsIndexRoute
   '/projects/$projectId/packages/': typeof ProjectsProjectIdPackagesIndexRoute
@@ -739,6 +779,8 @@ export interface FileRouteTypes {
     | '/projects/$projectId/merge-requests/$mergeRequestIid'
     | '/projects/$projectId/pipelines/$pipelineId'
     | '/admin/service-accounts/$userId/tokens'
+    | '/projects/$projectId/alerts/$alertIid'
+    | '/projects/$projectId/alerts/tester'
     | '/projects/$projectId/blame/$'
     | '/projects/$projectId/blob/$'
     | '/projects/$projectId/commit/$sha'
@@ -751,7 +793,9 @@ export interface FileRouteTypes {
     | '/projects/$projectId/pipelines/new'
     | '/projects/$projectId/registry/$repositoryId'
     | '/projects/$projectId/registry/cleanup-policy'
+    | '/projects/$projectId/settings/alerts'
     | '/projects/$projectId/tree/$'
+    | '/projects/$projectId/alerts/'
     | '/projects/$projectId/issues/'
     | '/projects/$projectId/merge-requests/'
     | '/projects/$projectId/packages/'
@@ -809,6 +853,8 @@ export interface FileRouteTypes {
     | '/admin/hooks'
     | '/admin/storage-moves'
     | '/admin/service-accounts/$userId/tokens'
+    | '/projects/$projectId/alerts/$alertIid'
+    | '/projects/$projectId/alerts/tester'
     | '/projects/$projectId/blame/$'
     | '/projects/$projectId/blob/$'
     | '/projects/$projectId/commit/$sha'
@@ -821,7 +867,9 @@ export interface FileRouteTypes {
     | '/projects/$projectId/pipelines/new'
     | '/projects/$projectId/registry/$repositoryId'
     | '/projects/$projectId/registry/cleanup-policy'
+    | '/projects/$projectId/settings/alerts'
     | '/projects/$projectId/tree/$'
+    | '/projects/$projectId/alerts'
     | '/projects/$projectId/issues'
     | '/projects/$projectId/merge-requests'
     | '/projects/$projectId/packages'
@@ -881,6 +929,8 @@ export interface FileRouteTypes {
     | '/projects/$projectId/merge-requests/$mergeRequestIid'
     | '/projects/$projectId/pipelines/$pipelineId'
     | '/admin/service-accounts_/$userId/tokens'
+    | '/projects/$projectId/alerts/$alertIid'
+    | '/projects/$projectId/alerts/tester'
     | '/projects/$projectId/blame/$'
     | '/projects/$projectId/blob/$'
     | '/projects/$projectId/commit/$sha'
@@ -893,7 +943,9 @@ export interface FileRouteTypes {
     | '/projects/$projectId/pipelines/new'
     | '/projects/$projectId/registry/$repositoryId'
     | '/projects/$projectId/registry/cleanup-policy'
+    | '/projects/$projectId/settings/alerts'
     | '/projects/$projectId/tree/$'
+    | '/projects/$projectId/alerts/'
     | '/projects/$projectId/issues/'
     | '/projects/$projectId/merge-requests/'
     | '/projects/$projectId/packages/'
@@ -954,6 +1006,8 @@ export interface RootRouteChildren {
   ProjectsProjectIdMergeRequestsMergeRequestIidRouteRoute: typeof ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteWithChildren
   ProjectsProjectIdPipelinesPipelineIdRouteRoute: typeof ProjectsProjectIdPipelinesPipelineIdRouteRouteWithChildren
   AdminServiceAccountsUserIdTokensRoute: typeof AdminServiceAccountsUserIdTokensRoute
+  ProjectsProjectIdAlertsAlertIidRoute: typeof ProjectsProjectIdAlertsAlertIidRoute
+  ProjectsProjectIdAlertsTesterRoute: typeof ProjectsProjectIdAlertsTesterRoute
   ProjectsProjectIdBlameSplatRoute: typeof ProjectsProjectIdBlameSplatRoute
   ProjectsProjectIdBlobSplatRoute: typeof ProjectsProjectIdBlobSplatRoute
   ProjectsProjectIdCommitShaRoute: typeof ProjectsProjectIdCommitShaRoute
@@ -966,7 +1020,9 @@ export interface RootRouteChildren {
   ProjectsProjectIdPipelinesNewRoute: typeof ProjectsProjectIdPipelinesNewRoute
   ProjectsProjectIdRegistryRepositoryIdRoute: typeof ProjectsProjectIdRegistryRepositoryIdRoute
   ProjectsProjectIdRegistryCleanupPolicyRoute: typeof ProjectsProjectIdRegistryCleanupPolicyRoute
+  ProjectsProjectIdSettingsAlertsRoute: typeof ProjectsProjectIdSettingsAlertsRoute
   ProjectsProjectIdTreeSplatRoute: typeof ProjectsProjectIdTreeSplatRoute
+  ProjectsProjectIdAlertsIndexRoute: typeof ProjectsProjectIdAlertsIndexRoute
   ProjectsProjectIdIssuesIndexRoute: typeof ProjectsProjectIdIssuesIndexRoute
   ProjectsProjectIdMergeRequestsIndexRoute: typeof ProjectsProjectIdMergeRequestsIndexRoute
   ProjectsProjectIdPackagesIndexRoute: typeof ProjectsProjectIdPackagesIndexRoute
@@ -1271,6 +1327,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminServiceAccountsUserIdTokensRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/projects/$projectId/alerts/': {
+      id: '/projects/$projectId/alerts/'
+      path: '/projects/$projectId/alerts'
+      fullPath: '/projects/$projectId/alerts/'
+      preLoaderRoute: typeof ProjectsProjectIdAlertsIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/projects/$projectId/alerts/$alertIid': {
+      id: '/projects/$projectId/alerts/$alertIid'
+      path: '/projects/$projectId/alerts/$alertIid'
+      fullPath: '/projects/$projectId/alerts/$alertIid'
+      preLoaderRoute: typeof ProjectsProjectIdAlertsAlertIidRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/projects/$projectId/alerts/tester': {
+      id: '/projects/$projectId/alerts/tester'
+      path: '/projects/$projectId/alerts/tester'
+      fullPath: '/projects/$projectId/alerts/tester'
+      preLoaderRoute: typeof ProjectsProjectIdAlertsTesterRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/projects/$projectId/blame/$': {
       id: '/projects/$projectId/blame/$'
       path: '/projects/$projectId/blame/$'
@@ -1402,6 +1479,13 @@ declare module '@tanstack/react-router' {
       path: '/projects/$projectId/registry/cleanup-policy'
       fullPath: '/projects/$projectId/registry/cleanup-policy'
       preLoaderRoute: typeof ProjectsProjectIdRegistryCleanupPolicyRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/projects/$projectId/settings/alerts': {
+      id: '/projects/$projectId/settings/alerts'
+      path: '/projects/$projectId/settings/alerts'
+      fullPath: '/projects/$projectId/settings/alerts'
+      preLoaderRoute: typeof ProjectsProjectIdSettingsAlertsRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/projects/$projectId/tree/$': {
@@ -1565,6 +1649,8 @@ const rootRouteChildren: RootRouteChildren = {
   ProjectsProjectIdPipelinesPipelineIdRouteRoute:
     ProjectsProjectIdPipelinesPipelineIdRouteRouteWithChildren,
   AdminServiceAccountsUserIdTokensRoute: AdminServiceAccountsUserIdTokensRoute,
+  ProjectsProjectIdAlertsAlertIidRoute: ProjectsProjectIdAlertsAlertIidRoute,
+  ProjectsProjectIdAlertsTesterRoute: ProjectsProjectIdAlertsTesterRoute,
   ProjectsProjectIdBlameSplatRoute: ProjectsProjectIdBlameSplatRoute,
   ProjectsProjectIdBlobSplatRoute: ProjectsProjectIdBlobSplatRoute,
   ProjectsProjectIdCommitShaRoute: ProjectsProjectIdCommitShaRoute,
@@ -1580,7 +1666,9 @@ const rootRouteChildren: RootRouteChildren = {
     ProjectsProjectIdRegistryRepositoryIdRoute,
   ProjectsProjectIdRegistryCleanupPolicyRoute:
     ProjectsProjectIdRegistryCleanupPolicyRoute,
+  ProjectsProjectIdSettingsAlertsRoute: ProjectsProjectIdSettingsAlertsRoute,
   ProjectsProjectIdTreeSplatRoute: ProjectsProjectIdTreeSplatRoute,
+  ProjectsProjectIdAlertsIndexRoute: ProjectsProjectIdAlertsIndexRoute,
   ProjectsProjectIdIssuesIndexRoute: ProjectsProjectIdIssuesIndexRoute,
   ProjectsProjectIdMergeRequestsIndexRoute:
     ProjectsProjectIdMergeRequestsIndexRoute,

@@ -11,7 +11,8 @@ describe('the sidebar model', () => {
       ['Code', ['Merge requests', 'Merge request board', 'Files', 'Commits', 'Branches']],
       ['Build', ['Pipelines', 'Runners']],
       ['Deploy', ['Package registry', 'Container registry']],
-      ['Settings', ['Deploy keys', 'Packages and registries', 'Merge request approvals']],
+      ['Monitor', ['Alerts', 'Alert tester']],
+      ['Settings', ['Deploy keys', 'Packages and registries', 'Merge request approvals', 'Alert integrations']],
     ]);
   });
 

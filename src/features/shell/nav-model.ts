@@ -108,12 +108,17 @@ function projectItems(projectId: number): Placed[] {
     { section: 'Deploy', label: 'Package registry', to: '/projects/$projectId/packages', params, alsoCurrent: /^\/projects\/[^/]+\/packages\// },
     // an image and the cleanup policy keep the registry current
     { section: 'Deploy', label: 'Container registry', to: '/projects/$projectId/registry', params, alsoCurrent: /^\/projects\/[^/]+\/registry\// },
+    // the list stays current on an alert's own page; the tester is a screen of its own
+    { section: 'Monitor', label: 'Alerts', to: '/projects/$projectId/alerts', params, exact: true, alsoCurrent: /^\/projects\/[^/]+\/alerts\/\d/ },
+    { section: 'Monitor', label: 'Alert tester', to: '/projects/$projectId/alerts/tester', params },
     // the platform keeps deploy keys in Settings, Repository
     { section: 'Settings', label: 'Deploy keys', to: '/projects/$projectId/deploy-keys', params },
     // the platform keeps package protection in Settings, Packages and registries
     { section: 'Settings', label: 'Packages and registries', to: '/projects/$projectId/packages-and-registries', params },
     // the platform keeps these in Settings, Merge requests; members below Maintainer see them read-only
     { section: 'Settings', label: 'Merge request approvals', to: '/projects/$projectId/approval-settings', params },
+    // the platform keeps these in Settings, Monitor, Alerts
+    { section: 'Settings', label: 'Alert integrations', to: '/projects/$projectId/settings/alerts', params },
   ];
 }
 

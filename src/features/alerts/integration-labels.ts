@@ -1,0 +1,3 @@
+export function integrationTypeLabel(type: string): string {
+  return type === 'PROMETHEUS' ? 'Metrics (Prometheus)' : 'HTTP endpoint';
+}
