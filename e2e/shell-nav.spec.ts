@@ -154,7 +154,7 @@ test.describe('at 1440 px', () => {
     await page.goto(`/projects/${webApp}/blob/README.md`);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
 
-    await expect(shell.areas.getByRole('group')).toHaveText([/^Your work/, /^Manage/, /^Plan/, /^Code/, /^Build/, /^Deploy/, /^Settings/]);
+    await expect(shell.areas.getByRole('group')).toHaveText([/^Your work/, /^Manage/, /^Plan/, /^Code/, /^Build/, /^Deploy/, /^Monitor/, /^Settings/]);
     await expect(shell.areas).toContainText('Acme Engineering / Frontend / Web App');
     await expect(shell.section('Code').getByRole('link')).toHaveText(['Merge requests', 'Merge request board', 'Files', 'Commits', 'Branches']);
     // a file is part of Files, which stays current on it
