@@ -13,6 +13,7 @@ import { issueDetailFigures } from './issue-detail.ts';
 import { mergeRequestChangesFigures } from './merge-request-changes.ts';
 import { pipelineDetailFigures } from './jobs.ts';
 import { registryPreviewFigures } from './registry.ts';
+import { alertsTesterFigures } from './alerts-tester.ts';
 
 /**
  * The console's parts of the bench, by name (`npm run bench -- --only <prefix>` runs the parts
@@ -44,4 +45,6 @@ export const CONSOLE_PARTS: ReadonlyArray<readonly [string, () => void | Promise
   // the 10,000-tag image: its first page of tags by the click figures' method, and the bulk delete's preview per keystroke
   ['console.registry_tags', () => clickFigures(['registry_tags'])],
   ['console.registry_preview', registryPreviewFigures],
+  // the alert tester's preview per keystroke into a 100 KB payload
+  ['console.alerts_tester', alertsTesterFigures],
 ];
