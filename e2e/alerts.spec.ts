@@ -292,3 +292,27 @@ test("an alert's page: its status and assignees change, and the list shows them"
   await expect(row).toContainText(`@${member.username}`);
   await expect(row).toContainText('Info');
 });
+
+test('an endpoint deactivated refuses alerts with 403 until activated again, and a deleted one is gone from the list and refuses too', async ({ page, api, baseURL, consoleServer, knownSecrets }) => {
+  const project = await newProject(api);
+  const integration = await newIntegration(baseURL!, consoleServer.adminToken, project.path_with_namespace, 'http', 'Pager hook');
+  knownSecrets.add(integration.token);
+  await page.goto(`/projects/${project.id}/settings/alerts`);
+  const row = page.getByRole('table', { name: 'Alert integrations' }).getByRole('row').filter({ hasText: 'Pager hook' });
+  await expect(row).toContainText('Active');
+
+  await row.getByRole('button', { name: 'Deactivate Pager hook' }).click();
+  await expect(row).toContainText('Inactive');
+  expect((await notify(integration, { title: 'While paused' })).status).toBe(403);
+
+  await row.getByRole('button', { name: 'Activate Pager hook' }).click();
+  await expect(row.getByRole('button', { name: 'Deactivate Pager hook' })).toBeVisible();
+  expect((await notify(integration, { title: 'After resuming' })).status).toBe(200);
+
+  await row.getByRole('button', { name: 'Delete Pager hook' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Delete Pager hook?' });
+  await confirm.getByRole('button', { name: 'Delete integration' }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect(row).toHaveCount(0);
+  expect((await notify(integration, { title: 'After deleting' })).status).toBe(403);
+});
