@@ -4,6 +4,7 @@ import { ApiError, describeErrorBody } from './errors.ts';
 import { graphqlRequest } from './graphql.ts';
 import type { Connection } from './http.ts';
 import { loose } from './schema.ts';
+import type { AlertSort, AlertTab } from './vocabulary.ts';
 
 /**
  * Alerts and alert integrations of a project, through the platform's GraphQL API (spec 3, 4.9;
@@ -22,21 +23,6 @@ export const ALERT_SEVERITY_VALUES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO
 export type AlertSeverityValue = (typeof ALERT_SEVERITY_VALUES)[number];
 
 /** The platform's AlertManagementAlertSort values the list offers. */
-export const ALERT_SORTS = [
-  { value: 'STARTED_AT_DESC', label: 'Start time, newest first' },
-  { value: 'STARTED_AT_ASC', label: 'Start time, oldest first' },
-  { value: 'SEVERITY_DESC', label: 'Severity, highest first' },
-  { value: 'SEVERITY_ASC', label: 'Severity, lowest first' },
-  { value: 'EVENT_COUNT_DESC', label: 'Events, most first' },
-  { value: 'EVENT_COUNT_ASC', label: 'Events, fewest first' },
-  { value: 'STATUS_ASC', label: 'Status, triggered first' },
-  { value: 'UPDATED_TIME_DESC', label: 'Updated, newest first' },
-] as const;
-export type AlertSort = (typeof ALERT_SORTS)[number]['value'];
-
-/** The list's tabs: the platform's status counts name `open` (triggered and acknowledged) and `all`. */
-export const ALERT_TABS = ['open', 'triggered', 'acknowledged', 'resolved', 'ignored', 'all'] as const;
-export type AlertTab = (typeof ALERT_TABS)[number];
 export function tabStatuses(tab: AlertTab): AlertStatus[] | undefined {
   if (tab === 'all') return undefined;
   if (tab === 'open') return ['TRIGGERED', 'ACKNOWLEDGED'];

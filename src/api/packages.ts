@@ -3,22 +3,9 @@ import * as z from 'zod/mini';
 import { request, requestKeysetPage, requestPage, send, sendRaw, type Connection } from './http.ts';
 import { apiPath, pathSegment, withoutEmpty } from './params.ts';
 import { loose } from './schema.ts';
+import type { PackageType, PackageStatusFilter, PackageOrder } from './vocabulary.ts';
 
 // -- vocabulary (spec 3, 2.6 and 4.6)
-
-export const PACKAGE_TYPES = ['conan', 'maven', 'npm', 'pypi', 'composer', 'nuget', 'helm', 'terraform_module', 'golang', 'generic'] as const;
-export type PackageType = (typeof PACKAGE_TYPES)[number];
-/** spec 3, 4.6: the group list has no terraform_module filter. */
-export const GROUP_PACKAGE_TYPES = PACKAGE_TYPES.filter((type) => type !== 'terraform_module');
-
-/** The `status` filter's values (spec 3, 4.6); `deprecated` is a status a package has, not one to filter by. */
-export const PACKAGE_STATUS_FILTERS = ['default', 'hidden', 'processing', 'error', 'pending_destruction'] as const;
-export type PackageStatusFilter = (typeof PACKAGE_STATUS_FILTERS)[number];
-export const PACKAGE_STATUSES = ['default', 'deprecated', 'error', 'hidden', 'processing', 'pending_destruction'] as const;
-
-export const PACKAGE_ORDERS = ['created_at', 'name', 'version', 'type'] as const;
-export const GROUP_PACKAGE_ORDERS = [...PACKAGE_ORDERS, 'project_path'] as const;
-export type PackageOrder = (typeof GROUP_PACKAGE_ORDERS)[number];
 
 /** Types a package protection rule may name (the platform's list grows; the API checks it). */
 export const PROTECTION_PACKAGE_TYPES = ['conan', 'generic', 'helm', 'maven', 'npm', 'nuget', 'pypi'] as const;

@@ -96,3 +96,35 @@ export type PipelineOrder = (typeof PIPELINE_ORDERS)[number];
 /** A pipeline variable's `variable_type` (spec 3, 4.5: env_var is the default). */
 export const VARIABLE_TYPES = ['env_var', 'file'] as const;
 export type VariableType = (typeof VARIABLE_TYPES)[number];
+
+// -- packages (spec 3, 4.6)
+export const PACKAGE_TYPES = ['conan', 'maven', 'npm', 'pypi', 'composer', 'nuget', 'helm', 'terraform_module', 'golang', 'generic'] as const;
+export type PackageType = (typeof PACKAGE_TYPES)[number];
+/** spec 3, 4.6: the group list has no terraform_module filter. */
+export const GROUP_PACKAGE_TYPES = PACKAGE_TYPES.filter((type) => type !== 'terraform_module');
+
+/** The `status` filter's values (spec 3, 4.6); `deprecated` is a status a package has, not one to filter by. */
+export const PACKAGE_STATUS_FILTERS = ['default', 'hidden', 'processing', 'error', 'pending_destruction'] as const;
+export type PackageStatusFilter = (typeof PACKAGE_STATUS_FILTERS)[number];
+export const PACKAGE_STATUSES = ['default', 'deprecated', 'error', 'hidden', 'processing', 'pending_destruction'] as const;
+
+export const PACKAGE_ORDERS = ['created_at', 'name', 'version', 'type'] as const;
+export const GROUP_PACKAGE_ORDERS = [...PACKAGE_ORDERS, 'project_path'] as const;
+export type PackageOrder = (typeof GROUP_PACKAGE_ORDERS)[number];
+
+// -- alerts (the platform's AlertManagementAlertSort and status tabs)
+export const ALERT_SORTS = [
+  { value: 'STARTED_AT_DESC', label: 'Start time, newest first' },
+  { value: 'STARTED_AT_ASC', label: 'Start time, oldest first' },
+  { value: 'SEVERITY_DESC', label: 'Severity, highest first' },
+  { value: 'SEVERITY_ASC', label: 'Severity, lowest first' },
+  { value: 'EVENT_COUNT_DESC', label: 'Events, most first' },
+  { value: 'EVENT_COUNT_ASC', label: 'Events, fewest first' },
+  { value: 'STATUS_ASC', label: 'Status, triggered first' },
+  { value: 'UPDATED_TIME_DESC', label: 'Updated, newest first' },
+] as const;
+export type AlertSort = (typeof ALERT_SORTS)[number]['value'];
+
+/** The list's tabs: the platform's status counts name `open` (triggered and acknowledged) and `all`. */
+export const ALERT_TABS = ['open', 'triggered', 'acknowledged', 'resolved', 'ignored', 'all'] as const;
+export type AlertTab = (typeof ALERT_TABS)[number];

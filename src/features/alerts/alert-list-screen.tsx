@@ -1,6 +1,7 @@
 import './alerts.css';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { ALERT_SORTS, ALERT_TABS, alertsQueries, type Alert, type AlertTab } from '../../api/alerts.ts';
+import { alertsQueries, type Alert } from '../../api/alerts.ts';
+import { ALERT_SORTS, ALERT_TABS, type AlertTab } from '../../api/vocabulary.ts';
 import { useConnection } from '../../api/react.ts';
 import { ChoiceSelect } from '../../components/choice-select.tsx';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { ALERT_SORTS, ALERT_TABS, type AlertListParams } from '../../api/alerts.ts';
+import type { AlertListParams } from '../../api/alerts.ts';
+import { ALERT_SORTS, ALERT_TABS } from '../../api/vocabulary.ts';
 import { searchSchema, withDefault, type SearchOf } from '../../lib/search-params.ts';
 
 const cursor = z.catch(z.optional(z.string().check(z.maxLength(500))), undefined);

@@ -3,7 +3,7 @@ import { commitsQueries, type CommitListParams } from '../../api/commits.ts';
 import { sinceOf, untilOf } from '../../lib/time.ts';
 import type { Connection } from '../../api/http.ts';
 import { projectsQueries } from '../../api/projects.ts';
-import { type HistorySearch } from './search.ts';
+import type { HistorySearch } from './search.ts';
 
 type LoaderContext = { queryClient: QueryClient; api: Connection };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PACKAGE_TYPES } from '../../api/packages.ts';
+import { PACKAGE_TYPES } from '../../api/vocabulary.ts';
 import { TOKEN_PLACEHOLDER, installSteps, mavenCoordinates } from './install.ts';
 
 const context = { instanceUrl: 'https://gitlab.example.com/', projectId: 7, namespace: { id: 3, full_path: 'acme/platform' } };

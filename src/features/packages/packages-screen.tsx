@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { GROUP_PACKAGE_TYPES, PACKAGE_STATUS_FILTERS, PACKAGE_TYPES, packagesQueries, type Package, type PackageOrder, type PackageScope } from '../../api/packages.ts';
+import { packagesQueries, type Package, type PackageScope } from '../../api/packages.ts';
+import { GROUP_PACKAGE_TYPES, PACKAGE_STATUS_FILTERS, PACKAGE_TYPES, type PackageOrder } from '../../api/vocabulary.ts';
 import { useConnection } from '../../api/react.ts';
 import { ChoiceSelect } from '../../components/choice-select.tsx';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';

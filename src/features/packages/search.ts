@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { GROUP_PACKAGE_ORDERS, PACKAGE_STATUS_FILTERS, PACKAGE_TYPES, type PackageListParams, type PackageOrder, type PackageScope } from '../../api/packages.ts';
+import type { PackageListParams, PackageScope } from '../../api/packages.ts';
+import { GROUP_PACKAGE_ORDERS, PACKAGE_STATUS_FILTERS, PACKAGE_TYPES, type PackageOrder } from '../../api/vocabulary.ts';
 import { pageParams, searchSchema, withDefault, type SearchOf } from '../../lib/search-params.ts';
 
 const optionalEnum = <T extends string>(values: readonly T[]) => withDefault(z.union([z.literal(''), z.enum(values as unknown as [T, ...T[]])]), '');

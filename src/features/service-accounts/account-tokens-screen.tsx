@@ -1,7 +1,7 @@
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 
-import { type AccessToken, type NewAccessToken } from '../../api/access-tokens.ts';
+import type { AccessToken, NewAccessToken } from '../../api/access-tokens.ts';
 import { serviceAccountsQueries, type ServiceAccountScope } from '../../api/service-accounts.ts';
 import { useConnection } from '../../api/react.ts';
 import { usersQueries } from '../../api/users.ts';
