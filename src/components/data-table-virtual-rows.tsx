@@ -5,7 +5,8 @@ import { bodyRow, type ColumnDef, type DataRow } from './data-table.tsx';
 const ROW_HEIGHT = 52;
 
 /**
- * The rows in view of a long page, between spacers. Its own component: the virtualizer measures
+ * The rows in view of a long page, between spacers; rendered rows are measured (an estimate alone
+ * left the last rows of a page of shorter rows out of reach of the scroll). Its own component: the virtualizer measures
  * the scroll box in a layout effect (a forced layout, then a second render), which a short page,
  * shown whole, must not pay.
  */
@@ -22,7 +23,7 @@ export default function VirtualRows<T>({ rows, columns, scrollRef }: { rows: Dat
           <td colSpan={columnCount} style={{ height: padTop, padding: 0, border: 0 }} />
         </tr>
       ) : null}
-      {items.map((item) => bodyRow(rows[item.index], columns, true))}
+      {items.map((item) => bodyRow(rows[item.index], columns, true, virtualizer.measureElement))}
       {padBottom > 0 ? (
         <tr aria-hidden="true">
           <td colSpan={columnCount} style={{ height: padBottom, padding: 0, border: 0 }} />

@@ -77,9 +77,10 @@ export function DataTable<T>({ caption, columns, data, getRowId, stale, footer }
   );
 }
 
-export function bodyRow<T>(row: DataRow<T>, columns: ColumnDef<T>[], virtual: boolean) {
+/** `measure`: the virtualizer's, so a row taller or shorter than its estimate still places the rest right. */
+export function bodyRow<T>(row: DataRow<T>, columns: ColumnDef<T>[], virtual: boolean, measure?: (element: HTMLTableRowElement | null) => void) {
   return (
-    <tr key={row.id} aria-rowindex={virtual ? row.index + 2 : undefined}>
+    <tr key={row.id} ref={measure} data-index={measure ? row.index : undefined} aria-rowindex={virtual ? row.index + 2 : undefined}>
       {columns.map((column) => (
         <td key={column.id}>{column.cell({ row })}</td>
       ))}
