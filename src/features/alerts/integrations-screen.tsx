@@ -13,7 +13,7 @@ import { QueryStates } from '../../components/query-states.tsx';
 import { EmptyState, RoutePending } from '../../components/states.tsx';
 import { useNotify } from '../../components/toast.tsx';
 import { useProjectCaller, type ProjectCaller } from '../../components/use-project-caller.ts';
-import { CopyButton } from './copy-button.tsx';
+import { CopyButton } from '../../components/copy-button.tsx';
 import { useCreateHttpIntegration, useCreatePrometheusIntegration, useDestroyIntegration, useResetIntegrationToken, useSetIntegrationActive } from './mutations.ts';
 import { integrationTypeLabel } from './integration-labels.ts';
 import { AlertsScreen } from './alerts-screen.tsx';
@@ -85,7 +85,7 @@ function Integrations({ projectId, fullPath, editable }: { projectId: number; fu
           <div>
             <code className="alert-text">{original.url}</code>
             <div className="alert-actions">
-              <CopyButton text={original.url} label={`Copy URL of ${original.name || integrationTypeLabel(original.type)}`} />
+              <CopyButton text={original.url} label={`Copy URL of ${original.name || integrationTypeLabel(original.type)}`}>{`Copy URL of ${original.name || integrationTypeLabel(original.type)}`}</CopyButton>
             </div>
           </div>
         ) : (
@@ -107,7 +107,7 @@ function Integrations({ projectId, fullPath, editable }: { projectId: number; fu
               <button type="button" className="button" aria-pressed={shown} onClick={() => reveal(original.id)}>
                 {shown ? `Hide key of ${label}` : `Reveal key of ${label}`}
               </button>
-              <CopyButton text={original.token} label={`Copy key of ${label}`} />
+              <CopyButton text={original.token} label={`Copy key of ${label}`}>{`Copy key of ${label}`}</CopyButton>
             </div>
           </div>
         );
