@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { expect, test } from './fixtures.ts';
+import { DEMO_PATHS, expect, test } from './fixtures.ts';
 
 test.describe('the served console', () => {
   test('sends its security headers, and its hashed files compressed and immutable', async ({ request }) => {
@@ -83,5 +83,29 @@ test.describe('the served console', () => {
     await page.goto('/admin/runners');
     await expect(page.getByRole('table', { name: /^Runners$/ }).getByRole('row').nth(1)).toBeVisible();
     await page.unrouteAll({ behavior: 'ignoreErrors' });
+  });
+
+  test("a deep link's first request leaves from the boot script before the console's code runs, and is asked once", async ({ page, api, connectAs, consoleServer }) => {
+    const groupId = await api.groupId(DEMO_PATHS.bigGroup);
+    await connectAs(page, consoleServer.adminToken);
+    const firstPage = `/api/v4/groups/${groupId}/members?page=1&per_page=20`;
+    const asked: string[] = [];
+    let listAsked!: () => void;
+    const listSent = new Promise<void>((resolve) => (listAsked = resolve));
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname + url.search !== firstPage) return;
+      asked.push(request.url());
+      listAsked();
+    });
+    // every script but the boot script waits for the list's request: only the boot script can send it
+    await page.route('**/assets/*.js', async (route) => {
+      if (!/\/assets\/boot-[^/]+\.js$/.test(new URL(route.request().url()).pathname)) await listSent;
+      await route.continue();
+    });
+    await page.goto(`/groups/${groupId}/members`);
+    await expect(page.getByRole('table', { name: /members$/ }).getByRole('row').nth(1)).toBeVisible();
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    expect(asked).toHaveLength(1);
   });
 });

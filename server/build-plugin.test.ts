@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { servedConsole } from './build-plugin.ts';
+import { bootScript, servedConsole } from './build-plugin.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -24,5 +24,20 @@ describe('the built index.html', () => {
     expect(policy).toContain("connect-src 'self' https:;");
     // a meta policy ignores frame-ancestors (CSP 3, 6.4.2), so it is not there to mislead
     expect(policy).not.toContain('frame-ancestors');
+  });
+});
+
+describe('the boot script', () => {
+  const plugin = bootScript();
+  const transform = (plugin.transformIndexHtml as { handler: (html: string) => string }).handler;
+
+  it('is listed before the entry, whose module scripts run in document order after it', () => {
+    const html = transform('<head>\n    <script type="module" crossorigin src="/assets/index-1.js"></script>\n  </head>');
+    expect(html.indexOf('src="/src/boot.ts"')).toBeGreaterThan(-1);
+    expect(html.indexOf('src="/src/boot.ts"')).toBeLessThan(html.indexOf('src="/assets/index-1.js"'));
+  });
+
+  it('refuses a page without a module script to precede', () => {
+    expect(() => transform('<head></head>')).toThrow(/no module script/);
   });
 });

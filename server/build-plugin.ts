@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import { rolldown } from 'rolldown';
 import type { Plugin } from 'vite';
 import { contentSecurityPolicy } from './security.ts';
 
@@ -53,6 +54,49 @@ export function servedConsole(): Plugin {
     async writeBundle(options, bundle) {
       const dir = options.dir ?? 'dist';
       await precompress(Object.keys(bundle).map((name) => path.join(dir, name)));
+    },
+  };
+}
+
+const BOOT_SOURCE = 'src/boot.ts';
+
+/**
+ * The boot script (src/boot.ts) as a file of its own, listed before the entry: Vite would fold a
+ * second script of index.html into the entry, where it would run only once all of the entry is in.
+ * The build bundles it apart (rolldown, as Vite itself does); the dev server loads the module as is.
+ */
+export function bootScript(): Plugin {
+  let root = process.cwd();
+  let building = false;
+  let built: { fileName: string; code: string } | undefined;
+  return {
+    name: 'platform-console:boot',
+    configResolved(config) {
+      root = config.root;
+      building = config.command === 'build';
+    },
+    async buildStart() {
+      if (!building) return;
+      const bundle = await rolldown({ input: path.resolve(root, BOOT_SOURCE), platform: 'browser' });
+      try {
+        const { output } = await bundle.generate({ format: 'esm', minify: true, entryFileNames: 'assets/boot-[hash].js' });
+        built = { fileName: output[0].fileName, code: output[0].code };
+      } finally {
+        await bundle.close();
+      }
+    },
+    generateBundle() {
+      if (built) this.emitFile({ type: 'asset', fileName: built.fileName, source: built.code });
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(html) {
+        // module scripts run in document order: before the entry's, it never waits for the entry
+        const at = html.indexOf('<script type="module"');
+        if (at < 0) throw new Error('index.html has no module script for the boot script to precede');
+        const tag = `<script type="module" crossorigin src="/${built?.fileName ?? BOOT_SOURCE}"></script>\n    `;
+        return html.slice(0, at) + tag + html.slice(at);
+      },
     },
   };
 }

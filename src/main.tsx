@@ -7,12 +7,18 @@ import { SessionStore, expiryWatcher, sessionConnection, whenConnectionChanges }
 import { ServicesContext } from './api/react.ts';
 import { createAppRouter } from './router.tsx';
 import { startRoutesOnPress } from './lib/press-preload.ts';
+import { forgetEarly } from './api/early.ts';
+import { firstRequests, sendFirstRequests } from './api/first-requests.ts';
+import { apiBase } from './api/params.ts';
 import './styles.css';
 
 const queryClient = createQueryClient();
 const session = new SessionStore();
 // signing in, switching, signing out or expiring: no answer of one connection is shown to another
-whenConnectionChanges(session, () => queryClient.clear());
+whenConnectionChanges(session, () => {
+  queryClient.clear();
+  forgetEarly();
+});
 const connection = sessionConnection(
   session,
   expiryWatcher(session, () => {
@@ -46,8 +52,14 @@ function startFirstScreen(): Promise<void> {
 
 startRoutesOnPress(document, {
   currentPath: () => router.state.location.pathname,
-  // a failure is the navigation's to show (it runs the same loaders again)
-  preload: (href) => void router.preloadRoute({ href } as Parameters<typeof router.preloadRoute>[0]).catch(() => undefined),
+  preload: (href) => {
+    // the screen's first requests go out before its route's code has run (api/first-requests.ts)
+    const active = session.getActive();
+    const url = new URL(href, location.origin);
+    if (active) sendFirstRequests(apiBase(active.connection), active.token, firstRequests(url.pathname, url.search, url.hash, active.connection));
+    // a failure is the navigation's to show (it runs the same loaders again)
+    void router.preloadRoute({ href } as Parameters<typeof router.preloadRoute>[0]).catch(() => undefined);
+  },
 });
 
 void firstScreenStarted.then(() =>

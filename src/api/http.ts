@@ -1,8 +1,9 @@
 import * as z from 'zod/mini';
 import { ApiError, describeErrorBody } from './errors.ts';
-import { encodeQuery, type QueryParams } from './params.ts';
+import { apiBase, encodeQuery, type QueryParams } from './params.ts';
 import { toKeysetPage, toPage, type KeysetPage, type Page } from './pagination.ts';
 import { rateLimitStore } from './rate-limit.ts';
+import { jsonGetHeaders, noteAnswered, takeEarly } from './early.ts';
 
 /** Where requests go and who makes them. The token lives here and nowhere else. */
 export interface Connection {
@@ -29,10 +30,6 @@ export interface ApiResponse<T> {
   headers: Headers;
 }
 
-export function apiBase(connection: Pick<Connection, 'instanceUrl'>): string {
-  return `${connection.instanceUrl.replace(/\/+$/, '')}/api/v4`;
-}
-
 async function readBody(response: Response): Promise<unknown> {
   const text = await response.text();
   if (!text) return null;
@@ -48,6 +45,15 @@ async function readBody(response: Response): Promise<unknown> {
   return text;
 }
 
+/** `response`, or a rejection as soon as `signal` aborts (an early request is not the caller's to abort). */
+function untilAborted(response: Promise<Response>, signal: AbortSignal): Promise<Response> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    response.then(resolve, reject);
+  });
+}
+
 /** Raw call: resolves with the parsed JSON (unvalidated) or rejects with an ApiError. */
 export function send(connection: Connection, path: string, options: RequestOptions = {}): Promise<ApiResponse<unknown>> {
   const query = encodeQuery(options.query);
@@ -57,8 +63,7 @@ export function send(connection: Connection, path: string, options: RequestOptio
 /** `send` to a full URL of the instance outside `/api/v4` (`/api/graphql`): the same auth, errors and limits. */
 export async function sendTo(connection: Connection, url: string, options: Omit<RequestOptions, 'query'> = {}): Promise<ApiResponse<unknown>> {
   const method = options.method ?? 'GET';
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (connection.token) headers['PRIVATE-TOKEN'] = connection.token;
+  const headers = jsonGetHeaders(connection.token);
   let body: string | undefined;
   if (options.body !== undefined) {
     headers['Content-Type'] = 'application/json';
@@ -75,8 +80,10 @@ export async function sendTo(connection: Connection, url: string, options: Omit<
       }, options.timeoutMs)
     : undefined;
   let response: Response;
+  // a plain GET may have gone out already, before this code was there (api/early.ts)
+  const early = method === 'GET' && body === undefined && connection.token ? takeEarly(url, connection.token) : null;
   try {
-    response = await fetch(url, { method, headers, body, signal: controller.signal });
+    response = await (early ? untilAborted(early, controller.signal) : fetch(url, { method, headers, body, signal: controller.signal }));
   } catch {
     if (timedOut) throw new ApiError(0, `The instance did not answer within ${Math.round(options.timeoutMs! / 1000)} s.`, 'timeout');
     if (options.signal?.aborted) throw new ApiError(0, 'The request was cancelled.', 'aborted');
@@ -100,6 +107,7 @@ export async function sendTo(connection: Connection, url: string, options: Omit<
     if (error instanceof ApiError) throw error;
     throw new ApiError(response.status, 'The connection broke while the answer was arriving.', 'network');
   }
+  if (response.ok && method === 'GET' && connection.token) noteAnswered(url, connection.token);
   if (!response.ok) {
     const retryAfterHeader = Number(response.headers.get('retry-after') ?? NaN);
     const retryAfter = Number.isFinite(retryAfterHeader) && retryAfterHeader >= 0 ? retryAfterHeader : undefined;

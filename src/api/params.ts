@@ -1,3 +1,8 @@
+/** Where an instance's REST API lives: `https://gitlab.example.com/api/v4`. */
+export function apiBase(connection: { instanceUrl: string }): string {
+  return `${connection.instanceUrl.replace(/\/+$/, '')}/api/v4`;
+}
+
 /** A query or form value the platform understands: scalars, `name[]=` arrays, `name[k]=` hashes. */
 export type QueryValue = string | number | boolean | null | undefined | readonly QueryValue[] | { readonly [key: string]: QueryValue };
 export type QueryParams = Readonly<Record<string, QueryValue>>;
@@ -52,4 +57,9 @@ export function apiPath(strings: TemplateStringsArray, ...values: Array<string |
 /** The params without empty filters: undefined, null, '' and false say "not filtered". */
 export function withoutEmpty<T extends object>(params: T): Partial<T> {
   return Object.fromEntries(Object.entries(params).filter(([, value]) => value !== undefined && value !== null && value !== '' && value !== false)) as Partial<T>;
+}
+
+/** A path as the platform wants it: no leading, trailing or doubled `/`. */
+export function normalizePath(filePath: string): string {
+  return filePath.split('/').filter(Boolean).join('/');
 }

@@ -2,7 +2,8 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
 import { ApiError } from './errors.ts';
 import type { Connection } from './http.ts';
-import { fetchTreePage, normalizePath, parentDirectory, pathCrumbs, repositoryQueries } from './repository.ts';
+import { fetchTreePage, parentDirectory, pathCrumbs, repositoryQueries } from './repository.ts';
+import { normalizePath } from './params.ts';
 import { clientTestSandbox } from './test-sandbox.ts';
 
 const offline: Connection = { instanceUrl: 'https://code.example.com', token: 't' };

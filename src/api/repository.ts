@@ -2,6 +2,7 @@ import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { requestKeysetPage, requestPage, type Connection } from './http.ts';
 import { apiPath, withoutEmpty } from './params.ts';
+import { treeQuery } from './first-requests.ts';
 import { flag, loose } from './schema.ts';
 
 /** spec 3, 2.x: one entry of GET /projects/:id/repository/tree. `commit` is a submodule. */
@@ -41,12 +42,11 @@ export interface TagListParams {
 }
 
 // a directory rarely has more; keyset pages keep a huge one cheap for the server
-export const TREE_PAGE_SIZE = 100;
 
 /** One keyset page of a directory; `nextUrl` (from the Link header) continues it. */
 export function fetchTreePage(connection: Connection, projectId: number, params: TreeParams, nextUrl: string | null, signal?: AbortSignal) {
   return requestKeysetPage(connection, nextUrl ?? apiPath`/projects/${projectId}/repository/tree`, treeEntrySchema, {
-    query: { ...withoutEmpty({ path: params.path, ref: params.ref, recursive: params.recursive }), pagination: 'keyset', per_page: TREE_PAGE_SIZE },
+    query: treeQuery(params.path, params.ref, params.recursive),
     signal,
   });
 }
@@ -86,7 +86,3 @@ export function pathCrumbs(filePath: string): Array<{ name: string; path: string
   return parts.map((name, index) => ({ name, path: parts.slice(0, index + 1).join('/') }));
 }
 
-/** A path as the platform wants it: no leading, trailing or doubled `/`. */
-export function normalizePath(filePath: string): string {
-  return filePath.split('/').filter(Boolean).join('/');
-}

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { SessionStore, sessionConnection, usableStorage, whenConnectionChanges, type SavedConnection } from './session.ts';
+import { SessionStore, sessionConnection, whenConnectionChanges, type SavedConnection } from './session.ts';
+import { usableStorage } from './stored-session.ts';
 import { ApiError } from './errors.ts';
 import { retryDelay, shouldRetry } from './query-client.ts';
 

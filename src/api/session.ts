@@ -1,81 +1,11 @@
 import { send, type Connection } from './http.ts';
 import { ApiError } from './errors.ts';
 import { rateLimitStore } from './rate-limit.ts';
+import { CURRENT_KEY, LIST_KEY, readList, storedActiveSession, storedToken, tokenKey, usableStorage, type ActiveSession, type SavedConnection } from './stored-session.ts';
 
-/** A connection the user made on this device; the token is kept apart from it. */
-export interface SavedConnection {
-  id: string;
-  instanceUrl: string;
-  userId: number;
-  username: string;
-  name: string;
-  avatarUrl: string | null;
-  isAdmin: boolean;
-  /** A bot: the console is connected with a group or project access token. */
-  isBot?: boolean;
-  /** The token's scopes, when the instance told them. */
-  scopes?: string[] | null;
-  /** false when the token lacks `api`: the console is read-only. */
-  canWrite: boolean;
-  version: string | null;
-  /** The instance serves only the API (the sandbox, whose /version says revision "sandbox"): its web pages do not exist. */
-  apiOnly?: boolean;
-  /** The token sits in localStorage only when the user asked to be remembered. */
-  remember: boolean;
-}
-
-export interface ActiveSession {
-  connection: SavedConnection;
-  token: string;
-}
-
-const LIST_KEY = 'platform-console.connections';
-const CURRENT_KEY = 'platform-console.current';
-const tokenKey = (id: string) => `platform-console.token.${id}`;
+export type { ActiveSession, SavedConnection };
 
 type Listener = () => void;
-
-/**
- * The browser's storage, or null where it is missing or blocked: a browser that blocks site
- * data throws at the mere access. Writes that fail (a full quota) are dropped, not thrown.
- */
-export function usableStorage(get: () => Storage | undefined): Storage | null {
-  let storage: Storage | undefined;
-  try {
-    storage = get();
-    storage?.getItem(LIST_KEY);
-  } catch {
-    return null;
-  }
-  if (!storage) return null;
-  const found = storage;
-  const safely = (write: () => void) => {
-    try {
-      write();
-    } catch {
-      // the value stays in memory for this tab
-    }
-  };
-  return {
-    get length() {
-      return found.length;
-    },
-    key: (index) => found.key(index),
-    getItem: (key) => found.getItem(key),
-    setItem: (key, value) => safely(() => found.setItem(key, value)),
-    removeItem: (key) => safely(() => found.removeItem(key)),
-    clear: () => safely(() => found.clear()),
-  };
-}
-
-function readList(storage: Storage): SavedConnection[] {
-  try {
-    const parsed = JSON.parse(storage.getItem(LIST_KEY) ?? '[]') as unknown;
-    return Array.isArray(parsed) ? (parsed as SavedConnection[]) : [];
-  } catch {
-    return [];
-  }
-}
 
 /**
  * The signed-in connection and the saved ones. Tokens live in memory and in sessionStorage, or
@@ -106,15 +36,11 @@ export class SessionStore {
     const byId = new Map<string, SavedConnection>();
     for (const connection of [...remembered, ...thisTab]) byId.set(connection.id, connection);
     this.saved = [...byId.values()];
-    const currentId = this.session?.getItem(CURRENT_KEY) ?? this.local?.getItem(CURRENT_KEY) ?? null;
-    const current = this.saved.find((connection) => connection.id === currentId);
-    const token = current ? this.tokenOf(current) : null;
-    this.active = current && token ? { connection: current, token } : null;
+    this.active = storedActiveSession(this.local, this.session, this.saved);
   }
 
   private tokenOf(connection: SavedConnection): string | null {
-    const store = connection.remember ? this.local : this.session;
-    return store?.getItem(tokenKey(connection.id)) ?? null;
+    return storedToken(connection, this.local, this.session);
   }
 
   private persist(): void {

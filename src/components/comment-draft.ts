@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useActiveSession, useConnection } from '../api/react.ts';
-import { usableStorage } from '../api/session.ts';
+import { usableStorage } from '../api/stored-session.ts';
 
 /**
  * The comment being typed on one issue or merge request (or one reply), kept for this tab only (sessionStorage): it survives a

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeSelection, lineHash, parseLineHash, selectionAfterClick } from './blame-hash.ts';
+import { describeSelection, lineHash, selectionAfterClick } from './blame-hash.ts';
+import { parseLineHash } from '../../lib/line-hash.ts';
 
 describe('line hashes', () => {
   it('reads one line or a range, in either order and either style', () => {

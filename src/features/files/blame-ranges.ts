@@ -1,13 +1,11 @@
+import { RANGE_LINES, rangeEnd, rangeIndexOf, rangeStart } from '../../api/first-requests.ts';
 import { isPastEndOfFile, type BlameCommit, type BlameGroup, type BlameRangeAnswer } from '../../api/blame.ts';
 
-/** Lines per blame request: small enough to answer fast, large enough that a screen needs one or two. */
-export const RANGE_LINES = 2000;
+export { RANGE_LINES, rangeEnd, rangeIndexOf, rangeStart };
+
 /** Requests in flight at most: the rest wait their turn, so one screen never floods the instance. */
 export const MAX_IN_FLIGHT = 4;
 
-export const rangeIndexOf = (line: number) => Math.floor((Math.max(1, line) - 1) / RANGE_LINES);
-export const rangeStart = (index: number) => index * RANGE_LINES + 1;
-export const rangeEnd = (index: number) => (index + 1) * RANGE_LINES;
 
 /** One commit's run of consecutive lines inside a loaded range. */
 export interface LineGroup {

@@ -2,8 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { blameQueries } from '../../api/blame.ts';
 import type { Connection } from '../../api/http.ts';
 import { projectsQueries } from '../../api/projects.ts';
-import { parseLineHash } from './blame-hash.ts';
-import { rangeEnd, rangeIndexOf, rangeStart } from './blame-ranges.ts';
+import { firstBlameRange } from '../../api/first-requests.ts';
 
 /**
  * Starts the first range the screen will ask for (the one holding the URL's line, or the top)
@@ -11,11 +10,10 @@ import { rangeEnd, rangeIndexOf, rangeStart } from './blame-ranges.ts';
  * header shows at once and the lines follow.
  */
 export function prefetchFirstBlameRange(context: { queryClient: QueryClient; api: Connection }, projectId: number, filePath: string, ref: string, hash: string): void {
-  const index = rangeIndexOf(parseLineHash(hash)?.first ?? 1);
   void (async () => {
     const resolvedRef = ref || (await context.queryClient.ensureQueryData(projectsQueries.detail(context.api, projectId))).default_branch;
     if (!resolvedRef || !filePath) return;
-    await context.queryClient.prefetchQuery(blameQueries.range(context.api, { projectId, filePath, ref: resolvedRef, start: rangeStart(index), end: rangeEnd(index) }));
+    await context.queryClient.prefetchQuery(blameQueries.range(context.api, { projectId, filePath, ref: resolvedRef, ...firstBlameRange(hash) }));
   })().catch(() => {
     // the screen asks again and shows the error with a retry
   });

@@ -7,7 +7,8 @@ import { useConnection } from '../../api/react.ts';
 import { ErrorPanel, errorText } from '../../components/error-panel.tsx';
 import { useNotify } from '../../components/toast.tsx';
 import { Time } from '../../components/time.tsx';
-import { describeSelection, lineHash, parseLineHash, selectionAfterClick, type LineSelection } from './blame-hash.ts';
+import { describeSelection, lineHash, selectionAfterClick } from './blame-hash.ts';
+import { parseLineHash, type LineSelection } from '../../lib/line-hash.ts';
 import {
   BlameRangeLoader, MAX_IN_FLIGHT, estimateLineCount, lineAt, lineLimitOf, planRanges, rangeEnd, rangeIndexOf, rangeStart, startsGroup,
   type FetchRange, type FetchSize, type RangeState,

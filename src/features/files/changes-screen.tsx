@@ -8,7 +8,7 @@ import type { CommitAction } from '../../api/commits.ts';
 import { ApiError } from '../../api/errors.ts';
 import { filesQueries, getFileMeta } from '../../api/files.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
-import { normalizePath } from '../../api/repository.ts';
+import { normalizePath } from '../../api/params.ts';
 import { errorText } from '../../components/error-panel.tsx';
 import { Field } from '../../components/field.tsx';
 import { FormError } from '../../components/form-footer.tsx';

@@ -7,7 +7,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import * as z from 'zod/mini';
 import { filesQueries, type RepositoryFile } from '../../api/files.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
-import { normalizePath } from '../../api/repository.ts';
+import { normalizePath } from '../../api/params.ts';
 import { ErrorPanel, errorText } from '../../components/error-panel.tsx';
 import { Field } from '../../components/field.tsx';
 import { FormError } from '../../components/form-footer.tsx';

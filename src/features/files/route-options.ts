@@ -2,7 +2,8 @@ import type { QueryClient } from '@tanstack/react-query';
 import { filesQueries } from '../../api/files.ts';
 import type { Connection } from '../../api/http.ts';
 import { projectsQueries } from '../../api/projects.ts';
-import { normalizePath, repositoryQueries } from '../../api/repository.ts';
+import { repositoryQueries } from '../../api/repository.ts';
+import { normalizePath } from '../../api/params.ts';
 
 type LoaderContext = { queryClient: QueryClient; api: Connection };
 

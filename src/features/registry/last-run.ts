@@ -1,4 +1,4 @@
-import { usableStorage } from '../../api/session.ts';
+import { usableStorage } from '../../api/stored-session.ts';
 
 /**
  * When this browser last sent a bulk tag delete for a repository: the platform runs it at most

@@ -6,7 +6,7 @@ import { groupsQueries } from '../../api/groups.ts';
 import { membersQueries } from '../../api/members.ts';
 import { projectsQueries } from '../../api/projects.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
-import { usableStorage } from '../../api/session.ts';
+import { usableStorage } from '../../api/stored-session.ts';
 import { ADMIN_SECTION, contextSections, yourWork, type NavContext, type NavItem, type NavSection } from './nav-model.ts';
 
 /** Below this width the sidebar is a drawer over the page, closed until asked for. */

@@ -1,0 +1,87 @@
+/**
+ * GETs sent before the code that reads them is there: a deep link's first requests go out from
+ * the small boot script while the console's code is still downloading, and a pressed link's as the
+ * button goes down, before its route's code has run (api/first-requests.ts says which). The API
+ * client takes such an answer when it asks for the same URL with the same token; one nobody takes
+ * within KEEP_MS is dropped.
+ */
+
+const KEEP_MS = 10_000;
+/** The query cache's staleTime (api/query-client.ts): a URL answered this recently is shown from the cache, not asked again. */
+export const FRESH_MS = 30_000;
+const ANSWERED_KEPT = 500;
+
+interface Early {
+  token: string;
+  at: number;
+  response: Promise<Response>;
+}
+
+interface EarlyStore {
+  waiting: Map<string, Early>;
+  answered: Map<string, { token: string; at: number }>;
+}
+
+// the boot script is built apart from the entry (server/build-plugin.ts), each with its own copy of
+// this module: both reach the one store through the page's global object
+const STORE = Symbol.for('platform-console.early');
+const store = ((globalThis as { [STORE]?: EarlyStore })[STORE] ??= { waiting: new Map(), answered: new Map() });
+const { waiting, answered } = store;
+
+/** The same URL whatever the order of its query parameters. */
+export function canonicalUrl(url: string): string {
+  const parsed = new URL(url, 'http://relative.invalid');
+  parsed.searchParams.sort();
+  return parsed.href;
+}
+
+/** What the client sends with a JSON GET (api/http.ts): an early request must be that same request. */
+export function jsonGetHeaders(token: string | null): Record<string, string> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (token) headers['PRIVATE-TOKEN'] = token;
+  return headers;
+}
+
+/**
+ * Sends a JSON GET of `url` now, unless one is already waiting or the URL was answered within
+ * FRESH_MS for this token. Resolves with the response (for a request that depends on it), or null
+ * when nothing was sent.
+ */
+export function startEarly(url: string, token: string, now = performance.now()): Promise<Response> | null {
+  const key = canonicalUrl(url);
+  const last = answered.get(key);
+  if (last && last.token === token && now - last.at < FRESH_MS) return null;
+  const pending = waiting.get(key);
+  if (pending && pending.token === token && now - pending.at < KEEP_MS) return pending.response;
+  const response = fetch(url, { headers: jsonGetHeaders(token) });
+  // a failure is the taker's to report; one nobody takes must not surface as unhandled
+  response.catch(() => undefined);
+  waiting.set(key, { token, at: now, response });
+  setTimeout(() => {
+    if (waiting.get(key)?.response === response) waiting.delete(key);
+  }, KEEP_MS);
+  return response;
+}
+
+/** The early answer for `url` sent with `token`, once: the caller reads it instead of sending its own. */
+export function takeEarly(url: string, token: string, now = performance.now()): Promise<Response> | null {
+  const key = canonicalUrl(url);
+  const pending = waiting.get(key);
+  if (!pending) return null;
+  waiting.delete(key);
+  return pending.token === token && now - pending.at < KEEP_MS ? pending.response : null;
+}
+
+/** `url` answered 2xx for `token` now: an early request for it within FRESH_MS would be wasted. */
+export function noteAnswered(url: string, token: string, now = performance.now()): void {
+  const key = canonicalUrl(url);
+  answered.delete(key);
+  answered.set(key, { token, at: now });
+  if (answered.size > ANSWERED_KEPT) answered.delete(answered.keys().next().value!);
+}
+
+/** Everything forgotten: another connection must not see this one's answers. */
+export function forgetEarly(): void {
+  waiting.clear();
+  answered.clear();
+}

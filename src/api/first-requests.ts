@@ -1,0 +1,131 @@
+import { startEarly } from './early.ts';
+import { parseLineHash } from '../lib/line-hash.ts';
+import { apiPath, encodeQuery, normalizePath, withoutEmpty, type QueryParams } from './params.ts';
+
+/**
+ * Which requests a screen's loader sends first, known without the screen's code: the boot script
+ * sends them for a deep link while the console's code downloads, and a pressed link sends them
+ * before its route's code has run (api/early.ts hands the answers to the client). Only plain
+ * addresses are known here (a list's first page, a file at the URL's ref); any other search leaves
+ * the requests to the loader. first-requests.test.ts runs each loader to check that it asks for
+ * exactly these.
+ */
+
+/** A GET, and the ones that need its answer (a tree waits for the project's default branch). */
+export interface FirstRequest {
+  path: string;
+  query?: QueryParams;
+  then?: (answer: unknown) => FirstRequest[];
+}
+
+export interface Caller {
+  isAdmin: boolean;
+}
+
+/** A page of a directory: keyset pages of this size. */
+export const TREE_PAGE_SIZE = 100;
+/** Lines per blame request: small enough to answer fast, large enough that a screen needs one or two. */
+export const RANGE_LINES = 2000;
+export const rangeIndexOf = (line: number) => Math.floor((Math.max(1, line) - 1) / RANGE_LINES);
+export const rangeStart = (index: number) => index * RANGE_LINES + 1;
+export const rangeEnd = (index: number) => (index + 1) * RANGE_LINES;
+
+const FIRST_PAGE = { page: 1, per_page: 20 } as const;
+
+/** `GET /projects/:id/repository/tree`'s query for a directory at a ref. */
+export function treeQuery(path: string | undefined, ref: string | undefined, recursive?: boolean): QueryParams {
+  return { ...withoutEmpty({ path, ref, recursive }), pagination: 'keyset', per_page: TREE_PAGE_SIZE };
+}
+
+/** The range a blame address opens on: the one holding its line (`#L40`, `#L10-20`), else the first. */
+export function firstBlameRange(hash: string): { start: number; end: number } {
+  const index = rangeIndexOf(parseLineHash(hash)?.first ?? 1);
+  return { start: rangeStart(index), end: rangeEnd(index) };
+}
+
+/**
+ * The URL's search as the router reads it (values are JSON where they parse, text otherwise), or
+ * null when it holds anything but `allowed` keys with text values.
+ */
+function plainSearch(search: string, allowed: readonly string[]): Record<string, string> | null {
+  const values: Record<string, string> = {};
+  for (const [key, raw] of new URLSearchParams(search)) {
+    if (!allowed.includes(key)) return null;
+    let value: unknown = raw;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      // plain text
+    }
+    if (typeof value !== 'string' || !value) return null;
+    values[key] = value;
+  }
+  return values;
+}
+
+/** The splat of a pathname, decoded as the router decodes it; null when it does not decode. */
+function decodedSplat(splat: string): string | null {
+  try {
+    return normalizePath(splat.split('/').map(decodeURIComponent).join('/'));
+  } catch {
+    return null;
+  }
+}
+
+const defaultBranchOf = (project: unknown) => {
+  const branch = (project as { default_branch?: unknown } | null)?.default_branch;
+  return typeof branch === 'string' && branch ? branch : null;
+};
+
+/**
+ * The file screens resolve the ref first: the URL's, else the project's default branch. The tree
+ * reads the project in any case (whether the repository is empty), the blame only for the branch.
+ */
+function atRef(projectId: number, ref: string | undefined, { projectFirst }: { projectFirst: boolean }, requests: (ref: string) => FirstRequest[]): FirstRequest[] {
+  const project = { path: apiPath`/projects/${projectId}` };
+  if (ref) return [...(projectFirst ? [project] : []), ...requests(ref)];
+  return [{ ...project, then: (answer) => { const branch = defaultBranchOf(answer); return branch ? requests(branch) : []; } }];
+}
+
+export function firstRequests(pathname: string, search: string, hash: string, caller: Caller): FirstRequest[] {
+  let match = /^\/(groups|projects)\/(\d+)\/members\/?$/.exec(pathname);
+  if (match) return plainSearch(search, []) ? [{ path: `/${match[1]}/${match[2]}/members`, query: FIRST_PAGE }] : [];
+
+  match = /^\/(?:admin|(groups|projects)\/(\d+))\/runners\/?$/.exec(pathname);
+  if (match) {
+    // a non-administrator is not sent to the instance's fleet at all
+    if (!plainSearch(search, []) || (!match[1] && !caller.isAdmin)) return [];
+    return [{ path: match[1] ? `/${match[1]}/${match[2]}/runners` : '/runners/all', query: FIRST_PAGE }];
+  }
+
+  match = /^\/groups\/(\d+)\/access-tokens\/?$/.exec(pathname);
+  // anyone else's role is read first: the list may not be theirs to see
+  if (match) return plainSearch(search, []) && caller.isAdmin ? [{ path: `/groups/${match[1]}/access_tokens`, query: { sort: 'created_desc', ...FIRST_PAGE } }] : [];
+
+  match = /^\/projects\/(\d+)\/(tree|blame)(?:\/(.*))?$/.exec(pathname);
+  if (match) {
+    const values = plainSearch(search, ['ref']);
+    const path = decodedSplat(match[3] ?? '');
+    if (!values || path === null) return [];
+    const projectId = Number(match[1]);
+    if (match[2] === 'tree') return atRef(projectId, values.ref, { projectFirst: true }, (ref) => [{ path: apiPath`/projects/${projectId}/repository/tree`, query: treeQuery(path, ref) }]);
+    if (!path) return [];
+    return atRef(projectId, values.ref, { projectFirst: false }, (ref) => [{ path: apiPath`/projects/${projectId}/repository/files/${path}/blame`, query: { ref, range: firstBlameRange(hash) } }]);
+  }
+  return [];
+}
+
+/** Sends `requests` at `apiBase` with `token` (api/early.ts), each dependent one once its parent has answered. */
+export function sendFirstRequests(apiBase: string, token: string, requests: FirstRequest[]): void {
+  for (const request of requests) {
+    const query = encodeQuery(request.query);
+    const response = startEarly(`${apiBase}${request.path}${query ? `?${query}` : ''}`, token);
+    const then = request.then;
+    if (!response || !then) continue;
+    // read from a copy, before the client reads the answer itself
+    response
+      .then((answer) => (answer.ok ? answer.clone().json() : undefined))
+      .then((data: unknown) => data !== undefined && sendFirstRequests(apiBase, token, then(data)))
+      .catch(() => undefined);
+  }
+}
