@@ -4,6 +4,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { emit, log, round } from './report.ts';
+import { shellKey } from '../server/route-preloads.ts';
 
 /**
  * Bundle figures from Vite's manifest (dist/.vite/manifest.json): the gzip size of the JavaScript
@@ -123,14 +124,18 @@ export function bundleFigures(): void {
   // signed out, every address leads to /connect: the entry and the connect route
   const signedOut = withStaticImports(manifest, [entry, ...routeChunks(manifest, 'src/routes/connect.tsx')]);
   // signed in on /: the entry, the lazily loaded shell and the index route
-  if (!manifest[APP_SHELL_SOURCE]) throw new Error(`the manifest has no chunk for ${APP_SHELL_SOURCE} (the lazily loaded shell)`);
+  const shell = shellKey(manifest);
+  if (!shell) throw new Error(`the manifest has no chunk for ${APP_SHELL_SOURCE} (the lazily loaded shell)`);
   // what is there when a route is reached from the running console: the shell and what it preloads once idle
-  const runningShell = withStaticImports(manifest, [entry, APP_SHELL_SOURCE, ...SHELL_IDLE_SOURCES]);
-  const home = withStaticImports(manifest, [entry, APP_SHELL_SOURCE, ...routeChunks(manifest, 'src/routes/index.tsx')]);
-  log(`initial JS on /connect: ${jsOnly(manifest, signedOut).map((key) => manifest[key].file).join(', ')}`);
-  log(`initial JS on / signed in: ${jsOnly(manifest, home).map((key) => manifest[key].file).join(', ')}`);
-  emit({ name: 'console.initial_js_gzip', value: kB(gzipOf(manifest, signedOut)), unit: 'KB' });
-  emit({ name: 'console.initial_js_gzip.home', value: kB(gzipOf(manifest, home)), unit: 'KB' });
+  const runningShell = withStaticImports(manifest, [entry, shell, ...SHELL_IDLE_SOURCES]);
+  const home = withStaticImports(manifest, [entry, shell, ...routeChunks(manifest, 'src/routes/index.tsx')]);
+  // the boot script (server/build-plugin.ts) is no chunk of the manifest: the page lists it before the entry
+  const boot = /src="\/(assets\/boot-[^"]+\.js)"/.exec(fs.readFileSync(path.join(DIST, 'index.html'), 'utf8'))?.[1];
+  if (!boot) throw new Error('dist/index.html lists no boot script');
+  log(`initial JS on /connect: ${boot}, ${jsOnly(manifest, signedOut).map((key) => manifest[key].file).join(', ')}`);
+  log(`initial JS on / signed in: ${boot}, ${jsOnly(manifest, home).map((key) => manifest[key].file).join(', ')}`);
+  emit({ name: 'console.initial_js_gzip', value: kB(gzipBytes(boot) + gzipOf(manifest, signedOut)), unit: 'KB' });
+  emit({ name: 'console.initial_js_gzip.home', value: kB(gzipBytes(boot) + gzipOf(manifest, home)), unit: 'KB' });
 
   // A route weighs what navigating to it downloads beyond what is already there: its own chunks and
   // the shared chunks only it (or other routes) import. Rollup moves a route's code into shared

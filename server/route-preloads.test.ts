@@ -41,6 +41,12 @@ describe('the chunks a deep link preloads', () => {
     expect(preloads.forPath('/groups/12/members')).toEqual(['assets/members-1.js', 'assets/table-1.js', 'assets/time-1.js', 'assets/app-shell-1.js']);
   });
 
+  it('finds the shell in the chunk the build gathered it into with its imports', () => {
+    const { 'src/features/shell/app-shell.tsx': shell, ...rest } = manifest;
+    const gathered = routePreloads({ ...rest, '_shell-Ab_1.js': { file: shell.file, imports: shell.imports } });
+    expect(gathered.forPath('/groups/12/members')).toEqual(['assets/members-1.js', 'assets/table-1.js', 'assets/time-1.js', 'assets/app-shell-1.js']);
+  });
+
   it('prefers a static segment over a parameter, as the router does', () => {
     expect(preloads.forPath('/admin/hooks/new')[0]).toBe('assets/new-1.js');
     expect(preloads.forPath('/admin/hooks/7')[0]).toBe('assets/hook-1.js');

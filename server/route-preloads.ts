@@ -15,6 +15,8 @@ export type Manifest = Record<string, ManifestChunk>;
 
 const ROUTES_DIR = 'src/routes/';
 const SHELL_SOURCE = 'src/features/shell/app-shell.tsx';
+// vite.config.ts gathers the shell and all it imports into one chunk of this name
+const SHELL_CHUNK = /^_shell-[\w-]+\.js$/;
 // the screens that run without the shell (src/routes/__root.tsx)
 const BARE_PATHS = new Set(['/connect']);
 // what the route shows in its own place, not what it shows when something is wrong
@@ -61,6 +63,11 @@ function filesOf(manifest: Manifest, keys: string[], known: Set<string>): string
   return files;
 }
 
+/** The manifest key of the shell's chunk: its own, or the chunk the build gathered it into. */
+export function shellKey(manifest: Manifest): string | undefined {
+  return manifest[SHELL_SOURCE] ? SHELL_SOURCE : Object.keys(manifest).find((key) => SHELL_CHUNK.test(key));
+}
+
 export interface RoutePreloads {
   /** The files (under the build's root, e.g. `assets/x.js`) a page at `pathname` needs besides the entry's own. */
   forPath(pathname: string): string[];
@@ -78,6 +85,7 @@ export function routePreloads(manifest: Manifest): RoutePreloads {
   }
   const patterns = [...splitsBySource.keys()].map(routePattern).filter((pattern): pattern is RoutePattern => pattern !== undefined);
   const cache = new Map<string, string[]>();
+  const shell = shellKey(manifest);
   return {
     forPath(pathname) {
       const route = patterns.filter((pattern) => pattern.matcher.test(pathname)).sort((a, b) => b.staticSegments - a.staticSegments)[0];
@@ -86,7 +94,7 @@ export function routePreloads(manifest: Manifest): RoutePreloads {
       if (!files) {
         const known = new Set(inPage);
         const routeFiles = route ? filesOf(manifest, splitsBySource.get(route.source)!, known) : [];
-        files = [...routeFiles, ...(BARE_PATHS.has(pathname) ? [] : filesOf(manifest, [SHELL_SOURCE], known))];
+        files = [...routeFiles, ...(BARE_PATHS.has(pathname) ? [] : filesOf(manifest, shell ? [shell] : [], known))];
         cache.set(cacheKey, files);
       }
       return files;

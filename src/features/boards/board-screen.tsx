@@ -10,7 +10,6 @@ import type { Issue } from '../../api/issues.ts';
 import type { Scope } from '../../api/keys.ts';
 import { membersQueries } from '../../api/members.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
-import { ConfirmDialog } from '../../components/dialog.tsx';
 import { errorText } from '../../components/error-panel.tsx';
 import { EmptyState } from '../../components/states.tsx';
 import { BoardColumn, CardBody, type DragData } from './board-column.tsx';
@@ -23,6 +22,8 @@ import './boards.css';
 const loadDialogs = () => import('./board-dialogs.tsx');
 const CreateBoardDialog = lazy(() => loadDialogs().then((module) => ({ default: module.CreateBoardDialog })));
 const AddListDialog = lazy(() => loadDialogs().then((module) => ({ default: module.AddListDialog })));
+// confirmations too (the dialog library with them), mounted only while asked
+const ConfirmDialog = lazy(() => import('../../components/dialog.tsx').then((module) => ({ default: module.ConfirmDialog })));
 
 interface BoardScreenProps {
   scope: Scope;
@@ -84,19 +85,23 @@ export function BoardScreen({ scope, boardId, onSelectBoard, sourceName }: Board
       ) : null}
       {board ? (
         <>
-          <ConfirmDialog
-            open={deleting}
-            onOpenChange={setDeleting}
-            title={`Delete board ${board.name ?? board.id}?`}
-            description={`The board ${board.name ?? board.id} and its lists are deleted. The issues and labels stay as they are.`}
-            confirmLabel="Delete board"
-            destructive
-            write={deleteBoard}
-            error={deleteBoard.status === 'refused' ? errorText(deleteBoard.error) : null}
-            onConfirm={() =>
-              deleteBoard.mutate({ scope, boardId: board.id }, { onSuccess: () => (setDeleting(false), onSelectBoard(undefined)) })
-            }
-          />
+          {deleting ? (
+            <Suspense fallback={null}>
+              <ConfirmDialog
+                open
+                onOpenChange={setDeleting}
+                title={`Delete board ${board.name ?? board.id}?`}
+                description={`The board ${board.name ?? board.id} and its lists are deleted. The issues and labels stay as they are.`}
+                confirmLabel="Delete board"
+                destructive
+                write={deleteBoard}
+                error={deleteBoard.status === 'refused' ? errorText(deleteBoard.error) : null}
+                onConfirm={() =>
+                  deleteBoard.mutate({ scope, boardId: board.id }, { onSuccess: () => (setDeleting(false), onSelectBoard(undefined)) })
+                }
+              />
+            </Suspense>
+          ) : null}
           {myAccess.isSuccess && !canPlan ? (
             <p className="notice">Your role here shows the board; moving cards and changing boards and lists needs the Planner role or above.</p>
           ) : null}
@@ -235,17 +240,19 @@ function BoardColumns({ board, scope, canPlan }: { board: Board; scope: Scope; c
         </Suspense>
       ) : null}
       {removing?.list ? (
-        <ConfirmDialog
-          open
-          onOpenChange={(open) => (!open ? setRemoving(null) : undefined)}
-          title={`Remove list ${removing.title}?`}
-          description={`The list ${removing.title} leaves the board. Its issues keep their ${removing.kind === 'label' ? 'label' : removing.kind} and show in Open.`}
-          confirmLabel="Remove list"
-          destructive
-          write={removeList}
-          error={removeList.status === 'refused' ? errorText(removeList.error) : null}
-          onConfirm={() => removeList.mutate({ scope, boardId: board.id, listId: removing.list!.id }, { onSuccess: () => setRemoving(null) })}
-        />
+        <Suspense fallback={null}>
+          <ConfirmDialog
+            open
+            onOpenChange={(open) => (!open ? setRemoving(null) : undefined)}
+            title={`Remove list ${removing.title}?`}
+            description={`The list ${removing.title} leaves the board. Its issues keep their ${removing.kind === 'label' ? 'label' : removing.kind} and show in Open.`}
+            confirmLabel="Remove list"
+            destructive
+            write={removeList}
+            error={removeList.status === 'refused' ? errorText(removeList.error) : null}
+            onConfirm={() => removeList.mutate({ scope, boardId: board.id, listId: removing.list!.id }, { onSuccess: () => setRemoving(null) })}
+          />
+        </Suspense>
       ) : null}
       {outcome ? (
         <div className={outcome.kind === 'refused' ? 'form-error board-screen__outcome' : 'notice board-screen__outcome'} role={outcome.kind === 'refused' ? 'alert' : 'status'}>
