@@ -44,13 +44,13 @@ export function jsonGetHeaders(token: string | null): Record<string, string> {
 
 /**
  * Sends a JSON GET of `url` now, unless one is already waiting or the URL was answered within
- * FRESH_MS for this token. Resolves with the response (for a request that depends on it), or null
- * when nothing was sent.
+ * `freshMs` (how long the cache shows its answer without asking) for this token. Resolves with the
+ * response (for a request that depends on it), or null when nothing was sent.
  */
-export function startEarly(url: string, token: string, now = performance.now()): Promise<Response> | null {
+export function startEarly(url: string, token: string, freshMs = FRESH_MS, now = performance.now()): Promise<Response> | null {
   const key = canonicalUrl(url);
   const last = answered.get(key);
-  if (last && last.token === token && now - last.at < FRESH_MS) return null;
+  if (last && last.token === token && now - last.at < freshMs) return null;
   const pending = waiting.get(key);
   if (pending && pending.token === token && now - pending.at < KEEP_MS) return pending.response;
   const response = fetch(url, { headers: jsonGetHeaders(token) });

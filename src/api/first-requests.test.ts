@@ -6,14 +6,17 @@ import { firstRequests, sendFirstRequests } from './first-requests.ts';
 import { apiBase } from './params.ts';
 import type { Connection } from './http.ts';
 import type { SessionStore } from './session.ts';
-import { loadMembers } from '../features/members/route-options.ts';
 import { membersSearchSchema } from '../features/members/search.ts';
-import { loadFleet } from '../features/runners/route-options.ts';
 import { runnersSearchSchema } from '../features/runners/search.ts';
-import { loadGroupTokens } from '../features/access-tokens/route-options.ts';
 import { tokensSearchSchema } from '../features/access-tokens/search.ts';
-import { loadTree } from '../features/files/route-options.ts';
-import { prefetchFirstBlameRange } from '../features/files/blame-route-options.ts';
+import { Route as GroupMembers } from '../routes/groups/$groupId/members.tsx';
+import { Route as ProjectMembers } from '../routes/projects/$projectId/members.tsx';
+import { Route as InstanceRunners } from '../routes/admin/runners.tsx';
+import { Route as GroupRunners } from '../routes/groups/$groupId/runners.tsx';
+import { Route as ProjectRunners } from '../routes/projects/$projectId/runners.tsx';
+import { Route as GroupTokens } from '../routes/groups/$groupId/access-tokens.tsx';
+import { Route as Tree } from '../routes/projects/$projectId/tree.$.tsx';
+import { Route as Blame } from '../routes/projects/$projectId/blame.$.tsx';
 
 const INSTANCE = 'http://instance.test';
 const TOKEN = 'glpat-first-requests';
@@ -33,10 +36,22 @@ function instance(): string[] {
   return sent;
 }
 
+const USER_ID = 7;
+
 function loaderContext(isAdmin: boolean) {
   const connection: Connection = { instanceUrl: INSTANCE, token: TOKEN };
-  const session = { getActive: () => ({ connection: { isAdmin, userId: 7 }, token: TOKEN }) } as unknown as SessionStore;
+  const session = { getActive: () => ({ connection: { isAdmin, userId: USER_ID }, token: TOKEN }) } as unknown as SessionStore;
   return { queryClient: new QueryClient({ defaultOptions: { queries: { retry: false } } }), api: connection, session };
+}
+
+/** A route's own loader, as the router calls it for `address` (its deps are the validated search). */
+function routeLoader(route: { options: { loader?: unknown } }, params: Record<string, string>, deps: unknown, [pathname, search, hash]: [string, string, string]) {
+  const loader = route.options.loader as (options: unknown) => unknown;
+  return async (context: ReturnType<typeof loaderContext>) => {
+    await loader({ context, params, deps, location: { pathname, search, hash: hash.replace(/^#/, '') }, cause: 'enter' });
+    // loaders start some requests without waiting for them
+    for (let tick = 0; tick < 5; tick++) await settle();
+  };
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -53,28 +68,17 @@ const runners = z.parse(runnersSearchSchema.schema(), {});
 const tokens = z.parse(tokensSearchSchema.schema(), {});
 
 const CASES: Case[] = [
-  { name: 'group members', address: ['/groups/5/members', '', ''], isAdmin: false, load: (context) => loadMembers(context, { group: 5 }, members) },
-  { name: 'project members', address: ['/projects/10/members', '', ''], isAdmin: true, load: (context) => loadMembers(context, { project: 10 }, members) },
-  { name: "the instance's runners", address: ['/admin/runners', '', ''], isAdmin: true, load: (context) => loadFleet(context, 'instance', runners) },
-  { name: "a group's runners", address: ['/groups/5/runners', '', ''], isAdmin: false, load: (context) => loadFleet(context, { group: 5 }, runners) },
-  { name: "a group's access tokens", address: ['/groups/5/access-tokens', '', ''], isAdmin: true, load: (context) => loadGroupTokens(context, 5, tokens) },
-  { name: 'the root directory at the default branch', address: ['/projects/10/tree/', '', ''], isAdmin: false, load: (context) => loadTree(context, 10, '', '') },
-  { name: 'a directory at a ref', address: ['/projects/10/tree/src/text%20tools', '?ref=v1.0', ''], isAdmin: false, load: (context) => loadTree(context, 10, 'src/text tools', 'v1.0') },
-  {
-    name: "a blame's line at a ref", address: ['/projects/10/blame/src/text/glyph_table.rs', '?ref=main', '#L40000'], isAdmin: false,
-    load: async (context) => {
-      prefetchFirstBlameRange(context, 10, 'src/text/glyph_table.rs', 'main', '#L40000');
-      for (let tick = 0; tick < 5; tick++) await settle();
-    },
-  },
-  {
-    name: "a blame's top at the default branch", address: ['/projects/10/blame/README.md', '', ''], isAdmin: false,
-    load: async (context) => {
-      prefetchFirstBlameRange(context, 10, 'README.md', '', '');
-      for (let tick = 0; tick < 5; tick++) await settle();
-    },
-  },
-];
+  ['group members', ['/groups/5/members', '', ''], false, GroupMembers, { groupId: '5' }, members],
+  ['project members', ['/projects/10/members', '', ''], true, ProjectMembers, { projectId: '10' }, members],
+  ["the instance's runners", ['/admin/runners', '', ''], true, InstanceRunners, {}, runners],
+  ["a group's runners", ['/groups/5/runners', '', ''], false, GroupRunners, { groupId: '5' }, runners],
+  ["a project's runners", ['/projects/10/runners', '', ''], true, ProjectRunners, { projectId: '10' }, runners],
+  ["a group's access tokens", ['/groups/5/access-tokens', '', ''], true, GroupTokens, { groupId: '5' }, tokens],
+  ['the root directory at the default branch', ['/projects/10/tree/', '', ''], false, Tree, { projectId: '10', _splat: '' }, { ref: '' }],
+  ['a directory at a ref', ['/projects/10/tree/src/text%20tools', '?ref=v1.0', ''], false, Tree, { projectId: '10', _splat: 'src/text tools' }, { ref: 'v1.0' }],
+  ["a blame's line at a ref", ['/projects/10/blame/src/text/glyph_table.rs', '?ref=main', '#L40000'], false, Blame, { projectId: '10', _splat: 'src/text/glyph_table.rs' }, { ref: 'main' }],
+  ["a blame's top at the default branch", ['/projects/10/blame/README.md', '', ''], false, Blame, { projectId: '10', _splat: 'README.md' }, { ref: '' }],
+].map(([name, address, isAdmin, route, params, deps]) => ({ name, address, isAdmin, load: routeLoader(route as never, params as Record<string, string>, deps, address as Case['address']) }) as Case);
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -83,7 +87,7 @@ afterEach(() => {
 
 describe('the first requests of a screen, sent before its code is there', () => {
   it.each(CASES)('$name: each is one its loader sends', async ({ address, isAdmin, load }) => {
-    const requests = firstRequests(...address, { isAdmin });
+    const requests = firstRequests(...address, { isAdmin, userId: USER_ID });
     expect(requests.length).toBeGreaterThan(0);
     const sentByLoader = instance();
     await load(loaderContext(isAdmin));
@@ -101,7 +105,7 @@ describe('the first requests of a screen, sent before its code is there', () => 
 
   it.each(CASES)('$name: the loader takes the early answers instead of asking again', async ({ address, isAdmin, load }) => {
     const sent = instance();
-    sendFirstRequests(apiBase({ instanceUrl: INSTANCE }), TOKEN, firstRequests(...address, { isAdmin }));
+    sendFirstRequests(apiBase({ instanceUrl: INSTANCE }), TOKEN, firstRequests(...address, { isAdmin, userId: USER_ID }));
     for (let tick = 0; tick < 5; tick++) await settle();
     await load(loaderContext(isAdmin));
     const canonical = sent.map(canonicalUrl);
@@ -109,20 +113,20 @@ describe('the first requests of a screen, sent before its code is there', () => 
   });
 
   it('leaves a filtered list, or a search it does not know, to the loader', () => {
-    expect(firstRequests('/groups/5/members', '?query=ana', '', { isAdmin: true })).toEqual([]);
-    expect(firstRequests('/admin/runners', '?status=%22online%22', '', { isAdmin: true })).toEqual([]);
-    expect(firstRequests('/projects/10/tree/src', '?ref=123', '', { isAdmin: true })).toEqual([]);
-    expect(firstRequests('/projects/10/tree/src', '?ref=main&page=2', '', { isAdmin: true })).toEqual([]);
-    expect(firstRequests('/projects/10/issues', '', '', { isAdmin: true })).toEqual([]);
+    expect(firstRequests('/groups/5/members', '?query=ana', '', { isAdmin: true, userId: USER_ID })).toEqual([]);
+    expect(firstRequests('/admin/runners', '?status=%22online%22', '', { isAdmin: true, userId: USER_ID })).toEqual([]);
+    expect(firstRequests('/projects/10/tree/src', '?ref=123', '', { isAdmin: true, userId: USER_ID })).toEqual([]);
+    expect(firstRequests('/projects/10/tree/src', '?ref=main&page=2', '', { isAdmin: true, userId: USER_ID })).toEqual([]);
+    expect(firstRequests('/projects/10/issues', '', '', { isAdmin: true, userId: USER_ID })).toEqual([]);
   });
 
   it('asks nothing that the caller may not read', () => {
-    expect(firstRequests('/admin/runners', '', '', { isAdmin: false })).toEqual([]);
-    expect(firstRequests('/groups/5/access-tokens', '', '', { isAdmin: false })).toEqual([]);
+    expect(firstRequests('/admin/runners', '', '', { isAdmin: false, userId: USER_ID })).toEqual([]);
+    expect(firstRequests('/groups/5/access-tokens', '', '', { isAdmin: false, userId: USER_ID })).toEqual([]);
   });
 
   it('takes a ref in the URL as text, as the router reads it', () => {
-    const [project, tree] = firstRequests('/projects/10/tree/', '?ref=%22v1.0%22', '', { isAdmin: false });
+    const [project, tree] = firstRequests('/projects/10/tree/', '?ref=%22v1.0%22', '', { isAdmin: false, userId: USER_ID });
     expect(project.path).toBe('/projects/10');
     expect(tree.query).toMatchObject({ ref: 'v1.0' });
   });

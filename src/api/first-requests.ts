@@ -15,12 +15,29 @@ import { apiPath, encodeQuery, normalizePath, withoutEmpty, type QueryParams } f
 export interface FirstRequest {
   path: string;
   query?: QueryParams;
+  /** How long the cache shows its answer without asking again, when longer than its default 30 s. */
+  freshMs?: number;
   then?: (answer: unknown) => FirstRequest[];
 }
 
 export interface Caller {
   isAdmin: boolean;
+  userId: number;
 }
+
+// the staleTime of a group's or project's details (api/groups.ts, api/projects.ts) and of the caller's role (api/members.ts)
+const DETAIL_FRESH_MS = 5 * 60_000;
+const ROLE_FRESH_MS = 60_000;
+
+type ScopeKind = 'groups' | 'projects';
+
+/** A group's or project's details, which a screen's title reads. */
+const detailOf = (kind: ScopeKind, id: string): FirstRequest =>
+  kind === 'groups' ? { path: `/groups/${id}`, query: { with_projects: false }, freshMs: DETAIL_FRESH_MS } : { path: `/projects/${id}`, freshMs: DETAIL_FRESH_MS };
+
+/** The caller's role, which decides what a screen offers; an administrator may do everything and is not asked. */
+const roleOf = (kind: ScopeKind, id: string, caller: Caller): FirstRequest[] =>
+  caller.isAdmin ? [] : [{ path: `/${kind}/${id}/members/all/${caller.userId}`, freshMs: ROLE_FRESH_MS }];
 
 /** A page of a directory: keyset pages of this size. */
 export const TREE_PAGE_SIZE = 100;
@@ -82,25 +99,29 @@ const defaultBranchOf = (project: unknown) => {
  * reads the project in any case (whether the repository is empty), the blame only for the branch.
  */
 function atRef(projectId: number, ref: string | undefined, { projectFirst }: { projectFirst: boolean }, requests: (ref: string) => FirstRequest[]): FirstRequest[] {
-  const project = { path: apiPath`/projects/${projectId}` };
+  const project = detailOf('projects', String(projectId));
   if (ref) return [...(projectFirst ? [project] : []), ...requests(ref)];
   return [{ ...project, then: (answer) => { const branch = defaultBranchOf(answer); return branch ? requests(branch) : []; } }];
 }
 
 export function firstRequests(pathname: string, search: string, hash: string, caller: Caller): FirstRequest[] {
   let match = /^\/(groups|projects)\/(\d+)\/members\/?$/.exec(pathname);
-  if (match) return plainSearch(search, []) ? [{ path: `/${match[1]}/${match[2]}/members`, query: FIRST_PAGE }] : [];
+  if (match) {
+    const [, kind, id] = match as unknown as [string, ScopeKind, string];
+    return plainSearch(search, []) ? [{ path: `/${kind}/${id}/members`, query: FIRST_PAGE }, detailOf(kind, id), ...roleOf(kind, id, caller)] : [];
+  }
 
   match = /^\/(?:admin|(groups|projects)\/(\d+))\/runners\/?$/.exec(pathname);
   if (match) {
+    const [, kind, id] = match as unknown as [string, ScopeKind | undefined, string];
     // a non-administrator is not sent to the instance's fleet at all
-    if (!plainSearch(search, []) || (!match[1] && !caller.isAdmin)) return [];
-    return [{ path: match[1] ? `/${match[1]}/${match[2]}/runners` : '/runners/all', query: FIRST_PAGE }];
+    if (!plainSearch(search, []) || (!kind && !caller.isAdmin)) return [];
+    return kind ? [{ path: `/${kind}/${id}/runners`, query: FIRST_PAGE }, ...roleOf(kind, id, caller)] : [{ path: '/runners/all', query: FIRST_PAGE }];
   }
 
   match = /^\/groups\/(\d+)\/access-tokens\/?$/.exec(pathname);
   // anyone else's role is read first: the list may not be theirs to see
-  if (match) return plainSearch(search, []) && caller.isAdmin ? [{ path: `/groups/${match[1]}/access_tokens`, query: { sort: 'created_desc', ...FIRST_PAGE } }] : [];
+  if (match) return plainSearch(search, []) && caller.isAdmin ? [{ path: `/groups/${match[1]}/access_tokens`, query: { sort: 'created_desc', ...FIRST_PAGE } }, detailOf('groups', match[1])] : [];
 
   match = /^\/projects\/(\d+)\/(tree|blame)(?:\/(.*))?$/.exec(pathname);
   if (match) {
@@ -119,7 +140,7 @@ export function firstRequests(pathname: string, search: string, hash: string, ca
 export function sendFirstRequests(apiBase: string, token: string, requests: FirstRequest[]): void {
   for (const request of requests) {
     const query = encodeQuery(request.query);
-    const response = startEarly(`${apiBase}${request.path}${query ? `?${query}` : ''}`, token);
+    const response = startEarly(`${apiBase}${request.path}${query ? `?${query}` : ''}`, token, request.freshMs);
     const then = request.then;
     if (!response || !then) continue;
     // read from a copy, before the client reads the answer itself
