@@ -27,6 +27,14 @@ function useMediaQuery(query: string): boolean {
 }
 
 /**
+ * The path of the screen on show: the sidebar follows the screen, not the navigation that has just
+ * started (re-rendering the shell then held the next screen's loader back by its render and layout).
+ */
+function useShownPathname(): string {
+  return useRouterState({ select: (state) => (state.resolvedLocation ?? state.location).pathname });
+}
+
+/**
  * Whether the sidebar shows. Wide screens show it unless the user collapsed it (remembered on
  * this device); narrow ones keep it closed, and close it again after each navigation.
  */
@@ -34,7 +42,7 @@ export function useSidebarState() {
   const narrow = useMediaQuery(NARROW);
   const [collapsed, setCollapsed] = useState(() => preferences?.getItem(COLLAPSED_KEY) === 'true');
   const [drawerOpen, setDrawerOpen] = useState(false);
-  const pathname = useRouterState({ select: (state) => state.location.pathname });
+  const pathname = useShownPathname();
   useEffect(() => setDrawerOpen(false), [pathname, narrow]);
   const expanded = narrow ? drawerOpen : !collapsed;
   const toggle = () => {
@@ -112,7 +120,7 @@ interface SidebarProps {
 /** The sidebar of the current context: the user's work, the group's or project's sections, and Admin for administrators. */
 export function Sidebar({ id, expanded, narrow, onClose, toggleRef }: SidebarProps) {
   const context = useNavContext();
-  const pathname = useRouterState({ select: (state) => state.location.pathname });
+  const pathname = useShownPathname();
   const navRef = useRef<HTMLElement>(null);
   const drawer = narrow && expanded;
   useEffect(() => {
