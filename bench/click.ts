@@ -18,7 +18,8 @@ import { emit, log, median, round } from './report.ts';
  * first item's name in a table row, timed the same way. Each run starts from a fresh document
  * (the route's code is in the HTTP cache, not yet running). Then the same with 50 ms added to every
  * API answer (the sandbox's latency fault), and a screen already shown: away and back, its list in
- * the query cache, in frames of 16.7 ms.
+ * the query cache, in frames of 16.7 ms. Last the floor of both (floorRun): the console's finished
+ * screen put in place by a raw handler, which no client, router or React can beat.
  */
 
 const RUNS = 10;
@@ -71,10 +72,15 @@ export async function press(page: Page, link: Locator): Promise<void> {
   await page.mouse.up();
 }
 
-/** A button (top left, over the page) that fetches `url` raw and shows the first item's name in a table row. */
-async function addRawButton(page: Page, url: string, token: string, graphql?: { body: string; firstItem: string }): Promise<Locator> {
+/**
+ * A button (top left, over the page) that fetches `url` raw and shows the first item's name in a
+ * table row; with `wholeScreen`, it puts the stashed copy of the console's finished screen in place
+ * of the page's main content instead (the floor: what painting that screen costs beyond one row),
+ * and with 'at once' does so without a request (the floor of a screen shown from the cache).
+ */
+async function addRawButton(page: Page, url: string, token: string, graphql?: { body: string; firstItem: string }, wholeScreen: boolean | 'at once' = false): Promise<Locator> {
   await page.evaluate(
-    ({ url, token, graphql }) => {
+    ({ url, token, graphql, wholeScreen }) => {
       document.getElementById('bench-raw')?.remove();
       const box = document.createElement('div');
       box.id = 'bench-raw';
@@ -85,6 +91,11 @@ async function addRawButton(page: Page, url: string, token: string, graphql?: { 
       const table = document.createElement('table');
       box.append(button, table);
       button.addEventListener('click', async () => {
+        if (wholeScreen === 'at once') {
+          const screen = (window as unknown as { benchScreen: Element }).benchScreen.cloneNode(true) as Element;
+          document.querySelector('main')!.replaceChildren(...screen.childNodes);
+          return;
+        }
         const started = performance.now();
         const response = graphql
           ? await fetch(url, { method: 'POST', headers: { 'PRIVATE-TOKEN': token, 'Content-Type': 'application/json' }, body: graphql.body })
@@ -94,6 +105,11 @@ async function addRawButton(page: Page, url: string, token: string, graphql?: { 
         const items = (graphql ? graphql.firstItem.split('.').reduce((at: any, key) => at?.[key], (json as { data: unknown }).data) : json) as Array<{ name?: string; title?: string; description?: string; id: number }>;
         (window as unknown as { rawFetchMs: number }).rawFetchMs = performance.now() - started;
         const first = items[0];
+        if (wholeScreen) {
+          const screen = (window as unknown as { benchScreen: Element }).benchScreen.cloneNode(true) as Element;
+          document.querySelector('main')!.replaceChildren(...screen.childNodes);
+          return;
+        }
         const tbody = document.createElement('tbody');
         const row = document.createElement('tr');
         const cell = document.createElement('td');
@@ -104,7 +120,7 @@ async function addRawButton(page: Page, url: string, token: string, graphql?: { 
       });
       document.body.append(box);
     },
-    { url, token, graphql },
+    { url, token, graphql, wholeScreen },
   );
   return page.getByRole('button', { name: 'Raw fetch', exact: true });
 }
@@ -158,6 +174,41 @@ async function clickRun(page: Page, screen: ClickScreen, token: string, requestU
   return { painted: shown.at - shown.pressAt, inserted: shown.insertedAt - shown.clickAt, raw: raw ? raw.at - raw.pressAt : NaN, rawFetch };
 }
 
+/**
+ * The floor of a click: at the screen's own address (loaded, its rows painted) its main content is
+ * copied, the page goes away in the app, and there the raw request is made twice from the same page:
+ * once showing one row, once putting the copied screen in place. Their difference is what painting
+ * the finished screen costs, with no router, React or client at all.
+ */
+async function floorRun(page: Page, screen: ClickScreen, token: string, screenUrl: string, requestUrl: { value?: string; body?: string }): Promise<{ overhead: number; atOnce: number }> {
+  // the screen at its address, its main content copied; then away, in the app
+  const prepare = async () => {
+    await page.goto(screenUrl);
+    await arm(page, screen.target);
+    await painted(page, STEP_TIMEOUT_MS);
+    await page.waitForLoadState('networkidle');
+    await page.evaluate(() => ((window as unknown as { benchScreen: Element }).benchScreen = document.querySelector('main')!.cloneNode(true) as Element));
+    await screen.away(page).click();
+    await screen.link(page).waitFor();
+    await page.waitForLoadState('networkidle');
+  };
+  await prepare();
+  const graphql = screen.graphql && requestUrl.body ? { body: requestUrl.body, firstItem: screen.graphql.firstItem } : undefined;
+  await arm(page, { selector: '#bench-raw tbody > tr' });
+  await press(page, await addRawButton(page, requestUrl.value!, token, graphql));
+  const row = await painted(page, STEP_TIMEOUT_MS);
+  await arm(page, screen.target);
+  await press(page, await addRawButton(page, requestUrl.value!, token, graphql, true));
+  const whole = await painted(page, STEP_TIMEOUT_MS);
+  // and the copy put in place by the press itself, as a screen from the cache could be at best (the
+  // page's own content was replaced behind React's back: a fresh page)
+  await prepare();
+  await arm(page, screen.target);
+  await press(page, await addRawButton(page, '', token, undefined, 'at once'));
+  const atOnce = await painted(page, STEP_TIMEOUT_MS);
+  return { overhead: whole.at - whole.pressAt - (row.at - row.pressAt), atOnce: atOnce.at - atOnce.pressAt };
+}
+
 /** The screen shown, then away and back: press to the first row painted, its list from the query cache. */
 async function cachedRun(page: Page, screen: ClickScreen): Promise<number> {
   await page.waitForLoadState('networkidle');
@@ -183,10 +234,19 @@ async function screenFigures(browser: Browser, baseURL: string, faults: (latency
     const requestUrl: { value?: string; body?: string } = { value: screen.rawUrl };
     // one run first, not counted: the browser fetches the route's chunks once, and the list's URL is noted
     await clickRun(page, screen, screen.token, requestUrl);
+    const screenUrl = page.url();
     const runs: ClickRun[] = [];
     for (let run = 0; run < RUNS; run++) runs.push(await clickRun(page, screen, screen.token, requestUrl));
     const cached: number[] = [];
     if (screen.cached !== false) for (let run = 0; run < CACHED_RUNS; run++) cached.push(await cachedRun(page, screen));
+    const floors: Array<{ overhead: number; atOnce: number }> = [];
+    try {
+      if (screen.cached !== false) for (let run = 0; run < RUNS; run++) floors.push(await floorRun(page, screen, screen.token, screenUrl, requestUrl));
+    } catch (error) {
+      // a floor is a reference beside the figures, not one of them
+      log(`${screen.name}: floor not measured: ${(error as Error).message.split('\n')[0]}`);
+      floors.length = 0;
+    }
     await faults(NETWORK_LATENCY_MS);
     const slow: ClickRun[] = [];
     try {
@@ -199,6 +259,7 @@ async function screenFigures(browser: Browser, baseURL: string, faults: (latency
     log(`${screen.name}: press to first row painted ${list(runs.map((run) => run.painted))} ms; raw ${path} press to painted ${list(runs.map((run) => run.raw))} ms`);
     log(`${screen.name}: click to first row in the document ${list(runs.map((run) => run.inserted))} ms; raw fetch alone ${list(runs.map((run) => run.rawFetch))} ms`);
     if (cached.length) log(`${screen.name}: cached (away and back) press to painted ${list(cached)} ms`);
+    if (floors.length) log(`${screen.name}: floor (the finished screen put in place by the raw request's handler, less one row) ${list(floors.map((floor) => floor.overhead))} ms; put in place by the press itself ${list(floors.map((floor) => floor.atOnce))} ms`);
     log(`${screen.name} with ${NETWORK_LATENCY_MS} ms added to every API answer: press to painted ${list(slow.map((run) => run.painted))} ms; raw ${list(slow.map((run) => run.raw))} ms`);
     const prefix = `console.click.${screen.name}`;
     const overheads = runs.map((run) => run.painted - run.raw);
@@ -206,11 +267,13 @@ async function screenFigures(browser: Browser, baseURL: string, faults: (latency
     emit({ name: `${prefix}.raw_painted_ms`, value: round(median(runs.map((run) => run.raw)), 1), unit: 'ms' });
     // pairs from the same document: the median of the differences, less noisy than a difference of medians
     emit({ name: `${prefix}.overhead_ms`, value: round(median(overheads), 1), unit: 'ms', goal: 33 });
+    if (floors.length) emit({ name: `${prefix}.floor_overhead_ms`, value: round(median(floors.map((floor) => floor.overhead)), 1), unit: 'ms' });
     const suffix = `latency_${NETWORK_LATENCY_MS}ms`;
     emit({ name: `${prefix}.first_row_painted_ms.${suffix}`, value: round(median(slow.map((run) => run.painted)), 1), unit: 'ms' });
     emit({ name: `${prefix}.raw_painted_ms.${suffix}`, value: round(median(slow.map((run) => run.raw)), 1), unit: 'ms' });
     emit({ name: `${prefix}.ratio.${suffix}`, value: round(median(slow.map((run) => run.painted / run.raw)), 2), unit: 'ratio', goal: 1.4 });
     if (cached.length) emit({ name: `${prefix}.cached_frames`, value: round(median(cached) / FRAME_MS, 2), unit: 'frames', goal: 1.5 });
+    if (floors.length) emit({ name: `${prefix}.floor_cached_frames`, value: round(median(floors.map((floor) => floor.atOnce)) / FRAME_MS, 2), unit: 'frames' });
 
     if (screen.name === 'members') {
       // the figures of the first members bench (click to the row in the document, fetch alone), kept for comparison
