@@ -21,8 +21,8 @@ export function useSetSearch<T>(options: { paged: boolean } = { paged: true }) {
   );
 }
 
-/** The typed text, once typing pauses: a search asks the API once per pause, not per key. */
-export function useSettled(value: string, delayMs: number): string {
+/** The value once it has held for `delayMs`: typed text once typing pauses (a search asks the API once per pause, not per key). */
+export function useSettled<T>(value: T, delayMs: number): T {
   const [settled, setSettled] = useState(value);
   useEffect(() => {
     const timer = setTimeout(() => setSettled(value), delayMs);

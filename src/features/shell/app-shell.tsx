@@ -4,6 +4,9 @@ import { CommandPaletteOnDemand, ContextSwitcherOnDemand, UserMenuOnDemand } fro
 import { usePreloadLikelyAreas } from './preload-likely-areas.ts';
 import { Sidebar, useSidebarState } from './sidebar.tsx';
 import { RateLimitStatus } from '../../components/rate-limit-status.tsx';
+import { useSettled } from '../../components/list-hooks.ts';
+
+const BUSY_AFTER_MS = 150;
 
 export function AppShell({ children }: { children: ReactNode }) {
   usePreloadLikelyAreas();
@@ -50,8 +53,10 @@ export function AppShell({ children }: { children: ReactNode }) {
  */
 function Main({ children }: { children: ReactNode }) {
   const navigating = useRouterState({ select: (state) => state.status === 'pending' });
+  // only a navigation that takes a while is marked: a quick one would restyle the whole screen twice for nothing
+  const busy = useSettled(navigating, BUSY_AFTER_MS) && navigating;
   return (
-    <main id="main" className="shell__main" tabIndex={-1} aria-busy={navigating || undefined}>
+    <main id="main" className="shell__main" tabIndex={-1} aria-busy={busy || undefined}>
       {children}
     </main>
   );
