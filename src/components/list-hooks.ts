@@ -11,6 +11,17 @@ export function usePrefetch(options: FetchQueryOptions<any, any, any, any> | nul
   useEffect(() => (options ? whenIdle(() => void queryClient.prefetchQuery(options)) : undefined), [key]);
 }
 
+/**
+ * False until the browser has been idle once since the screen mounted: what a screen adds to its
+ * rows (counts, details) asks then, so loopback answers re-rendering the screen before its first
+ * frame do not hold the rows back.
+ */
+export function useIdleSinceMount(): boolean {
+  const [idle, setIdle] = useState(false);
+  useEffect(() => whenIdle(() => setIdle(true)), []);
+  return idle;
+}
+
 /** Changes some search params of this screen in place; a new filter starts again at page 1. */
 export function useSetSearch<T>(options: { paged: boolean } = { paged: true }) {
   const navigate = useNavigate();

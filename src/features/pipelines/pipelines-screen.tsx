@@ -11,7 +11,7 @@ import { ChoiceSelect } from '../../components/choice-select.tsx';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { errorText } from '../../components/error-panel.tsx';
 import { FormError } from '../../components/form-footer.tsx';
-import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
+import { useIdleSinceMount, usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { PerPageSelect, SearchInput, SortControls } from '../../components/list-controls.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { QueryStates } from '../../components/query-states.tsx';
@@ -23,7 +23,6 @@ import { useProjectCaller } from '../../components/use-project-caller.ts';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import type { Write } from '../../components/use-write.ts';
 import { formatDuration, secondsSince } from '../../lib/duration.ts';
-import { whenIdle } from '../../lib/idle.ts';
 import { deleteRefusal, runRefusal, useCancelPipeline, useRetryPipeline } from '../../components/pipeline-writes.ts';
 import { pipelineListParams } from './route-options.ts';
 import { PIPELINE_ORDER_LABELS, PIPELINE_TABS, isFiltered, jumpToDate, pipelinesSearchSchema, type PipelinesSearch } from './search.ts';
@@ -250,8 +249,7 @@ function PipelineList({ projectId, search, runRefused, deleteRefused }: Pipeline
  */
 function useRowDetails(projectId: number, items: Pipeline[] | undefined) {
   const connection = useConnection();
-  const [idle, setIdle] = useState(false);
-  useEffect(() => whenIdle(() => setIdle(true)), []);
+  const idle = useIdleSinceMount();
   return useQuery({ ...pipelinesQueries.rowDetails(connection, projectId, items ?? []), enabled: idle && Boolean(items?.length), placeholderData: keepPreviousData });
 }
 

@@ -9,7 +9,7 @@ import {
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { downloadText } from '../../components/download.ts';
 import { errorText } from '../../components/error-panel.tsx';
-import { usePrefetch, useSetSearch, useViewState } from '../../components/list-hooks.ts';
+import { useIdleSinceMount, usePrefetch, useSetSearch, useViewState } from '../../components/list-hooks.ts';
 import { PerPageSelect, SearchInput } from '../../components/list-controls.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { FilteredEmptyState, SearchLink } from '../../components/search-link.tsx';
@@ -80,28 +80,30 @@ const TYPE_COUNTS: ReadonlyArray<{ label: string; filters: RunnerFilters; search
 
 /** Totals from one-row pages (`x-total`), never from loading the fleet; "—" where the platform did not count. */
 function FleetCounts({ scope, search }: { scope: RunnerScope; search: RunnersSearch }) {
+  // asked once the list is painted: the rows come first
+  const asked = useIdleSinceMount();
   return (
     <div className="home__columns">
-      <CountList scope={scope} label="Runners by status" counts={STATUS_COUNTS} active={search} />
-      <CountList scope={scope} label="Runners by type" counts={TYPE_COUNTS} active={search} />
+      <CountList scope={scope} label="Runners by status" counts={STATUS_COUNTS} active={search} asked={asked} />
+      <CountList scope={scope} label="Runners by type" counts={TYPE_COUNTS} active={search} asked={asked} />
     </div>
   );
 }
 
-function CountList({ scope, label, counts, active }: { scope: RunnerScope; label: string; counts: typeof STATUS_COUNTS; active: RunnersSearch }) {
+function CountList({ scope, label, counts, active, asked }: { scope: RunnerScope; label: string; counts: typeof STATUS_COUNTS; active: RunnersSearch; asked: boolean }) {
   return (
     <ul className="chip-list" aria-label={label}>
       {counts.map((count) => (
         // a count is the filter in force when the list shows its status (or type), whatever else is filtered
-        <CountItem key={count.label} scope={scope} {...count} current={Object.entries(count.search).every(([key, value]) => active[key as keyof RunnersSearch] === value)} />
+        <CountItem key={count.label} scope={scope} {...count} asked={asked} current={Object.entries(count.search).every(([key, value]) => active[key as keyof RunnersSearch] === value)} />
       ))}
     </ul>
   );
 }
 
-function CountItem({ scope, label, filters, search, current }: { scope: RunnerScope; label: string; filters: RunnerFilters; search: Partial<RunnersSearch>; current: boolean }) {
+function CountItem({ scope, label, filters, search, current, asked }: { scope: RunnerScope; label: string; filters: RunnerFilters; search: Partial<RunnersSearch>; current: boolean; asked: boolean }) {
   const connection = useConnection();
-  const count = useQuery(runnersQueries.count(connection, scope, filters));
+  const count = useQuery({ ...runnersQueries.count(connection, scope, filters), enabled: asked });
   const shown = count.isPending ? '…' : count.data === null || count.data === undefined ? '—' : formatCount(count.data);
   const spoken = count.isPending ? 'loading' : count.data === null || count.data === undefined ? 'not counted' : `${count.data} runners`;
   return (
@@ -135,8 +137,9 @@ function FleetList({ scope, search, caller, instanceVersion }: FleetListProps) {
   const params = runnerListParams(search);
   const page = useSuspenseQuery(runnersQueries.list(connection, scope, params)).data;
   const ids = page.items.map((runner) => runner.id);
-  // versions and tags are only in the details: fetched for this page alone, six at a time
-  const details = useQuery({ ...runnersQueries.details(connection, ids), enabled: ids.length > 0 }).data ?? {};
+  // versions and tags are only in the details: fetched for this page alone, six at a time, once the rows are painted
+  const idle = useIdleSinceMount();
+  const details = useQuery({ ...runnersQueries.details(connection, ids), enabled: idle && ids.length > 0 }).data ?? {};
   const wanted = useRequestedSearch(runnersSearchSchema, search);
   const setSearch = useSetSearch<RunnersSearch>();
   const [outcome, setOutcome] = useState<{ paused: boolean; data: SetPausedData } | null>(null);
