@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { DEMO_PATHS, expect, test } from './fixtures.ts';
+import { Shell } from './pages/shell.ts';
 
 test.describe('the served console', () => {
   test('sends its security headers, and its hashed files compressed and immutable', async ({ request }) => {
@@ -106,6 +107,26 @@ test.describe('the served console', () => {
     await page.goto(`/groups/${groupId}/members`);
     await expect(page.getByRole('table', { name: /members$/ }).getByRole('row').nth(1)).toBeVisible();
     await page.unrouteAll({ behavior: 'ignoreErrors' });
+    expect(asked).toHaveLength(1);
+  });
+
+  test("a pressed link's first request leaves as the button goes down, and is asked once", async ({ page, connectAs, consoleServer }) => {
+    await connectAs(page, consoleServer.adminToken);
+    const firstPage = '/api/v4/runners/all?page=1&per_page=20';
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname + url.search === firstPage) asked.push(request.url());
+    });
+    const link = new Shell(page).areas.getByRole('link', { name: 'Runners', exact: true });
+    const box = (await link.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    // the button is still down: no click yet, no navigation, and the list is on its way
+    await expect.poll(() => asked.length).toBe(1);
+    await expect(page).not.toHaveURL(/\/admin\/runners/);
+    await page.mouse.up();
+    await expect(page.getByRole('table', { name: /^Runners$/ }).getByRole('row').nth(1)).toBeVisible();
     expect(asked).toHaveLength(1);
   });
 });
