@@ -17,6 +17,9 @@ import { Route as ProjectRunners } from '../routes/projects/$projectId/runners.t
 import { Route as GroupTokens } from '../routes/groups/$groupId/access-tokens.tsx';
 import { Route as Tree } from '../routes/projects/$projectId/tree.$.tsx';
 import { Route as Blame } from '../routes/projects/$projectId/blame.$.tsx';
+import { Route as Issues } from '../routes/projects/$projectId/issues/index.tsx';
+import { Route as MergeRequests } from '../routes/projects/$projectId/merge-requests/index.tsx';
+import { Route as Pipelines } from '../routes/projects/$projectId/pipelines/index.tsx';
 
 const INSTANCE = 'http://instance.test';
 const TOKEN = 'glpat-first-requests';
@@ -63,6 +66,13 @@ interface Case {
   load: (context: ReturnType<typeof loaderContext>) => unknown;
 }
 
+/** A route's deps for a plain address: its search schema's defaults, through its loaderDeps where it has them. */
+function searchOf(route: { options: { validateSearch?: unknown; loaderDeps?: unknown } }): unknown {
+  const search = z.parse((route.options.validateSearch as { schema: () => z.ZodMiniType }).schema(), {});
+  const loaderDeps = route.options.loaderDeps as ((options: { search: unknown }) => unknown) | undefined;
+  return loaderDeps ? loaderDeps({ search }) : search;
+}
+
 const members = z.parse(membersSearchSchema.schema(), {});
 const runners = z.parse(runnersSearchSchema.schema(), {});
 const tokens = z.parse(tokensSearchSchema.schema(), {});
@@ -78,6 +88,9 @@ const CASES: Case[] = [
   ['a directory at a ref', ['/projects/10/tree/src/text%20tools', '?ref=v1.0', ''], false, Tree, { projectId: '10', _splat: 'src/text tools' }, { ref: 'v1.0' }],
   ["a blame's line at a ref", ['/projects/10/blame/src/text/glyph_table.rs', '?ref=main', '#L40000'], false, Blame, { projectId: '10', _splat: 'src/text/glyph_table.rs' }, { ref: 'main' }],
   ["a blame's top at the default branch", ['/projects/10/blame/README.md', '', ''], false, Blame, { projectId: '10', _splat: 'README.md' }, { ref: '' }],
+  ['a project\'s open issues', ['/projects/10/issues', '', ''], false, Issues, { projectId: '10' }, searchOf(Issues)],
+  ['a project\'s open merge requests', ['/projects/10/merge-requests', '', ''], true, MergeRequests, { projectId: '10' }, searchOf(MergeRequests)],
+  ['a project\'s pipelines', ['/projects/10/pipelines', '', ''], false, Pipelines, { projectId: '10' }, searchOf(Pipelines)],
 ].map(([name, address, isAdmin, route, params, deps]) => ({ name, address, isAdmin, load: routeLoader(route as never, params as Record<string, string>, deps, address as Case['address']) }) as Case);
 
 afterEach(() => {
@@ -117,7 +130,8 @@ describe('the first requests of a screen, sent before its code is there', () => 
     expect(firstRequests('/admin/runners', '?status=%22online%22', '', { isAdmin: true, userId: USER_ID })).toEqual([]);
     expect(firstRequests('/projects/10/tree/src', '?ref=123', '', { isAdmin: true, userId: USER_ID })).toEqual([]);
     expect(firstRequests('/projects/10/tree/src', '?ref=main&page=2', '', { isAdmin: true, userId: USER_ID })).toEqual([]);
-    expect(firstRequests('/projects/10/issues', '', '', { isAdmin: true, userId: USER_ID })).toEqual([]);
+    expect(firstRequests('/projects/10/issues', '?state=%22closed%22', '', { isAdmin: true, userId: USER_ID })).toEqual([]);
+    expect(firstRequests('/projects/10/boards', '', '', { isAdmin: true, userId: USER_ID })).toEqual([]);
   });
 
   it('asks nothing that the caller may not read', () => {

@@ -48,6 +48,8 @@ export const rangeStart = (index: number) => index * RANGE_LINES + 1;
 export const rangeEnd = (index: number) => (index + 1) * RANGE_LINES;
 
 const FIRST_PAGE = { page: 1, per_page: 20 } as const;
+// the open issues, newest first, in keyset pages with their labels' colours (api/issues.ts)
+const ISSUES_FIRST_PAGE = { state: 'opened', order_by: 'created_at', sort: 'desc', per_page: 20, with_labels_details: true, pagination: 'keyset' } as const;
 
 /** `GET /projects/:id/repository/tree`'s query for a directory at a ref. */
 export function treeQuery(path: string | undefined, ref: string | undefined, recursive?: boolean): QueryParams {
@@ -117,6 +119,16 @@ export function firstRequests(pathname: string, search: string, hash: string, ca
     // a non-administrator is not sent to the instance's fleet at all
     if (!plainSearch(search, []) || (!kind && !caller.isAdmin)) return [];
     return kind ? [{ path: `/${kind}/${id}/runners`, query: FIRST_PAGE }, ...roleOf(kind, id, caller)] : [{ path: '/runners/all', query: FIRST_PAGE }];
+  }
+
+  match = /^\/projects\/(\d+)\/(issues|merge-requests|pipelines)\/?$/.exec(pathname);
+  if (match) {
+    const [, id, list] = match;
+    if (!plainSearch(search, [])) return [];
+    const project = detailOf('projects', id);
+    if (list === 'issues') return [{ path: `/projects/${id}/issues`, query: ISSUES_FIRST_PAGE }, project, { path: `/projects/${id}/issues_statistics` }];
+    if (list === 'merge-requests') return [{ path: `/projects/${id}/merge_requests`, query: { state: 'opened', order_by: 'created_at', sort: 'desc', ...FIRST_PAGE } }, project];
+    return [{ path: `/projects/${id}/pipelines`, query: { order_by: 'id', sort: 'desc', ...FIRST_PAGE } }, project, ...roleOf('projects', id, caller)];
   }
 
   match = /^\/groups\/(\d+)\/access-tokens\/?$/.exec(pathname);
