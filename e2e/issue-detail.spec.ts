@@ -143,7 +143,7 @@ test.describe('as the administrator', () => {
     const sidebar = page.getByRole('complementary', { name: 'Issue details' });
     await sidebar.getByLabel('Find a label to add').fill(labelName);
     await sidebar.getByRole('button', { name: `Add label ${labelName}` }).click();
-    await expect(sidebar.getByRole('list', { name: 'Labels' })).toContainText(labelName);
+    await expect(sidebar.getByRole('list', { name: 'Labels', exact: true })).toContainText(labelName);
     await expect.poll(async () => (await issueOf(api, project.id, issue.iid)).labels).toEqual([labelName]);
 
     await sidebar.getByLabel('Find a project member to assign').fill(member.username);
@@ -174,7 +174,7 @@ test.describe('as the administrator', () => {
 
     await page.goto(path);
     await expect(page.getByRole('heading', { level: 1 })).toContainText('<img src=x onerror=');
-    await expect(page.getByRole('complementary', { name: 'Issue details' }).getByRole('list', { name: 'Labels' })).toContainText(labelName);
+    await expect(page.getByRole('complementary', { name: 'Issue details' }).getByRole('list', { name: 'Labels', exact: true })).toContainText(labelName);
     await expect(page.getByRole('article', { name: /^Comment by / })).toHaveCount(corpus.length);
     await expect(page.getByRole('list', { name: 'Activity entries' })).toContainText(`added label ${labelName}`);
     await expectNoScriptRan(page);

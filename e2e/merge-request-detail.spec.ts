@@ -216,7 +216,7 @@ test.describe('as the administrator', () => {
     await expect(page.getByRole('heading', { level: 1 })).toContainText('<svg onload=');
     await expect(page.getByRole('list', { name: 'Activity entries' })).toContainText('changed title from');
     const sidebar = page.getByRole('complementary', { name: 'Merge request details' });
-    await expect(sidebar.getByRole('list', { name: 'Labels' })).toContainText(label);
+    await expect(sidebar.getByRole('list', { name: 'Labels', exact: true })).toContainText(label);
     await expect(sidebar).toContainText(branch);
     await expect(page.getByRole('article', { name: /^(Thread|Comment) by / })).toHaveCount(corpus.length + 1);
     await page.getByRole('navigation', { name: 'Merge request' }).getByRole('link', { name: 'Commits' }).click();

@@ -965,7 +965,7 @@ test.describe('one press sends one write', () => {
     await sidebar.getByLabel('Find a label to add').fill(name);
     const mark = await api.requestMark();
     await pressTwice(page, press, sidebar.getByRole('button', { name: `Add label ${name}`, exact: true }));
-    await expect(sidebar.getByRole('list', { name: 'Labels' })).toContainText(name);
+    await expect(sidebar.getByRole('list', { name: 'Labels', exact: true })).toContainText(name);
     await expectOneRequest(api, mark, 'PUT', `/api/v4/projects/${project.id}/issues/${issue.iid}`);
     const events = await api.get<unknown[]>(`/projects/${project.id}/issues/${issue.iid}/resource_label_events`);
     expect(events).toHaveLength(1);
