@@ -7,7 +7,7 @@
  */
 
 const KEEP_MS = 10_000;
-/** The query cache's staleTime (api/query-client.ts): a URL answered this recently is shown from the cache, not asked again. */
+/** The query cache's staleTime (api/query-client.ts takes it from here): a URL answered this recently is shown from the cache, not asked again. */
 export const FRESH_MS = 30_000;
 const ANSWERED_KEPT = 500;
 

@@ -1,6 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { ApiError } from './errors.ts';
 import { rateLimitStore } from './rate-limit.ts';
+import { FRESH_MS } from './early.ts';
 
 const MAX_QUERY_RETRIES = 3;
 
@@ -19,7 +20,7 @@ export function retryDelay(attempt: number, error: unknown): number {
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
-      queries: { retry: shouldRetry, retryDelay, staleTime: 30_000, refetchOnWindowFocus: false },
+      queries: { retry: shouldRetry, retryDelay, staleTime: FRESH_MS, refetchOnWindowFocus: false },
       // a repeated rotate revokes a whole token family: mutations run exactly once
       mutations: { retry: false },
     },

@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../api/errors.ts';
 import type { BlameGroup, BlameRangeAnswer } from '../../api/blame.ts';
 import {
-  BlameRangeLoader, MAX_IN_FLIGHT, NO_FACTS, RANGE_LINES, estimateLineCount, factsWithPastEnd, factsWithRange, lineAt, lineLimitOf, planRanges, rangeIndexOf,
+  BlameRangeLoader, MAX_IN_FLIGHT, NO_FACTS, estimateLineCount, factsWithPastEnd, factsWithRange, lineAt, lineLimitOf, planRanges,
   startsGroup, toLoadedRange, type FetchRange,
 } from './blame-ranges.ts';
+import { RANGE_LINES, rangeIndexOf } from '../../api/first-requests.ts';
 
 const commit = (id: string) => ({ id: id.padEnd(40, '0'), message: `Change ${id}\n\nBody`, authored_date: '2026-01-02T03:04:05Z', author_name: 'Ada', author_email: null, committed_date: null });
 const group = (id: string, lines: string[]): BlameGroup => ({ commit: commit(id), lines });

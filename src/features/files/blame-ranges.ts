@@ -1,8 +1,6 @@
 import { RANGE_LINES, rangeEnd, rangeIndexOf, rangeStart } from '../../api/first-requests.ts';
 import { isPastEndOfFile, type BlameCommit, type BlameGroup, type BlameRangeAnswer } from '../../api/blame.ts';
 
-export { RANGE_LINES, rangeEnd, rangeIndexOf, rangeStart };
-
 /** Requests in flight at most: the rest wait their turn, so one screen never floods the instance. */
 export const MAX_IN_FLIGHT = 4;
 

@@ -10,9 +10,10 @@ import { Time } from '../../components/time.tsx';
 import { describeSelection, lineHash, selectionAfterClick } from './blame-hash.ts';
 import { parseLineHash, type LineSelection } from '../../lib/line-hash.ts';
 import {
-  BlameRangeLoader, MAX_IN_FLIGHT, estimateLineCount, lineAt, lineLimitOf, planRanges, rangeEnd, rangeIndexOf, rangeStart, startsGroup,
+  BlameRangeLoader, MAX_IN_FLIGHT, estimateLineCount, lineAt, lineLimitOf, planRanges, startsGroup,
   type FetchRange, type FetchSize, type RangeState,
 } from './blame-ranges.ts';
+import { rangeEnd, rangeIndexOf, rangeStart } from '../../api/first-requests.ts';
 import { formatCount } from '../../lib/numbers.ts';
 import './blame-view.css';
 
