@@ -245,6 +245,24 @@ test.describe('as the administrator', () => {
     await expect.poll(async () => (await api.get<{ time_stats: { total_time_spent: number } }>(`/projects/${project.id}/issues/${issue.iid}`)).time_stats.total_time_spent).toBe(0);
   });
 
+  test('time typed while the last entry is on its way stays when that entry is saved', async ({ page, api }) => {
+    const { path } = await newIssue(api);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/add_spent_time', async (route) => (await held, route.fallback()));
+    await page.goto(path);
+    const sidebar = page.getByRole('complementary', { name: 'Issue details' });
+    const spent = sidebar.getByLabel('Time spent', { exact: true });
+    await spent.fill('1h');
+    await sidebar.getByRole('button', { name: 'Add time spent', exact: true }).click();
+    await expect(sidebar.getByRole('button', { name: 'Add time spent', exact: true })).toBeDisabled();
+    await spent.fill('30m');
+    release();
+    await expect(sidebar.getByRole('definition').filter({ hasText: /^1h$/ })).toBeVisible();
+    await expect(sidebar.getByRole('button', { name: 'Add time spent', exact: true })).toBeEnabled();
+    await expect(spent).toHaveValue('30m');
+  });
+
   test('an internal comment, a reaction on a comment, and a clone with its comments', async ({ page, api }) => {
     const { project, issue, path } = await newIssue(api);
     const target = await api.post<{ id: number; name: string }>('/projects', { name: `clone-target-${unique()}` });

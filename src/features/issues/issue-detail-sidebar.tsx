@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type Dispatch, type FormEvent, type SetStateAction } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { labelNames, type Issue } from '../../api/issues.ts';
 import { labelsQueries, type LabelBasic } from '../../api/labels.ts';
@@ -8,6 +8,11 @@ import { errorText } from '../../components/error-panel.tsx';
 import { ChipsAndSearch, ProjectMemberPicker, SidebarSection } from '../../components/sidebar-section.tsx';
 import { WriteOutcome } from '../../components/write-outcome.tsx';
 import { useSetSubscription, useTrackTime, useUpdateIssue, type IssueRef } from './issue-detail-mutations.ts';
+
+/** After a write, empties a field only if it still holds what was sent: what was typed meanwhile stays. */
+function emptyIfSent(setField: Dispatch<SetStateAction<string>>, sent: string) {
+  return () => setField((now) => (now.trim() === sent.trim() ? '' : now));
+}
 
 function Assignees({ issue, at: ref, editable }: { issue: Issue; at: IssueRef; editable: boolean }) {
   const update = useUpdateIssue(ref);
@@ -57,7 +62,7 @@ function Labels({ issue, at: ref, editable }: { issue: Issue; at: IssueRef; edit
       candidatesLabel="Labels to add"
       candidates={labels.data?.items
         .filter((label) => !names.includes(label.name))
-        .map((label) => ({ key: String(label.id), label: `Add label ${label.name}`, onPick: () => update.mutate({ add_labels: [label.name] }, { onSuccess: () => setSearch('') }) }))}
+        .map((label) => ({ key: String(label.id), label: `Add label ${label.name}`, onPick: () => update.mutate({ add_labels: [label.name] }, { onSuccess: emptyIfSent(setSearch, search) }) }))}
       searchError={labels.error}
       noMatch={`No other label matches “${search}”.`}
       outcome={<WriteOutcome write={update} />}
@@ -177,7 +182,7 @@ function TimeTracking({ issue, at: ref, editable }: { issue: Issue; at: IssueRef
       </dl>
       {editable ? (
         <>
-          <form onSubmit={(event) => (event.preventDefault(), track.mutate({ estimate: estimate.trim() }, { onSuccess: () => setEstimate('') }))}>
+          <form onSubmit={(event) => (event.preventDefault(), track.mutate({ estimate: estimate.trim() }, { onSuccess: emptyIfSent(setEstimate, estimate) }))}>
             <div className="field">
               <label className="field__label" htmlFor={estimateId}>
                 Estimate
@@ -191,7 +196,7 @@ function TimeTracking({ issue, at: ref, editable }: { issue: Issue; at: IssueRef
               Reset estimate
             </button>
           </form>
-          <form onSubmit={(event) => (event.preventDefault(), track.mutate({ spend: spend.trim() }, { onSuccess: () => setSpend('') }))}>
+          <form onSubmit={(event) => (event.preventDefault(), track.mutate({ spend: spend.trim() }, { onSuccess: emptyIfSent(setSpend, spend) }))}>
             <div className="field">
               <label className="field__label" htmlFor={spendId}>
                 Time spent
