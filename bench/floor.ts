@@ -11,6 +11,8 @@ import { addPaintClock, painted, readClock } from './paint-clock.ts';
  * the console's server (same origin, same compression) loads one script as large on the wire as
  * the screen's code (incompressible bytes that do nothing), which makes the screen's list request
  * and writes its rows by hand. No framework, no work: what is left above this floor is the console's.
+ * With `requestAtOnce`, a small script listed first sends the request while the code downloads (as
+ * the console's boot script does), and the rows are written once both are in.
  */
 
 const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
@@ -26,6 +28,7 @@ interface FloorPage {
   codeBytes: number;
   listUrl: string;
   caption: string;
+  requestAtOnce?: boolean;
 }
 
 interface Throttling {
@@ -42,11 +45,11 @@ function padding(bytes: number): string {
   return text;
 }
 
-function writeFloorPage({ codeBytes, listUrl, caption }: FloorPage): void {
+function writeFloorPage({ codeBytes, listUrl, caption, requestAtOnce = false }: FloorPage): void {
   fs.mkdirSync(FLOOR_DIR, { recursive: true });
+  const request = `window.floorAnswer = fetch(${JSON.stringify(new URL(listUrl).pathname + new URL(listUrl).search)}, { headers: { 'PRIVATE-TOKEN': sessionStorage.getItem(${JSON.stringify(TOKEN_KEY)}) } }).then((answer) => answer.json());\n`;
   const script = `const padding = ${JSON.stringify(padding(codeBytes))};
-fetch(${JSON.stringify(new URL(listUrl).pathname + new URL(listUrl).search)}, { headers: { 'PRIVATE-TOKEN': sessionStorage.getItem(${JSON.stringify(TOKEN_KEY)}) } })
-  .then((answer) => answer.json())
+${requestAtOnce ? '' : request}window.floorAnswer
   .then((items) => {
     const table = document.createElement('table');
     table.createCaption().textContent = ${JSON.stringify(caption.replace(/[$^]/g, ''))};
@@ -59,10 +62,15 @@ fetch(${JSON.stringify(new URL(listUrl).pathname + new URL(listUrl).search)}, { 
     document.body.append(table, String(padding.length > 0));
   });
 `;
-  fs.writeFileSync(path.join(FLOOR_DIR, 'floor.js'), script);
-  fs.writeFileSync(path.join(FLOOR_DIR, 'floor.js.br'), zlib.brotliCompressSync(script));
-  fs.writeFileSync(path.join(FLOOR_DIR, 'floor.js.gz'), zlib.gzipSync(script));
-  fs.writeFileSync(path.join(FLOOR_DIR, 'index.html'), '<!doctype html><html lang="en"><head><meta charset="UTF-8"><title>Floor</title><script type="module" src="/bench-floor/floor.js"></script></head><body><h1>Members</h1></body></html>');
+  // in the page's order: the request's script first, as the console lists its boot script
+  const files: Array<[string, string]> = [...(requestAtOnce ? [['request.js', request] as [string, string]] : []), ['floor.js', script]];
+  for (const [name, text] of files) {
+    fs.writeFileSync(path.join(FLOOR_DIR, name), text);
+    fs.writeFileSync(path.join(FLOOR_DIR, `${name}.br`), zlib.brotliCompressSync(text));
+    fs.writeFileSync(path.join(FLOOR_DIR, `${name}.gz`), zlib.gzipSync(text));
+  }
+  const scripts = files.map(([name]) => `<script type="module" src="/bench-floor/${name}"></script>`).join('');
+  fs.writeFileSync(path.join(FLOOR_DIR, 'index.html'), `<!doctype html><html lang="en"><head><meta charset="UTF-8"><title>Floor</title>${scripts}</head><body><h1>Members</h1></body></html>`);
 }
 
 /** Cold loads of the floor page, throttled as the screen's were. */

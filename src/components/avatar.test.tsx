@@ -1,13 +1,27 @@
-import { describe, expect, it } from 'vitest';
+// @vitest-environment jsdom
+import { act } from 'react';
+import { createRoot } from 'react-dom/client';
 import { renderToStaticMarkup } from 'react-dom/server';
+import { afterEach, describe, expect, it } from 'vitest';
 import { Avatar, cssUrl } from './avatar.tsx';
 
+const PICTURE = 'https://gitlab.example.com/uploads/-/system/user/avatar/12/me.png?width=28';
+const nextFrameAndTask = () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 5)));
+
 describe('Avatar', () => {
-  it('draws an http(s) picture as the background of a hidden box', () => {
-    const markup = renderToStaticMarkup(<Avatar url="https://gitlab.example.com/uploads/-/system/user/avatar/12/me.png?width=28" name="Maya Chen" />);
-    expect(markup).toBe(
-      '<span class="avatar" aria-hidden="true" style="width:28px;height:28px;background-image:url(&quot;https://gitlab.example.com/uploads/-/system/user/avatar/12/me.png?width=28&quot;)"></span>',
-    );
+  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+  const host = document.createElement('div');
+  afterEach(() => (host.innerHTML = ''));
+
+  it('draws an http(s) picture as the background of a hidden box, once the box has been shown', async () => {
+    expect(renderToStaticMarkup(<Avatar url={PICTURE} name="Maya Chen" />)).toBe('<span class="avatar" aria-hidden="true" style="width:28px;height:28px"></span>');
+    const root = createRoot(host);
+    await act(async () => root.render(<><Avatar url={PICTURE} name="Maya Chen" /><Avatar url={`${PICTURE}&2`} name="Ravi Kumar" /></>));
+    await act(nextFrameAndTask);
+    const boxes = [...host.querySelectorAll<HTMLElement>('.avatar')];
+    expect(boxes.map((box) => box.style.backgroundImage)).toEqual([`url("${PICTURE}")`, `url("${PICTURE}&2")`]);
+    expect(boxes[0]!.getAttribute('aria-hidden')).toBe('true');
+    act(() => root.unmount());
   });
 
   it('loads nothing from a URL that is not http(s), and shows the initial instead', () => {
