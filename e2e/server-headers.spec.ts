@@ -86,6 +86,22 @@ test.describe('the served console', () => {
     await page.unrouteAll({ behavior: 'ignoreErrors' });
   });
 
+  test('a deep link\'s page preloads its route\'s styles too, and the screen needs no other', async ({ page, request, connectAs, consoleServer, api }) => {
+    const project = await api.get<{ id: number }>(`/projects/${encodeURIComponent(DEMO_PATHS.issueTracker)}`);
+    const path = `/projects/${project.id}/tree/`;
+    const stylesOf = (html: string) => [...html.matchAll(/<link rel="(?:stylesheet|preload" as="style)" crossorigin href="(\/assets\/[^"]+\.css)">/g)].map((match) => match[1]);
+    const listed = stylesOf(await (await request.get(path)).text());
+    // the file screen's own styles, beyond the entry's
+    expect(listed.length).toBeGreaterThan(stylesOf(await (await request.get('/connect')).text()).length);
+
+    await connectAs(page, consoleServer.adminToken);
+    // any other stylesheet is held back: the screen must show without it
+    await page.route('**/assets/*.css', (route) => (listed.includes(new URL(route.request().url()).pathname) ? route.continue() : undefined));
+    await page.goto(path);
+    await expect(page.getByRole('table', { name: /^Files/ }).getByRole('row').nth(1)).toBeVisible();
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+  });
+
   test("a deep link's first request leaves from the boot script before the console's code runs, and is asked once", async ({ page, api, connectAs, consoleServer }) => {
     const groupId = await api.groupId(DEMO_PATHS.bigGroup);
     await connectAs(page, consoleServer.adminToken);

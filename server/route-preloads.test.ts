@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { routePattern, routePreloads, withPreloads, type Manifest } from './route-preloads.ts';
 
 const manifest: Manifest = {
-  'index.html': { file: 'assets/index-1.js', isEntry: true, imports: ['_react-1.js'], dynamicImports: ['src/features/shell/app-shell.tsx'] },
+  'index.html': { file: 'assets/index-1.js', isEntry: true, imports: ['_react-1.js'], dynamicImports: ['src/features/shell/app-shell.tsx'], css: ['assets/index-1.css'] },
   '_react-1.js': { file: 'assets/react-1.js' },
-  '_table-1.js': { file: 'assets/table-1.js', imports: ['_react-1.js', '_time-1.js'] },
+  '_table-1.js': { file: 'assets/table-1.js', imports: ['_react-1.js', '_time-1.js'], css: ['assets/table-1.css'] },
   '_time-1.js': { file: 'assets/time-1.js' },
   'src/features/shell/app-shell.tsx': { file: 'assets/app-shell-1.js', src: 'src/features/shell/app-shell.tsx', imports: ['index.html', '_time-1.js'] },
   'src/routes/groups/$groupId/members.tsx?tsr-split=component': { file: 'assets/members-1.js', src: 'src/routes/groups/$groupId/members.tsx?tsr-split=component', imports: ['index.html', '_table-1.js'] },
@@ -37,14 +37,14 @@ describe('route patterns from file names', () => {
 describe('the chunks a deep link preloads', () => {
   const preloads = routePreloads(manifest);
 
-  it('lists the route\'s own chunks and their imports, then the shell, never what the page has already', () => {
-    expect(preloads.forPath('/groups/12/members')).toEqual(['assets/members-1.js', 'assets/table-1.js', 'assets/time-1.js', 'assets/app-shell-1.js']);
+  it('lists the route\'s own chunks, their styles and imports, then the shell, never what the page has already', () => {
+    expect(preloads.forPath('/groups/12/members')).toEqual(['assets/members-1.js', 'assets/table-1.js', 'assets/table-1.css', 'assets/time-1.js', 'assets/app-shell-1.js']);
   });
 
   it('finds the shell in the chunk the build gathered it into with its imports', () => {
     const { 'src/features/shell/app-shell.tsx': shell, ...rest } = manifest;
     const gathered = routePreloads({ ...rest, '_shell-Ab_1.js': { file: shell.file, imports: shell.imports } });
-    expect(gathered.forPath('/groups/12/members')).toEqual(['assets/members-1.js', 'assets/table-1.js', 'assets/time-1.js', 'assets/app-shell-1.js']);
+    expect(gathered.forPath('/groups/12/members')).toEqual(['assets/members-1.js', 'assets/table-1.js', 'assets/table-1.css', 'assets/time-1.js', 'assets/app-shell-1.js']);
   });
 
   it('prefers a static segment over a parameter, as the router does', () => {
@@ -57,9 +57,8 @@ describe('the chunks a deep link preloads', () => {
     expect(preloads.forPath('/nowhere')).toEqual(['assets/app-shell-1.js', 'assets/time-1.js']);
   });
 
-  it('writes them as modulepreload links in the head', () => {
-    const html = withPreloads('<html><head><title>x</title></head><body></body></html>', ['assets/members-1.js', 'assets/index-1.css']);
-    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/members-1.js">\n  </head>');
-    expect(html).not.toContain('index-1.css');
+  it('writes them as preload links in the head: modulepreload for scripts, a CORS preload for styles', () => {
+    const html = withPreloads('<html><head><title>x</title></head><body></body></html>', ['assets/members-1.js', 'assets/table-1.css']);
+    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/members-1.js">\n    <link rel="preload" as="style" crossorigin href="/assets/table-1.css">\n  </head>');
   });
 });

@@ -10,6 +10,7 @@ export interface ManifestChunk {
   isEntry?: boolean;
   imports?: string[];
   dynamicImports?: string[];
+  css?: string[];
 }
 export type Manifest = Record<string, ManifestChunk>;
 
@@ -57,6 +58,8 @@ function filesOf(manifest: Manifest, keys: string[], known: Set<string>): string
     if (!chunk || known.has(chunk.file)) return;
     known.add(chunk.file);
     files.push(chunk.file);
+    // a chunk's styles: the chunk is not run before they have arrived (Vite's preload helper waits)
+    for (const style of chunk.css ?? []) if (!known.has(style)) (known.add(style), files.push(style));
     for (const imported of chunk.imports ?? []) visit(imported);
   };
   for (const key of keys) visit(key);
@@ -102,9 +105,12 @@ export function routePreloads(manifest: Manifest): RoutePreloads {
   };
 }
 
-/** `html` with modulepreload links for `files` at the end of its head. */
+/**
+ * `html` with preload links for `files` at the end of its head: modulepreload for scripts, and a
+ * preload of styles that Vite's preload helper then finds in the cache (CORS mode as it asks).
+ */
 export function withPreloads(html: string, files: string[]): string {
   if (files.length === 0) return html;
-  const links = files.filter((file) => file.endsWith('.js')).map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`);
+  const links = files.map((file) => (file.endsWith('.css') ? `<link rel="preload" as="style" crossorigin href="/${file}">` : `<link rel="modulepreload" crossorigin href="/${file}">`));
   return html.replace('</head>', `  ${links.join('\n    ')}\n  </head>`);
 }
