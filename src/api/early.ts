@@ -9,6 +9,10 @@
 const KEEP_MS = 10_000;
 /** The query cache's staleTime (api/query-client.ts takes it from here): a URL answered this recently is shown from the cache, not asked again. */
 export const FRESH_MS = 30_000;
+/** How long a group's or project's details stay fresh (a screen's title reads them; they rarely change). */
+export const DETAIL_FRESH_MS = 5 * 60_000;
+/** How long the caller's role in a group or project stays fresh (it decides what a screen offers). */
+export const ROLE_FRESH_MS = 60_000;
 const ANSWERED_KEPT = 500;
 
 interface Early {

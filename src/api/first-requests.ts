@@ -1,4 +1,4 @@
-import { startEarly } from './early.ts';
+import { DETAIL_FRESH_MS, ROLE_FRESH_MS, startEarly } from './early.ts';
 import { parseLineHash } from '../lib/line-hash.ts';
 import { apiPath, encodeQuery, normalizePath, withoutEmpty, type QueryParams } from './params.ts';
 
@@ -24,10 +24,6 @@ export interface Caller {
   isAdmin: boolean;
   userId: number;
 }
-
-// the staleTime of a group's or project's details (api/groups.ts, api/projects.ts) and of the caller's role (api/members.ts)
-const DETAIL_FRESH_MS = 5 * 60_000;
-const ROLE_FRESH_MS = 60_000;
 
 type ScopeKind = 'groups' | 'projects';
 

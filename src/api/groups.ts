@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { request, requestPage, type Connection } from './http.ts';
+import { DETAIL_FRESH_MS } from './early.ts';
 import { apiPath, withoutEmpty } from './params.ts';
 import { loose } from './schema.ts';
 
@@ -47,7 +48,7 @@ export const groupsQueries = {
     queryOptions({
       queryKey: [...groupsQueries.all(), { group: groupId }, 'detail'] as const,
       queryFn: ({ signal }) => request(connection, apiPath`/groups/${groupId}`, groupSchema, { query: { with_projects: false }, signal }),
-      staleTime: 5 * 60_000,
+      staleTime: DETAIL_FRESH_MS,
     }),
   lists: () => [...groupsQueries.all(), 'list'] as const,
   list: (connection: Connection, params: GroupListParams) =>

@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
+import { ROLE_FRESH_MS } from './early.ts';
 import { ApiError } from './errors.ts';
 import { request, requestPage, send, type Connection } from './http.ts';
 import { scopePath, type Scope } from './keys.ts';
@@ -115,7 +116,7 @@ export const membersQueries = {
           throw error;
         }
       },
-      staleTime: 60_000,
+      staleTime: ROLE_FRESH_MS,
     }),
   billable: (connection: Connection, groupId: number, params: BillableListParams) =>
     queryOptions({

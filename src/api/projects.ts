@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { request, requestPage, type Connection } from './http.ts';
+import { DETAIL_FRESH_MS } from './early.ts';
 import { apiPath, withoutEmpty } from './params.ts';
 import type { Visibility } from './groups.ts';
 import { loose } from './schema.ts';
@@ -57,7 +58,7 @@ export const projectsQueries = {
     queryOptions({
       queryKey: [...projectsQueries.all(), { project: projectId }, 'detail'] as const,
       queryFn: ({ signal }) => request(connection, apiPath`/projects/${projectId}`, projectSchema, { signal }),
-      staleTime: 5 * 60_000,
+      staleTime: DETAIL_FRESH_MS,
     }),
   lists: () => [...projectsQueries.all(), 'list'] as const,
   list: (connection: Connection, params: ProjectListParams) =>
