@@ -10,6 +10,7 @@ import { startRoutesOnPress } from './lib/press-preload.ts';
 import { forgetEarly } from './api/early.ts';
 import { firstRequests, sendFirstRequests } from './api/first-requests.ts';
 import { apiBase } from './api/params.ts';
+import { projectDetailKey } from './api/keys.ts';
 import './styles.css';
 
 const queryClient = createQueryClient();
@@ -56,7 +57,8 @@ startRoutesOnPress(document, {
     // the screen's first requests go out before its route's code has run (api/first-requests.ts)
     const active = session.getActive();
     const url = new URL(href, location.origin);
-    if (active) sendFirstRequests(apiBase(active.connection), active.token, firstRequests(url.pathname, url.search, url.hash, active.connection));
+    const defaultBranch = (projectId: number) => queryClient.getQueryData<{ default_branch?: string | null }>(projectDetailKey(projectId))?.default_branch ?? undefined;
+    if (active) sendFirstRequests(apiBase(active.connection), active.token, firstRequests(url.pathname, url.search, url.hash, active.connection, { defaultBranch }));
     // a failure is the navigation's to show (it runs the same loaders again)
     void router.preloadRoute({ href } as Parameters<typeof router.preloadRoute>[0]).catch(() => undefined);
   },

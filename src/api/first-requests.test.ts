@@ -4,6 +4,7 @@ import * as z from 'zod/mini';
 import { canonicalUrl, forgetEarly } from './early.ts';
 import { firstRequests, sendFirstRequests } from './first-requests.ts';
 import { apiBase } from './params.ts';
+import { projectDetailKey } from './keys.ts';
 import type { Connection } from './http.ts';
 import type { SessionStore } from './session.ts';
 import { membersSearchSchema } from '../features/members/search.ts';
@@ -137,6 +138,26 @@ describe('the first requests of a screen, sent before its code is there', () => 
   it('asks nothing that the caller may not read', () => {
     expect(firstRequests('/admin/runners', '', '', { isAdmin: false, userId: USER_ID })).toEqual([]);
     expect(firstRequests('/groups/5/access-tokens', '', '', { isAdmin: false, userId: USER_ID })).toEqual([]);
+  });
+
+  it.each([
+    ['the root directory', Tree, '/projects/10/tree/', { projectId: '10', _splat: '' }],
+    ["a blame's top", Blame, '/projects/10/blame/README.md', { projectId: '10', _splat: 'README.md' }],
+  ])('%s at the default branch: with the project held, the file request leaves at once and the loader takes it', async (_, route, pathname, params) => {
+    const context = loaderContext(false);
+    context.queryClient.setQueryData(projectDetailKey(10), PROJECT);
+    const defaultBranch = (projectId: number) => context.queryClient.getQueryData<typeof PROJECT>(projectDetailKey(projectId))?.default_branch;
+    const requests = firstRequests(pathname, '', '', { isAdmin: false, userId: USER_ID }, { defaultBranch });
+    expect(requests.some((request) => request.then)).toBe(false);
+    expect(requests.at(-1)!.query).toMatchObject({ ref: 'trunk' });
+
+    const sent = instance();
+    sendFirstRequests(apiBase({ instanceUrl: INSTANCE }), TOKEN, requests);
+    const early = [...sent];
+    expect(early.some((url) => new URL(url).searchParams.get('ref') === 'trunk')).toBe(true);
+    await routeLoader(route as never, params, { ref: '' }, [pathname, '', ''])(context);
+    // the loader asked for nothing the press had sent already
+    expect(sent.slice(early.length).map(canonicalUrl).filter((url) => early.map(canonicalUrl).includes(url))).toEqual([]);
   });
 
   it('takes a ref in the URL as text, as the router reads it', () => {

@@ -25,6 +25,12 @@ export interface Caller {
   userId: number;
 }
 
+/** What the console already holds: a pressed link's screen need not wait for an answer it has (the boot script holds none). */
+export interface Known {
+  /** A project's default branch, from its details in the query cache. */
+  defaultBranch?: (projectId: number) => string | undefined;
+}
+
 type ScopeKind = 'groups' | 'projects';
 
 /** A group's or project's details, which a screen's title reads. */
@@ -96,13 +102,15 @@ const defaultBranchOf = (project: unknown) => {
  * The file screens resolve the ref first: the URL's, else the project's default branch. The tree
  * reads the project in any case (whether the repository is empty), the blame only for the branch.
  */
-function atRef(projectId: number, ref: string | undefined, { projectFirst }: { projectFirst: boolean }, requests: (ref: string) => FirstRequest[]): FirstRequest[] {
+function atRef(projectId: number, urlRef: string | undefined, known: Known, { projectFirst }: { projectFirst: boolean }, requests: (ref: string) => FirstRequest[]): FirstRequest[] {
   const project = detailOf('projects', String(projectId));
+  // the loader reads the default branch from the cached details too: the same request
+  const ref = urlRef ?? known.defaultBranch?.(projectId);
   if (ref) return [...(projectFirst ? [project] : []), ...requests(ref)];
   return [{ ...project, then: (answer) => { const branch = defaultBranchOf(answer); return branch ? requests(branch) : []; } }];
 }
 
-export function firstRequests(pathname: string, search: string, hash: string, caller: Caller): FirstRequest[] {
+export function firstRequests(pathname: string, search: string, hash: string, caller: Caller, known: Known = {}): FirstRequest[] {
   let match = /^\/(groups|projects)\/(\d+)\/members\/?$/.exec(pathname);
   if (match) {
     const [, kind, id] = match as unknown as [string, ScopeKind, string];
@@ -137,9 +145,9 @@ export function firstRequests(pathname: string, search: string, hash: string, ca
     const path = decodedSplat(match[3] ?? '');
     if (!values || path === null) return [];
     const projectId = Number(match[1]);
-    if (match[2] === 'tree') return atRef(projectId, values.ref, { projectFirst: true }, (ref) => [{ path: apiPath`/projects/${projectId}/repository/tree`, query: treeQuery(path, ref) }]);
+    if (match[2] === 'tree') return atRef(projectId, values.ref, known, { projectFirst: true }, (ref) => [{ path: apiPath`/projects/${projectId}/repository/tree`, query: treeQuery(path, ref) }]);
     if (!path) return [];
-    return atRef(projectId, values.ref, { projectFirst: false }, (ref) => [{ path: apiPath`/projects/${projectId}/repository/files/${path}/blame`, query: { ref, range: firstBlameRange(hash) } }]);
+    return atRef(projectId, values.ref, known, { projectFirst: false }, (ref) => [{ path: apiPath`/projects/${projectId}/repository/files/${path}/blame`, query: { ref, range: firstBlameRange(hash) } }]);
   }
   return [];
 }

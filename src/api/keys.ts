@@ -7,6 +7,9 @@ export function scopeOf(kind: SourceKind, id: number): Scope {
   return kind === 'group' ? { group: id } : { project: id };
 }
 
+/** The query key of a project's details (api/projects.ts), which the press path reads its default branch from. */
+export const projectDetailKey = (projectId: number) => ['projects', { project: projectId }, 'detail'] as const;
+
 /** `/groups/12` or `/projects/34`: the API path of a scope. */
 export function scopePath(scope: Scope): string {
   return 'group' in scope ? `/groups/${scope.group}` : `/projects/${scope.project}`;

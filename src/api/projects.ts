@@ -2,6 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { request, requestPage, type Connection } from './http.ts';
 import { DETAIL_FRESH_MS } from './early.ts';
+import { projectDetailKey } from './keys.ts';
 import { apiPath, withoutEmpty } from './params.ts';
 import type { Visibility } from './groups.ts';
 import { loose } from './schema.ts';
@@ -56,7 +57,7 @@ export const projectsQueries = {
   all: () => ['projects'] as const,
   detail: (connection: Connection, projectId: number) =>
     queryOptions({
-      queryKey: [...projectsQueries.all(), { project: projectId }, 'detail'] as const,
+      queryKey: projectDetailKey(projectId),
       queryFn: ({ signal }) => request(connection, apiPath`/projects/${projectId}`, projectSchema, { signal }),
       staleTime: DETAIL_FRESH_MS,
     }),
