@@ -145,4 +145,30 @@ test.describe('the served console', () => {
     await expect(page.getByRole('table', { name: /^Runners$/ }).getByRole('row').nth(1)).toBeVisible();
     expect(asked).toHaveLength(1);
   });
+
+  test("a pressed link to a project's files asks for the tree at its default branch as the button goes down, before the files' code is there", async ({ page, request, connectAs, consoleServer, api }) => {
+    const project = await api.get<{ id: number; default_branch: string }>(`/projects/${encodeURIComponent(DEMO_PATHS.issueTracker)}`);
+    const path = `/projects/${project.id}/members`;
+    const listed = [...(await (await request.get(path)).text()).matchAll(/<(?:script type="module" crossorigin src|link rel="modulepreload" crossorigin href)="(\/assets\/[^"]+\.js)">/g)].map((match) => match[1]);
+    await connectAs(page, consoleServer.adminToken);
+    // the members screen's own code only: the files' route never arrives, so its loader cannot ask
+    await page.route('**/assets/*.js', (route) => (listed.includes(new URL(route.request().url()).pathname) ? route.continue() : undefined));
+    // a screen of the project: its details, and so its default branch, are in the console's cache
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    const asked: string[] = [];
+    page.on('request', (sent) => {
+      const url = new URL(sent.url());
+      if (url.pathname.startsWith(`/api/v4/projects/${project.id}`)) asked.push(url.pathname.replace(`/api/v4/projects/${project.id}`, '') + (url.searchParams.has('ref') ? `@${url.searchParams.get('ref')}` : ''));
+    });
+    const link = new Shell(page).section('Code').getByRole('link', { name: 'Files', exact: true });
+    await link.scrollIntoViewIfNeeded();
+    const box = (await link.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    // at once, and without asking for the project again
+    await expect.poll(() => asked).toEqual([`/repository/tree@${project.default_branch}`]);
+    await page.mouse.up();
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+  });
 });
