@@ -275,3 +275,24 @@ test('a Reporter reads the threads but may not resolve them or close the request
   const [discussion] = await discussionsOf(api, base);
   expect((await api.call('PUT', `${base}/discussions/${discussion!.id}`, { body: { resolved: true }, token: reporter.token })).status).toBe(403);
 });
+
+test('a thread stays where it is shown: nothing that arrives later pushes it under the pointer', async ({ page, api, adminSession, context }) => {
+  await applyAdminSession(context, adminSession);
+  const { base, path } = await newMergeRequest(api);
+  await api.post(`${base}/discussions`, { body: 'Is this right?' });
+  // every layout shift of the page, with where the threads' section was and went
+  await page.addInitScript(() => {
+    const moves: Array<{ from: number; to: number }> = [];
+    (window as unknown as { threadMoves: typeof moves }).threadMoves = moves;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as Array<PerformanceEntry & { sources: Array<{ node?: Node; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }> }>)
+        for (const source of entry.sources) if (source.node instanceof Element && source.node.querySelector('article[aria-label^="Thread by"]')) moves.push({ from: source.previousRect.y, to: source.currentRect.y });
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  await page.goto(path);
+  await expect(page.getByRole('article', { name: /^Thread by / })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  // a frame for any last answer to be drawn
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  expect(await page.evaluate(() => (window as unknown as { threadMoves: unknown[] }).threadMoves)).toEqual([]);
+});
