@@ -1,4 +1,4 @@
-import { useState, type CSSProperties, type ReactNode } from 'react';
+import { useState, type CSSProperties, type Dispatch, type ReactNode, type SetStateAction } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { membersQueries } from '../api/members.ts';
 import { useConnection } from '../api/react.ts';
@@ -101,6 +101,11 @@ interface Person {
   username: string;
 }
 
+/** After a write, empties a field only if it still holds what was sent: what was typed meanwhile stays. */
+export function emptyIfSent(setField: Dispatch<SetStateAction<string>>, sent: string) {
+  return () => setField((now) => (now.trim() === sent.trim() ? '' : now));
+}
+
 /**
  * People of an issue or merge request (assignees, reviewers) with a search of the project's
  * members to add one; `onChange` gets the whole new list of ids, as the platform's `*_ids` take it.
@@ -133,7 +138,7 @@ export function ProjectMemberPicker(props: {
     placeholderData: keepPreviousData,
   });
   const ids = people.map((person) => person.id);
-  const change = (next: number[]) => onChange(next, () => setSearch(''));
+  const change = (next: number[]) => onChange(next, emptyIfSent(setSearch, search));
   return (
     <ChipsAndSearch
       title={props.title}

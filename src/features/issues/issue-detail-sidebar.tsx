@@ -1,18 +1,13 @@
-import { useId, useState, type Dispatch, type FormEvent, type SetStateAction } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { labelNames, type Issue } from '../../api/issues.ts';
 import { labelsQueries, type LabelBasic } from '../../api/labels.ts';
 import { milestonesQueries } from '../../api/milestones.ts';
 import { useConnection } from '../../api/react.ts';
 import { errorText } from '../../components/error-panel.tsx';
-import { ChipsAndSearch, ProjectMemberPicker, SidebarSection } from '../../components/sidebar-section.tsx';
+import { ChipsAndSearch, emptyIfSent, ProjectMemberPicker, SidebarSection } from '../../components/sidebar-section.tsx';
 import { WriteOutcome } from '../../components/write-outcome.tsx';
 import { useSetSubscription, useTrackTime, useUpdateIssue, type IssueRef } from './issue-detail-mutations.ts';
-
-/** After a write, empties a field only if it still holds what was sent: what was typed meanwhile stays. */
-function emptyIfSent(setField: Dispatch<SetStateAction<string>>, sent: string) {
-  return () => setField((now) => (now.trim() === sent.trim() ? '' : now));
-}
 
 function Assignees({ issue, at: ref, editable }: { issue: Issue; at: IssueRef; editable: boolean }) {
   const update = useUpdateIssue(ref);
