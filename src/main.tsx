@@ -8,7 +8,7 @@ import { ServicesContext } from './api/react.ts';
 import { createAppRouter } from './router.tsx';
 import { startRoutesOnPress } from './lib/press-preload.ts';
 import { forgetEarly } from './api/early.ts';
-import { firstRequests, sendFirstRequests } from './api/first-requests.ts';
+import { firstRequests, sendFirstRequests, type Known } from './api/first-requests.ts';
 import { apiBase } from './api/params.ts';
 import { projectDetailKey } from './api/keys.ts';
 import './styles.css';
@@ -49,14 +49,18 @@ function startFirstScreen(): Promise<void> {
   return Promise.race([loaded, new Promise<void>((resolve) => setTimeout(resolve, FIRST_RENDER_WAIT_MS))]);
 }
 
+// what the query cache already holds spares a pressed link's requests a wait (api/first-requests.ts)
+const known: Known = {
+  defaultBranch: (projectId) => queryClient.getQueryData<{ default_branch?: string | null }>(projectDetailKey(projectId))?.default_branch ?? undefined,
+};
+
 startRoutesOnPress(document, {
   currentPath: () => router.state.location.pathname,
   preload: (href) => {
     // the screen's first requests go out before its route's code has run (api/first-requests.ts)
     const active = session.getActive();
     const url = new URL(href, location.origin);
-    const defaultBranch = (projectId: number) => queryClient.getQueryData<{ default_branch?: string | null }>(projectDetailKey(projectId))?.default_branch ?? undefined;
-    if (active) sendFirstRequests(apiBase(active.connection), active.token, firstRequests(url.pathname, url.search, url.hash, active.connection, { defaultBranch }));
+    if (active) sendFirstRequests(apiBase(active.connection), active.token, firstRequests(url.pathname, url.search, url.hash, active.connection, known));
     // a failure is the navigation's to show (it runs the same loaders again)
     void router.preloadRoute({ href } as Parameters<typeof router.preloadRoute>[0]).catch(() => undefined);
   },
