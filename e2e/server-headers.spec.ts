@@ -2,6 +2,9 @@ import fs from 'node:fs';
 import { DEMO_PATHS, expect, test } from './fixtures.ts';
 import { Shell } from './pages/shell.ts';
 
+/** The scripts a served page lists: its own and those it preloads. */
+const scriptsOf = (html: string) => [...html.matchAll(/<(?:script type="module" crossorigin src|link rel="modulepreload" crossorigin href)="(\/assets\/[^"]+\.js)">/g)].map((match) => match[1]);
+
 test.describe('the served console', () => {
   test('sends its security headers, and its hashed files compressed and immutable', async ({ request }) => {
     const page = await request.get('/groups/1/members');
@@ -72,7 +75,6 @@ test.describe('the served console', () => {
   });
 
   test('a deep link\'s page preloads its route\'s chunks, and the screen needs no other chunk', async ({ page, request, connectAs, consoleServer }) => {
-    const scriptsOf = (html: string) => [...html.matchAll(/<(?:script type="module" crossorigin src|link rel="modulepreload" crossorigin href)="(\/assets\/[^"]+\.js)">/g)].map((match) => match[1]);
     const listed = scriptsOf(await (await request.get('/admin/runners')).text());
     // the fleet's screen and the shell, beyond what every page lists
     expect(listed.length).toBeGreaterThan(scriptsOf(await (await request.get('/connect')).text()).length);
@@ -149,7 +151,7 @@ test.describe('the served console', () => {
   test("a pressed link to a project's files asks for the tree at its default branch as the button goes down, before the files' code is there", async ({ page, request, connectAs, consoleServer, api }) => {
     const project = await api.get<{ id: number; default_branch: string }>(`/projects/${encodeURIComponent(DEMO_PATHS.issueTracker)}`);
     const path = `/projects/${project.id}/members`;
-    const listed = [...(await (await request.get(path)).text()).matchAll(/<(?:script type="module" crossorigin src|link rel="modulepreload" crossorigin href)="(\/assets\/[^"]+\.js)">/g)].map((match) => match[1]);
+    const listed = scriptsOf(await (await request.get(path)).text());
     await connectAs(page, consoleServer.adminToken);
     // the members screen's own code only: the files' route never arrives, so its loader cannot ask
     await page.route('**/assets/*.js', (route) => (listed.includes(new URL(route.request().url()).pathname) ? route.continue() : undefined));
