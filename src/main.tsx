@@ -8,9 +8,8 @@ import { ServicesContext } from './api/react.ts';
 import { createAppRouter } from './router.tsx';
 import { startRoutesOnPress } from './lib/press-preload.ts';
 import { forgetEarly } from './api/early.ts';
-import { firstRequests, sendFirstRequests, type Known } from './api/first-requests.ts';
+import { firstRequests, knownFrom, sendFirstRequests } from './api/first-requests.ts';
 import { apiBase } from './api/params.ts';
-import { projectDetailKey } from './api/keys.ts';
 import './styles.css';
 
 const queryClient = createQueryClient();
@@ -50,9 +49,7 @@ function startFirstScreen(): Promise<void> {
 }
 
 // what the query cache already holds spares a pressed link's requests a wait (api/first-requests.ts)
-const known: Known = {
-  defaultBranch: (projectId) => queryClient.getQueryData<{ default_branch?: string | null }>(projectDetailKey(projectId))?.default_branch ?? undefined,
-};
+const known = knownFrom(queryClient);
 
 startRoutesOnPress(document, {
   currentPath: () => router.state.location.pathname,

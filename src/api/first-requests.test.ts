@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { canonicalUrl, forgetEarly } from './early.ts';
-import { firstRequests, sendFirstRequests } from './first-requests.ts';
+import { firstRequests, knownFrom, sendFirstRequests } from './first-requests.ts';
 import { apiBase } from './params.ts';
 import { projectDetailKey } from './keys.ts';
 import type { Connection } from './http.ts';
@@ -146,8 +146,7 @@ describe('the first requests of a screen, sent before its code is there', () => 
   ])('%s at the default branch: with the project held, the file request leaves at once and the loader takes it', async (_, route, pathname, params) => {
     const context = loaderContext(false);
     context.queryClient.setQueryData(projectDetailKey(10), PROJECT);
-    const defaultBranch = (projectId: number) => context.queryClient.getQueryData<typeof PROJECT>(projectDetailKey(projectId))?.default_branch;
-    const requests = firstRequests(pathname, '', '', { isAdmin: false, userId: USER_ID }, { defaultBranch });
+    const requests = firstRequests(pathname, '', '', { isAdmin: false, userId: USER_ID }, knownFrom(context.queryClient));
     expect(requests.some((request) => request.then)).toBe(false);
     expect(requests.at(-1)!.query).toMatchObject({ ref: 'trunk' });
 

@@ -1,5 +1,6 @@
 import { DETAIL_FRESH_MS, ROLE_FRESH_MS, startEarly } from './early.ts';
 import { parseLineHash } from '../lib/line-hash.ts';
+import { projectDetailKey } from './keys.ts';
 import { apiPath, encodeQuery, normalizePath, withoutEmpty, type QueryParams } from './params.ts';
 
 /**
@@ -29,6 +30,11 @@ export interface Caller {
 export interface Known {
   /** A project's default branch, from its details in the query cache. */
   defaultBranch?: (projectId: number) => string | undefined;
+}
+
+/** What `cache` (the query client; not imported here, the boot script has none) holds for the table. */
+export function knownFrom(cache: { getQueryData<T>(key: readonly unknown[]): T | undefined }): Known {
+  return { defaultBranch: (projectId) => cache.getQueryData<{ default_branch?: string | null }>(projectDetailKey(projectId))?.default_branch ?? undefined };
 }
 
 type ScopeKind = 'groups' | 'projects';
