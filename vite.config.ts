@@ -1,7 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
-import { bootScript, servedConsole } from './server/build-plugin.ts';
+import { bootScript, compileHints, servedConsole } from './server/build-plugin.ts';
 
 // `npm run dev` proxies the API to the sandbox that scripts/dev.ts starts beside Vite
 const apiTarget = process.env.SANDBOX_URL ?? 'http://127.0.0.1:3000';
@@ -20,6 +20,7 @@ export default defineConfig({
     react(),
     servedConsole(),
     bootScript(),
+    compileHints(),
   ],
   build: {
     manifest: true,

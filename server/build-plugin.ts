@@ -100,3 +100,44 @@ export function bootScript(): Plugin {
     },
   };
 }
+
+// V8's explicit compile hint (Chrome 136+; other engines read a comment): it must open the file
+const COMPILE_ALL_ON_LOAD = '//# allFunctionsCalledOnLoad\n';
+
+/**
+ * Marks the code every page runs before its first frame (the entry and what it imports
+ * statically) for eager compilation: Chromium then compiles it on a background thread while it
+ * downloads, instead of function by function on the main thread as each is first called. On a
+ * cold members page at 4x CPU the entry's first task fell from about 155 to 85 ms. Route chunks
+ * are left lazy: only part of a screen's code runs when it shows.
+ */
+export function compileHints(): Plugin {
+  return {
+    name: 'platform-console:compile-hints',
+    apply: 'build',
+    generateBundle: {
+      // after Vite's own generateBundle, which puts its preload map at the top of the entry
+      order: 'post',
+      handler(_options, bundle) {
+        const chunks = new Map(Object.values(bundle).flatMap((file) => (file.type === 'chunk' ? [[file.fileName, file] as const] : [])));
+        const initial = new Set<string>();
+        const visit = (fileName: string) => {
+          if (initial.has(fileName)) return;
+          initial.add(fileName);
+          for (const imported of chunks.get(fileName)?.imports ?? []) visit(imported);
+        };
+        for (const chunk of chunks.values()) if (chunk.isEntry) visit(chunk.fileName);
+        for (const fileName of initial) {
+          const chunk = chunks.get(fileName)!;
+          chunk.code = COMPILE_ALL_ON_LOAD + chunk.code;
+          // the added line moves every mapping one line down
+          const mapFile = bundle[`${fileName}.map`];
+          if (mapFile?.type === 'asset') {
+            const map = JSON.parse(String(mapFile.source)) as { mappings: string };
+            mapFile.source = JSON.stringify({ ...map, mappings: `;${map.mappings}` });
+          }
+        }
+      },
+    },
+  };
+}
