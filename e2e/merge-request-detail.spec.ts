@@ -276,23 +276,25 @@ test('a Reporter reads the threads but may not resolve them or close the request
   expect((await api.call('PUT', `${base}/discussions/${discussion!.id}`, { body: { resolved: true }, token: reporter.token })).status).toBe(403);
 });
 
-test('a thread stays where it is shown: nothing that arrives later pushes it under the pointer', async ({ page, api, adminSession, context }) => {
+test('what the page shows stays where it is: nothing that arrives later pushes a thread or the merge panel under the pointer', async ({ page, api, adminSession, context }) => {
   await applyAdminSession(context, adminSession);
+  // the author: the reason they may not approve needs the project's approval settings
   const { base, path } = await newMergeRequest(api);
   await api.post(`${base}/discussions`, { body: 'Is this right?' });
-  // every layout shift of the page, with where the threads' section was and went
+  // every layout shift of the page, with what moved, from where to where
   await page.addInitScript(() => {
-    const moves: Array<{ from: number; to: number }> = [];
-    (window as unknown as { threadMoves: typeof moves }).threadMoves = moves;
+    const moves: Array<{ what: string; from: number; to: number }> = [];
+    (window as unknown as { moves: typeof moves }).moves = moves;
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries() as Array<PerformanceEntry & { sources: Array<{ node?: Node; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }> }>)
-        for (const source of entry.sources) if (source.node instanceof Element && source.node.querySelector('article[aria-label^="Thread by"]')) moves.push({ from: source.previousRect.y, to: source.currentRect.y });
+        for (const source of entry.sources) moves.push({ what: source.node?.textContent?.slice(0, 40) ?? '', from: source.previousRect.y, to: source.currentRect.y });
     }).observe({ type: 'layout-shift', buffered: true });
   });
   await page.goto(path);
   await expect(page.getByRole('article', { name: /^Thread by / })).toBeVisible();
+  await expect(page.getByText('You cannot approve: you opened this merge request', { exact: false })).toBeVisible();
   await page.waitForLoadState('networkidle');
   // a frame for any last answer to be drawn
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-  expect(await page.evaluate(() => (window as unknown as { threadMoves: unknown[] }).threadMoves)).toEqual([]);
+  expect(await page.evaluate(() => (window as unknown as { moves: unknown[] }).moves)).toEqual([]);
 });

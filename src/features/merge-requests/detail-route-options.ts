@@ -13,9 +13,9 @@ export function loadMergeRequestDetail(context: LoaderContext, projectId: number
 
 /**
  * The Overview: the first page of threads, the reviewers, the approvals and the project's merge
- * settings start alongside the request; the tab paints without waiting for them. Asked only once
- * their panels had mounted, the last two arrived a round trip after the threads and pushed them
- * down under the pointer.
+ * and approval settings start alongside the request; the tab paints without waiting for them.
+ * Asked only once their panels had mounted, they arrived a round trip after the threads and pushed
+ * them down under the pointer (the settings give the reason a caller may not approve, a longer line).
  */
 export function prefetchMergeRequestOverview(context: LoaderContext, projectId: number, iid: number): void {
   void context.queryClient.prefetchInfiniteQuery(mergeRequestsQueries.allDiscussions(context.api, projectId, iid));
@@ -23,6 +23,7 @@ export function prefetchMergeRequestOverview(context: LoaderContext, projectId: 
   void context.queryClient.prefetchQuery(approvalsQueries.approvals(context.api, projectId, iid));
   void context.queryClient.prefetchQuery(approvalsQueries.state(context.api, projectId, iid));
   void context.queryClient.prefetchQuery(projectsQueries.detail(context.api, projectId));
+  void context.queryClient.prefetchQuery(approvalsQueries.settings(context.api, projectId));
 }
 
 export function loadMergeRequestCommits(context: LoaderContext, projectId: number, iid: number, page: number) {
