@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { bootScript, servedConsole } from './build-plugin.ts';
+import { bootScript, compileHints, servedConsole } from './build-plugin.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -39,5 +39,33 @@ describe('the boot script', () => {
 
   it('refuses a page without a module script to precede', () => {
     expect(() => transform('<head></head>')).toThrow(/no module script/);
+  });
+});
+
+describe('the compile hint', () => {
+  // the parts of rolldown's output the plugin reads and writes
+  type Output = { type: 'chunk' | 'asset'; fileName: string; code?: string; source?: string; isEntry?: boolean; imports?: string[] };
+  const generate = (compileHints().generateBundle as { handler: (options: unknown, bundle: Record<string, Output>) => void }).handler;
+  const chunk = (fileName: string, code: string, values: { isEntry?: boolean; imports?: string[] } = {}): Output => ({ type: 'chunk', fileName, code, isEntry: false, imports: [], ...values });
+
+  it('opens the entry and what it imports statically, not a chunk loaded on demand', () => {
+    const bundle: Record<string, Output> = {
+      'assets/index-1.js': chunk('assets/index-1.js', 'import "./main-1.js";', { isEntry: true, imports: ['assets/main-1.js'] }),
+      'assets/main-1.js': chunk('assets/main-1.js', 'import "./runtime-1.js";export{};', { imports: ['assets/runtime-1.js'] }),
+      'assets/runtime-1.js': chunk('assets/runtime-1.js', 'export{};'),
+      'assets/members-1.js': chunk('assets/members-1.js', 'import "./main-1.js";', { imports: ['assets/main-1.js'] }),
+    };
+    generate({}, bundle);
+    for (const file of ['assets/index-1.js', 'assets/main-1.js', 'assets/runtime-1.js']) expect(bundle[file]!.code?.startsWith('//# allFunctionsCalledOnLoad\n'), file).toBe(true);
+    expect(bundle['assets/members-1.js']!.code).toBe('import "./main-1.js";');
+  });
+
+  it('moves the source map of a hinted file one line down with its code', () => {
+    const bundle: Record<string, Output> = {
+      'assets/index-1.js': chunk('assets/index-1.js', 'a();', { isEntry: true }),
+      'assets/index-1.js.map': { type: 'asset', fileName: 'assets/index-1.js.map', source: JSON.stringify({ version: 3, sources: ['src/main.tsx'], mappings: 'AAAA' }) },
+    };
+    generate({}, bundle);
+    expect(JSON.parse(bundle['assets/index-1.js.map']!.source!)).toMatchObject({ sources: ['src/main.tsx'], mappings: ';AAAA' });
   });
 });
