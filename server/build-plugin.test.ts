@@ -44,20 +44,24 @@ describe('the boot script', () => {
 
 describe('the compile hint', () => {
   // the parts of rolldown's output the plugin reads and writes
-  type Output = { type: 'chunk' | 'asset'; fileName: string; code?: string; source?: string; isEntry?: boolean; imports?: string[] };
+  type Output = { type: 'chunk' | 'asset'; fileName: string; code?: string; source?: string; isEntry?: boolean; imports?: string[]; moduleIds?: string[] };
   const generate = (compileHints().generateBundle as { handler: (options: unknown, bundle: Record<string, Output>) => void }).handler;
-  const chunk = (fileName: string, code: string, values: { isEntry?: boolean; imports?: string[] } = {}): Output => ({ type: 'chunk', fileName, code, isEntry: false, imports: [], ...values });
+  const chunk = (fileName: string, code: string, values: { isEntry?: boolean; imports?: string[]; moduleIds?: string[] } = {}): Output => ({ type: 'chunk', fileName, code, isEntry: false, imports: [], moduleIds: [], ...values });
+  const hinted = (output: Output) => output.code?.startsWith('//# allFunctionsCalledOnLoad\n');
 
-  it('opens the entry and what it imports statically, not a chunk loaded on demand', () => {
+  it("opens the entry with what it imports and every chunk of the console's own code, not a library's chunk", () => {
     const bundle: Record<string, Output> = {
-      'assets/index-1.js': chunk('assets/index-1.js', 'import "./main-1.js";', { isEntry: true, imports: ['assets/main-1.js'] }),
-      'assets/main-1.js': chunk('assets/main-1.js', 'import "./runtime-1.js";export{};', { imports: ['assets/runtime-1.js'] }),
-      'assets/runtime-1.js': chunk('assets/runtime-1.js', 'export{};'),
-      'assets/members-1.js': chunk('assets/members-1.js', 'import "./main-1.js";', { imports: ['assets/main-1.js'] }),
+      'assets/index-1.js': chunk('assets/index-1.js', 'import "./main-1.js";', { isEntry: true, imports: ['assets/main-1.js'], moduleIds: ['/app/index.html'] }),
+      'assets/main-1.js': chunk('assets/main-1.js', 'import "./react-1.js";export{};', { imports: ['assets/react-1.js'], moduleIds: ['/app/src/main.tsx'] }),
+      // a library the entry imports runs before the first frame
+      'assets/react-1.js': chunk('assets/react-1.js', 'export{};', { moduleIds: ['/app/node_modules/react-dom/index.js'] }),
+      'assets/members-1.js': chunk('assets/members-1.js', 'import "./main-1.js";', { imports: ['assets/main-1.js'], moduleIds: ['/app/src/routes/members.tsx'] }),
+      // beside a screen, a library of which the screen uses a part
+      'assets/highlight-1.js': chunk('assets/highlight-1.js', 'export{};', { moduleIds: ['/app/node_modules/highlight.js/lib/core.js'] }),
     };
     generate({}, bundle);
-    for (const file of ['assets/index-1.js', 'assets/main-1.js', 'assets/runtime-1.js']) expect(bundle[file]!.code?.startsWith('//# allFunctionsCalledOnLoad\n'), file).toBe(true);
-    expect(bundle['assets/members-1.js']!.code).toBe('import "./main-1.js";');
+    for (const file of ['assets/index-1.js', 'assets/main-1.js', 'assets/react-1.js', 'assets/members-1.js']) expect(hinted(bundle[file]!), file).toBe(true);
+    expect(bundle['assets/highlight-1.js']!.code).toBe('export{};');
   });
 
   it('moves the source map of a hinted file one line down with its code', () => {
