@@ -23,7 +23,6 @@ import { emit, log, median, round } from './report.ts';
  */
 
 const RUNS = 10;
-const CACHED_RUNS = 5;
 const STEP_TIMEOUT_MS = 20_000;
 const FRAME_MS = 1000 / 60;
 const NETWORK_LATENCY_MS = 50;
@@ -239,7 +238,7 @@ async function screenFigures(browser: Browser, baseURL: string, faults: (latency
     const runs: ClickRun[] = [];
     for (let run = 0; run < RUNS; run++) runs.push(await clickRun(page, screen, screen.token, requestUrl));
     const cached: number[] = [];
-    if (screen.cached !== false) for (let run = 0; run < CACHED_RUNS; run++) cached.push(await cachedRun(page, screen));
+    if (screen.cached !== false) for (let run = 0; run < RUNS; run++) cached.push(await cachedRun(page, screen));
     const floors: Array<{ overhead: number; atOnce: number }> = [];
     // a floor is a reference beside the figures: a run whose copied row is never reported painted is left out
     let floorFailures = 0;
