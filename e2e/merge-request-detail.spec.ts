@@ -89,6 +89,23 @@ test('a reviewer finds a merge request in Review requested from me, opens it, re
   await thread.getByRole('button', { name: 'Resolve thread' }).click();
   await expect(thread.getByText(`Resolved by ${diego.name}`)).toBeVisible();
   await expect(activity(page).getByText('All threads resolved')).toBeVisible();
+  // resolved, the thread folds as on the platform; the pressed button keeps the focus
+  await expect(thread.getByRole('button', { name: 'Unresolve thread' })).toBeFocused();
+  await expect(thread.getByRole('list', { name: 'Notes of the thread' })).toHaveCount(0);
+  await expect(thread).toContainText(`2 notes, the last by ${diego.name}`);
+  expect(await axeViolations(page, 'a folded resolved thread')).toEqual([]);
+  const fold = thread.getByRole('button', { name: 'Show thread' });
+  await expect(fold).toHaveAttribute('aria-expanded', 'false');
+  await fold.click();
+  await expect(thread.getByRole('button', { name: 'Hide thread' })).toHaveAttribute('aria-expanded', 'true');
+  await expect(thread.getByRole('list', { name: 'Notes of the thread' }).getByRole('listitem')).toHaveCount(2);
+  await thread.getByRole('button', { name: 'Hide thread' }).click();
+  await expect(thread.getByRole('list', { name: 'Notes of the thread' })).toHaveCount(0);
+  // unresolved, it opens again
+  await thread.getByRole('button', { name: 'Unresolve thread' }).click();
+  await expect(thread.getByRole('list', { name: 'Notes of the thread' }).getByRole('listitem')).toHaveCount(2);
+  await expect(thread.getByRole('button', { name: 'Show thread' })).toHaveCount(0);
+  await thread.getByRole('button', { name: 'Resolve thread' }).click();
   await expect(thread.getByRole('button', { name: 'Unresolve thread' })).toBeVisible();
   const [discussion] = (await discussionsOf(api, base)).filter((entry) => !entry.notes[0]?.system);
   expect(discussion?.notes.map((note) => [note.body, note.resolved])).toEqual([

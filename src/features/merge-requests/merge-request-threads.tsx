@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { mergeRequestsQueries, type Discussion, type DiscussionNote } from '../../api/merge-requests.ts';
 import { useConnection } from '../../api/react.ts';
@@ -58,11 +58,18 @@ function ReplyForm({ target, discussionId, onDone }: { target: MergeRequestRef; 
 function Thread({ discussion, target, mayResolve, mayComment }: { discussion: Discussion; target: MergeRequestRef; mayResolve: boolean; mayComment: boolean }) {
   const resolve = useResolveDiscussion(target);
   const [replying, setReplying] = useState(false);
+  // a resolved thread is folded, as on the platform: its notes on request, folded again when resolved again
+  const [openWhileResolved, setOpenWhileResolved] = useState(false);
+  const notesId = useId();
   const [first] = discussion.notes;
+  const last = discussion.notes[discussion.notes.length - 1];
   const resolvable = isResolvable(discussion);
   const unresolved = isUnresolved(discussion);
+  const resolved = resolvable && !unresolved;
+  const open = !resolved || openWhileResolved;
   const resolvedBy = discussion.notes.find((note) => note.resolved && note.resolved_by)?.resolved_by;
   const kind = discussion.individual_note ? 'Comment' : 'Thread';
+  const count = discussion.notes.length;
   return (
     <li className="timeline__entry">
       <article aria-label={`${kind} by ${authorName(first)}`} className="note thread">
@@ -76,27 +83,45 @@ function Thread({ discussion, target, mayResolve, mayComment }: { discussion: Di
             {unresolved ? 'Unresolved' : `Resolved${resolvedBy ? ` by ${resolvedBy.name}` : ''}`}
           </p>
         ) : null}
-        <ol className="thread__notes" aria-label={discussion.notes.length > 1 ? 'Notes of the thread' : 'Note'}>
-          {discussion.notes.map((note) => (
-            <li key={note.id}>
-              <NoteBody note={note} projectId={target.projectId} />
-            </li>
-          ))}
-        </ol>
+        {open ? null : (
+          <p className="muted">
+            {formatCount(count)} {count === 1 ? 'note' : 'notes'}, the last by {authorName(last)} <Time value={last.created_at} relative />
+          </p>
+        )}
+        {open ? (
+          <ol id={notesId} className="thread__notes" aria-label={count > 1 ? 'Notes of the thread' : 'Note'}>
+            {discussion.notes.map((note) => (
+              <li key={note.id}>
+                <NoteBody note={note} projectId={target.projectId} />
+              </li>
+            ))}
+          </ol>
+        ) : null}
+        {/* the buttons keep their places when the thread folds, so the one pressed keeps the focus */}
         <div className="row-actions">
+          {resolved ? (
+            <button type="button" className="button" aria-expanded={open} aria-controls={open ? notesId : undefined} onClick={() => setOpenWhileResolved(!open)}>
+              {open ? 'Hide thread' : 'Show thread'}
+            </button>
+          ) : null}
           {resolvable && mayResolve ? (
-            <button type="button" className="button" disabled={resolve.isPending} onClick={() => resolve.mutate({ discussionId: discussion.id, resolved: unresolved })}>
+            <button
+              type="button"
+              className="button"
+              disabled={resolve.isPending}
+              onClick={() => resolve.mutate({ discussionId: discussion.id, resolved: unresolved }, { onSuccess: () => setOpenWhileResolved(false) })}
+            >
               {unresolved ? 'Resolve thread' : 'Unresolve thread'}
             </button>
           ) : null}
-          {mayComment && !replying ? (
+          {mayComment && open && !replying ? (
             <button type="button" className="button" onClick={() => setReplying(true)}>
               Reply…
             </button>
           ) : null}
         </div>
         <WriteOutcome write={resolve} />
-        {replying ? <ReplyForm target={target} discussionId={discussion.id} onDone={() => setReplying(false)} /> : null}
+        {replying && open ? <ReplyForm target={target} discussionId={discussion.id} onDone={() => setReplying(false)} /> : null}
       </article>
     </li>
   );
