@@ -96,6 +96,16 @@ test('the 5,000-line request: the first file paints, the tree jumps to a later o
   await expect.poll(param(page, 'view')).toBeNull();
   await expect(page.getByRole('group', { name: 'src/tokens/token090.ts', exact: true }).getByRole('row').filter({ hasText: 'token090_0:' }).first().getByRole('cell')).toHaveCount(3);
   expect(await axeViolations(page, 'changes, unified')).toEqual([]);
+
+  // as the changes scroll, the tree marks the file in view and keeps it in its own view
+  const changes = page.getByRole('region', { name: 'Changes, file by file' });
+  await changes.press('End');
+  await expect(tree.getByRole('button', { name: /^token099\.ts/ })).toHaveAttribute('aria-current', 'true');
+  await expect(tree.getByRole('button', { name: /^token090\.ts/ })).not.toHaveAttribute('aria-current', 'true');
+  await expect(tree.getByRole('button', { name: /^token099\.ts/ })).toBeInViewport();
+  await changes.press('Home');
+  await expect(tree.getByRole('button', { name: /^token000\.ts/ })).toHaveAttribute('aria-current', 'true');
+  await expect(tree.getByRole('button', { name: /^token000\.ts/ })).toBeInViewport();
 });
 
 test('a line’s link opens the tab scrolled to that line, marked; pressing a number links to its line', async ({ page, api }) => {

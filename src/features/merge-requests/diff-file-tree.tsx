@@ -1,11 +1,11 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { DiffEntry, TreeNode } from './diff-model.ts';
 
 interface DiffFileTreeProps {
   id: string;
   nodes: readonly TreeNode[];
   entries: readonly DiffEntry[];
-  /** The file picked last (from the URL): marked as the current one. */
+  /** The file in view (the one picked, while it is): marked, and kept in the tree's view. */
   current: string;
   onPick: (file: number) => void;
 }
@@ -13,6 +13,17 @@ interface DiffFileTreeProps {
 /** The changed files by folder: folders open and close, a file's button scrolls the changes to it. */
 export function DiffFileTree({ id, nodes, entries, current, onPick }: DiffFileTreeProps) {
   const [closed, setClosed] = useState<ReadonlySet<string>>(new Set());
+  const navRef = useRef<HTMLElement>(null);
+  // the marked file follows the changes' scroll: the tree scrolls its own box to keep it seen (never the page)
+  useEffect(() => {
+    const nav = navRef.current;
+    const marked = nav?.querySelector('[aria-current="true"]');
+    if (!nav || !marked) return;
+    const box = nav.getBoundingClientRect();
+    const at = marked.getBoundingClientRect();
+    if (at.top < box.top) nav.scrollTop -= box.top - at.top;
+    else if (at.bottom > box.bottom) nav.scrollTop += at.bottom - box.bottom;
+  }, [current]);
   const toggle = (path: string) =>
     setClosed((previous) => {
       const next = new Set(previous);
@@ -38,7 +49,7 @@ export function DiffFileTree({ id, nodes, entries, current, onPick }: DiffFileTr
     </ul>
   );
   return (
-    <nav id={id} className="diff-tree" aria-label="Changed files">
+    <nav id={id} ref={navRef} className="diff-tree" aria-label="Changed files">
       {render(nodes)}
     </nav>
   );

@@ -1,10 +1,10 @@
-import { memo, useCallback, useImperativeHandle, useRef, type MouseEvent, type ReactNode, type Ref } from 'react';
+import { memo, useCallback, useEffect, useImperativeHandle, useRef, type MouseEvent, type ReactNode, type Ref } from 'react';
 import { Link } from '@tanstack/react-router';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { DiffLine } from '../../lib/diff.ts';
 import type { HighlightNode } from '../../lib/highlight.ts';
 import { Highlighted } from '../../components/highlighted.tsx';
-import { lineAnchor, type DiffEntry, type DiffRow, type DiffRows } from './diff-model.ts';
+import { filesInView, lineAnchor, type DiffEntry, type DiffRow, type DiffRows } from './diff-model.ts';
 import { useDiffHighlight } from './diff-highlight.ts';
 
 // first guesses; each row is measured once drawn (long lines wrap)
@@ -37,6 +37,8 @@ interface DiffListProps {
   selectedRow: number;
   /** A line number pressed: its anchor goes to the URL. */
   onSelectLine: (anchor: string) => void;
+  /** The first and last file with a row in view, each time they change. */
+  onFilesInView: (top: number, bottom: number) => void;
   handle: Ref<DiffListHandle>;
 }
 
@@ -45,7 +47,7 @@ interface DiffListProps {
  * document, so 5,000 lines scroll like 50. Each file is a group named by its path, its lines a
  * table; the list scrolls in its own box, so a long line never widens the page.
  */
-export function DiffList({ entries, rows, view, collapsed, onToggle, fileLink, selectedRow, onSelectLine, handle }: DiffListProps) {
+export function DiffList({ entries, rows, view, collapsed, onToggle, fileLink, selectedRow, onSelectLine, onFilesInView, handle }: DiffListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const list = rows.rows;
   const virtualizer = useVirtualizer({
@@ -87,6 +89,11 @@ export function DiffList({ entries, rows, view, collapsed, onToggle, fileLink, s
   const offset = virtualizer.scrollOffset ?? 0;
   const top = items.find((item) => item.end > offset);
   const topFile = top && list[top.index].type !== 'file' ? entries[list[top.index].file] : null;
+  const inView = filesInView(items, list, offset, virtualizer.scrollRect?.height ?? 0);
+  const [topInView, bottomInView] = inView ? [inView.top, inView.bottom] : [-1, -1];
+  useEffect(() => {
+    if (topInView >= 0) onFilesInView(topInView, bottomInView);
+  }, [topInView, bottomInView, onFilesInView]);
 
   return (
     <div ref={scrollRef} className="diff-list" tabIndex={0} role="region" aria-label="Changes, file by file">

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DiffFileFacts } from '../../lib/diff.ts';
-import { collapsedFiles, diffEntries, diffRows, fileTree, lineAnchor, pagesAfterFirst, rowOfAnchor } from './diff-model.ts';
+import { collapsedFiles, currentFile, diffEntries, diffRows, fileTree, filesInView, lineAnchor, pagesAfterFirst, rowOfAnchor } from './diff-model.ts';
 
 const file = (path: string, diff: string, overrides: Partial<DiffFileFacts> = {}): DiffFileFacts => ({
   old_path: path, new_path: path, new_file: false, deleted_file: false, renamed_file: false, too_large: false, collapsed: false, diff, ...overrides,
@@ -97,5 +97,27 @@ describe('line anchors', () => {
     expect(rowOfAnchor(entries, inline, 'src/my_file.ts__9')).toBe(-1);
     expect(rowOfAnchor(entries, inline, 'other.ts_1_1')).toBe(-1);
     expect(rowOfAnchor(entries, inline, 'src/my_file.ts__')).toBe(-1);
+  });
+});
+
+describe('the file the tree marks', () => {
+  const entries = diffEntries(files, false);
+  const { rows } = diffRows(entries, 'inline', new Set());
+  // rows of 20 px, one after the other
+  const items = rows.map((_, index) => ({ index, start: index * 20, end: index * 20 + 20 }));
+
+  it('reads the first and last file with a row in the viewport, the overscan left out', () => {
+    const secondFileStart = rows.findIndex((row) => row.file === 1);
+    expect(filesInView(items, rows, 0, 40)).toEqual({ top: 0, bottom: 0 });
+    // the first file's last row and the second file's first rows
+    expect(filesInView(items, rows, (secondFileStart - 1) * 20 + 5, 60)).toEqual({ top: 0, bottom: 1 });
+    expect(filesInView(items, rows, items.length * 20 + 100, 40)).toBeNull();
+  });
+
+  it('keeps the picked file while it is in view, then follows the top of the list', () => {
+    expect(currentFile(3, { top: 2, bottom: 3 })).toBe(3);
+    expect(currentFile(0, { top: 2, bottom: 3 })).toBe(2);
+    expect(currentFile(-1, { top: 1, bottom: 2 })).toBe(1);
+    expect(currentFile(2, null)).toBe(2);
   });
 });

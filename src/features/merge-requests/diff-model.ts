@@ -147,3 +147,19 @@ export function rowOfAnchor(entries: readonly DiffEntry[], rows: readonly DiffRo
   const matches = (line: DiffLine | null) => line !== null && lineAnchor(file.path, line) === anchor;
   return rows.findIndex((row) => row.file === file.index && ((row.type === 'line' && matches(row.line)) || (row.type === 'split' && (matches(row.row.left) || matches(row.row.right)))));
 }
+
+/** The files with a row in the list's viewport: the first and the last (files follow one another). */
+export function filesInView(items: ReadonlyArray<{ index: number; start: number; end: number }>, rows: readonly DiffRow[], offset: number, height: number): { top: number; bottom: number } | null {
+  const seen = items.filter((item) => item.end > offset && item.start < offset + height);
+  if (!seen.length) return null;
+  return { top: rows[seen[0].index].file, bottom: rows[seen[seen.length - 1].index].file };
+}
+
+/**
+ * The file the tree marks: the one picked while any of it is in view (the last files cannot reach
+ * the top of the list), else the one at the top of the list, as the reader scrolls.
+ */
+export function currentFile(picked: number, inView: { top: number; bottom: number } | null): number {
+  if (!inView || (picked >= inView.top && picked <= inView.bottom)) return picked;
+  return inView.top;
+}

@@ -6,7 +6,7 @@ import type { CommitDiff } from '../../api/commits.ts';
 import type { Connection } from '../../api/http.ts';
 import { useConnection } from '../../api/react.ts';
 import { ErrorPanel } from '../../components/error-panel.tsx';
-import { collapsedFiles, diffEntries, diffRows, fileTree, pagesAfterFirst, rowOfAnchor } from './diff-model.ts';
+import { collapsedFiles, currentFile, diffEntries, diffRows, fileTree, pagesAfterFirst, rowOfAnchor } from './diff-model.ts';
 import { DiffList, type DiffListHandle } from './diff-list.tsx';
 import { DiffFileTree } from './diff-file-tree.tsx';
 import type { DiffSearch } from './diff-search.ts';
@@ -73,6 +73,8 @@ export function DiffViewer({ projectId, iid, search, onSearch }: DiffViewerProps
   const rows = useMemo(() => diffRows(entries, search.view, collapsed), [entries, search.view, collapsed]);
   const tree = useMemo(() => fileTree(entries), [entries]);
   const listRef = useRef<DiffListHandle>(null);
+  const [inView, setInView] = useState<{ top: number; bottom: number } | null>(null);
+  const onFilesInView = useCallback((top: number, bottom: number) => setInView({ top, bottom }), []);
   const treeId = useId();
   const [treeOpen, setTreeOpen] = useState(wideScreen);
 
@@ -157,8 +159,19 @@ export function DiffViewer({ projectId, iid, search, onSearch }: DiffViewerProps
       </div>
       {failed ? <ErrorPanel error={failed.error} onRetry={() => void failed.refetch()} /> : null}
       <div className={`diff-viewer__body${treeOpen ? ' diff-viewer__body--tree' : ''}`}>
-        {treeOpen ? <DiffFileTree id={treeId} nodes={tree} entries={entries} current={search.file} onPick={pick} /> : null}
-        <DiffList handle={listRef} entries={entries} rows={rows} view={search.view} collapsed={collapsed} onToggle={onToggle} fileLink={fileLink} selectedRow={selectedRow} onSelectLine={onSelectLine} />
+        {treeOpen ? <DiffFileTree id={treeId} nodes={tree} entries={entries} current={entries[currentFile(wanted, inView)]?.path ?? search.file} onPick={pick} /> : null}
+        <DiffList
+          handle={listRef}
+          entries={entries}
+          rows={rows}
+          view={search.view}
+          collapsed={collapsed}
+          onToggle={onToggle}
+          fileLink={fileLink}
+          selectedRow={selectedRow}
+          onSelectLine={onSelectLine}
+          onFilesInView={onFilesInView}
+        />
       </div>
     </section>
   );
