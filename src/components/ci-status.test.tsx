@@ -17,8 +17,14 @@ describe('CiStatusBadge', () => {
     expect(ciStatusText('some_new_state')).toBe('some new state');
   });
 
-  it('draws a different shape for passed, failed and running, so colour is not the only sign', () => {
-    const shapes = ['success', 'failed', 'running'].map((status) => /<path d="([^"]+)"/.exec(renderToStaticMarkup(<CiStatusBadge status={status} />))![1]);
-    expect(new Set(shapes).size).toBe(3);
+  it('draws a different shape for passed, failed, errored and running, so colour is not the only sign', () => {
+    const shapes = ['success', 'failed', 'error', 'running'].map((status) => /<path d="([^"]+)"/.exec(renderToStaticMarkup(<CiStatusBadge status={status} />))![1]);
+    expect(new Set(shapes).size).toBe(4);
+  });
+
+  it('words a test case that errored as an error, in the tone of a failure', () => {
+    const html = renderToStaticMarkup(<CiStatusBadge status="error" />);
+    expect(html).toContain('<span>Error</span>');
+    expect(html).toContain('ci-status--danger');
   });
 });

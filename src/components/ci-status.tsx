@@ -1,9 +1,11 @@
 import './ci-status.css';
 
-/** A pipeline's or job's status as the platform's UI words it, and the tone its badge takes. */
+/** A pipeline's, job's or test case's status as the platform's UI words it, and the tone its badge takes. */
 const STATUS_TEXT: Record<string, { text: string; tone: 'success' | 'danger' | 'running' | 'waiting' | 'neutral' | 'manual' }> = {
   success: { text: 'Passed', tone: 'success' },
   failed: { text: 'Failed', tone: 'danger' },
+  // a test case that broke rather than failed its assertion (JUnit's <error>)
+  error: { text: 'Error', tone: 'danger' },
   canceled: { text: 'Canceled', tone: 'neutral' },
   canceling: { text: 'Canceling', tone: 'neutral' },
   skipped: { text: 'Skipped', tone: 'neutral' },
@@ -28,6 +30,8 @@ function IconShape({ status }: { status: string }) {
       return <path d="M4.5 8.2l2.3 2.3 4.7-4.8" fill="none" strokeWidth="1.8" />;
     case 'failed':
       return <path d="M5.5 5.5l5 5M10.5 5.5l-5 5" fill="none" strokeWidth="1.8" />;
+    case 'error':
+      return <path d="M8 4.6v4M8 11.2v.2" fill="none" strokeWidth="1.8" />;
     case 'canceled':
     case 'canceling':
       return <path d="M4.8 11.2l6.4-6.4" fill="none" strokeWidth="1.8" />;
