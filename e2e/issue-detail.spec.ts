@@ -9,6 +9,7 @@ import { blockSiteData } from './browser.ts';
 
 interface IssueAnswer {
   iid: number;
+  state: string;
   project_id: number;
   title: string;
   description: string | null;
@@ -55,6 +56,19 @@ test.describe('as the administrator', () => {
     await expect(page).toHaveURL(new RegExp(`/projects/${project.id}/merge-requests/${request.iid}$`));
     await expect(page.getByRole('heading', { level: 1, name: request.title })).toBeVisible();
     await expect(page.getByRole('navigation', { name: 'Merge request' }).getByRole('link', { name: 'Overview' })).toHaveAttribute('aria-current', 'page');
+  });
+
+  test('closed and reopened by keyboard, the button keeps the focus though it is disabled while the write is sent', async ({ page, api }) => {
+    const { project, issue, path } = await newIssue(api);
+    await page.goto(path);
+    await page.getByRole('button', { name: 'Close issue', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('button', { name: 'Reopen issue', exact: true })).toBeFocused();
+    expect((await issueOf(api, project.id, issue.iid)).state).toBe('closed');
+    // so Enter again reopens it, with no Tab back to where it was
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('button', { name: 'Close issue', exact: true })).toBeFocused();
+    expect((await issueOf(api, project.id, issue.iid)).state).toBe('opened');
   });
 
   test('a comment with a table, a task and code is previewed, posted, edited, then deleted', async ({ page, api }) => {

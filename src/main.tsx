@@ -7,6 +7,7 @@ import { SessionStore, expiryWatcher, sessionConnection, whenConnectionChanges }
 import { ServicesContext } from './api/react.ts';
 import { createAppRouter } from './router.tsx';
 import { startRoutesOnPress } from './lib/press-preload.ts';
+import { keepFocusThroughDisable } from './lib/keep-focus.ts';
 import { forgetEarly } from './api/early.ts';
 import { firstRequests, knownFrom, sendFirstRequests } from './api/first-requests.ts';
 import { apiBase } from './api/params.ts';
@@ -62,6 +63,9 @@ startRoutesOnPress(document, {
     void router.preloadRoute({ href } as Parameters<typeof router.preloadRoute>[0]).catch(() => undefined);
   },
 });
+
+// a button disabled while its write is sent gets the keyboard's focus back once it is enabled
+keepFocusThroughDisable(document);
 
 void firstScreenStarted.then(() =>
   createRoot(document.getElementById('root')!).render(
