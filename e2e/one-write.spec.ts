@@ -1395,3 +1395,54 @@ test.describe('one press sends one write: alerts', () => {
     expect(await api.get<unknown[]>(`/projects/${project.id}/issues`)).toHaveLength(1);
   });
 });
+
+/**
+ * A person's double click on a toggle: the second click comes some 100 to 300 ms after the first,
+ * by when a quick write is answered and the button reads its opposite (Follow → Unfollow). The
+ * second click lands on the same button once it has turned and 250 ms have passed, enabled or
+ * not; the time between the clicks, under the double click's span (800 ms), is returned.
+ */
+async function doubleClickAsAPerson(button: Locator): Promise<number> {
+  return button.evaluate(async (element: HTMLButtonElement) => {
+    const label = element.textContent;
+    element.click();
+    const first = performance.now();
+    // answered: the same button element has turned to the opposite's name; a person's second click comes 250 ms after the first
+    while ((element.textContent === label || performance.now() - first < 250) && performance.now() - first < 5_000) await new Promise((resolve) => setTimeout(resolve, 5));
+    element.click();
+    return performance.now() - first;
+  });
+}
+
+test.describe('a double click on a toggle is one press', () => {
+  test('follow a user: the second click, on Unfollow by then, sends nothing; a later click unfollows', async ({ page, api }) => {
+    const person = await api.createUser();
+    await page.goto(`/users/${person.id}`);
+    const mark = await api.requestMark();
+    const between = await doubleClickAsAPerson(page.getByRole('button', { name: 'Follow', exact: true }));
+    expect(between).toBeLessThan(800);
+    const unfollow = page.getByRole('button', { name: 'Unfollow', exact: true });
+    await expect(unfollow).toBeVisible();
+    await page.waitForTimeout(900);
+    expect(await api.requestsSince(mark, { method: 'POST', path: `/api/v4/users/${person.id}/unfollow` })).toEqual([]);
+    expect(await api.get<unknown[]>(`/users/${person.id}/followers`)).toHaveLength(1);
+    // once the double click is over, a click is a new press
+    await unfollow.click();
+    await expect(page.getByRole('button', { name: 'Follow', exact: true })).toBeVisible();
+    expect(await api.get<unknown[]>(`/users/${person.id}/followers`)).toHaveLength(0);
+  });
+
+  test('close an issue: the second click, on Reopen by then, sends nothing', async ({ page, api }) => {
+    const project = await newProject(api);
+    api.deleteAfter(`/projects/${project.id}`);
+    const issue = await api.post<{ iid: number }>(`/projects/${project.id}/issues`, { title: `Double click ${unique()}` });
+    await page.goto(`/projects/${project.id}/issues/${issue.iid}`);
+    const mark = await api.requestMark();
+    const between = await doubleClickAsAPerson(page.getByRole('button', { name: 'Close issue', exact: true }));
+    expect(between).toBeLessThan(800);
+    await expect(page.getByRole('button', { name: 'Reopen issue', exact: true })).toBeVisible();
+    await page.waitForTimeout(900);
+    await expectOneRequest(api, mark, 'PUT', `/api/v4/projects/${project.id}/issues/${issue.iid}`);
+    expect((await api.get<{ state: string }>(`/projects/${project.id}/issues/${issue.iid}`)).state).toBe('closed');
+  });
+});

@@ -83,6 +83,7 @@ export function useReact(noteable: Noteable, refreshAlso?: () => Promise<unknown
       }),
     refresh: () => Promise.all([queryClient.invalidateQueries({ queryKey: [...notesQueries.of(noteable), 'awards'] }), refreshAlso?.()]),
     repeatAfterMs: REPEAT_AFTER_MS,
+    toggleOf: ({ noteId, name }) => `${noteId ?? 'the item'} ${name}`,
   });
 }
 

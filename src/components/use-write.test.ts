@@ -162,6 +162,39 @@ describe('WriteGate', () => {
     await vi.advanceTimersByTimeAsync(800);
     expect(gate.send(hook)).toBe(true);
   });
+
+  it('drops the opposite of a toggle pressed within a double click, though the first was answered', async () => {
+    vi.useFakeTimers();
+    // follow and unfollow: the input is the URL to follow or unfollow; what is toggled, the person
+    const { gate, requests, refreshes } = harness({ repeatAfterMs: 800, toggleOf: () => 'person 7' });
+    const follow = { url: '/users/7/follow' };
+    const unfollow = { url: '/users/7/unfollow' };
+    gate.send(follow);
+    requests[0]!.answer.resolve('followed');
+    await vi.advanceTimersByTimeAsync(0);
+    refreshes[0]!.settle.resolve();
+    await vi.advanceTimersByTimeAsync(150);
+    // answered: the button reads Unfollow by now, disabled until the double click's span is over
+    expect(gate.getState()).toMatchObject({ status: 'done', cooling: true });
+    // and a second click that reached it all the same sends nothing
+    expect(gate.send(unfollow)).toBe(false);
+    expect(requests).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(700);
+    expect(gate.getState().cooling).toBe(false);
+    expect(gate.send(unfollow)).toBe(true);
+    expect(requests.map((request) => request.variables)).toEqual([follow, unfollow]);
+  });
+
+  it('lets a toggle of another thing go at once', async () => {
+    vi.useFakeTimers();
+    const { gate, requests, refreshes } = harness({ toggleOf: ({ url }) => url.split('/')[2] });
+    gate.send({ url: '/threads/a/resolve' });
+    requests[0]!.answer.resolve('resolved');
+    await vi.advanceTimersByTimeAsync(0);
+    refreshes[0]!.settle.resolve();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(gate.send({ url: '/threads/b/resolve' })).toBe(true);
+  });
 });
 
 describe('writeKey', () => {

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { ApiError } from '../api/errors.ts';
+import { REPEAT_AFTER_MS } from '../lib/press-window.ts';
 
 /**
  * The console's one way to send a write. A press sends at most once: a second call while the
@@ -26,6 +27,8 @@ export interface WriteState<TData, TVariables> {
   checking: boolean;
   /** When that refetch settled: the screen shows what the server holds since then. */
   checkedAt: number | null;
+  /** A toggle answered within the double click's span: its button stays disabled until that ends. */
+  cooling: boolean;
 }
 
 export interface WriteConfig<TData, TVariables> {
@@ -42,12 +45,18 @@ export interface WriteConfig<TData, TVariables> {
    * sent again once this long has passed since its answer, longer than a double click.
    */
   repeatAfterMs?: number;
+  /**
+   * For a toggle (follow and unfollow, close and reopen, resolve and unresolve): what a call
+   * toggles. A call on the same thing within REPEAT_AFTER_MS of the last one sent is the second
+   * press of a double click, dropped though its input is now the opposite: the first write can
+   * be answered, and the button turned, before a person's second click lands. Undefined: not a toggle.
+   */
+  toggleOf?: (variables: TVariables) => string | undefined;
 }
 
-/** The time a double click or a repeated Enter spans: a press later than this is a new press. */
-export const REPEAT_AFTER_MS = 800;
+export { REPEAT_AFTER_MS };
 
-const IDLE: WriteState<never, never> = { status: 'idle', data: undefined, error: null, variables: undefined, checking: false, checkedAt: null };
+const IDLE: WriteState<never, never> = { status: 'idle', data: undefined, error: null, variables: undefined, checking: false, checkedAt: null, cooling: false };
 
 /** A refusal changed nothing on the server: the same request may go again once corrected. */
 export function isRefusal(error: unknown): boolean {
@@ -64,6 +73,11 @@ export function writeKey(value: unknown): string {
   return key ?? 'undefined';
 }
 
+/** `toggleOf` of an edit whose on-off fields (state, lock, draft) are toggles, and its other fields not. */
+export function toggledField<T extends object>(fields: ReadonlyArray<keyof T & string>): (changes: T) => string | undefined {
+  return (changes) => fields.find((field) => changes[field] !== undefined);
+}
+
 /** The latch and the outcome of one write trigger; React-free, so it is tested as it runs. */
 export class WriteGate<TData, TVariables> {
   #state: WriteState<TData, TVariables> = IDLE;
@@ -75,6 +89,9 @@ export class WriteGate<TData, TVariables> {
   #callbacks: WriteCallbacks<TData, TVariables> | undefined;
   #listeners = new Set<() => void>();
   #repeatTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The thing the last toggle call toggled, and when it was sent. */
+  #lastToggle: { of: string; at: number } | null = null;
+  #coolingTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly config: WriteConfig<TData, TVariables>) {}
 
@@ -89,6 +106,12 @@ export class WriteGate<TData, TVariables> {
   send = (variables: TVariables, callbacks?: WriteCallbacks<TData, TVariables>): boolean => {
     const key = writeKey(variables);
     if (this.#inFlight || this.#state.checking || this.#sentKey === key) return false;
+    const of = this.config.toggleOf?.(variables);
+    if (of !== undefined) {
+      const last = this.#lastToggle;
+      if (last && last.of === of && Date.now() - last.at < REPEAT_AFTER_MS) return false;
+      this.#lastToggle = { of, at: Date.now() };
+    }
     void this.#run(variables, key, callbacks);
     return true;
   };
@@ -106,6 +129,7 @@ export class WriteGate<TData, TVariables> {
     this.#sentKey = null;
     this.#callbacks = undefined;
     clearTimeout(this.#repeatTimer);
+    clearTimeout(this.#coolingTimer);
     this.#set(IDLE);
   };
 
@@ -116,6 +140,7 @@ export class WriteGate<TData, TVariables> {
     this.#sentKey = key;
     this.#callbacks = callbacks;
     clearTimeout(this.#repeatTimer);
+    clearTimeout(this.#coolingTimer);
     this.#set({ ...IDLE, status: 'pending', variables });
     // callbacks reach a screen that still shows this write, as TanStack's mutate does
     const notify = (call: (callbacks: WriteCallbacks<TData, TVariables>) => void) => {
@@ -147,7 +172,14 @@ export class WriteGate<TData, TVariables> {
     await this.config.refresh(variables, true).catch(() => undefined);
     this.#inFlight = false;
     if (!current()) return;
-    this.#set({ ...IDLE, status: 'done', data, variables });
+    // a toggle's button turns now; it stays disabled until a double click's second press is over
+    const coolingFor = this.#lastToggle && this.config.toggleOf?.(variables) !== undefined ? this.#lastToggle.at + REPEAT_AFTER_MS - Date.now() : 0;
+    this.#set({ ...IDLE, status: 'done', data, variables, cooling: coolingFor > 0 });
+    if (coolingFor > 0) {
+      this.#coolingTimer = setTimeout(() => {
+        if (current()) this.#set({ ...this.#state, cooling: false });
+      }, coolingFor);
+    }
     notify((c) => (c.onSuccess?.(data, variables), c.onSettled?.()));
     const { repeatAfterMs } = this.config;
     if (repeatAfterMs !== undefined) {
@@ -165,7 +197,7 @@ export class WriteGate<TData, TVariables> {
 
 /** What a screen reads and calls; shaped like TanStack's mutation result so triggers read the same. */
 export interface Write<TData, TVariables> extends WriteState<TData, TVariables> {
-  /** In flight, or checking what an uncertain write did: the trigger is disabled. */
+  /** In flight, checking what an uncertain write did, or a toggle cooling: the trigger is disabled. */
   isPending: boolean;
   isSuccess: boolean;
   isError: boolean;
@@ -190,13 +222,14 @@ export function useWrite<TData, TVariables>(config: WriteConfig<TData, TVariable
         refresh: (variables, done) => latest.current.refresh(variables, done),
         onDone: (data, variables) => latest.current.onDone?.(data, variables),
         repeatAfterMs: config.repeatAfterMs,
+        toggleOf: config.toggleOf,
       }),
   );
   const state = useSyncExternalStore(gate.subscribe, gate.getState, gate.getState);
   return useMemo(
     () => ({
       ...state,
-      isPending: state.status === 'pending' || state.checking,
+      isPending: state.status === 'pending' || state.checking || state.cooling,
       isSuccess: state.status === 'done',
       isError: state.status === 'refused' || state.status === 'uncertain',
       isUncertain: state.status === 'uncertain',

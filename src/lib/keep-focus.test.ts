@@ -9,7 +9,8 @@ function pressAndSend(button: HTMLButtonElement) {
   button.disabled = true;
 }
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+// a few ms: the focus comes back in a timer set by the observer of the change, after this one is set
+const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 describe('keepFocusThroughDisable', () => {
   let stop = () => {};
@@ -18,9 +19,9 @@ describe('keepFocusThroughDisable', () => {
     document.body.replaceChildren();
   });
 
-  const page = () => {
+  const page = (repeatWindowMs = 0) => {
     document.body.innerHTML = '<button id="send">Send</button><input id="other" aria-label="Other">';
-    stop = keepFocusThroughDisable(document);
+    stop = keepFocusThroughDisable(document, repeatWindowMs);
     return { send: document.getElementById('send') as HTMLButtonElement, other: document.getElementById('other') as HTMLInputElement };
   };
 
@@ -31,6 +32,17 @@ describe('keepFocusThroughDisable', () => {
     expect(document.activeElement).toBe(document.body);
     send.disabled = false;
     await settle();
+    expect(document.activeElement).toBe(send);
+  });
+
+  it('waits out the repeat window of the press: a repeated Enter lands on the page, not on the button', async () => {
+    const { send } = page(100);
+    pressAndSend(send);
+    await settle();
+    send.disabled = false;
+    await settle();
+    expect(document.activeElement).toBe(document.body);
+    await new Promise((resolve) => setTimeout(resolve, 120));
     expect(document.activeElement).toBe(send);
   });
 

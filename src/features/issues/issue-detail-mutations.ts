@@ -6,7 +6,7 @@ import {
 import { createNote, deleteNote, notesQueries, updateNote, type Noteable } from '../../api/notes.ts';
 import { ApiError } from '../../api/errors.ts';
 import { useConnection } from '../../api/react.ts';
-import { REPEAT_AFTER_MS, useWrite } from '../../components/use-write.ts';
+import { REPEAT_AFTER_MS, toggledField, useWrite } from '../../components/use-write.ts';
 
 export interface IssueRef {
   projectId: number;
@@ -26,6 +26,7 @@ function useIssueWrite<V, R>(
   run: (variables: V) => Promise<R>,
   onDone?: (data: R, variables: V) => void,
   toggle = true,
+  toggleOf?: (variables: V) => string | undefined,
 ) {
   const queryClient = useQueryClient();
   const connection = useConnection();
@@ -34,6 +35,7 @@ function useIssueWrite<V, R>(
     send: run,
     onDone,
     repeatAfterMs: toggle ? REPEAT_AFTER_MS : undefined,
+    toggleOf,
     refresh: () =>
       Promise.all(
         touches.map((part) =>
@@ -49,8 +51,13 @@ function useIssueWrite<V, R>(
 export function useUpdateIssue(ref: IssueRef) {
   const connection = useConnection();
   const queryClient = useQueryClient();
-  return useIssueWrite(ref, ['issue', 'thread'], (changes: IssueChanges) => updateIssue(connection, { ...ref, changes }), (issue) =>
-    queryClient.setQueryData(issuesQueries.detail(connection, ref.projectId, ref.iid).queryKey, issue),
+  return useIssueWrite(
+    ref,
+    ['issue', 'thread'],
+    (changes: IssueChanges) => updateIssue(connection, { ...ref, changes }),
+    (issue) => queryClient.setQueryData(issuesQueries.detail(connection, ref.projectId, ref.iid).queryKey, issue),
+    true,
+    toggledField<IssueChanges>(['state_event', 'confidential', 'discussion_locked']),
   );
 }
 
@@ -105,7 +112,7 @@ export function useOptimisticDescription(ref: IssueRef) {
 
 export function useSetSubscription(ref: IssueRef) {
   const connection = useConnection();
-  return useIssueWrite(ref, ['issue'], ({ subscribed }: { subscribed: boolean }) => setIssueSubscription(connection, { ...ref, subscribed }));
+  return useIssueWrite(ref, ['issue'], ({ subscribed }: { subscribed: boolean }) => setIssueSubscription(connection, { ...ref, subscribed }), undefined, true, () => 'subscription');
 }
 
 export function useTrackTime(ref: IssueRef) {

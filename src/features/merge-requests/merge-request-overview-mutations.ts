@@ -4,7 +4,7 @@ import {
 } from '../../api/merge-requests.ts';
 import { createNote } from '../../api/notes.ts';
 import { useConnection } from '../../api/react.ts';
-import { REPEAT_AFTER_MS, useWrite } from '../../components/use-write.ts';
+import { REPEAT_AFTER_MS, toggledField, useWrite } from '../../components/use-write.ts';
 
 export interface MergeRequestRef {
   projectId: number;
@@ -18,12 +18,18 @@ type Touches = 'request' | 'discussions';
  * Toggles (resolve, close, draft) go back and forth with the same inputs: they may repeat once a
  * double click is over; creations (a thread, a reply, a comment) may not.
  */
-function useMergeRequestWrite<V, R>(ref: MergeRequestRef, touches: readonly Touches[], send: (variables: V) => Promise<R>, options: { toggle: boolean; onDone?: (data: R) => void }) {
+function useMergeRequestWrite<V, R>(
+  ref: MergeRequestRef,
+  touches: readonly Touches[],
+  send: (variables: V) => Promise<R>,
+  options: { toggle: boolean; toggleOf?: (variables: V) => string | undefined; onDone?: (data: R) => void },
+) {
   const queryClient = useQueryClient();
   return useWrite({
     send,
     onDone: options.onDone,
     repeatAfterMs: options.toggle ? REPEAT_AFTER_MS : undefined,
+    toggleOf: options.toggleOf,
     refresh: () =>
       Promise.all(
         touches.map((part) =>
@@ -42,6 +48,8 @@ export function useUpdateMergeRequest(ref: MergeRequestRef) {
   const queryClient = useQueryClient();
   return useMergeRequestWrite(ref, ['request', 'discussions'], (changes: MergeRequestChanges) => updateMergeRequest(connection, { ...ref, changes }), {
     toggle: true,
+    // draft and ready change the title's prefix
+    toggleOf: toggledField<MergeRequestChanges>(['state_event', 'title', 'discussion_locked']),
     onDone: (request) => queryClient.setQueryData(mergeRequestsQueries.detail(connection, ref.projectId, ref.iid).queryKey, request),
   });
 }
@@ -50,7 +58,7 @@ export function useUpdateMergeRequest(ref: MergeRequestRef) {
 export function useResolveDiscussion(ref: MergeRequestRef) {
   const connection = useConnection();
   return useMergeRequestWrite(ref, ['discussions', 'request'], ({ discussionId, resolved }: { discussionId: string; resolved: boolean }) =>
-    resolveDiscussion(connection, { ...ref, discussionId, resolved }), { toggle: true },
+    resolveDiscussion(connection, { ...ref, discussionId, resolved }), { toggle: true, toggleOf: ({ discussionId }) => discussionId },
   );
 }
 

@@ -20,6 +20,7 @@ function useFollow(userId: number) {
   const queryClient = useQueryClient();
   return useWrite({
     send: (follow: boolean) => setFollowing(connection, { userId, follow }),
+    toggleOf: () => 'following',
     // the profile's counts and both lists change, ours and theirs
     refresh: () => queryClient.invalidateQueries({ queryKey: usersQueries.all() }),
   });
