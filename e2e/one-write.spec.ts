@@ -1445,4 +1445,16 @@ test.describe('a double click on a toggle is one press', () => {
     await expectOneRequest(api, mark, 'PUT', `/api/v4/projects/${project.id}/issues/${issue.iid}`);
     expect((await api.get<{ state: string }>(`/projects/${project.id}/issues/${issue.iid}`)).state).toBe('closed');
   });
+
+  test('pause a runner: the second click, on Resume by then, sends nothing', async ({ page, api }) => {
+    const runner = await newRunner(api);
+    await page.goto(`/admin/runners/${runner.id}`);
+    const mark = await api.requestMark();
+    const between = await doubleClickAsAPerson(page.getByRole('button', { name: 'Pause runner', exact: true }));
+    expect(between).toBeLessThan(800);
+    await expect(page.getByRole('button', { name: 'Resume runner', exact: true })).toBeVisible();
+    await page.waitForTimeout(900);
+    await expectOneRequest(api, mark, 'PUT', `/api/v4/runners/${runner.id}`);
+    expect((await api.get<{ paused: boolean }>(`/runners/${runner.id}`)).paused).toBe(true);
+  });
 });

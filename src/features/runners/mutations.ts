@@ -12,6 +12,8 @@ export function useUpdateRunner() {
   return useWrite({
     send: (variables: UpdateRunnerVariables) => updateRunner(connection, variables),
     refresh: () => queryClient.invalidateQueries({ queryKey: runnersQueries.all() }),
+    // pause and resume is a toggle; an edit of the settings is not
+    toggleOf: ({ runnerId, body }) => (Object.keys(body).join() === 'paused' ? `runner ${runnerId}` : undefined),
   });
 }
 
