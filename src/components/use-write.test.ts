@@ -185,6 +185,16 @@ describe('WriteGate', () => {
     expect(requests.map((request) => request.variables)).toEqual([follow, unfollow]);
   });
 
+  it('lets a refused toggle go again at once: nothing changed on the server', async () => {
+    vi.useFakeTimers();
+    const { gate, requests } = harness({ toggleOf: () => 'person 7' });
+    gate.send({ url: '/users/7/follow' });
+    requests[0]!.answer.reject(new ApiError(403, '403 Forbidden', 'http'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(gate.getState().status).toBe('refused');
+    expect(gate.send({ url: '/users/7/follow' })).toBe(true);
+  });
+
   it('lets a toggle of another thing go at once', async () => {
     vi.useFakeTimers();
     const { gate, requests, refreshes } = harness({ toggleOf: ({ url }) => url.split('/')[2] });

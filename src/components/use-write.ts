@@ -154,7 +154,9 @@ export class WriteGate<TData, TVariables> {
       const error = caught instanceof Error ? caught : new Error(String(caught));
       if (!current()) return;
       if (isRefusal(error)) {
+        // nothing changed on the server: the same press may go again at once
         this.#sentKey = null;
+        this.#lastToggle = null;
         this.#set({ ...IDLE, status: 'refused', error, variables });
         notify((c) => (c.onError?.(error, variables), c.onSettled?.()));
         return;
