@@ -107,12 +107,11 @@ export class WriteGate<TData, TVariables> {
     const key = writeKey(variables);
     if (this.#inFlight || this.#state.checking || this.#sentKey === key) return false;
     const of = this.config.toggleOf?.(variables);
-    if (of !== undefined) {
-      const last = this.#lastToggle;
-      if (last && last.of === of && Date.now() - last.at < REPEAT_AFTER_MS) return false;
-      this.#lastToggle = { of, at: Date.now() };
-    }
-    void this.#run(variables, key, callbacks);
+    const last = this.#lastToggle;
+    if (of !== undefined && last?.of === of && Date.now() - last.at < REPEAT_AFTER_MS) return false;
+    const toggle = of === undefined ? null : { of, at: Date.now() };
+    if (toggle) this.#lastToggle = toggle;
+    void this.#run(variables, key, callbacks, toggle);
     return true;
   };
 
@@ -133,7 +132,7 @@ export class WriteGate<TData, TVariables> {
     this.#set(IDLE);
   };
 
-  async #run(variables: TVariables, key: string, callbacks: WriteCallbacks<TData, TVariables> | undefined) {
+  async #run(variables: TVariables, key: string, callbacks: WriteCallbacks<TData, TVariables> | undefined, toggle: { at: number } | null) {
     const generation = ++this.#generation;
     const current = () => generation === this.#generation;
     this.#inFlight = true;
@@ -175,7 +174,7 @@ export class WriteGate<TData, TVariables> {
     this.#inFlight = false;
     if (!current()) return;
     // a toggle's button turns now; it stays disabled until a double click's second press is over
-    const coolingFor = this.#lastToggle && this.config.toggleOf?.(variables) !== undefined ? this.#lastToggle.at + REPEAT_AFTER_MS - Date.now() : 0;
+    const coolingFor = toggle ? toggle.at + REPEAT_AFTER_MS - Date.now() : 0;
     this.#set({ ...IDLE, status: 'done', data, variables, cooling: coolingFor > 0 });
     if (coolingFor > 0) {
       this.#coolingTimer = setTimeout(() => {

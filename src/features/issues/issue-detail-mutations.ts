@@ -24,9 +24,7 @@ function useIssueWrite<V, R>(
   ref: IssueRef,
   touches: readonly Touches[],
   run: (variables: V) => Promise<R>,
-  onDone?: (data: R, variables: V) => void,
-  toggle = true,
-  toggleOf?: (variables: V) => string | undefined,
+  { onDone, toggle = true, toggleOf }: { onDone?: (data: R, variables: V) => void; toggle?: boolean; toggleOf?: (variables: V) => string | undefined } = {},
 ) {
   const queryClient = useQueryClient();
   const connection = useConnection();
@@ -55,9 +53,10 @@ export function useUpdateIssue(ref: IssueRef) {
     ref,
     ['issue', 'thread'],
     (changes: IssueChanges) => updateIssue(connection, { ...ref, changes }),
-    (issue) => queryClient.setQueryData(issuesQueries.detail(connection, ref.projectId, ref.iid).queryKey, issue),
-    true,
-    toggledField<IssueChanges>(['state_event', 'confidential', 'discussion_locked']),
+    {
+      onDone: (issue) => queryClient.setQueryData(issuesQueries.detail(connection, ref.projectId, ref.iid).queryKey, issue),
+      toggleOf: toggledField<IssueChanges>(['state_event', 'confidential', 'discussion_locked']),
+    },
   );
 }
 
@@ -85,7 +84,7 @@ export function useToggleTask(ref: IssueRef) {
       }
       return updateIssue(connection, { ...ref, changes: { description: next } });
     },
-    (issue) => queryClient.setQueryData(key, issue),
+    { onDone: (issue) => queryClient.setQueryData(key, issue) },
   );
 }
 
@@ -112,7 +111,7 @@ export function useOptimisticDescription(ref: IssueRef) {
 
 export function useSetSubscription(ref: IssueRef) {
   const connection = useConnection();
-  return useIssueWrite(ref, ['issue'], ({ subscribed }: { subscribed: boolean }) => setIssueSubscription(connection, { ...ref, subscribed }), undefined, true, () => 'subscription');
+  return useIssueWrite(ref, ['issue'], ({ subscribed }: { subscribed: boolean }) => setIssueSubscription(connection, { ...ref, subscribed }), { toggleOf: () => 'subscription' });
 }
 
 export function useTrackTime(ref: IssueRef) {
@@ -125,7 +124,7 @@ export type AddNoteVariables = { body: string; internal: boolean };
 export function useAddNote(ref: IssueRef) {
   const connection = useConnection();
   return useIssueWrite(ref, ['thread', 'issue'], ({ body, internal }: AddNoteVariables) =>
-    createNote(connection, { noteable: { projectId: ref.projectId, issueIid: ref.iid }, body, internal }), undefined, false,
+    createNote(connection, { noteable: { projectId: ref.projectId, issueIid: ref.iid }, body, internal }), { toggle: false },
   );
 }
 
@@ -145,12 +144,12 @@ export function useDeleteNote(ref: IssueRef) {
 
 export function useMoveIssue(ref: IssueRef) {
   const connection = useConnection();
-  return useIssueWrite(ref, ['issue'], ({ toProjectId }: { toProjectId: number }) => moveIssue(connection, { ...ref, toProjectId }), undefined, false);
+  return useIssueWrite(ref, ['issue'], ({ toProjectId }: { toProjectId: number }) => moveIssue(connection, { ...ref, toProjectId }), { toggle: false });
 }
 
 export function useCloneIssue(ref: IssueRef) {
   const connection = useConnection();
-  return useIssueWrite(ref, ['issue'], ({ toProjectId, withNotes }: { toProjectId: number; withNotes: boolean }) => cloneIssue(connection, { ...ref, toProjectId, withNotes }), undefined, false);
+  return useIssueWrite(ref, ['issue'], ({ toProjectId, withNotes }: { toProjectId: number; withNotes: boolean }) => cloneIssue(connection, { ...ref, toProjectId, withNotes }), { toggle: false });
 }
 
 export function useDeleteIssue(ref: IssueRef) {
