@@ -1423,7 +1423,8 @@ test.describe('a double click on a toggle is one press', () => {
     expect(between).toBeLessThan(800);
     const unfollow = page.getByRole('button', { name: 'Unfollow', exact: true });
     await expect(unfollow).toBeVisible();
-    await page.waitForTimeout(900);
+    // enabled again once the double click's span is over: a write the second click started has arrived by then
+    await expect(unfollow).toBeEnabled();
     expect(await api.requestsSince(mark, { method: 'POST', path: `/api/v4/users/${person.id}/unfollow` })).toEqual([]);
     expect(await api.get<unknown[]>(`/users/${person.id}/followers`)).toHaveLength(1);
     // once the double click is over, a click is a new press
@@ -1441,7 +1442,7 @@ test.describe('a double click on a toggle is one press', () => {
     const between = await doubleClickAsAPerson(page.getByRole('button', { name: 'Close issue', exact: true }));
     expect(between).toBeLessThan(800);
     await expect(page.getByRole('button', { name: 'Reopen issue', exact: true })).toBeVisible();
-    await page.waitForTimeout(900);
+    await expect(page.getByRole('button', { name: 'Reopen issue', exact: true })).toBeEnabled();
     await expectOneRequest(api, mark, 'PUT', `/api/v4/projects/${project.id}/issues/${issue.iid}`);
     expect((await api.get<{ state: string }>(`/projects/${project.id}/issues/${issue.iid}`)).state).toBe('closed');
   });
@@ -1453,7 +1454,7 @@ test.describe('a double click on a toggle is one press', () => {
     const between = await doubleClickAsAPerson(page.getByRole('button', { name: 'Pause runner', exact: true }));
     expect(between).toBeLessThan(800);
     await expect(page.getByRole('button', { name: 'Resume runner', exact: true })).toBeVisible();
-    await page.waitForTimeout(900);
+    await expect(page.getByRole('button', { name: 'Resume runner', exact: true })).toBeEnabled();
     await expectOneRequest(api, mark, 'PUT', `/api/v4/runners/${runner.id}`);
     expect((await api.get<{ paused: boolean }>(`/runners/${runner.id}`)).paused).toBe(true);
   });
