@@ -157,6 +157,27 @@ test.describe('pipelines (administrator)', () => {
     await expect(page).toHaveURL(/\/pipelines\/new/);
   });
 
+  test("the CI file's variables arriving while the user types keep the row and its focus", async ({ page, api }) => {
+    const project = await ciProject(api);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/graphql', async (route) => {
+      if (route.request().postData()?.includes('ciConfigVariables')) await held;
+      await route.fallback();
+    });
+    const run = new RunPipelinePage(page);
+    await run.goto(project.id);
+    await expect(run.form.getByText('Reading the variables the CI file defines for this ref…')).toBeVisible();
+    await run.key(1).click();
+    await page.keyboard.type('KEEP');
+    release();
+    await expect(run.key(1)).toHaveValue('GREETING');
+    await page.keyboard.type('_ME');
+    await expect(run.key(3)).toHaveValue('KEEP_ME');
+    await expect(run.key(3)).toBeFocused();
+    await expect(run.key(4)).toHaveValue('');
+  });
+
   test('cancel a running pipeline from the list', async ({ page, api }) => {
     const project = await ciProject(api);
     const pipeline = await runThroughApi(api, project.id, { SLOW: 'yes' });

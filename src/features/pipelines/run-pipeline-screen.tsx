@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useFieldArray, useForm, useWatch, type UseFormReturn } from 'react-hook-form';
+import { useFieldArray, useForm, useWatch, type UseFieldArrayReturn, type UseFormReturn } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { branchesQueries } from '../../api/branches.ts';
 import type { CiConfigVariable } from '../../api/graphql.ts';
-import { VARIABLE_TYPES, pipelinesQueries, runPipelineSchema, runPipelineVariables, type PipelineVariableRow, type RunPipelineValues } from '../../api/pipelines.ts';
+import { VARIABLE_TYPES, pipelinesQueries, runPipelineSchema, runPipelineVariables, type RunPipelineValues } from '../../api/pipelines.ts';
 import { useConnection } from '../../api/react.ts';
 import { repositoryQueries } from '../../api/repository.ts';
 import { ErrorPanel } from '../../components/error-panel.tsx';
@@ -17,6 +17,7 @@ import { useNotify } from '../../components/toast.tsx';
 import { UncertainWrite } from '../../components/uncertain-write.tsx';
 import { useProjectCaller } from '../../components/use-project-caller.ts';
 import { useCreatePipeline } from './mutations.ts';
+import { blankRow, prefillChanges } from './prefill.ts';
 import './pipelines.css';
 import { runRefusal } from '../../components/pipeline-writes.ts';
 
@@ -31,7 +32,6 @@ interface RunPipelineScreenProps {
 }
 
 const TYPE_LABELS: Record<(typeof VARIABLE_TYPES)[number], string> = { env_var: 'Variable', file: 'File' };
-const blankRow = (): PipelineVariableRow => ({ key: '', value: '', variable_type: 'env_var' });
 
 /** Run a pipeline: a branch or tag, and variables prefilled from the CI file of that ref. */
 export function RunPipelineScreen({ projectId, projectName, fullPath, defaultBranch, initialRef }: RunPipelineScreenProps) {
@@ -78,7 +78,7 @@ function RunPipelineForm({ projectId, fullPath, initialRef, disabled }: RunPipel
 
   const config = useQuery({ ...pipelinesQueries.ciConfigVariables(connection, fullPath ?? '', ref), enabled: Boolean(fullPath && ref) });
   const described = useMemo(() => new Map((config.data ?? []).map((variable) => [variable.key, variable])), [config.data]);
-  usePrefill(form, rows.replace, ref, config.data);
+  usePrefill(form, rows, ref, config.data);
 
   const submit = form.handleSubmit((values) => {
     setFormError(null);
@@ -129,21 +129,16 @@ function RunPipelineForm({ projectId, fullPath, initialRef, disabled }: RunPipel
   );
 }
 
-/**
- * When the CI file's variables for a newly chosen ref arrive: those with a description first (the
- * platform's form prefills only these: a description is how a file offers a variable to people),
- * with that ref's values, then the user's other rows, then a blank one.
- */
-function usePrefill(form: UseFormReturn<RunPipelineValues>, replace: (rows: PipelineVariableRow[]) => void, ref: string, fileVariables: CiConfigVariable[] | null | undefined) {
+/** Applies the CI file's variables once per chosen ref, as they arrive, without remounting the rows kept. */
+function usePrefill(form: UseFormReturn<RunPipelineValues>, rows: UseFieldArrayReturn<RunPipelineValues, 'variables'>, ref: string, fileVariables: CiConfigVariable[] | null | undefined) {
   const filledFor = useRef<string | null>(null);
   useEffect(() => {
     if (!fileVariables || filledFor.current === ref) return;
     filledFor.current = ref;
-    const variables = fileVariables.filter((variable) => variable.description);
-    const fromFile = variables.map((variable): PipelineVariableRow => ({ key: variable.key, value: variable.value ?? variable.valueOptions[0] ?? '', variable_type: 'env_var' }));
-    const fileKeys = new Set(variables.map((variable) => variable.key));
-    const others = form.getValues('variables').filter((row) => (row.key || row.value) && !fileKeys.has(row.key));
-    replace([...fromFile, ...others, blankRow()]);
+    const changes = prefillChanges(form.getValues('variables'), fileVariables);
+    if (changes.remove.length) rows.remove(changes.remove);
+    if (changes.prepend.length) rows.prepend(changes.prepend, { shouldFocus: false });
+    if (changes.appendBlank) rows.append(blankRow(), { shouldFocus: false });
   }, [ref, fileVariables]);
 }
 
