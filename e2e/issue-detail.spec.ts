@@ -116,6 +116,42 @@ test.describe('as the administrator', () => {
     await expect(page.getByText('1 of 2 tasks completed')).toBeVisible();
   });
 
+  test('tasks tick by keyboard, and the box keeps the focus', async ({ page, api }) => {
+    const { project, issue, path } = await newIssue(api, { description: '- [ ] first\n- [ ] second' });
+    await page.goto(path);
+    const description = page.getByRole('region', { name: 'Description' });
+    await description.getByRole('checkbox', { name: 'first' }).focus();
+    await page.keyboard.press('Space');
+    await expect(description.getByRole('checkbox', { name: 'first' })).toBeChecked();
+    await expect(page.getByText('1 of 2 tasks completed')).toBeVisible();
+    await expect(description.getByRole('checkbox', { name: 'first' })).toBeFocused();
+    // while the tick is saved the boxes say they take no change, as the platform's do
+    await expect(description.getByRole('checkbox', { name: 'second' })).toBeEnabled();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Space');
+    await expect(page.getByText('2 of 2 tasks completed')).toBeVisible();
+    await expect(description.getByRole('checkbox', { name: 'second' })).toBeFocused();
+    expect((await issueOf(api, project.id, issue.iid)).description).toBe('- [x] first\n- [x] second');
+  });
+
+  test('a double click on a task is one tick, and the box shows what was written', async ({ page, api }) => {
+    const { project, issue, path } = await newIssue(api, { description: '- [ ] only task' });
+    await page.goto(path);
+    const task = page.getByRole('region', { name: 'Description' }).getByRole('checkbox', { name: 'only task' });
+    const mark = await api.requestMark();
+    // a person's double click: the second click some 250 ms after the first, whatever came back between
+    await task.evaluate(async (box: HTMLInputElement) => {
+      box.click();
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      (document.querySelector(`input[data-task="${box.dataset.task}"]`) as HTMLInputElement).click();
+    });
+    await expect(page.getByText('1 of 1 task completed')).toBeVisible();
+    await expect(task).toBeChecked();
+    await expect(task).toBeEnabled();
+    expect(await api.requestsSince(mark, { method: 'PUT', path: `/api/v4/projects/${project.id}/issues/${issue.iid}` })).toHaveLength(1);
+    expect((await issueOf(api, project.id, issue.iid)).description).toBe('- [x] only task');
+  });
+
   test('a comment being typed survives a failed send and a reload, and is cleared once sent', async ({ page, api }) => {
     const { project, issue, path } = await newIssue(api);
     const text = `Draft ${unique()}`;

@@ -18,7 +18,8 @@ const referenceHref = (reference: MarkdownReference): string | null =>
   : reference.type === 'label' ? `/projects/7/issues?label_name=${encodeURIComponent(reference.name)}`
   : null;
 const references = { context: { project: 'acme-engineering/frontend/web-app' }, href: referenceHref };
-const onToggleTask = () => {};
+// editable boxes, as on an issue; the bench ticks none
+const onToggleTask = () => false;
 
 let setSource: (source: string) => void = () => {
   throw new Error('the page has not rendered yet');

@@ -9,7 +9,7 @@ import './highlight.css';
 import './markdown.css';
 
 /** The lazily loaded body of `Markdown`: its nodes are built outside React and put in place whole. */
-export default function MarkdownView({ source, instanceUrl, references, onToggleTask }: MarkdownProps) {
+export default function MarkdownView({ source, instanceUrl, references, onToggleTask, tasksBusy = false }: MarkdownProps) {
   const container = useRef<HTMLDivElement>(null);
   const router = useRouter({ warn: false });
   const latest = useRef({ onToggleTask, source });
@@ -24,12 +24,23 @@ export default function MarkdownView({ source, instanceUrl, references, onToggle
   useLayoutEffect(() => {
     const element = container.current!;
     const referenceHref = context && href ? (reference: Parameters<typeof href>[0]) => href(reference, context) : undefined;
+    // a ticked task changes the text, and the text is built again: the focus stays on that task
+    const focusedTask = element.contains(document.activeElement) ? (document.activeElement as HTMLElement).dataset.task : undefined;
     element.replaceChildren(renderMarkdown(source, { instanceUrl, consoleOrigin: window.location.origin, referenceHref, tasksEditable }));
+    if (focusedTask !== undefined) element.querySelector<HTMLInputElement>(`input[data-task="${focusedTask}"]`)?.focus();
     const controller = new AbortController();
     void highlightCodeBlocks(element, controller.signal);
     return () => controller.abort();
     // the context's fields, not its object: a caller's inline object must not re-render the text
   }, [source, instanceUrl, context?.project, context?.group, href, tasksEditable]);
+
+  // after every render: a rebuilt text has new boxes
+  useLayoutEffect(() => {
+    for (const box of container.current!.querySelectorAll<HTMLInputElement>('input[data-task]')) {
+      if (tasksBusy) box.setAttribute('aria-disabled', 'true');
+      else box.removeAttribute('aria-disabled');
+    }
+  });
 
   useEffect(() => {
     const element = container.current!;
@@ -39,7 +50,7 @@ export default function MarkdownView({ source, instanceUrl, references, onToggle
       // the text with that box changed, by the parser already loaded here: the caller's chunk need not carry it
       const { onToggleTask: onToggle, source: text } = latest.current;
       const index = Number(input.dataset.task);
-      onToggle?.(index, input.checked, toggleTask(text, index, input.checked));
+      if (!onToggle?.(index, input.checked, toggleTask(text, index, input.checked))) input.checked = !input.checked;
     };
     // links into the console stay in the single-page app, as its own links do
     const onClick = (event: MouseEvent) => {

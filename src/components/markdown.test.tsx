@@ -194,7 +194,7 @@ describe('Markdown', () => {
   });
 
   it('reports a task toggled by the user with its index, its state and the source with that box changed', async () => {
-    const toggled = vi.fn();
+    const toggled = vi.fn(() => true);
     const view = await mount(<Markdown source={'- [ ] one\n- [x] two'} instanceUrl={INSTANCE} onToggleTask={toggled} references={{ context: { project: 'a/b' }, href: () => null }} />);
     const boxes = view.querySelectorAll<HTMLInputElement>('input[type="checkbox"]');
     act(() => boxes[1].click());
@@ -203,6 +203,25 @@ describe('Markdown', () => {
       [1, false, '- [ ] one\n- [ ] two'],
       [0, true, '- [x] one\n- [x] two'],
     ]);
+  });
+
+  it('puts back a box whose change was not taken', async () => {
+    const view = await mount(<Markdown source="- [ ] one" instanceUrl={INSTANCE} onToggleTask={() => false} references={{ context: { project: 'a/b' }, href: () => null }} />);
+    const box = view.querySelector<HTMLInputElement>('input[type="checkbox"]')!;
+    act(() => box.click());
+    expect(box.checked).toBe(false);
+  });
+
+  it('marks the boxes busy while a tick is saved, on the text built again too, and keeps the focused box focused', async () => {
+    const references = { context: { project: 'a/b' }, href: () => null };
+    const view = await mount(<Markdown source={'- [ ] one\n- [ ] two'} instanceUrl={INSTANCE} onToggleTask={() => true} references={references} />);
+    view.querySelectorAll<HTMLInputElement>('input[data-task]')[1].focus();
+    await act(async () => root!.render(<Markdown source={'- [ ] one\n- [x] two'} instanceUrl={INSTANCE} onToggleTask={() => true} references={references} tasksBusy />));
+    const boxes = [...view.querySelectorAll<HTMLInputElement>('input[data-task]')];
+    expect(boxes.map((box) => box.getAttribute('aria-disabled'))).toEqual(['true', 'true']);
+    expect(document.activeElement).toBe(boxes[1]);
+    await act(async () => root!.render(<Markdown source={'- [ ] one\n- [x] two'} instanceUrl={INSTANCE} onToggleTask={() => true} references={references} />));
+    expect(boxes.map((box) => box.hasAttribute('aria-disabled'))).toEqual([false, false]);
   });
 
   it('keeps task checkboxes read-only without a callback', async () => {

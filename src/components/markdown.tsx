@@ -3,6 +3,8 @@ import type { ReferenceContext, ReferenceHref } from '../lib/markdown.ts';
 
 export type { MarkdownReference, ReferenceContext, ReferenceHref } from '../lib/markdown.ts';
 
+export type TaskToggle = (index: number, checked: boolean, edited: string) => boolean;
+
 export interface MarkdownProps {
   /** The text as the user wrote it (a description, a note). */
   source: string;
@@ -13,9 +15,12 @@ export interface MarkdownProps {
   /**
    * Makes task list checkboxes editable: called with the task's index in document order, its new
    * state and the source with that task changed (as `toggleTask` in src/lib/markdown.ts makes it).
+   * Returns whether the change was taken: a box whose change was not goes back to what the text says.
    * Without it they are read-only.
    */
-  onToggleTask?: (index: number, checked: boolean, edited: string) => void;
+  onToggleTask?: TaskToggle;
+  /** A tick is being saved: the boxes say so (`aria-disabled`, keeping the focus) and take no change meanwhile. */
+  tasksBusy?: boolean;
 }
 
 // the parser, the sanitizer and their rules are a chunk of their own, loaded by the first screen that shows Markdown

@@ -1,14 +1,14 @@
 import { useId, useMemo, useState } from 'react';
 import { useConnection } from '../api/react.ts';
-import { Markdown } from './markdown.tsx';
+import { Markdown, type TaskToggle } from './markdown.tsx';
 import { projectReferenceHref } from './project-references.ts';
 import './comments.css';
 
 /** Text written in a project (an issue's, a merge request's, a comment) as Markdown: references open console screens of that project. */
-export function ProjectMarkdown({ projectId, source, onToggleTask }: { projectId: number; source: string; onToggleTask?: (index: number, checked: boolean, edited: string) => void }) {
+export function ProjectMarkdown({ projectId, source, onToggleTask, tasksBusy }: { projectId: number; source: string; onToggleTask?: TaskToggle; tasksBusy?: boolean }) {
   const connection = useConnection();
   const references = useMemo(() => ({ context: { project: String(projectId) }, href: projectReferenceHref(projectId) }), [projectId]);
-  return <Markdown source={source} instanceUrl={connection.instanceUrl} references={references} onToggleTask={onToggleTask} />;
+  return <Markdown source={source} instanceUrl={connection.instanceUrl} references={references} onToggleTask={onToggleTask} tasksBusy={tasksBusy} />;
 }
 
 /** A Markdown text area with a Write / Preview switch; the preview renders what will be posted. */

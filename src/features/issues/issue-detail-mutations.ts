@@ -60,7 +60,7 @@ export function useUpdateIssue(ref: IssueRef) {
   );
 }
 
-export type ToggleTaskVariables = { shown: string; next: string };
+export type ToggleTaskVariables = { task: number; shown: string; next: string };
 
 /**
  * Ticks a task in the description, conflict-safe: the latest description is read first, and the
@@ -84,7 +84,7 @@ export function useToggleTask(ref: IssueRef) {
       }
       return updateIssue(connection, { ...ref, changes: { description: next } });
     },
-    { onDone: (issue) => queryClient.setQueryData(key, issue) },
+    { onDone: (issue) => queryClient.setQueryData(key, issue), toggleOf: ({ task }) => `task ${task}` },
   );
 }
 

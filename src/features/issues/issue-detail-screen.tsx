@@ -32,10 +32,12 @@ export function IssueDetailScreen({ projectId, iid }: { projectId: number; iid: 
   const description = issue.description ?? '';
   const onToggleTask =
     edit === null
-      ? (_index: number, _checked: boolean, next: string) => {
-          if (next === description) return;
+      ? (task: number, _checked: boolean, next: string) => {
+          if (next === description) return false;
           // the tick shows at once; the write reads the latest description first, and the refresh after it shows what the server holds
-          if (toggle.mutate({ shown: description, next }, { onError: () => void optimistic.restore() })) optimistic.show(next);
+          const taken = toggle.mutate({ task, shown: description, next }, { onError: () => void optimistic.restore() });
+          if (taken) optimistic.show(next);
+          return taken;
         }
       : undefined;
   const tasks = issue.task_completion_status;
@@ -88,7 +90,7 @@ export function IssueDetailScreen({ projectId, iid }: { projectId: number; iid: 
                 {tasks.completed_count} of {tasks.count} {tasks.count === 1 ? 'task' : 'tasks'} completed
               </p>
             ) : null}
-            {description.trim() ? <ProjectMarkdown projectId={projectId} source={description} onToggleTask={onToggleTask} /> : <p className="muted">No description.</p>}
+            {description.trim() ? <ProjectMarkdown projectId={projectId} source={description} onToggleTask={onToggleTask} tasksBusy={toggle.isPending} /> : <p className="muted">No description.</p>}
             <WriteOutcome write={toggle} />
             <p className="muted">
               {issue.upvotes ?? 0} {issue.upvotes === 1 ? 'upvote' : 'upvotes'}, {issue.downvotes ?? 0} {issue.downvotes === 1 ? 'downvote' : 'downvotes'}
