@@ -201,6 +201,21 @@ test.describe('as the administrator', () => {
     await expect.poll(reviewersOf).toEqual([]);
   });
 
+  test('a checklist in the description ticks by pointer and keyboard, and the platform holds it', async ({ page, api }) => {
+    const { base, path } = await newMergeRequest(api, { description: 'Before merging:\n\n- [ ] tests pass\n- [ ] docs updated' });
+    await page.goto(path);
+    const description = page.getByRole('region', { name: 'Description' });
+    await expect(description.getByText('0 of 2 tasks completed')).toBeVisible();
+    await description.getByRole('checkbox', { name: 'tests pass' }).click();
+    await expect(description.getByText('1 of 2 tasks completed')).toBeVisible();
+    await expect(description.getByRole('checkbox', { name: 'docs updated' })).toBeEnabled();
+    await description.getByRole('checkbox', { name: 'docs updated' }).focus();
+    await page.keyboard.press('Space');
+    await expect(description.getByText('2 of 2 tasks completed')).toBeVisible();
+    await expect(description.getByRole('checkbox', { name: 'docs updated' })).toBeFocused();
+    expect((await requestOf(api, base)).description).toBe('Before merging:\n\n- [x] tests pass\n- [x] docs updated');
+  });
+
   test('the commits tab lists the commits, each opening its commit', async ({ page, api }) => {
     const { project, base, path } = await newMergeRequest(api, { commits: ['Add the parser', 'Handle empty input'] });
     const commits = await api.get<Array<{ id: string; short_id: string; title: string }>>(`${base}/commits`);
@@ -275,8 +290,8 @@ test.describe('as the administrator', () => {
   });
 });
 
-test('a Reporter reads the threads but may not resolve them or close the request, and is told why', async ({ page, api, connectAs }) => {
-  const { project, base, path } = await newMergeRequest(api);
+test('a Reporter reads the threads but may not resolve them, close the request or tick its tasks, and is told why', async ({ page, api, connectAs }) => {
+  const { project, base, path } = await newMergeRequest(api, { description: '- [ ] a task' });
   await api.post(`${base}/discussions`, { body: 'Unresolved for now' });
   const reporter = await api.createUser();
   await api.post(`/projects/${project.id}/members`, { user_id: reporter.id, access_level: 20 });
@@ -286,6 +301,7 @@ test('a Reporter reads the threads but may not resolve them or close the request
   await expect(page.getByText('Only the author and Developers, Maintainers and Owners of this project can change this merge request or resolve its threads.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Resolve thread' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Close merge request' })).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'Description' }).getByRole('checkbox', { name: 'a task' })).toBeDisabled();
   // a comment is still theirs to write
   await expect(commentForm(page).getByRole('button', { name: 'Start a thread' })).toBeVisible();
   // the platform says the same

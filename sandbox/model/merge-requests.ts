@@ -8,6 +8,7 @@ import { readCommit } from '../git/repository.ts';
 import { commitHookAttrs, projectHookAttrs } from './hook-attrs.ts';
 import { resetApprovalsOnPush } from './approvals.ts';
 import { milestoneEntity, type MilestoneRow } from './labels.ts';
+import { taskCounts } from './issues.ts';
 
 export const MERGE_REQUEST_STATES = ['opened', 'closed', 'locked', 'merged'] as const;
 export type MergeRequestState = (typeof MERGE_REQUEST_STATES)[number];
@@ -420,7 +421,7 @@ export function mergeRequestBasicEntity(context: EntityContext, row: MergeReques
     time_stats: { time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null },
     squash: Boolean(row.squash),
     squash_on_merge: Boolean(row.squash),
-    task_completion_status: { count: 0, completed_count: 0 },
+    task_completion_status: taskCounts(row.description),
     has_conflicts: row.merge_status === 'cannot_be_merged',
     // the platform's mergeable_discussions_state: unresolved threads block only where the project says so
     blocking_discussions_resolved: !threadsBlockMerge(project, counts),

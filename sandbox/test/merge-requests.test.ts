@@ -602,3 +602,13 @@ describe('system hook merge request events', () => {
     expect(received).toEqual([]);
   });
 });
+
+// last: a request of its own would change the lists the tests above count
+describe('task lists', () => {
+  it('counts the tasks of its description, and counts them again after an edit', async () => {
+    const created = await openRequest('feature/checklist', { description: '- [x] tests\n- [ ] docs\n\n```\n- [ ] not a task\n```' });
+    expect(created.task_completion_status).toEqual({ count: 2, completed_count: 1 });
+    const edited = await h.put(`/projects/${projectId}/merge_requests/${created.iid}`, { description: '- [x] tests\n- [x] docs' });
+    expect(edited.body.task_completion_status).toEqual({ count: 2, completed_count: 2 });
+  });
+});

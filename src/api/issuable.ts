@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { referencesSchema } from './schema.ts';
+import { loose, referencesSchema } from './schema.ts';
 import { userSummariesSchema, userSummarySchema } from './users.ts';
 import { labelBasicSchema } from './labels.ts';
 import { milestoneSchema } from './milestones.ts';
@@ -26,4 +26,6 @@ export const issuableFields = {
   downvotes: z.nullish(z.number()),
   web_url: z.nullish(z.string()),
   references: referencesSchema,
+  /** The description's task list: ticked of all. */
+  task_completion_status: z.nullish(loose({ count: z.number(), completed_count: z.number() })),
 };

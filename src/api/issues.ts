@@ -27,7 +27,6 @@ export const issueSchema = loose({
   discussion_locked: flag,
   issue_type: z.nullish(z.string()),
   time_stats: z.nullish(timeStatsSchema),
-  task_completion_status: z.nullish(loose({ count: z.number(), completed_count: z.number() })),
   moved_to_id: z.nullish(z.number()),
   subscribed: z.optional(flag),
 });

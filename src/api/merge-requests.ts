@@ -245,6 +245,11 @@ export function createMergeRequest(connection: Connection, { projectId, values }
   return request(connection, `/projects/${projectId}/merge_requests`, mergeRequestDetailSchema, { method: 'POST', body: body(values) });
 }
 
+/** One request straight from the server, past the cache. */
+export function getMergeRequest(connection: Connection, projectId: number, iid: number): Promise<MergeRequestDetail> {
+  return request(connection, requestPath(projectId, iid), mergeRequestDetailSchema);
+}
+
 export function updateMergeRequest(connection: Connection, { projectId, iid, changes }: { projectId: number; iid: number; changes: MergeRequestChanges }): Promise<MergeRequestDetail> {
   return request(connection, requestPath(projectId, iid), mergeRequestDetailSchema, { method: 'PUT', body: body(changes) });
 }

@@ -1,11 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import {
   cloneIssue, deleteIssue, getIssue, issuesQueries, moveIssue, setIssueSubscription, trackTime, updateIssue,
-  type Issue, type IssueChanges, type TimeTracking,
+  type IssueChanges, type TimeTracking,
 } from '../../api/issues.ts';
 import { createNote, deleteNote, notesQueries, updateNote, type Noteable } from '../../api/notes.ts';
-import { ApiError } from '../../api/errors.ts';
 import { useConnection } from '../../api/react.ts';
+import { useTaskTicks } from '../../components/task-ticks.ts';
 import { REPEAT_AFTER_MS, toggledField, useWrite } from '../../components/use-write.ts';
 
 export interface IssueRef {
@@ -17,7 +17,7 @@ export interface IssueRef {
 type Touches = 'issue' | 'thread';
 
 /**
- * Toggles (a label, a task, the subscription) go back and forth with the same inputs:
+ * Toggles (a label, the subscription) go back and forth with the same inputs:
  * those writes may repeat once a double click is over (`repeatAfterMs`); creations may not.
  */
 function useIssueWrite<V, R>(
@@ -60,53 +60,19 @@ export function useUpdateIssue(ref: IssueRef) {
   );
 }
 
-export type ToggleTaskVariables = { task: number; shown: string; next: string };
-
-/**
- * Ticks a task in the description, conflict-safe: the latest description is read first, and the
- * write goes only when it is still the one the checkbox was ticked on (otherwise someone else
- * changed it meanwhile, and writing would undo their change).
- */
-export function useToggleTask(ref: IssueRef) {
+/** Ticks in the description: the issue (its task count) and the system notes the edit records. */
+export function useIssueTaskTicks(ref: IssueRef, description: string) {
   const connection = useConnection();
   const queryClient = useQueryClient();
-  const key = issuesQueries.detail(connection, ref.projectId, ref.iid).queryKey;
-  return useIssueWrite(
-    ref,
-    ['issue', 'thread'],
-    async ({ shown, next }: ToggleTaskVariables) => {
-      // straight from the server, past the cache: the cache holds the optimistic tick
-      const latest = await getIssue(connection, ref.projectId, ref.iid);
-      if ((latest.description ?? '') !== shown) {
-        // a refusal refreshes nothing by itself: the latest replaces the optimistic tick here
-        queryClient.setQueryData(key, latest);
-        throw new DescriptionChanged();
-      }
-      return updateIssue(connection, { ...ref, changes: { description: next } });
-    },
-    { onDone: (issue) => queryClient.setQueryData(key, issue), toggleOf: ({ task }) => `task ${task}` },
-  );
-}
-
-/** A conflict, refused before anything was sent: a 409 as the platform would answer a stale write. */
-export class DescriptionChanged extends ApiError {
-  constructor() {
-    super(409, 'Someone changed the description since it was shown: the latest version is shown now. Tick the task again if it still needs it.');
-  }
-}
-
-/**
- * Shows the ticked task at once (`show`); after a success the write's refresh shows what the server
- * holds, and after a refusal `restore` fetches it, since a refusal refreshes nothing by itself.
- */
-export function useOptimisticDescription(ref: IssueRef) {
-  const connection = useConnection();
-  const queryClient = useQueryClient();
-  const key = issuesQueries.detail(connection, ref.projectId, ref.iid).queryKey;
-  return {
-    show: (description: string) => queryClient.setQueryData(key, (issue: Issue | undefined) => (issue ? { ...issue, description } : issue)),
-    restore: () => queryClient.invalidateQueries({ queryKey: key }),
-  };
+  const noteable: Noteable = { projectId: ref.projectId, issueIid: ref.iid };
+  const queryKey = issuesQueries.detail(connection, ref.projectId, ref.iid).queryKey;
+  return useTaskTicks({
+    queryKey,
+    description,
+    read: () => getIssue(connection, ref.projectId, ref.iid),
+    write: (next) => updateIssue(connection, { ...ref, changes: { description: next } }),
+    refresh: () => Promise.all([queryClient.invalidateQueries({ queryKey }), queryClient.invalidateQueries({ queryKey: notesQueries.thread(connection, noteable).queryKey })]),
+  });
 }
 
 export function useSetSubscription(ref: IssueRef) {

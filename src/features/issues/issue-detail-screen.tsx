@@ -6,8 +6,8 @@ import { formatDateTime, formatRelative } from '../../lib/time.ts';
 import { deleteRefusal, editRefusal, useIssueCaller } from './issue-detail-access.ts';
 import { CloneIssueDialog, DeleteIssueDialog, MoveIssueDialog } from './issue-detail-dialogs.tsx';
 import { WriteOutcome } from '../../components/write-outcome.tsx';
-import { ProjectMarkdown } from '../../components/note-editor.tsx';
-import { useOptimisticDescription, useToggleTask, useUpdateIssue } from './issue-detail-mutations.ts';
+import { TaskDescription } from '../../components/task-description.tsx';
+import { useIssueTaskTicks, useUpdateIssue } from './issue-detail-mutations.ts';
 import { Reactions } from '../../components/reactions.tsx';
 import { IssueSidebar } from './issue-detail-sidebar.tsx';
 import { IssueTimeline } from './issue-detail-timeline.tsx';
@@ -24,23 +24,11 @@ export function IssueDetailScreen({ projectId, iid }: { projectId: number; iid: 
   const caller = useIssueCaller(projectId);
   const edit = editRefusal(caller, issue.author?.id);
   const deletion = deleteRefusal(caller);
-  const toggle = useToggleTask(issueRef);
-  const optimistic = useOptimisticDescription(issueRef);
   const state = useUpdateIssue(issueRef);
   const [dialog, setDialog] = useState<Dialog>(null);
   const headingId = useId();
   const description = issue.description ?? '';
-  const onToggleTask =
-    edit === null
-      ? (task: number, _checked: boolean, next: string) => {
-          if (next === description) return false;
-          // the tick shows at once; the write reads the latest description first, and the refresh after it shows what the server holds
-          const taken = toggle.mutate({ task, shown: description, next }, { onError: () => void optimistic.restore() });
-          if (taken) optimistic.show(next);
-          return taken;
-        }
-      : undefined;
-  const tasks = issue.task_completion_status;
+  const ticks = useIssueTaskTicks(issueRef, description);
   return (
     <article className="screen issue-detail" aria-labelledby={headingId}>
       <header className="screen__header">
@@ -85,13 +73,7 @@ export function IssueDetailScreen({ projectId, iid }: { projectId: number; iid: 
       <div className="issue-detail__columns">
         <div className="issue-detail__main">
           <section aria-label="Description">
-            {tasks && tasks.count ? (
-              <p className="muted">
-                {tasks.completed_count} of {tasks.count} {tasks.count === 1 ? 'task' : 'tasks'} completed
-              </p>
-            ) : null}
-            {description.trim() ? <ProjectMarkdown projectId={projectId} source={description} onToggleTask={onToggleTask} tasksBusy={toggle.isPending} /> : <p className="muted">No description.</p>}
-            <WriteOutcome write={toggle} />
+            <TaskDescription projectId={projectId} description={description} tasks={issue.task_completion_status} ticks={edit === null ? ticks : undefined} />
             <p className="muted">
               {issue.upvotes ?? 0} {issue.upvotes === 1 ? 'upvote' : 'upvotes'}, {issue.downvotes ?? 0} {issue.downvotes === 1 ? 'downvote' : 'downvotes'}
             </p>

@@ -1,9 +1,10 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
-  createDiscussion, mergeRequestsQueries, replyToDiscussion, resolveDiscussion, updateMergeRequest, type MergeRequestChanges,
+  createDiscussion, getMergeRequest, mergeRequestsQueries, replyToDiscussion, resolveDiscussion, updateMergeRequest, type MergeRequestChanges,
 } from '../../api/merge-requests.ts';
 import { createNote } from '../../api/notes.ts';
 import { useConnection } from '../../api/react.ts';
+import { useTaskTicks } from '../../components/task-ticks.ts';
 import { REPEAT_AFTER_MS, toggledField, useWrite } from '../../components/use-write.ts';
 
 export interface MergeRequestRef {
@@ -30,16 +31,19 @@ function useMergeRequestWrite<V, R>(
     onDone: options.onDone,
     repeatAfterMs: options.toggle ? REPEAT_AFTER_MS : undefined,
     toggleOf: options.toggleOf,
-    refresh: () =>
-      Promise.all(
-        touches.map((part) =>
-          part === 'request'
-            ? // the detail, the reviewers and the lists this request shows in
-              queryClient.invalidateQueries({ queryKey: mergeRequestsQueries.all(), predicate: (query) => !query.queryKey.includes('discussions') })
-            : queryClient.invalidateQueries({ queryKey: [...mergeRequestsQueries.one(ref.projectId, ref.iid), 'discussions'] }),
-        ),
-      ),
+    refresh: () => refreshTouched(queryClient, ref, touches),
   });
+}
+
+function refreshTouched(queryClient: QueryClient, ref: MergeRequestRef, touches: readonly Touches[]) {
+  return Promise.all(
+    touches.map((part) =>
+      part === 'request'
+        ? // the detail, the reviewers and the lists this request shows in
+          queryClient.invalidateQueries({ queryKey: mergeRequestsQueries.all(), predicate: (query) => !query.queryKey.includes('discussions') })
+        : queryClient.invalidateQueries({ queryKey: [...mergeRequestsQueries.one(ref.projectId, ref.iid), 'discussions'] }),
+    ),
+  );
 }
 
 /** Close, reopen, draft, ready, reviewers: the request, and the system notes the change records. */
@@ -51,6 +55,19 @@ export function useUpdateMergeRequest(ref: MergeRequestRef) {
     // draft and ready change the title's prefix
     toggleOf: toggledField<MergeRequestChanges>(['state_event', 'title', 'discussion_locked']),
     onDone: (request) => queryClient.setQueryData(mergeRequestsQueries.detail(connection, ref.projectId, ref.iid).queryKey, request),
+  });
+}
+
+/** Ticks in the description: the request (its task count, what lists show) and the system notes the edit records. */
+export function useMergeRequestTaskTicks(ref: MergeRequestRef, description: string) {
+  const connection = useConnection();
+  const queryClient = useQueryClient();
+  return useTaskTicks({
+    queryKey: mergeRequestsQueries.detail(connection, ref.projectId, ref.iid).queryKey,
+    description,
+    read: () => getMergeRequest(connection, ref.projectId, ref.iid),
+    write: (next) => updateMergeRequest(connection, { ...ref, changes: { description: next } }),
+    refresh: () => refreshTouched(queryClient, ref, ['request', 'discussions']),
   });
 }
 

@@ -1,10 +1,11 @@
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { mergeRequestsQueries } from '../../api/merge-requests.ts';
 import { useConnection } from '../../api/react.ts';
-import { ProjectMarkdown } from '../../components/note-editor.tsx';
+import { TaskDescription } from '../../components/task-description.tsx';
 import { Reactions } from '../../components/reactions.tsx';
 import { useProjectAuthorCaller } from '../../components/use-project-caller.ts';
 import { updateRefusal } from './merge-request-overview-access.ts';
+import { useMergeRequestTaskTicks } from './merge-request-overview-mutations.ts';
 import { MergeRequestSidebar } from './merge-request-overview-sidebar.tsx';
 import { MergeRequestActivity } from './merge-request-threads.tsx';
 import './merge-request-overview.css';
@@ -19,11 +20,12 @@ export function MergeRequestOverview({ projectId, iid }: { projectId: number; ii
   const target = { projectId, iid };
   const description = request.description ?? '';
   const mayUpdate = updateRefusal(caller, request.author?.id) === null;
+  const ticks = useMergeRequestTaskTicks(target, description);
   return (
     <div className="merge-request-overview">
       <div>
         <section aria-label="Description">
-          {description.trim() ? <ProjectMarkdown projectId={projectId} source={description} /> : <p className="muted">No description.</p>}
+          <TaskDescription projectId={projectId} description={description} tasks={request.task_completion_status} ticks={mayUpdate ? ticks : undefined} />
           <Reactions
             noteable={{ projectId, mergeRequestIid: iid }}
             userId={caller.userId}
