@@ -213,7 +213,7 @@ test.describe('as the administrator', () => {
     await page.keyboard.press('Space');
     await expect(description.getByText('2 of 2 tasks completed')).toBeVisible();
     await expect(description.getByRole('checkbox', { name: 'docs updated' })).toBeFocused();
-    expect((await requestOf(api, base)).description).toBe('Before merging:\n\n- [x] tests pass\n- [x] docs updated');
+    expect((await api.get<{ description: string }>(base)).description).toBe('Before merging:\n\n- [x] tests pass\n- [x] docs updated');
   });
 
   test('the commits tab lists the commits, each opening its commit', async ({ page, api }) => {

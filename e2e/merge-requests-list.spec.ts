@@ -156,6 +156,31 @@ test('a project list filtered through the bar: a negated label and reviewer None
   await expect(filters.bar.getByText('No filters: add one below.')).toBeVisible();
 });
 
+test('filtered by who may approve: a name is looked up as the id the API takes, and None finds the requests no rule names anyone for', async ({ page, context, adminSession, api }) => {
+  await applyAdminSession(context, adminSession);
+  const tag = unique();
+  const maya = await api.userByUsername('maya.chen');
+  const projectId = await projectWithRequests(api, [
+    { title: `Needs Maya ${tag}`, labels: [] },
+    { title: `Nobody named ${tag}`, labels: [] },
+  ]);
+  await api.post(`/projects/${projectId}/members`, { user_id: maya.id, access_level: 30 });
+  await api.post(`/projects/${projectId}/merge_requests/1/approval_rules`, { name: 'Maya', approvals_required: 1, user_ids: [maya.id] });
+  await page.goto(`/projects/${projectId}/merge-requests`);
+  const rows = page.getByRole('table', { name: 'Open merge requests' }).getByRole('row').filter({ has: page.getByRole('cell') });
+  await expect(rows).toHaveCount(2);
+  const filters = filterBar(page);
+  await filters.add('Approver', 'is', 'maya.chen');
+  await expect(filters.token('approver is maya.chen')).toBeVisible();
+  await expect(rows).toHaveCount(1);
+  await expect(rows.getByRole('link', { name: `Needs Maya ${tag}`, exact: true })).toBeVisible();
+  await expect.poll(param(page, 'approver')).toEqual(['maya.chen']);
+  await filters.remove('approver is maya.chen').click();
+  await filters.add('Approver', 'is', 'None');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.getByRole('link', { name: `Nobody named ${tag}`, exact: true })).toBeVisible();
+});
+
 test('the approvals column shows given of required for the rows in view, asked for those rows only (none for another tab’s)', async ({ page, context, adminSession, api }) => {
   await applyAdminSession(context, adminSession);
   const webApp = await api.projectId(DEMO_PATHS.mergeRequests);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import * as z from 'zod/mini';
 import { request, type Connection } from './http.ts';
 import { loose } from './schema.ts';
@@ -50,6 +50,18 @@ describe('merge requests and approvals against the sandbox', () => {
     expect(threads.items.map((thread) => thread.notes[0].resolved)).toEqual([false, false, true]);
     const approvals = await run(approvalsQueries.approvals(reviewer, projectId, DEMO_MERGE_REQUESTS.partlyApproved));
     expect(approvals).toMatchObject({ approvals_required: 2, approvals_left: 1, user_can_approve: true });
+  });
+
+  it('asks for approvers by username as approver_ids, and finds nothing for a name no one has', async () => {
+    const [approver] = await request(admin, `/users?username=${DEMO_TOKENS.developer.username}`, z.array(loose({ id: z.number(), username: z.string() })));
+    const rule = await createApprovalRule(admin, { owner: { projectId }, values: { name: 'Named approver', approvals_required: 0, user_ids: [approver!.id] } });
+    onTestFinished(() => deleteApprovalRule(admin, { owner: { projectId }, ruleId: rule.id }));
+    const iids = async (params: Record<string, unknown>) =>
+      (await run<{ items: Array<{ iid: number }> }>(mergeRequestsQueries.list(admin, { project: projectId }, { state: 'all', page: 1, per_page: 100, ...params }))).items.map((item) => item.iid);
+    const byId = await iids({ approver_ids: [approver!.id] });
+    expect(byId.length).toBeGreaterThan(0);
+    expect(await iids({ approver_usernames: [approver!.username.toUpperCase()] })).toEqual(byId);
+    expect(await iids({ approver_usernames: ['no-such-person-at-all'] })).toEqual([]);
   });
 
   it('opens a request, discusses it, approves the head seen (409 for an older one), and merges', async () => {

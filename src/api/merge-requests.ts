@@ -4,7 +4,7 @@ import { request, requestPage, type Connection } from './http.ts';
 import { withoutEmpty, type QueryParams } from './params.ts';
 import { scopePath, type Scope } from './keys.ts';
 import { flag, loose } from './schema.ts';
-import { userSummariesSchema, userSummarySchema } from './users.ts';
+import { userIdsOf, userSummariesSchema, userSummarySchema } from './users.ts';
 import { issuableFields } from './issuable.ts';
 import { commitDiffSchema, commitSchema } from './commits.ts';
 import { noteSchema } from './notes.ts';
@@ -103,6 +103,8 @@ export interface MergeRequestFilters extends NegatableMergeRequestFilters {
   /** The platform's documented twin of `approved_by_ids` by username (up to 5). */
   approved_by_usernames?: readonly string[];
   approver_ids?: readonly number[] | 'None' | 'Any';
+  /** Eligible approvers by username: the API takes only ids, so they are looked up (`userIdsOf`) and sent as `approver_ids`. */
+  approver_usernames?: readonly string[];
   merge_user_username?: string;
   created_after?: string;
   created_before?: string;
@@ -141,6 +143,14 @@ export function mergeRequestListQuery(params: Partial<MergeRequestListParams>): 
   } as QueryParams;
 }
 
+/** The list's query, with approvers by username turned into ids; a name no one has matches nothing, as an unknown id does. */
+async function listQuery(connection: Connection, params: Partial<MergeRequestListParams>, signal: AbortSignal): Promise<QueryParams> {
+  const { approver_usernames: approvers, ...rest } = params;
+  if (!approvers?.length) return mergeRequestListQuery(rest);
+  const ids = await userIdsOf(connection, approvers, signal);
+  return mergeRequestListQuery({ ...rest, approver_ids: ids.map((id) => id ?? 0) });
+}
+
 export const mergeRequestsQueries = {
   all: () => ['merge-requests'] as const,
   scope: (scope: MergeRequestScope) => [...mergeRequestsQueries.all(), scope] as const,
@@ -148,14 +158,14 @@ export const mergeRequestsQueries = {
   list: (connection: Connection, scope: MergeRequestScope, params: MergeRequestListParams) =>
     queryOptions({
       queryKey: [...mergeRequestsQueries.scope(scope), 'list', params] as const,
-      queryFn: ({ signal }) => requestPage(connection, listPath(scope), mergeRequestSchema, { query: mergeRequestListQuery(params), signal }),
+      queryFn: async ({ signal }) => requestPage(connection, listPath(scope), mergeRequestSchema, { query: await listQuery(connection, params, signal), signal }),
     }),
   /** Every page of a list, one after the other (the board reads them all; its first page paints at once). */
   pages: (connection: Connection, scope: MergeRequestScope, params: Omit<MergeRequestListParams, 'page'>) =>
     infiniteQueryOptions({
       queryKey: [...mergeRequestsQueries.scope(scope), 'pages', params] as const,
       initialPageParam: 1,
-      queryFn: ({ pageParam, signal }) => requestPage(connection, listPath(scope), mergeRequestSchema, { query: mergeRequestListQuery({ ...params, page: pageParam }), signal }),
+      queryFn: async ({ pageParam, signal }) => requestPage(connection, listPath(scope), mergeRequestSchema, { query: await listQuery(connection, { ...params, page: pageParam }, signal), signal }),
       getNextPageParam: (last) => last.nextPage,
     }),
   detail: (connection: Connection, projectId: number, iid: number) =>

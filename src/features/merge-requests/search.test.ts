@@ -49,6 +49,15 @@ describe('the merge request list’s URL', () => {
     expect(query([])).not.toContain('approved_by');
   });
 
+  it('sends None and Any of "approver" as approver_ids, and keeps names for the lookup of their ids', () => {
+    const params = (approver: string[]) => mergeRequestListParams(parse({ approver }), false, undefined);
+    expect(params(['None'])).toMatchObject({ approver_ids: 'None' });
+    expect(params(['Any', 'root'])).toMatchObject({ approver_ids: 'Any' });
+    expect(params(['maya.chen', 'root'])).toMatchObject({ approver_usernames: ['maya.chen', 'root'] });
+    expect(params([])).not.toHaveProperty('approver_ids');
+    expect(params([])).not.toHaveProperty('approver_usernames');
+  });
+
   it('lets a reviewer token of the "review requested" tab stand instead of the caller', () => {
     const params = (reviewer: string) => mergeRequestListQuery(mergeRequestListParams(parse({ reviewer }), true, 'diego.ramirez'));
     expect(params('None')).toMatchObject({ scope: 'all', reviewer_id: 'None' });

@@ -51,6 +51,8 @@ export const mergeRequestsSearchSchema = searchSchema(() => z.object({
   not_reviewer: optionalText,
   /** Approved by every one of these usernames (up to 5), or `None` / `Any`. */
   approved_by: texts,
+  /** Every one of these usernames may approve (an approval rule names them), or `None` / `Any`. */
+  approver: texts,
   label: texts,
   not_label: texts,
   milestone: optionalText,
@@ -70,13 +72,13 @@ export type MergeRequestsSearch = SearchOf<typeof mergeRequestsSearchSchema>;
 
 /** Left out of the URL when equal, so a plain list has a plain address. */
 export const MERGE_REQUESTS_SEARCH_DEFAULTS: Partial<MergeRequestsSearch> = {
-  whose: 'review_requested', state: 'opened', approved_by: [], label: [], not_label: [], search: '', order_by: 'created_at', sort: 'desc', page: 1, per_page: 20,
+  whose: 'review_requested', state: 'opened', approved_by: [], approver: [], label: [], not_label: [], search: '', order_by: 'created_at', sort: 'desc', page: 1, per_page: 20,
 };
 
 // -- filter tokens
 
 export type MergeRequestTokenField =
-  | 'author' | 'assignee' | 'reviewer' | 'approved_by' | 'label' | 'milestone' | 'source_branch' | 'target_branch' | 'draft' | 'reaction' | 'search';
+  | 'author' | 'assignee' | 'reviewer' | 'approved_by' | 'approver' | 'label' | 'milestone' | 'source_branch' | 'target_branch' | 'draft' | 'reaction' | 'search';
 
 const NONE_ANY = ['None', 'Any'] as const;
 
@@ -87,6 +89,7 @@ export const MERGE_REQUEST_TOKEN_FIELDS: ReadonlyArray<TokenFieldDef<MergeReques
   { field: 'reviewer', label: 'Reviewer', negatable: true, many: false, special: NONE_ANY, suggest: 'users' },
   // spec 2, 4.3: approved_by_ids takes up to 5 users
   { field: 'approved_by', label: 'Approved by', negatable: false, many: true, max: 5, special: NONE_ANY, suggest: 'users' },
+  { field: 'approver', label: 'Approver', negatable: false, many: true, special: NONE_ANY, suggest: 'users' },
   { field: 'label', label: 'Label', negatable: true, many: true, special: NONE_ANY, suggest: 'labels' },
   { field: 'milestone', label: 'Milestone', negatable: true, many: false, special: NONE_ANY, suggest: 'milestones' },
   { field: 'source_branch', label: 'Source branch', negatable: false, many: false, suggest: 'branches' },
@@ -127,6 +130,12 @@ function negatable(search: MergeRequestsSearch, negated: boolean): NegatableMerg
   };
 }
 
+function idsOrNames(values: readonly string[]): { ids?: 'None' | 'Any'; names?: readonly string[] } {
+  if (values.includes('None')) return { ids: 'None' };
+  if (values.includes('Any')) return { ids: 'Any' };
+  return values.length ? { names: values } : {};
+}
+
 /** What the list asks the API for: the tab as `scope` or `reviewer_username`, the filters, the order and the page. */
 export function mergeRequestListParams(search: MergeRequestsSearch, instance: boolean, me: string | undefined): MergeRequestListParams {
   const filters: MergeRequestFilters = { ...negatable(search, false), state: search.state };
@@ -137,10 +146,13 @@ export function mergeRequestListParams(search: MergeRequestsSearch, instance: bo
       if (me && filters.reviewer_username === undefined && filters.reviewer_id === undefined) filters.reviewer_username = me;
     } else filters.scope = search.whose;
   }
-  const approvedBy = search.approved_by;
-  // None and Any go as the id filter; names as usernames (the platform's documented twin of approved_by_ids)
-  if (approvedBy.includes('None') || approvedBy.includes('Any')) filters.approved_by_ids = approvedBy.includes('None') ? 'None' : 'Any';
-  else if (approvedBy.length) filters.approved_by_usernames = approvedBy;
+  // the platform's None and Any go as the id filter; names as usernames (approver names are looked up as ids when asked: api/merge-requests.ts)
+  const approvedBy = idsOrNames(search.approved_by);
+  if (approvedBy.ids) filters.approved_by_ids = approvedBy.ids;
+  if (approvedBy.names) filters.approved_by_usernames = approvedBy.names;
+  const approvers = idsOrNames(search.approver);
+  if (approvers.ids) filters.approver_ids = approvers.ids;
+  if (approvers.names) filters.approver_usernames = approvers.names;
   if (search.draft) filters.wip = search.draft;
   if (search.search) filters.search = search.search;
   if (search.source_branch) filters.source_branch = search.source_branch;
@@ -172,7 +184,7 @@ export const mergeRequestsRouteOptions = {
 export const mergeRequestBoardSearchSchema = searchSchema(() => z.omit(mergeRequestsSearchSchema.schema(), { whose: true, state: true, order_by: true, sort: true, page: true, per_page: true }));
 export type MergeRequestBoardSearch = SearchOf<typeof mergeRequestBoardSearchSchema>;
 
-export const MERGE_REQUEST_BOARD_SEARCH_DEFAULTS: Partial<MergeRequestBoardSearch> = { label: [], not_label: [], search: '' };
+export const MERGE_REQUEST_BOARD_SEARCH_DEFAULTS: Partial<MergeRequestBoardSearch> = { approved_by: [], approver: [], label: [], not_label: [], search: '' };
 
 /** The filters of a list's search, for a link to the board with the same filters. */
 export function boardSearchOf(search: MergeRequestsSearch): MergeRequestBoardSearch {
