@@ -144,10 +144,10 @@ export function mergeRequestListQuery(params: Partial<MergeRequestListParams>): 
 }
 
 /** The list's query, with approvers by username turned into ids; a name no one has matches nothing, as an unknown id does. */
-async function listQuery(connection: Connection, params: Partial<MergeRequestListParams>, signal: AbortSignal): Promise<QueryParams> {
+async function listQuery(connection: Connection, params: Partial<MergeRequestListParams>): Promise<QueryParams> {
   const { approver_usernames: approvers, ...rest } = params;
   if (!approvers?.length) return mergeRequestListQuery(rest);
-  const ids = await userIdsOf(connection, approvers, signal);
+  const ids = await userIdsOf(connection, approvers);
   return mergeRequestListQuery({ ...rest, approver_ids: ids.map((id) => id ?? 0) });
 }
 
@@ -158,14 +158,14 @@ export const mergeRequestsQueries = {
   list: (connection: Connection, scope: MergeRequestScope, params: MergeRequestListParams) =>
     queryOptions({
       queryKey: [...mergeRequestsQueries.scope(scope), 'list', params] as const,
-      queryFn: async ({ signal }) => requestPage(connection, listPath(scope), mergeRequestSchema, { query: await listQuery(connection, params, signal), signal }),
+      queryFn: async ({ signal }) => requestPage(connection, listPath(scope), mergeRequestSchema, { query: await listQuery(connection, params), signal }),
     }),
   /** Every page of a list, one after the other (the board reads them all; its first page paints at once). */
   pages: (connection: Connection, scope: MergeRequestScope, params: Omit<MergeRequestListParams, 'page'>) =>
     infiniteQueryOptions({
       queryKey: [...mergeRequestsQueries.scope(scope), 'pages', params] as const,
       initialPageParam: 1,
-      queryFn: async ({ pageParam, signal }) => requestPage(connection, listPath(scope), mergeRequestSchema, { query: await listQuery(connection, { ...params, page: pageParam }, signal), signal }),
+      queryFn: async ({ pageParam, signal }) => requestPage(connection, listPath(scope), mergeRequestSchema, { query: await listQuery(connection, { ...params, page: pageParam }), signal }),
       getNextPageParam: (last) => last.nextPage,
     }),
   detail: (connection: Connection, projectId: number, iid: number) =>

@@ -86,15 +86,16 @@ const userIdsByName = new Map<string, Promise<number | null>>();
 /**
  * The ids of usernames (`GET /users?username=`, exact and case-insensitive on the platform), null
  * for a name no one has; filters the API takes only as ids (`approver_ids`) are asked with them.
- * Kept per instance for the page's life: a username's id does not change.
+ * Kept per instance for the page's life (a username's id does not change), and shared: no one
+ * caller's abort cancels it.
  */
-export function userIdsOf(connection: Connection, usernames: readonly string[], signal?: AbortSignal): Promise<Array<number | null>> {
+export function userIdsOf(connection: Connection, usernames: readonly string[]): Promise<Array<number | null>> {
   return Promise.all(
     usernames.map((username) => {
       const key = `${connection.instanceUrl} ${username.toLowerCase()}`;
       let id = userIdsByName.get(key);
       if (!id) {
-        id = request(connection, '/users', z.array(z.pick(userSummarySchema, { id: true, username: true })), { query: { username }, signal }).then((users) => users[0]?.id ?? null);
+        id = request(connection, '/users', z.array(z.pick(userSummarySchema, { id: true, username: true })), { query: { username } }).then((users) => users[0]?.id ?? null);
         // a failed lookup is asked again next time
         id.catch(() => userIdsByName.delete(key));
         userIdsByName.set(key, id);
