@@ -123,6 +123,36 @@ test('a line’s link opens the tab scrolled to that line, marked; pressing a nu
   await expect(marked).not.toHaveAttribute('aria-current', 'true');
 });
 
+test('threads on lines: shown under their line in both views, and a new one started from a line', async ({ page, api }) => {
+  const path = await requestChanging(api, { 'app/calc.py': 'a = 1\nb = 2\n' }, { 'app/calc.py': 'a = 1\nb = 3\n' });
+  const [, projectId, iid] = /\/projects\/(\d+)\/merge-requests\/(\d+)\//.exec(path)!;
+  const base = `/projects/${projectId}/merge_requests/${iid}`;
+  const { diff_refs: refs } = await api.get<{ diff_refs: { base_sha: string; start_sha: string; head_sha: string } }>(base);
+  const onLine = { ...refs, position_type: 'text', old_path: 'app/calc.py', new_path: 'app/calc.py' };
+  await api.post(`${base}/discussions`, { body: 'Why was **2** wrong?', position: { ...onLine, old_line: 2 } });
+  await page.goto(path);
+  const file = page.getByRole('group', { name: 'app/calc.py', exact: true });
+  const removedLineThreads = file.getByRole('list', { name: 'Threads on this line' });
+  await expect(removedLineThreads.getByRole('article', { name: /^Thread by / })).toContainText('Why was 2 wrong?');
+
+  // a new thread on the added line, from its button
+  await file.getByRole('button', { name: 'Comment on line 2', exact: true }).click();
+  const form = file.getByRole('form', { name: 'New thread on app/calc.py, line 2' });
+  await expect(form.getByLabel('Comment', { exact: true })).toBeFocused();
+  await form.getByLabel('Comment', { exact: true }).fill('Three is right: see the spec.');
+  await form.getByRole('button', { name: 'Start a thread' }).click();
+  await expect(form).toHaveCount(0);
+  await expect(file.getByRole('article', { name: /^Thread by / })).toHaveCount(2);
+  await expect(file.getByRole('article', { name: /^Thread by / }).filter({ hasText: 'Three is right' })).toBeVisible();
+  const discussions = await api.get<Array<{ notes: Array<{ body: string; position?: { old_line: number | null; new_line: number | null } }> }>>(`${base}/discussions`);
+  expect(discussions.find((discussion) => discussion.notes[0].body === 'Three is right: see the spec.')?.notes[0].position).toMatchObject({ old_line: null, new_line: 2, head_sha: refs.head_sha });
+  expect(await axeViolations(page, 'changes with threads on lines')).toEqual([]);
+
+  // side by side: the same threads under their lines
+  await page.getByRole('group', { name: 'View' }).getByRole('radio', { name: 'Side by side' }).check();
+  await expect(file.getByRole('article', { name: /^Thread by / })).toHaveCount(2);
+});
+
 test('whitespace-only changes hide behind a choice kept in the URL', async ({ page, api }) => {
   const path = await requestChanging(
     api,

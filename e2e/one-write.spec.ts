@@ -1073,6 +1073,19 @@ test.describe('one press sends one write', () => {
     expect((await threadsOf(api, base)).map((entry) => entry.notes[0]?.body)).toEqual(['Is this right?', 'Another question.']);
   });
 
+  eachPress('start a thread on a line of the changes', async ({ page, api }, press) => {
+    const { base, path } = await newMergeRequestWithThread(api);
+    await page.goto(`${path}/changes`);
+    await page.getByRole('button', { name: 'Comment on line 1', exact: true }).click();
+    const form = page.getByRole('form', { name: /^New thread on / });
+    await form.getByLabel('Comment', { exact: true }).fill('On this line.');
+    const mark = await api.requestMark();
+    await pressTwice(page, press, form.getByRole('button', { name: 'Start a thread', exact: true }));
+    await expect(page.getByRole('list', { name: 'Threads on this line' })).toContainText('On this line.');
+    await expectOneRequest(api, mark, 'POST', `/api/v4${base}/discussions`);
+    expect((await threadsOf(api, base)).map((entry) => entry.notes[0]?.body)).toEqual(['Is this right?', 'On this line.']);
+  });
+
   test('after a 5xx the hook may have been made: the console checks, then offers to send it again, and one hook is made', async ({ page, api }) => {
     const url = `http://127.0.0.1:9/one-write-${unique()}`;
     await page.goto('/admin/hooks');

@@ -12,7 +12,7 @@ export function ProjectMarkdown({ projectId, source, onToggleTask, tasksBusy }: 
 }
 
 /** A Markdown text area with a Write / Preview switch; the preview renders what will be posted. */
-export function NoteEditor({ projectId, label, value, onChange, disabled }: { projectId: number; label: string; value: string; onChange: (value: string) => void; disabled?: boolean }) {
+export function NoteEditor({ projectId, label, value, onChange, disabled, autoFocus }: { projectId: number; label: string; value: string; onChange: (value: string) => void; disabled?: boolean; autoFocus?: boolean }) {
   const [mode, setMode] = useState<'write' | 'preview'>('write');
   const id = useId();
   return (
@@ -39,7 +39,7 @@ export function NoteEditor({ projectId, label, value, onChange, disabled }: { pr
             <label className="field__label" htmlFor={`${id}-text`}>
               {label}
             </label>
-            <textarea id={`${id}-text`} className="input" rows={6} value={value} disabled={disabled} onChange={(event) => onChange(event.target.value)} />
+            <textarea id={`${id}-text`} className="input" rows={6} value={value} disabled={disabled} autoFocus={autoFocus} onChange={(event) => onChange(event.target.value)} />
           </div>
         ) : value.trim() ? (
           <ProjectMarkdown projectId={projectId} source={value} />

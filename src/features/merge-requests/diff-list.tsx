@@ -8,7 +8,7 @@ import { filesInView, lineAnchor, type DiffEntry, type DiffRow, type DiffRows } 
 import { useDiffHighlight } from './diff-highlight.ts';
 
 // first guesses; each row is measured once drawn (long lines wrap)
-const ESTIMATES: Record<DiffRow['type'], number> = { file: 44, hunk: 24, line: 20, split: 20, note: 40 };
+const ESTIMATES: Record<DiffRow['type'], number> = { file: 44, hunk: 24, line: 20, split: 20, note: 40, threads: 160 };
 // rows beyond the edges: smooth scrolling with a DOM of a few hundred elements
 const OVERSCAN = 10;
 
@@ -39,6 +39,10 @@ interface DiffListProps {
   onSelectLine: (anchor: string) => void;
   /** The first and last file with a row in view, each time they change. */
   onFilesInView: (top: number, bottom: number) => void;
+  /** "Comment on line …" pressed: absent where the caller may not comment. */
+  onComment?: (file: number, line: DiffLine) => void;
+  /** What a threads row holds: the threads on those lines' anchors, and a new one being written. */
+  renderThreads: (anchors: readonly string[]) => ReactNode;
   handle: Ref<DiffListHandle>;
 }
 
@@ -47,7 +51,7 @@ interface DiffListProps {
  * document, so 5,000 lines scroll like 50. Each file is a group named by its path, its lines a
  * table; the list scrolls in its own box, so a long line never widens the page.
  */
-export function DiffList({ entries, rows, view, collapsed, onToggle, fileLink, selectedRow, onSelectLine, onFilesInView, handle }: DiffListProps) {
+export function DiffList({ entries, rows, view, collapsed, onToggle, fileLink, selectedRow, onSelectLine, onFilesInView, onComment, renderThreads, handle }: DiffListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const list = rows.rows;
   const virtualizer = useVirtualizer({
@@ -74,6 +78,9 @@ export function DiffList({ entries, rows, view, collapsed, onToggle, fileLink, s
     event.preventDefault();
     latestSelect.current(anchor);
   }, []);
+  const latestComment = useRef(onComment);
+  latestComment.current = onComment;
+  const onCommentLine = useCallback((file: number, line: DiffLine) => latestComment.current?.(file, line), []);
 
   const items = virtualizer.getVirtualItems();
   // the rows in view grouped by file, in order: each group one element named by its path
@@ -120,6 +127,15 @@ export function DiffList({ entries, rows, view, collapsed, onToggle, fileLink, s
                 <div role="table" aria-label={`Lines of ${entry.path}`} aria-rowcount={rows.tableRows[entry.index]} className={`diff-lines diff-lines--${view}`}>
                   {tableItems.map((item) => {
                     const row = list[item.index];
+                    if (row.type === 'threads') {
+                      return (
+                        <div key={item.key} {...place(item.index, item.start)} role="row" aria-rowindex={row.rowIndex} className="diff-row diff-row--threads">
+                          <div role="cell" className="diff-row__threads">
+                            {renderThreads(row.anchors)}
+                          </div>
+                        </div>
+                      );
+                    }
                     const [first, second] = row.type === 'line' ? [row.line, null] : row.type === 'split' ? [row.row.left, row.row.right] : [null, null];
                     return (
                       <LineRow
@@ -133,6 +149,7 @@ export function DiffList({ entries, rows, view, collapsed, onToggle, fileLink, s
                         firstNodes={first ? highlighted(entry, first) : undefined}
                         secondNodes={second ? highlighted(entry, second) : undefined}
                         onLineClick={onLineClick}
+                        onComment={onComment ? onCommentLine : undefined}
                       />
                     );
                   })}
@@ -229,12 +246,13 @@ interface LineRowProps {
   /** Side by side, the new side's. */
   secondNodes: HighlightNode[] | undefined;
   onLineClick: (event: MouseEvent<HTMLAnchorElement>, anchor: string) => void;
+  onComment?: (file: number, line: DiffLine) => void;
 }
 
 const SIGNS: Record<DiffLine['kind'], string> = { added: '+', removed: '-', context: ' ' };
 const KIND_TEXT: Record<DiffLine['kind'], string> = { added: 'Added', removed: 'Removed', context: '' };
 
-const LineRow = memo(function LineRow({ row, path, index, start, selected, measure, firstNodes, secondNodes, onLineClick }: LineRowProps) {
+const LineRow = memo(function LineRow({ row, path, index, start, selected, measure, firstNodes, secondNodes, onLineClick, onComment }: LineRowProps) {
   const placed = { 'data-index': index, ref: measure, style: { transform: `translateY(${start}px)` }, 'aria-current': selected ? ('true' as const) : undefined };
   // the line's number is its link: on the new side, or the old one for a removed line
   const number = (line: DiffLine | null, side: 'old' | 'new') => {
@@ -257,11 +275,21 @@ const LineRow = memo(function LineRow({ row, path, index, start, selected, measu
       </div>
     );
   }
+  // a thread starts on a line from a button beside its number, shown on hover and to the keyboard
+  const comment = (line: DiffLine | null) =>
+    line && onComment ? (
+      <button type="button" className="diff-row__comment" aria-label={commentLabel(line)} onClick={() => onComment(row.file, line)}>
+        +
+      </button>
+    ) : null;
   if (row.type === 'line') {
     const { line } = row;
     return (
       <div {...placed} role="row" aria-rowindex={row.rowIndex} className={`diff-row diff-row--${line.kind}`}>
-        <span role="cell" className="diff-row__number">{number(line, 'old')}</span>
+        <span role="cell" className="diff-row__number">
+          {comment(line)}
+          {number(line, 'old')}
+        </span>
         <span role="cell" className="diff-row__number">{line.kind === 'removed' ? '' : number(line, 'new')}</span>
         <CodeCell line={line} nodes={firstNodes} />
       </div>
@@ -271,15 +299,23 @@ const LineRow = memo(function LineRow({ row, path, index, start, selected, measu
     const { left, right } = row.row;
     return (
       <div {...placed} role="row" aria-rowindex={row.rowIndex} className="diff-row diff-row--split">
-        <span role="cell" className={`diff-row__number diff-side--${left?.kind ?? 'empty'}`}>{left?.kind === 'removed' ? number(left, 'old') : left?.oldLine ?? ''}</span>
+        <span role="cell" className={`diff-row__number diff-side--${left?.kind ?? 'empty'}`}>
+          {left?.kind === 'removed' ? comment(left) : null}
+          {left?.kind === 'removed' ? number(left, 'old') : left?.oldLine ?? ''}
+        </span>
         <CodeCell line={left} nodes={firstNodes} />
-        <span role="cell" className={`diff-row__number diff-side--${right?.kind ?? 'empty'}`}>{number(right, 'new')}</span>
+        <span role="cell" className={`diff-row__number diff-side--${right?.kind ?? 'empty'}`}>
+          {comment(right)}
+          {number(right, 'new')}
+        </span>
         <CodeCell line={right} nodes={secondNodes} />
       </div>
     );
   }
   return null;
 });
+
+const commentLabel = (line: DiffLine) => (line.kind === 'removed' ? `Comment on removed line ${line.oldLine}` : `Comment on line ${line.newLine}`);
 
 /** A line's text: plain until its file is highlighted; the sign is drawn, and said in words to a screen reader. */
 function CodeCell({ line, nodes }: { line: DiffLine | null; nodes: HighlightNode[] | undefined }) {

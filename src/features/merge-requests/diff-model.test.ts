@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DiffFileFacts } from '../../lib/diff.ts';
-import { collapsedFiles, currentFile, diffEntries, diffRows, fileTree, filesInView, lineAnchor, pagesAfterFirst, rowOfAnchor } from './diff-model.ts';
+import { collapsedFiles, currentFile, diffEntries, diffRows, fileTree, filesInView, lineAnchor, pagesAfterFirst, positionAnchor, rowOfAnchor } from './diff-model.ts';
 
 const file = (path: string, diff: string, overrides: Partial<DiffFileFacts> = {}): DiffFileFacts => ({
   old_path: path, new_path: path, new_file: false, deleted_file: false, renamed_file: false, too_large: false, collapsed: false, diff, ...overrides,
@@ -97,6 +97,31 @@ describe('line anchors', () => {
     expect(rowOfAnchor(entries, inline, 'src/my_file.ts__9')).toBe(-1);
     expect(rowOfAnchor(entries, inline, 'other.ts_1_1')).toBe(-1);
     expect(rowOfAnchor(entries, inline, 'src/my_file.ts__')).toBe(-1);
+  });
+
+  it('read from a thread position as the platform sends it: new number only when added, old only when removed, both unchanged', () => {
+    const shas = { base_sha: 'b', start_sha: 's', head_sha: 'h' };
+    expect(positionAnchor({ ...shas, old_path: 'src/my_file.ts', new_path: 'src/my_file.ts', old_line: null, new_line: 2 })).toBe('src/my_file.ts__2');
+    expect(positionAnchor({ ...shas, old_path: 'src/my_file.ts', new_path: 'src/my_file.ts', old_line: 2, new_line: null })).toBe('src/my_file.ts_2_');
+    expect(positionAnchor({ ...shas, old_path: 'old/name.ts', new_path: 'src/my_file.ts', old_line: 1, new_line: 1 })).toBe('src/my_file.ts_1_1');
+    // a thread on a file, not a line
+    expect(positionAnchor({ ...shas, old_path: 'src/my_file.ts', new_path: 'src/my_file.ts', old_line: null, new_line: null })).toBeNull();
+  });
+});
+
+describe('threads under their lines', () => {
+  const entries = diffEntries([file('src/my_file.ts', '@@ -1,2 +1,2 @@\n a\n-b\n+c\n')], false);
+
+  it('follow each line that has one, counted in the table', () => {
+    const { rows, tableRows } = diffRows(entries, 'inline', new Set(), new Set(['src/my_file.ts_2_', 'src/my_file.ts__2', 'elsewhere.ts__1']));
+    expect(rows.map((row) => (row.type === 'threads' ? row.anchors : row.type))).toEqual(['file', 'hunk', 'line', 'line', ['src/my_file.ts_2_'], 'line', ['src/my_file.ts__2']]);
+    expect(tableRows).toEqual([6]);
+    expect(new Set(rows.map((row) => row.key)).size).toBe(rows.length);
+  });
+
+  it('side by side: one row under a pair for both sides, and an unchanged line once', () => {
+    const rows = diffRows(entries, 'parallel', new Set(), new Set(['src/my_file.ts_1_1', 'src/my_file.ts_2_', 'src/my_file.ts__2'])).rows;
+    expect(rows.map((row) => (row.type === 'threads' ? row.anchors : row.type))).toEqual(['file', 'hunk', 'split', ['src/my_file.ts_1_1'], 'split', ['src/my_file.ts_2_', 'src/my_file.ts__2']]);
   });
 });
 

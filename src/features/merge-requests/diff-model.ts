@@ -53,7 +53,9 @@ export type DiffRow =
   | { type: 'hunk'; key: string; file: number; header: string; rowIndex: number }
   | { type: 'line'; key: string; file: number; line: DiffLine; rowIndex: number }
   | { type: 'split'; key: string; file: number; row: SplitRow; rowIndex: number }
-  | { type: 'note'; key: string; file: number; body: Exclude<DiffEntry['body'], 'lines'> };
+  | { type: 'note'; key: string; file: number; body: Exclude<DiffEntry['body'], 'lines'> }
+  /** The threads on the line above (and a new one being written), under it as on the platform. */
+  | { type: 'threads'; key: string; file: number; anchors: string[]; rowIndex: number };
 
 export interface DiffRows {
   rows: DiffRow[];
@@ -67,7 +69,7 @@ export interface DiffRows {
  * Every file's rows in one list, so one virtualizer serves them all: a collapsed file has its
  * header only; a file without lines a note. `rowIndex` counts within its file's table from 1.
  */
-export function diffRows(entries: readonly DiffEntry[], view: 'inline' | 'parallel', collapsed: ReadonlySet<number>): DiffRows {
+export function diffRows(entries: readonly DiffEntry[], view: 'inline' | 'parallel', collapsed: ReadonlySet<number>, threaded: ReadonlySet<string> = new Set()): DiffRows {
   const rows: DiffRow[] = [];
   const fileStarts: number[] = [];
   const tableRows: number[] = [];
@@ -81,10 +83,24 @@ export function diffRows(entries: readonly DiffEntry[], view: 'inline' | 'parall
       else {
         entry.shown.hunks.forEach((hunk, hunkIndex) => {
           rows.push({ type: 'hunk', key: `f${file}h${hunkIndex}`, file, header: hunk.header, rowIndex: ++rowIndex });
+          // a line's threads follow it: both sides' side by side
+          const threads = (key: string, lines: Array<DiffLine | null>) => {
+            const anchors = threaded.size ? lines.flatMap((line) => (line && threaded.has(lineAnchor(entry.path, line)) ? [lineAnchor(entry.path, line)] : [])) : [];
+            if (anchors.length) rows.push({ type: 'threads', key: `${key}t`, file, anchors, rowIndex: ++rowIndex });
+          };
           if (view === 'inline') {
-            hunk.lines.forEach((line, lineIndex) => rows.push({ type: 'line', key: `f${file}h${hunkIndex}l${lineIndex}`, file, line, rowIndex: ++rowIndex }));
+            hunk.lines.forEach((line, lineIndex) => {
+              const key = `f${file}h${hunkIndex}l${lineIndex}`;
+              rows.push({ type: 'line', key, file, line, rowIndex: ++rowIndex });
+              threads(key, [line]);
+            });
           } else {
-            splitRows(hunk.lines).forEach((row, lineIndex) => rows.push({ type: 'split', key: `f${file}h${hunkIndex}s${lineIndex}`, file, row, rowIndex: ++rowIndex }));
+            splitRows(hunk.lines).forEach((row, lineIndex) => {
+              const key = `f${file}h${hunkIndex}s${lineIndex}`;
+              rows.push({ type: 'split', key, file, row, rowIndex: ++rowIndex });
+              // a context line is on both sides: its thread once
+              threads(key, row.left && row.right && lineAnchor(entry.path, row.left) === lineAnchor(entry.path, row.right) ? [row.left] : [row.left, row.right]);
+            });
           }
         });
       }
@@ -137,6 +153,16 @@ export function fileTree(entries: ReadonlyArray<Pick<DiffEntry, 'path' | 'index'
  * platform's line codes join a file and its two numbers.
  */
 export const lineAnchor = (path: string, line: DiffLine): string => `${path}_${line.oldLine ?? ''}_${line.newLine ?? ''}`;
+
+/**
+ * The anchor of the line a diff thread is on (`lineAnchor`'s form), from its position: a line added
+ * has only its new number, a removed one only its old, an unchanged one both. Null off a line.
+ */
+export function positionAnchor(position: { old_path?: string | null; new_path?: string | null; old_line?: number | null; new_line?: number | null }): string | null {
+  const path = position.new_path ?? position.old_path;
+  if (!path || (position.old_line == null && position.new_line == null)) return null;
+  return `${path}_${position.old_line ?? ''}_${position.new_line ?? ''}`;
+}
 
 /** The row of `rows` holding the line an anchor names (either side of a side-by-side row), or -1. */
 export function rowOfAnchor(entries: readonly DiffEntry[], rows: readonly DiffRow[], anchor: string): number {

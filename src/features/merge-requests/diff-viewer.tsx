@@ -1,12 +1,18 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useQueries, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useLocation, useNavigate } from '@tanstack/react-router';
-import { mergeRequestsQueries } from '../../api/merge-requests.ts';
+import { mergeRequestsQueries, type Discussion, type MergeRequestDetail } from '../../api/merge-requests.ts';
 import type { CommitDiff } from '../../api/commits.ts';
 import type { Connection } from '../../api/http.ts';
 import { useConnection } from '../../api/react.ts';
 import { ErrorPanel } from '../../components/error-panel.tsx';
-import { collapsedFiles, currentFile, diffEntries, diffRows, fileTree, pagesAfterFirst, rowOfAnchor } from './diff-model.ts';
+import type { DiffLine } from '../../lib/diff.ts';
+import { useIdleSinceMount } from '../../components/list-hooks.ts';
+import { useProjectAuthorCaller } from '../../components/use-project-caller.ts';
+import { collapsedFiles, currentFile, diffEntries, diffRows, fileTree, lineAnchor, pagesAfterFirst, positionAnchor, rowOfAnchor, type DiffEntry } from './diff-model.ts';
+import { commentRefusal, updateRefusal } from './merge-request-overview-access.ts';
+import type { LinePosition } from './merge-request-overview-mutations.ts';
+import { LineThreads, useAllDiscussions } from './merge-request-threads.tsx';
 import { DiffList, type DiffListHandle } from './diff-list.tsx';
 import { DiffFileTree } from './diff-file-tree.tsx';
 import type { DiffSearch } from './diff-search.ts';
@@ -70,7 +76,8 @@ export function DiffViewer({ projectId, iid, search, onSearch }: DiffViewerProps
   // the files the reader opened or closed
   const [toggled, setToggled] = useState<ReadonlySet<number>>(new Set());
   const collapsed = useMemo(() => collapsedFiles(entries, toggled), [entries, toggled]);
-  const rows = useMemo(() => diffRows(entries, search.view, collapsed), [entries, search.view, collapsed]);
+  const lines = useLineThreads(projectId, iid, request);
+  const rows = useMemo(() => diffRows(entries, search.view, collapsed, lines.threaded), [entries, search.view, collapsed, lines.threaded]);
   const tree = useMemo(() => fileTree(entries), [entries]);
   const listRef = useRef<DiffListHandle>(null);
   const [inView, setInView] = useState<{ top: number; bottom: number } | null>(null);
@@ -171,10 +178,60 @@ export function DiffViewer({ projectId, iid, search, onSearch }: DiffViewerProps
           selectedRow={selectedRow}
           onSelectLine={onSelectLine}
           onFilesInView={onFilesInView}
+          onComment={lines.mayComment ? (file, line) => lines.compose(entries[file], line) : undefined}
+          renderThreads={lines.render}
         />
       </div>
     </section>
   );
+}
+
+/**
+ * The threads on lines of the changes, by line (read once the changes are on screen), and the one
+ * being written: "Comment on line …" opens its form under that line, as on the platform.
+ */
+function useLineThreads(projectId: number, iid: number, request: MergeRequestDetail) {
+  const target = useMemo(() => ({ projectId, iid }), [projectId, iid]);
+  const caller = useProjectAuthorCaller(projectId);
+  const { discussions } = useAllDiscussions(target, useIdleSinceMount());
+  const [composing, setComposing] = useState<{ anchor: string; position: LinePosition; label: string } | null>(null);
+  const byLine = useMemo(() => {
+    const map = new Map<string, Discussion[]>();
+    for (const discussion of discussions) {
+      const [first] = discussion.notes;
+      const anchor = first.position && !first.system ? positionAnchor(first.position) : null;
+      if (anchor) map.set(anchor, [...(map.get(anchor) ?? []), discussion]);
+    }
+    return map;
+  }, [discussions]);
+  const threaded = useMemo(() => new Set([...byLine.keys(), ...(composing ? [composing.anchor] : [])]), [byLine, composing]);
+  const refs = request.diff_refs;
+  const shas = refs?.base_sha && refs.start_sha ? { base_sha: refs.base_sha, start_sha: refs.start_sha, head_sha: refs.head_sha } : null;
+  const mayComment = shas !== null && commentRefusal(caller, Boolean(request.discussion_locked)) === null;
+  const mayResolve = updateRefusal(caller, request.author?.id) === null;
+  const compose = (entry: DiffEntry, line: DiffLine) => {
+    if (!shas) return;
+    const position: LinePosition = {
+      ...shas,
+      old_path: entry.file.old_path,
+      new_path: entry.file.new_path,
+      // the platform's positions: an added line has only its new number, a removed one only its old
+      old_line: line.kind === 'added' ? null : line.oldLine,
+      new_line: line.kind === 'removed' ? null : line.newLine,
+    };
+    setComposing({ anchor: lineAnchor(entry.path, line), position, label: `${entry.path}, ${line.kind === 'removed' ? `removed line ${line.oldLine}` : `line ${line.newLine}`}` });
+  };
+  const render = (anchors: readonly string[]) => (
+    <LineThreads
+      target={target}
+      threads={anchors.flatMap((anchor) => byLine.get(anchor) ?? [])}
+      composing={composing && anchors.includes(composing.anchor) ? composing : null}
+      onClose={() => setComposing(null)}
+      mayResolve={mayResolve}
+      mayComment={mayComment}
+    />
+  );
+  return { threaded, mayComment, compose, render };
 }
 
 /** The hash as the anchor it was made from (the browser percent-encodes a path's spaces). */

@@ -1,6 +1,6 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
-  createDiscussion, getMergeRequest, mergeRequestsQueries, replyToDiscussion, resolveDiscussion, updateMergeRequest, type MergeRequestChanges,
+  createDiscussion, getMergeRequest, mergeRequestsQueries, replyToDiscussion, resolveDiscussion, updateMergeRequest, type DiffPosition, type MergeRequestChanges,
 } from '../../api/merge-requests.ts';
 import { createNote } from '../../api/notes.ts';
 import { useConnection } from '../../api/react.ts';
@@ -88,10 +88,15 @@ export function useReplyToDiscussion(ref: MergeRequestRef) {
 }
 
 /** A new resolvable thread on the request. */
+/** A thread on the request, or on a line of its changes with `position`. */
 export function useStartThread(ref: MergeRequestRef) {
   const connection = useConnection();
-  return useMergeRequestWrite(ref, ['discussions', 'request'], ({ body }: { body: string }) => createDiscussion(connection, { ...ref, body }), { toggle: false });
+  return useMergeRequestWrite(ref, ['discussions', 'request'], ({ body, position }: { body: string; position?: LinePosition }) => createDiscussion(connection, { ...ref, body, position }), {
+    toggle: false,
+  });
 }
+
+export type LinePosition = Omit<DiffPosition, 'position_type'>;
 
 /** A lone comment (a note): nothing to resolve. */
 export function useAddComment(ref: MergeRequestRef) {

@@ -6,11 +6,13 @@ import { useCommentDraft } from '../../components/comment-draft.ts';
 import { ErrorPanel } from '../../components/error-panel.tsx';
 import { NoteEditor, ProjectMarkdown } from '../../components/note-editor.tsx';
 import { Time } from '../../components/time.tsx';
+import type { Write } from '../../components/use-write.ts';
 import { WriteOutcome } from '../../components/write-outcome.tsx';
 import { commentRefusal, type MergeRequestCaller } from './merge-request-overview-access.ts';
 import { isResolvable, isUnresolved, positionText, unresolvedText } from './merge-request-threads-text.ts';
-import { useAddComment, useReplyToDiscussion, useResolveDiscussion, useStartThread, type MergeRequestRef } from './merge-request-overview-mutations.ts';
+import { useAddComment, useReplyToDiscussion, useResolveDiscussion, useStartThread, type LinePosition, type MergeRequestRef } from './merge-request-overview-mutations.ts';
 import { formatCount } from '../../lib/numbers.ts';
+import './merge-request-overview.css';
 
 /** Entries rendered at a time: a request with hundreds of threads paints its first ones at once, the rest on request. */
 export const ACTIVITY_STEP = 100;
@@ -32,22 +34,51 @@ function NoteBody({ note, projectId }: { note: DiscussionNote; projectId: number
 }
 
 function ReplyForm({ target, discussionId, onDone }: { target: MergeRequestRef; discussionId: string; onDone: () => void }) {
-  const draft = useCommentDraft(target.projectId, `merge_requests/${target.iid}/discussions/${discussionId}`);
   const reply = useReplyToDiscussion(target);
-  const submit = (event: FormEvent) => {
+  return (
+    <DraftNoteForm
+      target={target}
+      draftPath={`merge_requests/${target.iid}/discussions/${discussionId}`}
+      formLabel="Reply to the thread"
+      editorLabel="Reply"
+      write={reply}
+      variables={(body) => ({ discussionId, body })}
+      submit={['Reply', 'Replying…']}
+      hint="Your reply is kept: send it again when you are ready."
+      onDone={onDone}
+    />
+  );
+}
+
+/** A note written in a kept draft, sent by one write, with Cancel: a reply, or a thread on a line. */
+function DraftNoteForm<V>({ target, draftPath, formLabel, editorLabel, write, variables, submit: [submitLabel, pendingLabel], hint, onDone, autoFocus }: {
+  target: MergeRequestRef;
+  draftPath: string;
+  formLabel: string;
+  editorLabel: string;
+  write: Write<unknown, V>;
+  variables: (body: string) => V;
+  submit: readonly [string, string];
+  hint: string;
+  onDone: () => void;
+  autoFocus?: boolean;
+}) {
+  const draft = useCommentDraft(target.projectId, draftPath);
+  const empty = !draft.text.trim();
+  const send = (event: FormEvent) => {
     event.preventDefault();
-    if (!draft.text.trim()) return;
-    reply.mutate({ discussionId, body: draft.text }, { onSuccess: () => (draft.clear(), onDone()) });
+    if (empty) return;
+    write.mutate(variables(draft.text), { onSuccess: () => (draft.clear(), onDone()) });
   };
   return (
-    <form aria-label="Reply to the thread" onSubmit={submit} className="comment-form">
-      <NoteEditor projectId={target.projectId} label="Reply" value={draft.text} onChange={draft.change} />
-      <WriteOutcome write={reply} hint="Your reply is kept: send it again when you are ready." />
+    <form aria-label={formLabel} onSubmit={send} className="comment-form">
+      <NoteEditor projectId={target.projectId} label={editorLabel} value={draft.text} onChange={draft.change} autoFocus={autoFocus} />
+      <WriteOutcome write={write} hint={hint} />
       <span className="row-actions">
-        <button type="submit" className="button button--primary" disabled={reply.isPending || !draft.text.trim()}>
-          {reply.isPending ? 'Replying…' : 'Reply'}
+        <button type="submit" className="button button--primary" disabled={write.isPending || empty}>
+          {write.isPending ? pendingLabel : submitLabel}
         </button>
-        <button type="button" className="button" disabled={reply.isPending} onClick={onDone}>
+        <button type="button" className="button" disabled={write.isPending} onClick={onDone}>
           Cancel
         </button>
       </span>
@@ -55,7 +86,7 @@ function ReplyForm({ target, discussionId, onDone }: { target: MergeRequestRef; 
   );
 }
 
-function Thread({ discussion, target, mayResolve, mayComment }: { discussion: Discussion; target: MergeRequestRef; mayResolve: boolean; mayComment: boolean }) {
+function Thread({ discussion, target, mayResolve, mayComment, underItsLine = false }: { discussion: Discussion; target: MergeRequestRef; mayResolve: boolean; mayComment: boolean; underItsLine?: boolean }) {
   const resolve = useResolveDiscussion(target);
   const [replying, setReplying] = useState(false);
   // a resolved thread is folded, as on the platform: its notes on request, folded again when resolved again
@@ -73,7 +104,7 @@ function Thread({ discussion, target, mayResolve, mayComment }: { discussion: Di
   return (
     <li className="timeline__entry">
       <article aria-label={`${kind} by ${authorName(first)}`} className="note thread">
-        {first.position ? (
+        {first.position && !underItsLine ? (
           <p className="muted">
             On <code>{positionText(first.position)}</code>
           </p>
@@ -175,13 +206,11 @@ function NewCommentForm({ target, onPosted }: { target: MergeRequestRef; onPoste
   );
 }
 
-/** The request's threads and system notes, oldest first; resolve, reply, and a new comment or thread at the end. */
-export function MergeRequestActivity({ target, caller, locked, mayResolve }: { target: MergeRequestRef; caller: MergeRequestCaller; locked: boolean; mayResolve: boolean }) {
+/** Every thread of the request, oldest first: every page, one after the other, while the first is already on screen. */
+export function useAllDiscussions(target: MergeRequestRef, enabled = true) {
   const connection = useConnection();
-  const query = useInfiniteQuery(mergeRequestsQueries.allDiscussions(connection, target.projectId, target.iid));
-  const [shown, setShown] = useState(ACTIVITY_STEP);
-  const { hasNextPage, isFetchingNextPage, fetchNextPage, isError } = query;
-  // every page, one after the other, while the first is already on screen
+  const query = useInfiniteQuery({ ...mergeRequestsQueries.allDiscussions(connection, target.projectId, target.iid), enabled });
+  const { hasNextPage, isFetchingNextPage, isError, fetchNextPage } = query;
   useEffect(() => {
     if (hasNextPage && !isFetchingNextPage && !isError) void fetchNextPage();
   }, [hasNextPage, isFetchingNextPage, isError, fetchNextPage]);
@@ -190,6 +219,14 @@ export function MergeRequestActivity({ target, caller, locked, mayResolve }: { t
     const at = (discussion: Discussion) => Date.parse(discussion.notes[0].created_at) || 0;
     return all.map((discussion, index) => ({ discussion, index })).sort((a, b) => at(a.discussion) - at(b.discussion) || a.index - b.index).map(({ discussion }) => discussion);
   }, [query.data]);
+  return { query, discussions };
+}
+
+/** The request's threads and system notes, oldest first; resolve, reply, and a new comment or thread at the end. */
+export function MergeRequestActivity({ target, caller, locked, mayResolve }: { target: MergeRequestRef; caller: MergeRequestCaller; locked: boolean; mayResolve: boolean }) {
+  const { query, discussions } = useAllDiscussions(target);
+  const { hasNextPage, fetchNextPage } = query;
+  const [shown, setShown] = useState(ACTIVITY_STEP);
   const unresolved = discussions.filter(isUnresolved).length;
   const anyResolvable = discussions.some(isResolvable);
   const refusal = commentRefusal(caller, locked);
@@ -238,5 +275,50 @@ export function MergeRequestActivity({ target, caller, locked, mayResolve }: { t
         <NewCommentForm target={target} onPosted={() => setShown(Number.MAX_SAFE_INTEGER)} />
       )}
     </section>
+  );
+}
+
+/**
+ * Under a line of the changes: the threads on it, and the form of a new one when the reader pressed
+ * "Comment on line …" there. The draft is kept per line, as the request's own comment is.
+ */
+export function LineThreads({ target, threads, composing, onClose, mayResolve, mayComment }: {
+  target: MergeRequestRef;
+  threads: readonly Discussion[];
+  /** Where a new thread goes, when one is being written on this line. */
+  composing: { anchor: string; position: LinePosition; label: string } | null;
+  onClose: () => void;
+  mayResolve: boolean;
+  mayComment: boolean;
+}) {
+  return (
+    <div className="line-threads">
+      {threads.length ? (
+        <ol className="timeline__list" aria-label="Threads on this line">
+          {threads.map((discussion) => (
+            <Thread key={discussion.id} discussion={discussion} target={target} mayResolve={mayResolve} mayComment={mayComment} underItsLine />
+          ))}
+        </ol>
+      ) : null}
+      {composing ? <LineThreadForm key={composing.anchor} target={target} composing={composing} onClose={onClose} /> : null}
+    </div>
+  );
+}
+
+function LineThreadForm({ target, composing, onClose }: { target: MergeRequestRef; composing: { anchor: string; position: LinePosition; label: string }; onClose: () => void }) {
+  const thread = useStartThread(target);
+  return (
+    <DraftNoteForm
+      target={target}
+      draftPath={`merge_requests/${target.iid}/lines/${composing.anchor}`}
+      formLabel={`New thread on ${composing.label}`}
+      editorLabel="Comment"
+      write={thread}
+      variables={(body) => ({ body, position: composing.position })}
+      submit={['Start a thread', 'Starting the thread…']}
+      hint="Your text is kept: send it again when you are ready."
+      onDone={onClose}
+      autoFocus
+    />
   );
 }
