@@ -153,6 +153,36 @@ test('threads on lines: shown under their line in both views, and a new one star
   await expect(file.getByRole('article', { name: /^Thread by / })).toHaveCount(2);
 });
 
+test('a file marked viewed closes, stays marked through a reload, and is unmarked once its changes change', async ({ page, api }) => {
+  const path = await requestChanging(api, { 'app/one.py': 'a = 1\n', 'app/two.py': 'b = 1\n' }, { 'app/one.py': 'a = 2\n', 'app/two.py': 'b = 2\n' });
+  const projectId = /\/projects\/(\d+)\//.exec(path)![1];
+  await page.goto(path);
+  const one = page.getByRole('group', { name: 'app/one.py', exact: true });
+  const tree = page.getByRole('navigation', { name: 'Changed files' });
+  await expect(one.getByRole('row').filter({ hasText: 'Added: a = 2' })).toHaveCount(1);
+  await one.getByRole('checkbox', { name: 'Viewed' }).check();
+  await expect(one.getByRole('button', { name: 'app/one.py' })).toHaveAttribute('aria-expanded', 'false');
+  await expect(one.getByRole('table')).toHaveCount(0);
+  await expect(page.getByRole('status').filter({ hasText: '1 of 2 viewed' })).toBeVisible();
+  await expect(tree.getByRole('button', { name: 'one.py, 1 line added, 1 removed, viewed' })).toBeVisible();
+  // opened again by its header, still marked
+  await one.getByRole('button', { name: 'app/one.py' }).click();
+  await expect(one.getByRole('table')).toHaveCount(1);
+  await expect(one.getByRole('checkbox', { name: 'Viewed' })).toBeChecked();
+
+  await page.reload();
+  await expect(page.getByRole('group', { name: 'app/one.py', exact: true }).getByRole('checkbox', { name: 'Viewed' })).toBeChecked();
+  await expect(page.getByRole('group', { name: 'app/one.py', exact: true }).getByRole('table')).toHaveCount(0);
+
+  // a new commit changes the file: its mark is gone, the other file's kept
+  await page.getByRole('group', { name: 'app/two.py', exact: true }).getByRole('checkbox', { name: 'Viewed' }).check();
+  await api.post(`/projects/${projectId}/repository/commits`, { branch: 'topic', commit_message: 'More', actions: [{ action: 'update', file_path: 'app/one.py', content: 'a = 3\n' }] });
+  await page.reload();
+  await expect(page.getByRole('group', { name: 'app/one.py', exact: true }).getByRole('checkbox', { name: 'Viewed' })).not.toBeChecked();
+  await expect(page.getByRole('group', { name: 'app/one.py', exact: true }).getByRole('row').filter({ hasText: 'Added: a = 3' })).toHaveCount(1);
+  await expect(page.getByRole('group', { name: 'app/two.py', exact: true }).getByRole('checkbox', { name: 'Viewed' })).toBeChecked();
+});
+
 test('whitespace-only changes hide behind a choice kept in the URL', async ({ page, api }) => {
   const path = await requestChanging(
     api,

@@ -5,13 +5,15 @@ interface DiffFileTreeProps {
   id: string;
   nodes: readonly TreeNode[];
   entries: readonly DiffEntry[];
+  /** The files marked viewed: ticked in the tree. */
+  viewed: ReadonlySet<number>;
   /** The file in view (the one picked, while it is): marked, and kept in the tree's view. */
   current: string;
   onPick: (file: number) => void;
 }
 
 /** The changed files by folder: folders open and close, a file's button scrolls the changes to it. */
-export function DiffFileTree({ id, nodes, entries, current, onPick }: DiffFileTreeProps) {
+export function DiffFileTree({ id, nodes, entries, viewed, current, onPick }: DiffFileTreeProps) {
   const [closed, setClosed] = useState<ReadonlySet<string>>(new Set());
   const navRef = useRef<HTMLElement>(null);
   // the marked file follows the changes' scroll: the tree scrolls its own box to keep it seen (never the page)
@@ -42,7 +44,7 @@ export function DiffFileTree({ id, nodes, entries, current, onPick }: DiffFileTr
           </li>
         ) : (
           <li key={`f:${node.path}`}>
-            <FileButton name={node.name} path={node.path} entry={entries[node.file]} current={node.path === current} onPick={() => onPick(node.file)} />
+            <FileButton name={node.name} path={node.path} entry={entries[node.file]} viewed={viewed.has(node.file)} current={node.path === current} onPick={() => onPick(node.file)} />
           </li>
         ),
       )}
@@ -56,7 +58,7 @@ export function DiffFileTree({ id, nodes, entries, current, onPick }: DiffFileTr
 }
 
 /** A file of the tree: its name and its counts, named in words in one label (a hundred files keep few elements). */
-function FileButton({ name, path, entry, current, onPick }: { name: string; path: string; entry: DiffEntry | undefined; current: boolean; onPick: () => void }) {
+function FileButton({ name, path, entry, viewed, current, onPick }: { name: string; path: string; entry: DiffEntry | undefined; viewed: boolean; current: boolean; onPick: () => void }) {
   const counted = entry && (entry.body === 'lines' || entry.body === 'whitespace-only');
   const added = counted ? entry.shown.additions : 0;
   const removed = counted ? entry.shown.deletions : 0;
@@ -65,11 +67,14 @@ function FileButton({ name, path, entry, current, onPick }: { name: string; path
       type="button"
       className="diff-tree__file"
       aria-current={current ? 'true' : undefined}
-      aria-label={counted ? `${name}, ${added} ${added === 1 ? 'line' : 'lines'} added, ${removed} removed` : name}
+      aria-label={`${name}${counted ? `, ${added} ${added === 1 ? 'line' : 'lines'} added, ${removed} removed` : ''}${viewed ? ', viewed' : ''}`}
       onClick={onPick}
       title={path}
     >
-      <span className="diff-tree__name">{name}</span>
+      <span className="diff-tree__name">
+        {viewed ? <span className="diff-tree__viewed">✓ </span> : null}
+        {name}
+      </span>
       {counted ? (
         <>
           <span className="diff-counts diff-counts__added">+{added}</span>

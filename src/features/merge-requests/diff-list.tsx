@@ -32,6 +32,9 @@ interface DiffListProps {
   view: 'inline' | 'parallel';
   collapsed: ReadonlySet<number>;
   onToggle: (file: number) => void;
+  /** The files the reader marked viewed, and the mark's box pressed. */
+  viewed: ReadonlySet<number>;
+  onViewed: (file: number, viewed: boolean) => void;
   fileLink: FileLink;
   /** The row of the line in the URL's hash, marked; -1 for none. */
   selectedRow: number;
@@ -51,7 +54,7 @@ interface DiffListProps {
  * document, so 5,000 lines scroll like 50. Each file is a group named by its path, its lines a
  * table; the list scrolls in its own box, so a long line never widens the page.
  */
-export function DiffList({ entries, rows, view, collapsed, onToggle, fileLink, selectedRow, onSelectLine, onFilesInView, onComment, renderThreads, handle }: DiffListProps) {
+export function DiffList({ entries, rows, view, collapsed, onToggle, viewed, onViewed, fileLink, selectedRow, onSelectLine, onFilesInView, onComment, renderThreads, handle }: DiffListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const list = rows.rows;
   const virtualizer = useVirtualizer({
@@ -119,7 +122,18 @@ export function DiffList({ entries, rows, view, collapsed, onToggle, fileLink, s
             <div key={entry.index} role="group" aria-label={entry.path} className="diff-list__file">
               {group.items.map((item) => {
                 const row = list[item.index];
-                if (row.type === 'file') return <FileHeader key={row.key} {...place(item.index, item.start)} entry={entry} open={!collapsed.has(entry.index)} onToggle={onToggle} fileLink={fileLink} />;
+                if (row.type === 'file') return (
+                    <FileHeader
+                      key={row.key}
+                      {...place(item.index, item.start)}
+                      entry={entry}
+                      open={!collapsed.has(entry.index)}
+                      onToggle={onToggle}
+                      viewed={viewed.has(entry.index)}
+                      onViewed={onViewed}
+                      fileLink={fileLink}
+                    />
+                  );
                 if (row.type === 'note') return <FileNote key={row.key} {...place(item.index, item.start)} entry={entry} body={row.body} fileLink={fileLink} />;
                 return null;
               })}
@@ -177,7 +191,16 @@ function fileHref(entry: DiffEntry, link: FileLink) {
   return { to: '/projects/$projectId/blob/$', params: { projectId: String(link.projectId), _splat: entry.path }, search: ref ? { ref } : {} } as const;
 }
 
-const FileHeader = memo(function FileHeader({ entry, open, onToggle, fileLink, ...placed }: PlacedProps & { entry: DiffEntry; open: boolean; onToggle: (file: number) => void; fileLink: FileLink }) {
+interface FileHeaderProps {
+  entry: DiffEntry;
+  open: boolean;
+  onToggle: (file: number) => void;
+  viewed: boolean;
+  onViewed: (file: number, viewed: boolean) => void;
+  fileLink: FileLink;
+}
+
+const FileHeader = memo(function FileHeader({ entry, open, onToggle, viewed, onViewed, fileLink, ...placed }: PlacedProps & FileHeaderProps) {
   const status = STATUS_TEXT[entry.status];
   const counted = entry.body === 'lines' || entry.body === 'whitespace-only';
   return (
@@ -197,6 +220,9 @@ const FileHeader = memo(function FileHeader({ entry, open, onToggle, fileLink, .
       {status ? <span className="badge">{status}</span> : null}
       {entry.file.generated_file ? <span className="badge">Generated</span> : null}
       {counted ? <ChangeCounts added={entry.shown.additions} removed={entry.shown.deletions} /> : null}
+      <label className="diff-file__viewed">
+        <input type="checkbox" checked={viewed} onChange={(event) => onViewed(entry.index, event.target.checked)} /> Viewed
+      </label>
       <Link {...fileHref(entry, fileLink)} className="diff-file__view" aria-label={`View ${entry.path}`}>
         View file
       </Link>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DiffFileFacts } from '../../lib/diff.ts';
-import { collapsedFiles, currentFile, diffEntries, diffRows, fileTree, filesInView, lineAnchor, pagesAfterFirst, positionAnchor, rowOfAnchor } from './diff-model.ts';
+import { collapsedFiles, currentFile, diffDigest, diffEntries, diffRows, fileTree, filesInView, lineAnchor, pagesAfterFirst, positionAnchor, rowOfAnchor, viewedFiles } from './diff-model.ts';
 
 const file = (path: string, diff: string, overrides: Partial<DiffFileFacts> = {}): DiffFileFacts => ({
   old_path: path, new_path: path, new_file: false, deleted_file: false, renamed_file: false, too_large: false, collapsed: false, diff, ...overrides,
@@ -48,6 +48,21 @@ describe('collapsedFiles', () => {
     const entries = diffEntries([file('a.ts', ''), file('schema.gen.ts', '', { generated_file: true }), file('b.ts', '')], false);
     expect([...collapsedFiles(entries, new Set())]).toEqual([1]);
     expect([...collapsedFiles(entries, new Set([1, 2]))]).toEqual([2]);
+  });
+});
+
+describe('viewed files', () => {
+  const entries = diffEntries(files, false);
+
+  it('hold while the file’s changes are the ones marked', () => {
+    const marks = { 'src/a.ts': diffDigest(files[0].diff), 'src/lib/deep/b.ts': diffDigest('@@ -1 +1 @@\n-a\n+c\n'), 'gone.ts': 'x' };
+    expect([...viewedFiles(entries, marks)]).toEqual([0]);
+    expect(diffDigest('abc')).not.toBe(diffDigest('abd'));
+  });
+
+  it('start closed, and open when pressed', () => {
+    expect([...collapsedFiles(entries, new Set(), new Set([1]))]).toEqual([1]);
+    expect([...collapsedFiles(entries, new Set([1]), new Set([1]))]).toEqual([]);
   });
 });
 

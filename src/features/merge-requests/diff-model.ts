@@ -42,9 +42,27 @@ export function pagesAfterFirst(first: { totalPages?: number; nextPage?: number 
   return pages;
 }
 
-/** The files shown closed: generated ones (as the platform marks them) unless opened, others once closed (`toggled` holds the reader's presses). */
-export function collapsedFiles(entries: readonly DiffEntry[], toggled: ReadonlySet<number>): Set<number> {
-  return new Set(entries.filter((entry) => Boolean(entry.file.generated_file) !== toggled.has(entry.index)).map((entry) => entry.index));
+/**
+ * The files shown closed: generated ones (as the platform marks them) and those marked viewed unless
+ * opened, others once closed (`toggled` holds the reader's presses).
+ */
+export function collapsedFiles(entries: readonly DiffEntry[], toggled: ReadonlySet<number>, viewed: ReadonlySet<number> = new Set()): Set<number> {
+  return new Set(entries.filter((entry) => (Boolean(entry.file.generated_file) || viewed.has(entry.index)) !== toggled.has(entry.index)).map((entry) => entry.index));
+}
+
+/** A short digest of a file's diff (FNV-1a): a file marked viewed is unmarked once its changes change, as on the platform. */
+export function diffDigest(diff: string): string {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < diff.length; index++) {
+    hash ^= diff.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return `${diff.length.toString(36)}.${(hash >>> 0).toString(36)}`;
+}
+
+/** The files marked viewed whose changes are still the ones marked (`marks`: path → digest). */
+export function viewedFiles(entries: readonly DiffEntry[], marks: Readonly<Record<string, string>>): Set<number> {
+  return new Set(entries.filter((entry) => marks[entry.path] !== undefined && marks[entry.path] === diffDigest(entry.file.diff)).map((entry) => entry.index));
 }
 
 /** A row of the virtualized list: a file's header, a hunk's header, a line (or a pair side by side), or a note about a file without lines. */

@@ -13,6 +13,7 @@ import { collapsedFiles, currentFile, diffEntries, diffRows, fileTree, lineAncho
 import { commentRefusal, updateRefusal } from './merge-request-overview-access.ts';
 import type { LinePosition } from './merge-request-overview-mutations.ts';
 import { LineThreads, useAllDiscussions } from './merge-request-threads.tsx';
+import { useViewedFiles } from './viewed-files.ts';
 import { DiffList, type DiffListHandle } from './diff-list.tsx';
 import { DiffFileTree } from './diff-file-tree.tsx';
 import type { DiffSearch } from './diff-search.ts';
@@ -75,7 +76,8 @@ export function DiffViewer({ projectId, iid, search, onSearch }: DiffViewerProps
   const entries = useMemo(() => diffEntries(files, hideWhitespace), [files, hideWhitespace]);
   // the files the reader opened or closed
   const [toggled, setToggled] = useState<ReadonlySet<number>>(new Set());
-  const collapsed = useMemo(() => collapsedFiles(entries, toggled), [entries, toggled]);
+  const { viewed, mark } = useViewedFiles(projectId, iid, entries);
+  const collapsed = useMemo(() => collapsedFiles(entries, toggled, viewed), [entries, toggled, viewed]);
   const lines = useLineThreads(projectId, iid, request);
   const rows = useMemo(() => diffRows(entries, search.view, collapsed, lines.threaded), [entries, search.view, collapsed, lines.threaded]);
   const tree = useMemo(() => fileTree(entries), [entries]);
@@ -93,6 +95,21 @@ export function DiffViewer({ projectId, iid, search, onSearch }: DiffViewerProps
         return next;
       }),
     [],
+  );
+
+  // marking a file viewed closes it, and unmarking opens it, whatever the reader's presses before
+  const onViewed = useCallback(
+    (file: number, on: boolean) => {
+      const entry = entries[file];
+      if (!entry) return;
+      mark(entry, on);
+      setToggled((previous) => {
+        const next = new Set(previous);
+        next.delete(file);
+        return next;
+      });
+    },
+    [entries, mark],
   );
 
   const pick = (file: number) => {
@@ -160,13 +177,14 @@ export function DiffViewer({ projectId, iid, search, onSearch }: DiffViewerProps
           {formatCount(count)} {count === 1 ? 'file' : 'files'} changed, <span className="diff-counts__added">+{formatCount(added)}</span>{' '}
           <span className="diff-counts__removed">−{formatCount(removed)}</span>
           {pending ? ` (loading files ${formatCount(entries.length + 1)} and on…)` : ''}
+          {viewed.size ? `; ${formatCount(viewed.size)} of ${formatCount(count)} viewed` : ''}
         </p>
         <Choice legend="View" value={search.view} options={[['inline', 'Unified'], ['parallel', 'Side by side']]} onChange={(view) => onSearch({ view })} />
         <Choice legend="Whitespace changes" value={search.whitespace} options={[['show', 'Show'], ['hide', 'Hide']]} onChange={(whitespace) => onSearch({ whitespace })} />
       </div>
       {failed ? <ErrorPanel error={failed.error} onRetry={() => void failed.refetch()} /> : null}
       <div className={`diff-viewer__body${treeOpen ? ' diff-viewer__body--tree' : ''}`}>
-        {treeOpen ? <DiffFileTree id={treeId} nodes={tree} entries={entries} current={entries[currentFile(wanted, inView)]?.path ?? search.file} onPick={pick} /> : null}
+        {treeOpen ? <DiffFileTree id={treeId} nodes={tree} entries={entries} viewed={viewed} current={entries[currentFile(wanted, inView)]?.path ?? search.file} onPick={pick} /> : null}
         <DiffList
           handle={listRef}
           entries={entries}
@@ -174,6 +192,8 @@ export function DiffViewer({ projectId, iid, search, onSearch }: DiffViewerProps
           view={search.view}
           collapsed={collapsed}
           onToggle={onToggle}
+          viewed={viewed}
+          onViewed={onViewed}
           fileLink={fileLink}
           selectedRow={selectedRow}
           onSelectLine={onSelectLine}
