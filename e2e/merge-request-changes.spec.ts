@@ -151,6 +151,12 @@ test('threads on lines: shown under their line in both views, and a new one star
   // side by side: the same threads under their lines
   await page.getByRole('group', { name: 'View' }).getByRole('radio', { name: 'Side by side' }).check();
   await expect(file.getByRole('article', { name: /^Thread by / })).toHaveCount(2);
+
+  // from the Overview, a thread's place leads to its line, marked
+  await page.getByRole('navigation', { name: 'Merge request' }).getByRole('link', { name: 'Overview' }).click();
+  await page.getByRole('region', { name: 'Activity' }).getByRole('link', { name: 'app/calc.py, line 2 of the old version' }).click();
+  await expect(page).toHaveURL(/\/changes#app\/calc\.py_2_$/);
+  await expect(file.getByRole('row').filter({ hasText: 'Removed: b = 2' })).toHaveAttribute('aria-current', 'true');
 });
 
 test('a file marked viewed closes, stays marked through a reload, and is unmarked once its changes change', async ({ page, api }) => {

@@ -34,9 +34,9 @@ type AnchorProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'>;
  * in the page, preloads on hover as `Link` does (a press preloads too: lib/press-preload), and a
  * modified click (new tab, new window) is left to the browser.
  */
-export function RouteLink<P extends RoutePath>({ to, params, search, onClick, onMouseEnter, onMouseLeave, ...anchor }: { to: P; search?: Record<string, unknown> } & RouteParams<P> & AnchorProps) {
+export function RouteLink<P extends RoutePath>({ to, params, search, hash, onClick, onMouseEnter, onMouseLeave, ...anchor }: { to: P; search?: Record<string, unknown>; hash?: string } & RouteParams<P> & AnchorProps) {
   const router = useRouter();
-  const href = routeHref(to, params as Record<string, string | number> | undefined) + (search ? router.options.stringifySearch(search) : '');
+  const href = routeHref(to, params as Record<string, string | number> | undefined) + (search ? router.options.stringifySearch(search) : '') + (hash ? `#${encodeURI(hash)}` : '');
   return (
     <a
       {...anchor}

@@ -4,7 +4,8 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import type { DiffLine } from '../../lib/diff.ts';
 import type { HighlightNode } from '../../lib/highlight.ts';
 import { Highlighted } from '../../components/highlighted.tsx';
-import { filesInView, lineAnchor, type DiffEntry, type DiffRow, type DiffRows } from './diff-model.ts';
+import { filesInView, type DiffEntry, type DiffRow, type DiffRows } from './diff-model.ts';
+import { lineAnchor } from './line-anchors.ts';
 import { useDiffHighlight } from './diff-highlight.ts';
 
 // first guesses; each row is measured once drawn (long lines wrap)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DiffFileFacts } from '../../lib/diff.ts';
-import { collapsedFiles, currentFile, diffDigest, diffEntries, diffRows, fileTree, filesInView, lineAnchor, pagesAfterFirst, positionAnchor, rowOfAnchor, viewedFiles } from './diff-model.ts';
+import { collapsedFiles, currentFile, diffDigest, diffEntries, diffRows, fileTree, filesInView, pagesAfterFirst, rowOfAnchor, viewedFiles } from './diff-model.ts';
+import { lineAnchor, positionAnchor } from './line-anchors.ts';
 
 const file = (path: string, diff: string, overrides: Partial<DiffFileFacts> = {}): DiffFileFacts => ({
   old_path: path, new_path: path, new_file: false, deleted_file: false, renamed_file: false, too_large: false, collapsed: false, diff, ...overrides,

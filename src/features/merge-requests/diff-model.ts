@@ -1,3 +1,4 @@
+import { lineAnchor } from './line-anchors.ts';
 import { fileBody, filePath, fileStatus, hideWhitespaceChanges, parseDiff, splitRows, type DiffFileBody, type DiffFileFacts, type DiffFileStatus, type DiffLine, type ParsedDiff, type SplitRow } from '../../lib/diff.ts';
 
 /** One changed file, parsed once: its lines as the platform sent them and as shown (whitespace hidden or not). */
@@ -163,23 +164,6 @@ export function fileTree(entries: ReadonlyArray<Pick<DiffEntry, 'path' | 'index'
     return [...folders.sort(byName), ...files.sort(byName)];
   };
   return nodesOf(root, '');
-}
-
-/**
- * A line's anchor in the URL's hash: its file's path, then its old and new numbers, either empty
- * (`src/app.ts_11_` removed, `src/app.ts__12` added, `src/app.ts_10_10` unchanged), as the
- * platform's line codes join a file and its two numbers.
- */
-export const lineAnchor = (path: string, line: DiffLine): string => `${path}_${line.oldLine ?? ''}_${line.newLine ?? ''}`;
-
-/**
- * The anchor of the line a diff thread is on (`lineAnchor`'s form), from its position: a line added
- * has only its new number, a removed one only its old, an unchanged one both. Null off a line.
- */
-export function positionAnchor(position: { old_path?: string | null; new_path?: string | null; old_line?: number | null; new_line?: number | null }): string | null {
-  const path = position.new_path ?? position.old_path;
-  if (!path || (position.old_line == null && position.new_line == null)) return null;
-  return `${path}_${position.old_line ?? ''}_${position.new_line ?? ''}`;
 }
 
 /** The row of `rows` holding the line an anchor names (either side of a side-by-side row), or -1. */

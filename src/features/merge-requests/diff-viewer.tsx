@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useQueries, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useLocation, useNavigate } from '@tanstack/react-router';
 import { mergeRequestsQueries, type Discussion, type MergeRequestDetail } from '../../api/merge-requests.ts';
@@ -9,10 +9,11 @@ import { ErrorPanel } from '../../components/error-panel.tsx';
 import type { DiffLine } from '../../lib/diff.ts';
 import { useIdleSinceMount } from '../../components/list-hooks.ts';
 import { useProjectAuthorCaller } from '../../components/use-project-caller.ts';
-import { collapsedFiles, currentFile, diffEntries, diffRows, fileTree, lineAnchor, pagesAfterFirst, positionAnchor, rowOfAnchor, type DiffEntry } from './diff-model.ts';
+import { collapsedFiles, currentFile, diffEntries, diffRows, fileTree, pagesAfterFirst, rowOfAnchor, type DiffEntry } from './diff-model.ts';
+import { lineAnchor, positionAnchor } from './line-anchors.ts';
 import { commentRefusal, updateRefusal } from './merge-request-overview-access.ts';
 import type { LinePosition } from './merge-request-overview-mutations.ts';
-import { LineThreads, useAllDiscussions } from './merge-request-threads.tsx';
+import { useAllDiscussions } from './all-discussions.ts';
 import { useViewedFiles } from './viewed-files.ts';
 import { DiffList, type DiffListHandle } from './diff-list.tsx';
 import { DiffFileTree } from './diff-file-tree.tsx';
@@ -242,17 +243,22 @@ function useLineThreads(projectId: number, iid: number, request: MergeRequestDet
     setComposing({ anchor: lineAnchor(entry.path, line), position, label: `${entry.path}, ${line.kind === 'removed' ? `removed line ${line.oldLine}` : `line ${line.newLine}`}` });
   };
   const render = (anchors: readonly string[]) => (
-    <LineThreads
-      target={target}
-      threads={anchors.flatMap((anchor) => byLine.get(anchor) ?? [])}
-      composing={composing && anchors.includes(composing.anchor) ? composing : null}
-      onClose={() => setComposing(null)}
-      mayResolve={mayResolve}
-      mayComment={mayComment}
-    />
+    <Suspense fallback={<p role="status">Loading the threads…</p>}>
+      <LineThreads
+        target={target}
+        threads={anchors.flatMap((anchor) => byLine.get(anchor) ?? [])}
+        composing={composing && anchors.includes(composing.anchor) ? composing : null}
+        onClose={() => setComposing(null)}
+        mayResolve={mayResolve}
+        mayComment={mayComment}
+      />
+    </Suspense>
   );
   return { threaded, mayComment, compose, render };
 }
+
+// the threads and their forms arrive with the first line that has one: the changes paint without them
+const LineThreads = lazy(() => import('./merge-request-threads.tsx').then((module) => ({ default: module.LineThreads })));
 
 /** The hash as the anchor it was made from (the browser percent-encodes a path's spaces). */
 function decodedHash(hash: string): string {

@@ -1,7 +1,5 @@
-import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
-import { useInfiniteQuery } from '@tanstack/react-query';
-import { mergeRequestsQueries, type Discussion, type DiscussionNote } from '../../api/merge-requests.ts';
-import { useConnection } from '../../api/react.ts';
+import { useId, useState, type FormEvent } from 'react';
+import type { DiffPosition, Discussion, DiscussionNote } from '../../api/merge-requests.ts';
 import { useCommentDraft } from '../../components/comment-draft.ts';
 import { ErrorPanel } from '../../components/error-panel.tsx';
 import { NoteEditor, ProjectMarkdown } from '../../components/note-editor.tsx';
@@ -12,6 +10,9 @@ import { commentRefusal, type MergeRequestCaller } from './merge-request-overvie
 import { isResolvable, isUnresolved, positionText, unresolvedText } from './merge-request-threads-text.ts';
 import { useAddComment, useReplyToDiscussion, useResolveDiscussion, useStartThread, type LinePosition, type MergeRequestRef } from './merge-request-overview-mutations.ts';
 import { formatCount } from '../../lib/numbers.ts';
+import { useAllDiscussions } from './all-discussions.ts';
+import { RouteLink } from '../../components/route-link.tsx';
+import { positionAnchor } from './line-anchors.ts';
 import './merge-request-overview.css';
 
 /** Entries rendered at a time: a request with hundreds of threads paints its first ones at once, the rest on request. */
@@ -104,11 +105,7 @@ function Thread({ discussion, target, mayResolve, mayComment, underItsLine = fal
   return (
     <li className="timeline__entry">
       <article aria-label={`${kind} by ${authorName(first)}`} className="note thread">
-        {first.position && !underItsLine ? (
-          <p className="muted">
-            On <code>{positionText(first.position)}</code>
-          </p>
-        ) : null}
+        {first.position && !underItsLine ? <ThreadPlace position={first.position} target={target} /> : null}
         {resolvable ? (
           <p className={unresolved ? 'badge badge--warning' : 'badge'}>
             {unresolved ? 'Unresolved' : `Resolved${resolvedBy ? ` by ${resolvedBy.name}` : ''}`}
@@ -158,6 +155,24 @@ function Thread({ discussion, target, mayResolve, mayComment, underItsLine = fal
   );
 }
 
+/** Where a thread on the changes is: a link to its line in the Changes tab, scrolled to and marked there. */
+function ThreadPlace({ position, target }: { position: DiffPosition; target: MergeRequestRef }) {
+  const anchor = positionAnchor(position);
+  const text = <code>{positionText(position)}</code>;
+  return (
+    <p className="muted">
+      On{' '}
+      {anchor ? (
+        <RouteLink to="/projects/$projectId/merge-requests/$mergeRequestIid/changes" params={{ projectId: target.projectId, mergeRequestIid: target.iid }} hash={anchor}>
+          {text}
+        </RouteLink>
+      ) : (
+        text
+      )}
+    </p>
+  );
+}
+
 function SystemEntry({ note, projectId }: { note: DiscussionNote; projectId: number }) {
   return (
     <li className="timeline__entry timeline__entry--system">
@@ -204,22 +219,6 @@ function NewCommentForm({ target, onPosted }: { target: MergeRequestRef; onPoste
       </span>
     </form>
   );
-}
-
-/** Every thread of the request, oldest first: every page, one after the other, while the first is already on screen. */
-export function useAllDiscussions(target: MergeRequestRef, enabled = true) {
-  const connection = useConnection();
-  const query = useInfiniteQuery({ ...mergeRequestsQueries.allDiscussions(connection, target.projectId, target.iid), enabled });
-  const { hasNextPage, isFetchingNextPage, isError, fetchNextPage } = query;
-  useEffect(() => {
-    if (hasNextPage && !isFetchingNextPage && !isError) void fetchNextPage();
-  }, [hasNextPage, isFetchingNextPage, isError, fetchNextPage]);
-  const discussions = useMemo(() => {
-    const all = query.data?.pages.flatMap((page) => page.items).filter((discussion) => discussion.notes.length > 0) ?? [];
-    const at = (discussion: Discussion) => Date.parse(discussion.notes[0].created_at) || 0;
-    return all.map((discussion, index) => ({ discussion, index })).sort((a, b) => at(a.discussion) - at(b.discussion) || a.index - b.index).map(({ discussion }) => discussion);
-  }, [query.data]);
-  return { query, discussions };
 }
 
 /** The request's threads and system notes, oldest first; resolve, reply, and a new comment or thread at the end. */
