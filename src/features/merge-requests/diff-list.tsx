@@ -5,7 +5,7 @@ import type { DiffLine } from '../../lib/diff.ts';
 import type { HighlightNode } from '../../lib/highlight.ts';
 import { Highlighted } from '../../components/highlighted.tsx';
 import { filesInView, type DiffEntry, type DiffRow, type DiffRows } from './diff-model.ts';
-import { lineAnchor } from './line-anchors.ts';
+import { lineAnchor, lineLabel } from './line-anchors.ts';
 import { useDiffHighlight } from './diff-highlight.ts';
 
 // first guesses; each row is measured once drawn (long lines wrap)
@@ -305,7 +305,7 @@ const LineRow = memo(function LineRow({ row, path, index, start, selected, measu
   // a thread starts on a line from a button beside its number, shown on hover and to the keyboard
   const comment = (line: DiffLine | null) =>
     line && onComment ? (
-      <button type="button" className="diff-row__comment" aria-label={commentLabel(line)} onClick={() => onComment(row.file, line)}>
+      <button type="button" className="diff-row__comment" aria-label={`Comment on ${lineLabel(line)}`} onClick={() => onComment(row.file, line)}>
         +
       </button>
     ) : null;
@@ -341,8 +341,6 @@ const LineRow = memo(function LineRow({ row, path, index, start, selected, measu
   }
   return null;
 });
-
-const commentLabel = (line: DiffLine) => (line.kind === 'removed' ? `Comment on removed line ${line.oldLine}` : `Comment on line ${line.newLine}`);
 
 /** A line's text: plain until its file is highlighted; the sign is drawn, and said in words to a screen reader. */
 function CodeCell({ line, nodes }: { line: DiffLine | null; nodes: HighlightNode[] | undefined }) {

@@ -10,7 +10,7 @@ import type { DiffLine } from '../../lib/diff.ts';
 import { useIdleSinceMount } from '../../components/list-hooks.ts';
 import { useProjectAuthorCaller } from '../../components/use-project-caller.ts';
 import { collapsedFiles, currentFile, diffEntries, diffRows, fileTree, pagesAfterFirst, rowOfAnchor, type DiffEntry } from './diff-model.ts';
-import { lineAnchor, positionAnchor } from './line-anchors.ts';
+import { lineAnchor, lineLabel, positionAnchor } from './line-anchors.ts';
 import { commentRefusal, updateRefusal } from './merge-request-overview-access.ts';
 import type { LinePosition } from './merge-request-overview-mutations.ts';
 import { useAllDiscussions } from './all-discussions.ts';
@@ -240,7 +240,7 @@ function useLineThreads(projectId: number, iid: number, request: MergeRequestDet
       old_line: line.kind === 'added' ? null : line.oldLine,
       new_line: line.kind === 'removed' ? null : line.newLine,
     };
-    setComposing({ anchor: lineAnchor(entry.path, line), position, label: `${entry.path}, ${line.kind === 'removed' ? `removed line ${line.oldLine}` : `line ${line.newLine}`}` });
+    setComposing({ anchor: lineAnchor(entry.path, line), position, label: `${entry.path}, ${lineLabel(line)}` });
   };
   const render = (anchors: readonly string[]) => (
     <Suspense fallback={<p role="status">Loading the threads…</p>}>

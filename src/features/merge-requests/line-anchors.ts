@@ -16,3 +16,6 @@ export function positionAnchor(position: { old_path?: string | null; new_path?: 
   if (!path || (position.old_line == null && position.new_line == null)) return null;
   return `${path}_${position.old_line ?? ''}_${position.new_line ?? ''}`;
 }
+
+/** A line in words, by the number its side shows: `line 12`, or `removed line 11`. */
+export const lineLabel = (line: DiffLine): string => (line.kind === 'removed' ? `removed line ${line.oldLine}` : `line ${line.newLine}`);
