@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
 import { test, expect, applyAdminSession, type Api } from './fixtures.ts';
 import { CommitPage } from './pages/commits.ts';
+import { Shell } from './pages/shell.ts';
 import { FilesPage } from './pages/files.ts';
 import { IssueListPage } from './pages/issues.ts';
 import { PipelinesPage, RunPipelinePage } from './pages/pipelines.ts';
@@ -1409,6 +1410,15 @@ test.describe('one press sends one write: alerts', () => {
   });
 });
 
+/** A person's double click with the pointer: the second press 250 ms after the first, at the same place, on whatever is there by then. */
+async function doubleClickAt(page: Page, target: Locator): Promise<void> {
+  const box = (await target.boundingBox())!;
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  // the gap between a person's two presses (trusted pointer events: only they move the focus), not a wait for the page
+  await page.waitForTimeout(250);
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+}
+
 /**
  * A person's double click on a toggle: the second click comes some 100 to 300 ms after the first,
  * by when a quick write is answered and the button reads its opposite (Follow → Unfollow). The
@@ -1426,6 +1436,26 @@ async function doubleClickAsAPerson(button: Locator): Promise<number> {
     return performance.now() - first;
   });
 }
+
+test.describe('a double click on a button that opens a dialog leaves it open', () => {
+  test.beforeEach(({ context, adminSession }) => applyAdminSession(context, adminSession));
+
+  test('a form dialog and the command palette', async ({ page, api }) => {
+    const project = await newProject(api);
+    await page.goto(`/projects/${project.id}/branches`);
+    // the second click lands on the dialog's backdrop, which closes a dialog once the double click is over
+    await doubleClickAt(page, page.getByRole('button', { name: 'New branch', exact: true }));
+    const dialog = page.getByRole('dialog', { name: 'New branch' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByLabel('Branch name', { exact: true })).toBeFocused();
+    const shell = new Shell(page);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+    await doubleClickAt(page, shell.paletteTrigger);
+    await expect(shell.palette).toBeVisible();
+    await expect(shell.paletteInput).toBeFocused();
+  });
+});
 
 test.describe('a double click on a toggle is one press', () => {
   test('follow a user: the second click, on Unfollow by then, sends nothing; a later click unfollows', async ({ page, api }) => {

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Dialog as RadixDialog, AlertDialog } from 'radix-ui';
+import { useKeptOpenThroughDoubleClick } from './kept-open.ts';
 import { UncertainWrite, type UncertainSignal } from './uncertain-write.tsx';
 
 interface DialogProps {
@@ -12,11 +13,12 @@ interface DialogProps {
 
 /** A modal dialog with a title that names it for assistive technology. */
 export function Dialog({ open, onOpenChange, title, description, children }: DialogProps) {
+  const keptOpen = useKeptOpenThroughDoubleClick(open);
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
-        <RadixDialog.Overlay className="dialog__overlay" />
-        <RadixDialog.Content className="dialog">
+        <RadixDialog.Overlay className="dialog__overlay" {...keptOpen.overlay} />
+        <RadixDialog.Content className="dialog" {...keptOpen.content}>
           <RadixDialog.Title className="dialog__title">{title}</RadixDialog.Title>
           {description ? <RadixDialog.Description className="dialog__description">{description}</RadixDialog.Description> : <RadixDialog.Description className="sr-only">{title}</RadixDialog.Description>}
           {children}

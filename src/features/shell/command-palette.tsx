@@ -5,6 +5,7 @@ import { Dialog } from 'radix-ui';
 import { groupsQueries } from '../../api/groups.ts';
 import { projectsQueries } from '../../api/projects.ts';
 import { useConnection } from '../../api/react.ts';
+import { useKeptOpenThroughDoubleClick } from '../../components/kept-open.ts';
 import { errorText } from '../../components/error-panel.tsx';
 import { useSettled } from '../../components/list-hooks.ts';
 import { ADMIN_SECTION, contextSections, yourWork } from './nav-model.ts';
@@ -100,12 +101,13 @@ export function CommandPalette({ open, onOpenChange }: { open: boolean; onOpenCh
     }
   };
   const failed = groups.error ?? projects.error;
+  const keptOpen = useKeptOpenThroughDoubleClick(open);
   let index = -1;
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
-        <Dialog.Overlay className="dialog__overlay" />
-        <Dialog.Content className="dialog palette" aria-describedby={undefined}>
+        <Dialog.Overlay className="dialog__overlay" {...keptOpen.overlay} />
+        <Dialog.Content className="dialog palette" aria-describedby={undefined} {...keptOpen.content}>
           <Dialog.Title className="sr-only">Search or go to</Dialog.Title>
           <input
             className="input palette__input"
