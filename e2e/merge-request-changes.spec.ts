@@ -135,9 +135,18 @@ test('threads on lines: shown under their line in both views, and a new one star
   const removedLineThreads = file.getByRole('list', { name: 'Threads on this line' });
   await expect(removedLineThreads.getByRole('article', { name: /^Thread by / })).toContainText('Why was 2 wrong?');
 
-  // a new thread on the added line, from its button
-  await file.getByRole('button', { name: 'Comment on line 2', exact: true }).click();
+  // by keyboard: the form takes the focus, and Cancel gives it back to the line's button
+  const comment = file.getByRole('button', { name: 'Comment on line 2', exact: true });
+  await comment.focus();
+  await page.keyboard.press('Enter');
   const form = file.getByRole('form', { name: 'New thread on app/calc.py, line 2' });
+  await expect(form.getByLabel('Comment', { exact: true })).toBeFocused();
+  await form.getByRole('button', { name: 'Cancel' }).click();
+  await expect(form).toHaveCount(0);
+  await expect(comment).toBeFocused();
+
+  // a new thread on the added line, from its button
+  await comment.click();
   await expect(form.getByLabel('Comment', { exact: true })).toBeFocused();
   await form.getByLabel('Comment', { exact: true }).fill('Three is right: see the spec.');
   await form.getByRole('button', { name: 'Start a thread' }).click();

@@ -80,11 +80,17 @@ test('a reviewer finds a merge request in Review requested from me, opens it, re
   await expect(thread.getByText('const', { exact: true })).toBeVisible();
   await thread.getByRole('button', { name: 'Reply…' }).click();
   const reply = thread.getByRole('form', { name: 'Reply to the thread' });
+  // the reply box takes the focus, and gives it back to Reply… once the form closes
+  await expect(reply.getByLabel('Reply', { exact: true })).toBeFocused();
+  await reply.getByRole('button', { name: 'Cancel' }).click();
+  await expect(thread.getByRole('button', { name: 'Reply…' })).toBeFocused();
+  await thread.getByRole('button', { name: 'Reply…' }).click();
   await reply.getByLabel('Reply', { exact: true }).fill('Yes, it never changes.');
   await reply.getByRole('button', { name: 'Reply', exact: true }).click();
   await expect(thread.getByRole('list', { name: 'Notes of the thread' }).getByRole('listitem')).toHaveCount(2);
   await expect(thread).toContainText('Yes, it never changes.');
   await expect(reply).toHaveCount(0);
+  await expect(thread.getByRole('button', { name: 'Reply…' })).toBeFocused();
 
   await thread.getByRole('button', { name: 'Resolve thread' }).click();
   await expect(thread.getByText(`Resolved by ${diego.name}`)).toBeVisible();

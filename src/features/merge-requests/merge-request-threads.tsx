@@ -1,7 +1,8 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import type { DiffPosition, Discussion, DiscussionNote } from '../../api/merge-requests.ts';
 import { useCommentDraft } from '../../components/comment-draft.ts';
 import { ErrorPanel } from '../../components/error-panel.tsx';
+import { useFocusBackOnClose } from '../../components/focus-back.ts';
 import { NoteEditor, ProjectMarkdown } from '../../components/note-editor.tsx';
 import { Time } from '../../components/time.tsx';
 import type { Write } from '../../components/use-write.ts';
@@ -34,7 +35,7 @@ function NoteBody({ note, projectId }: { note: DiscussionNote; projectId: number
   );
 }
 
-function ReplyForm({ target, discussionId, onDone }: { target: MergeRequestRef; discussionId: string; onDone: () => void }) {
+function ReplyForm({ target, discussionId, onDone, focusBackTo }: { target: MergeRequestRef; discussionId: string; onDone: () => void; focusBackTo: () => HTMLElement | null }) {
   const reply = useReplyToDiscussion(target);
   return (
     <DraftNoteForm
@@ -47,12 +48,14 @@ function ReplyForm({ target, discussionId, onDone }: { target: MergeRequestRef; 
       submit={['Reply', 'Replying…']}
       hint="Your reply is kept: send it again when you are ready."
       onDone={onDone}
+      focusBackTo={focusBackTo}
+      autoFocus
     />
   );
 }
 
 /** A note written in a kept draft, sent by one write, with Cancel: a reply, or a thread on a line. */
-function DraftNoteForm<V>({ target, draftPath, formLabel, editorLabel, write, variables, submit: [submitLabel, pendingLabel], hint, onDone, autoFocus }: {
+function DraftNoteForm<V>({ target, draftPath, formLabel, editorLabel, write, variables, submit: [submitLabel, pendingLabel], hint, onDone, autoFocus, focusBackTo }: {
   target: MergeRequestRef;
   draftPath: string;
   formLabel: string;
@@ -63,7 +66,10 @@ function DraftNoteForm<V>({ target, draftPath, formLabel, editorLabel, write, va
   hint: string;
   onDone: () => void;
   autoFocus?: boolean;
+  /** Where the focus goes once the form closes, when not the button that opened it. */
+  focusBackTo?: () => HTMLElement | null;
 }) {
+  useFocusBackOnClose(focusBackTo);
   const draft = useCommentDraft(target.projectId, draftPath);
   const empty = !draft.text.trim();
   const send = (event: FormEvent) => {
@@ -90,6 +96,8 @@ function DraftNoteForm<V>({ target, draftPath, formLabel, editorLabel, write, va
 function Thread({ discussion, target, mayResolve, mayComment, underItsLine = false }: { discussion: Discussion; target: MergeRequestRef; mayResolve: boolean; mayComment: boolean; underItsLine?: boolean }) {
   const resolve = useResolveDiscussion(target);
   const [replying, setReplying] = useState(false);
+  // the Reply button is drawn again when the reply form closes: the focus goes back to it
+  const replyButton = useRef<HTMLButtonElement>(null);
   // a resolved thread is folded, as on the platform: its notes on request, folded again when resolved again
   const [openWhileResolved, setOpenWhileResolved] = useState(false);
   const notesId = useId();
@@ -143,13 +151,13 @@ function Thread({ discussion, target, mayResolve, mayComment, underItsLine = fal
             </button>
           ) : null}
           {mayComment && open && !replying ? (
-            <button type="button" className="button" onClick={() => setReplying(true)}>
+            <button ref={replyButton} type="button" className="button" onClick={() => setReplying(true)}>
               Reply…
             </button>
           ) : null}
         </div>
         <WriteOutcome write={resolve} />
-        {replying && open ? <ReplyForm target={target} discussionId={discussion.id} onDone={() => setReplying(false)} /> : null}
+        {replying && open ? <ReplyForm target={target} discussionId={discussion.id} onDone={() => setReplying(false)} focusBackTo={() => replyButton.current} /> : null}
       </article>
     </li>
   );
