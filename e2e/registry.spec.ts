@@ -193,6 +193,8 @@ async function previewOf(page: Page, projectId: number, repositoryId: number, ru
   for (const [label, value] of Object.entries(rules)) await page.getByRole('textbox', { name: label }).fill(value);
   const table = page.getByRole('table', { name: 'Preview of the bulk delete' });
   await expect(table.getByRole('row')).toHaveCount(RULE_TAGS.length + 1);
+  // the preview answers the rules as typed, not an earlier keystroke's
+  await expect(page.getByRole('status').filter({ hasText: / to delete, / })).not.toContainText('updating');
   const rows = await table.getByRole('row').all();
   const decisions = new Map<string, string>();
   for (const row of rows.slice(1)) {

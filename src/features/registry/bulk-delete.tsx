@@ -73,7 +73,7 @@ export default function BulkDelete({ projectId, repository, caller, onAccepted }
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setAttempted(true);
-    if (Object.keys(errors).length || !preview.decisions || !ready || nextRun !== null || preview.deleted === 0) return;
+    if (Object.keys(errors).length || !preview.decisions || preview.stale || !ready || nextRun !== null || preview.deleted === 0) return;
     bulk.reset();
     setConfirming(true);
   };
@@ -133,7 +133,7 @@ export default function BulkDelete({ projectId, repository, caller, onAccepted }
         {undated ? <Note>{formatCount(undated)} tags have no creation time: the age and the newest-N rules keep them.</Note> : null}
         {attempted && preview.decisions && preview.deleted === 0 ? <Note>These rules delete no tag.</Note> : null}
         <div className="dialog__actions">
-          <button type="submit" className="button button--danger" disabled={!ready || nextRun !== null || bulk.isPending}>
+          <button type="submit" className="button button--danger" disabled={!ready || preview.stale || nextRun !== null || bulk.isPending}>
             {preview.decisions && ready ? `Delete ${formatCount(preview.deleted)} ${preview.deleted === 1 ? 'tag' : 'tags'}` : 'Delete tags'}
           </button>
         </div>

@@ -59,6 +59,8 @@ export interface PreviewResult {
   kept: number;
   /** No answer yet for these tags. */
   planning?: boolean;
+  /** The answer shown is for rules or tags older than the current ones: the current plan is on its way. */
+  stale?: boolean;
 }
 
 /** The tags as the rules module takes them (`protected` from the rules that refuse this caller). */
@@ -121,8 +123,9 @@ export function usePreview(tags: readonly CleanupTag[], rules: CleanupRules, now
   // compared as text: a form hands a new rules object on every render
   const key = JSON.stringify(rules);
   const worker = useRef<Worker | null | undefined>(undefined);
-  const latest = useRef({ id: 0, tagsVersion: 0, tags });
-  const [answer, setAnswer] = useState<PreviewResult>(EMPTY);
+  const latest = useRef({ id: 0, tagsVersion: 0, tags, key });
+  // with the rules and tags it answers: an answer for older ones is shown as stale
+  const [answer, setAnswer] = useState<PreviewResult & { basis?: { key: string; tags: readonly CleanupTag[] } }>(EMPTY);
   const [fallback, setFallback] = useState(false);
   useEffect(() => {
     const started = startWorker();
@@ -139,7 +142,8 @@ export function usePreview(tags: readonly CleanupTag[], rules: CleanupRules, now
       const decisions = reply.reasons
         ? Array.from(reply.reasons, (code, index): CleanupDecision => ({ name: current[index].name, deleted: REASON_CODES[code] === 'deleted', reason: REASON_CODES[code] }))
         : null;
-      setAnswer({ errors: reply.errors, warnings: reply.warnings, decisions, deleted: reply.deleted, kept: decisions ? decisions.length - reply.deleted : 0 });
+      const basis = { key: latest.current.key, tags: current };
+      setAnswer({ errors: reply.errors, warnings: reply.warnings, decisions, deleted: reply.deleted, kept: decisions ? decisions.length - reply.deleted : 0, basis });
       if (decisions && current.length) {
         performance.measure(PREVIEW_WORKER_MEASURE, { start: received - reply.ms, end: received, detail: current.length });
         performance.measure(PREVIEW_MEASURE, { start: received, detail: current.length });
@@ -156,11 +160,14 @@ export function usePreview(tags: readonly CleanupTag[], rules: CleanupRules, now
   useEffect(() => {
     if (!worker.current) return;
     latest.current.id++;
+    latest.current.key = key;
     worker.current.postMessage({ type: 'plan', id: latest.current.id, rules: JSON.parse(key) as CleanupRules, now } satisfies PreviewRequest);
   }, [key, tags, now]);
   const deferredKey = useDeferredValue(key);
   const here = useMemo(() => (fallback ? previewCleanup(tags, JSON.parse(deferredKey) as CleanupRules, now) : null), [fallback, tags, deferredKey, now]);
-  return here ?? answer;
+  if (here) return deferredKey === key ? here : { ...here, stale: true };
+  const { basis, ...shown } = answer;
+  return basis && (basis.key !== key || basis.tags !== tags) ? { ...shown, stale: true } : shown;
 }
 
 /** The module's words for a reason (the outcome has its own column), with the number or age the rules gave. */
@@ -191,7 +198,11 @@ export function DecisionList({ preview, rules, label }: { preview: PreviewResult
   return (
     <div className="cleanup-preview">
       <p role="status" aria-live="polite">
-        {decisions ? `${formatCount(preview.deleted)} to delete, ${formatCount(preview.kept)} kept` : preview.planning ? 'Planning…' : 'Correct the rules to see the preview.'}
+        {decisions
+          ? `${formatCount(preview.deleted)} to delete, ${formatCount(preview.kept)} kept${preview.stale ? ' (updating to the rules as typed…)' : ''}`
+          : preview.planning
+            ? 'Planning…'
+            : 'Correct the rules to see the preview.'}
       </p>
       {decisions ? (
         <>
@@ -203,7 +214,7 @@ export function DecisionList({ preview, rules, label }: { preview: PreviewResult
               <option value="kept">Tags kept</option>
             </select>
           </label>
-          <DataTable caption={label} columns={columns} data={rows} getRowId={(decision) => decision.name} />
+          <DataTable caption={label} columns={columns} data={rows} getRowId={(decision) => decision.name} stale={preview.stale} />
         </>
       ) : null}
     </div>
