@@ -1410,12 +1410,15 @@ test.describe('one press sends one write: alerts', () => {
   });
 });
 
-/** A person's double click with the pointer: the second press 250 ms after the first, at the same place, on whatever is there by then. */
-async function doubleClickAt(page: Page, target: Locator): Promise<void> {
+/**
+ * A person's double click with the pointer (trusted events: only they move the focus): the second
+ * press lands at the same place once the first has drawn what it opens (`opened`), well within
+ * the double click's span, on whatever is there by then.
+ */
+async function doubleClickAt(page: Page, target: Locator, opened: Locator): Promise<void> {
   const box = (await target.boundingBox())!;
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-  // the gap between a person's two presses (trusted pointer events: only they move the focus), not a wait for the page
-  await page.waitForTimeout(250);
+  await expect(opened).toBeVisible();
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
 }
 
@@ -1444,14 +1447,14 @@ test.describe('a double click on a button that opens a dialog leaves it open', (
     const project = await newProject(api);
     await page.goto(`/projects/${project.id}/branches`);
     // the second click lands on the dialog's backdrop, which closes a dialog once the double click is over
-    await doubleClickAt(page, page.getByRole('button', { name: 'New branch', exact: true }));
     const dialog = page.getByRole('dialog', { name: 'New branch' });
+    await doubleClickAt(page, page.getByRole('button', { name: 'New branch', exact: true }), dialog);
     await expect(dialog).toBeVisible();
     await expect(dialog.getByLabel('Branch name', { exact: true })).toBeFocused();
     const shell = new Shell(page);
     await page.keyboard.press('Escape');
     await expect(dialog).toHaveCount(0);
-    await doubleClickAt(page, shell.paletteTrigger);
+    await doubleClickAt(page, shell.paletteTrigger, shell.palette);
     await expect(shell.palette).toBeVisible();
     await expect(shell.paletteInput).toBeFocused();
   });
