@@ -9,7 +9,7 @@ const unique = () => randomBytes(4).toString('hex');
 interface DiscussionAnswer {
   id: string;
   individual_note: boolean;
-  notes: Array<{ body: string; system: boolean; resolvable: boolean; resolved: boolean }>;
+  notes: Array<{ id: number; body: string; system: boolean; resolvable: boolean; resolved: boolean }>;
 }
 
 interface RequestAnswer {
@@ -149,6 +149,42 @@ test.describe('as the administrator', () => {
       [false, true, 'Is the **timeout** right?'],
       [true, false, 'Looks good otherwise.'],
     ]);
+  });
+
+  test('a comment is edited in place and gives the focus back; another’s reply is deleted; a note gets a reaction', async ({ page, api }) => {
+    const developer = await api.createUser();
+    const { base, path } = await newMergeRequest(api, { developers: [developer.id] });
+    const admin = await api.get<{ name: string }>('/user');
+    const thread = await api.post<{ id: string }>(`${base}/discussions`, { body: 'First version' });
+    expect((await api.call('POST', `${base}/discussions/${thread.id}/notes`, { body: { body: 'A reply to remove' }, token: developer.token })).status).toBe(201);
+    await page.goto(path);
+    const article = page.getByRole('article', { name: `Thread by ${admin.name}` });
+    const notes = article.getByRole('list', { name: /^(Notes of the thread|Note)$/ }).getByRole('listitem');
+    // the thread's notes in order: the administrator's, then the Developer's reply
+    const first = notes.first();
+    await expect(first).toContainText('First version');
+    await first.getByRole('button', { name: 'Edit comment', exact: true }).click();
+    const form = first.getByRole('form', { name: 'Edit comment' });
+    await expect(form.getByLabel('Edited comment', { exact: true })).toBeFocused();
+    await form.getByLabel('Edited comment', { exact: true }).fill('Second **version**');
+    await form.getByRole('button', { name: 'Save comment', exact: true }).click();
+    await expect(first.getByText('version', { exact: true })).toBeVisible();
+    await expect(first.getByRole('button', { name: 'Edit comment', exact: true })).toBeFocused();
+    await expect(first).toContainText('(edited)');
+
+    // the administrator may delete a Developer's reply (the platform's admin_note)
+    const reply = notes.last();
+    await expect(reply).toContainText('A reply to remove');
+    await reply.getByRole('button', { name: 'Delete comment', exact: true }).click();
+    await page.getByRole('alertdialog', { name: 'Delete this comment?' }).getByRole('button', { name: 'Delete comment', exact: true }).click();
+    await expect(notes).toHaveCount(1);
+    await expect.poll(async () => (await discussionsOf(api, base)).filter((entry) => !entry.notes[0]?.system).map((entry) => entry.notes.map((note) => note.body))).toEqual([['Second **version**']]);
+
+    await first.getByRole('button', { name: 'Add reaction', exact: true }).click();
+    await first.getByRole('button', { name: 'React with rocket', exact: true }).click();
+    await expect(first.getByRole('button', { name: 'rocket: 1 reaction, yours among them', exact: true })).toHaveAttribute('aria-pressed', 'true');
+    const [{ notes: [note] }] = (await discussionsOf(api, base)).filter((entry) => !entry.notes[0]?.system);
+    await expect.poll(async () => (await api.get<Array<{ name: string }>>(`${base}/notes/${note!.id}/award_emoji`)).map((award) => award.name)).toEqual(['rocket']);
   });
 
   test('a refused comment keeps its text and says why', async ({ page, api }) => {
@@ -308,8 +344,12 @@ test('a Reporter reads the threads but may not resolve them, close the request o
   await expect(page.getByRole('button', { name: 'Resolve thread' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Close merge request' })).toHaveCount(0);
   await expect(page.getByRole('region', { name: 'Description' }).getByRole('checkbox', { name: 'a task' })).toBeDisabled();
-  // a comment is still theirs to write
+  // a comment is still theirs to write, and theirs alone to change: the administrator's thread offers them no edit
   await expect(commentForm(page).getByRole('button', { name: 'Start a thread' })).toBeVisible();
+  await expect(page.getByRole('article', { name: /^Thread by / }).getByRole('button', { name: 'Edit comment' })).toHaveCount(0);
+  await commentForm(page).getByLabel('Comment', { exact: true }).fill('My own remark');
+  await commentForm(page).getByRole('button', { name: 'Comment', exact: true }).click();
+  await expect(page.getByRole('article', { name: `Comment by ${reporter.name}` }).getByRole('button', { name: 'Edit comment', exact: true })).toBeVisible();
   // the platform says the same
   const [discussion] = await discussionsOf(api, base);
   expect((await api.call('PUT', `${base}/discussions/${discussion!.id}`, { body: { resolved: true }, token: reporter.token })).status).toBe(403);

@@ -1022,7 +1022,7 @@ test.describe('one press sends one write', () => {
     return { base, thread, path: `/projects/${project.id}/merge-requests/${request.iid}` };
   }
 
-  type ThreadAnswer = { id: string; individual_note: boolean; notes: Array<{ body: string; system: boolean; resolved: boolean }> };
+  type ThreadAnswer = { id: string; individual_note: boolean; notes: Array<{ id: number; body: string; system: boolean; resolved: boolean }> };
   const threadsOf = async (api: Api, base: string) => (await api.get<ThreadAnswer[]>(`${base}/discussions`)).filter((thread) => !thread.notes[0]?.system);
 
   eachPress('resolve a merge request thread', async ({ page, api }, press) => {
@@ -1072,6 +1072,21 @@ test.describe('one press sends one write', () => {
     await expect(form.getByLabel('Comment', { exact: true })).toHaveValue('');
     await expectOneRequest(api, mark, 'POST', `/api/v4${base}/discussions`);
     expect((await threadsOf(api, base)).map((entry) => entry.notes[0]?.body)).toEqual(['Is this right?', 'Another question.']);
+  });
+
+  eachPress('save an edited merge request comment', async ({ page, api }, press) => {
+    const { base, path } = await newMergeRequestWithThread(api);
+    await page.goto(path);
+    const article = page.getByRole('article', { name: /^Thread by / });
+    await article.getByRole('button', { name: 'Edit comment', exact: true }).click();
+    const form = article.getByRole('form', { name: 'Edit comment' });
+    await form.getByLabel('Edited comment', { exact: true }).fill('Is this right now?');
+    const mark = await api.requestMark();
+    await pressTwice(page, press, form.getByRole('button', { name: 'Save comment', exact: true }));
+    await expect(form).toHaveCount(0);
+    const [{ notes: [note] }] = await threadsOf(api, base);
+    await expectOneRequest(api, mark, 'PUT', `/api/v4${base}/notes/${note!.id}`);
+    expect((await threadsOf(api, base)).map((entry) => entry.notes.map((each) => each.body))).toEqual([['Is this right now?']]);
   });
 
   eachPress('start a thread on a line of the changes', async ({ page, api }, press) => {

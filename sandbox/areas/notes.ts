@@ -73,9 +73,15 @@ const present = (call: Call, noteable: Noteable, note: NoteRow) => noteEntity(
   call.sandbox, note, userById(call.sandbox, note.author_id), noteable.iid, note.resolved_by_id === null ? undefined : userById(call.sandbox, note.resolved_by_id),
 );
 
-/** Deletes a note with its awards: its author, or Maintainer and up (admin_note). */
-function deleteNote(call: Call, noteable: Noteable, note: NoteRow): void {
+/** A note is edited and deleted by its author, or Maintainer and up (the platform's admin_note); a system note by nobody. */
+function mayAdminNote(call: Call, noteable: Noteable, note: NoteRow): void {
+  if (note.system) throw forbidden();
   if (note.author_id !== call.actor.user!.id && projectRole(call.sandbox.db, call.actor, noteable.project, call.now) < AccessLevel.MAINTAINER) throw forbidden();
+}
+
+/** Deletes a note with its awards. */
+function deleteNote(call: Call, noteable: Noteable, note: NoteRow): void {
+  mayAdminNote(call, noteable, note);
   call.sandbox.db.prepare("DELETE FROM award_emoji WHERE awardable_type = 'Note' AND awardable_id = ?").run(note.id);
   call.sandbox.db.prepare('DELETE FROM notes WHERE id = ?').run(note.id);
 }
@@ -203,8 +209,7 @@ function registerNotesOn(routes: Router, type: Noteable['type']): void {
     collectParamErrors([() => params.string('body'), () => params.bool('confidential'), () => params.bool('internal')]);
     const noteable = noteableOf(c, call, type);
     const note = noteOf(c, call, noteable);
-    // only the author edits a note's text; system notes are nobody's to edit
-    if (note.system || note.author_id !== call.actor.user!.id) throw forbidden();
+    mayAdminNote(call, noteable, note);
     const body = params.string('body');
     if (body === undefined) throw paramError('body is missing');
     bodyErrors(body);
@@ -438,7 +443,7 @@ function registerDiscussions(routes: Router, type: 'Issue' | 'MergeRequest'): vo
     return c.json(discussionAnswer(call, noteable, reloadThread(call, noteable, discussionIdOf(thread[0]))));
   });
 
-  // a note of a thread: edit its text (its author) or resolve it (who may resolve)
+  // a note of a thread: edit its text (its author, Maintainers) or resolve it (who may resolve)
   routes.put(`${base}/:discussion_id/notes/:note_id`, {}, (c, call) => {
     const { params } = call;
     collectParamErrors([() => params.string('body'), () => params.bool('resolved')]);
@@ -453,7 +458,7 @@ function registerDiscussions(routes: Router, type: 'Issue' | 'MergeRequest'): vo
     if (resolved !== undefined) {
       setResolved(call, noteable, [note], resolved);
     } else {
-      if (note.system || note.author_id !== call.actor.user!.id) throw forbidden();
+      mayAdminNote(call, noteable, note);
       bodyErrors(body!);
       call.sandbox.db.prepare('UPDATE notes SET body = ?, updated_at = ? WHERE id = ?').run(body, timestamp(call.now), note.id);
     }

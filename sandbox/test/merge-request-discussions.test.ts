@@ -63,6 +63,8 @@ describe('notes on merge requests', () => {
     expect((await h.get(path(iid, 'participants'))).body.map((user: any) => user.id)).toEqual([author.id, reporter.id]);
     expect((await h.put(path(iid, `notes/${created.body.id}`), { body: 'edited' }, { token: developer.token })).status).toBe(403);
     expect((await h.put(path(iid, `notes/${created.body.id}`), { body: 'edited' }, { token: reporter.token })).body.body).toBe('edited');
+    // the project's Owner edits another's comment (admin_note, Maintainer and up)
+    expect((await h.put(path(iid, `notes/${created.body.id}`), { body: 'edited by the owner' })).body).toMatchObject({ body: 'edited by the owner', author: { id: reporter.id } });
     expect((await h.post(path(iid, 'notes'), { body: '   ' })).body).toEqual({ error: 'body is empty' });
     expect((await h.post(path(iid, 'notes'), {})).body).toEqual({ error: 'body is missing' });
     expect((await h.post(path(iid, 'notes'), { body: 'x' }, { token: outsider.token })).status).toBe(404);
@@ -122,6 +124,9 @@ describe('discussions on merge requests', () => {
     expect((await h.get(path(iid, `discussions/${id}`))).body.notes.map((note: any) => note.resolved)).toEqual([false, true]);
     expect((await h.put(path(iid, `discussions/${id}`), {})).body).toEqual({ error: 'resolved is missing' });
     expect((await h.put(path(iid, `discussions/${id}/notes/${reply.body.id}`), {})).status).toBe(400);
+    // a thread's note is edited by its author or a Maintainer and up, not by another Developer
+    expect((await h.put(path(iid, `discussions/${id}/notes/${reply.body.id}`), { body: 'Because of X.' }, { token: developer.token })).status).toBe(403);
+    expect((await h.put(path(iid, `discussions/${id}/notes/${reply.body.id}`), { body: 'Because of X.' })).body).toMatchObject({ body: 'Because of X.', author: { id: author.id } });
     expect((await h.get(path(iid, 'discussions/0123456789012345678901234567890123456789'))).status).toBe(404);
     const list = await h.get(path(iid, 'discussions'));
     expect(list.body.map((discussion: any) => discussion.id)).toEqual([id]);

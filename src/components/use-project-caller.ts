@@ -36,6 +36,13 @@ export function useProjectAuthorCaller(projectId: number): ProjectAuthorCaller {
 
 export const READ_ONLY_TOKEN = 'This token is read-only (it lacks the api scope).';
 
+const MAINTAINER = 40;
+
+/** Editing and deleting a comment: its author, the project's Maintainers and Owners, administrators (the platform's admin_note). */
+export function mayChangeNote(caller: ProjectAuthorCaller, authorId: number | undefined): boolean {
+  return caller.canWrite && (caller.isAdmin || caller.role >= MAINTAINER || (authorId !== undefined && authorId === caller.userId));
+}
+
 /**
  * Commenting on an issue or merge request: anyone who sees it, unless its discussion is locked;
  * then project members from `memberRole` up.

@@ -31,10 +31,5 @@ export function deleteRefusal(caller: IssueCaller): string | null {
   return 'Only Owners of this project and administrators can delete an issue.';
 }
 
-/** A note is edited and deleted by its author (administrators too). */
-export function mayChangeNote(caller: IssueCaller, authorId: number | undefined): boolean {
-  return caller.canWrite && (caller.isAdmin || (authorId !== undefined && authorId === caller.userId));
-}
-
 /** Who is looking, and their role in the project. */
 export const useIssueCaller = useProjectAuthorCaller;

@@ -3,7 +3,7 @@ import {
   cloneIssue, deleteIssue, getIssue, issuesQueries, moveIssue, setIssueSubscription, trackTime, updateIssue,
   type IssueChanges, type TimeTracking,
 } from '../../api/issues.ts';
-import { createNote, deleteNote, notesQueries, updateNote, type Noteable } from '../../api/notes.ts';
+import { createNote, notesQueries, type Noteable } from '../../api/notes.ts';
 import { useConnection } from '../../api/react.ts';
 import { useTaskTicks } from '../../components/task-ticks.ts';
 import { REPEAT_AFTER_MS, toggledField, useWrite } from '../../components/use-write.ts';
@@ -26,23 +26,28 @@ function useIssueWrite<V, R>(
   run: (variables: V) => Promise<R>,
   { onDone, toggle = true, toggleOf }: { onDone?: (data: R, variables: V) => void; toggle?: boolean; toggleOf?: (variables: V) => string | undefined } = {},
 ) {
+  const refresh = useRefresh(ref, touches);
+  return useWrite({ send: run, onDone, repeatAfterMs: toggle ? REPEAT_AFTER_MS : undefined, toggleOf, refresh });
+}
+
+/** Refetches what a write touched. */
+function useRefresh(ref: IssueRef, touches: readonly Touches[]): () => Promise<unknown> {
   const queryClient = useQueryClient();
   const connection = useConnection();
   const noteable: Noteable = { projectId: ref.projectId, issueIid: ref.iid };
-  return useWrite({
-    send: run,
-    onDone,
-    repeatAfterMs: toggle ? REPEAT_AFTER_MS : undefined,
-    toggleOf,
-    refresh: () =>
-      Promise.all(
-        touches.map((part) =>
-          part === 'issue'
-            ? queryClient.invalidateQueries({ queryKey: issuesQueries.detail(connection, ref.projectId, ref.iid).queryKey })
-            : queryClient.invalidateQueries({ queryKey: notesQueries.thread(connection, noteable).queryKey }),
-        ),
+  return () =>
+    Promise.all(
+      touches.map((part) =>
+        part === 'issue'
+          ? queryClient.invalidateQueries({ queryKey: issuesQueries.detail(connection, ref.projectId, ref.iid).queryKey })
+          : queryClient.invalidateQueries({ queryKey: notesQueries.thread(connection, noteable).queryKey }),
       ),
-  });
+    );
+}
+
+/** After a comment is edited or deleted: the thread, and the issue (its count of comments). */
+export function useRefreshNotes(ref: IssueRef): () => Promise<unknown> {
+  return useRefresh(ref, ['thread', 'issue']);
 }
 
 /** An edit of the issue's fields: the issue, and the system notes it records. */
@@ -91,20 +96,6 @@ export function useAddNote(ref: IssueRef) {
   const connection = useConnection();
   return useIssueWrite(ref, ['thread', 'issue'], ({ body, internal }: AddNoteVariables) =>
     createNote(connection, { noteable: { projectId: ref.projectId, issueIid: ref.iid }, body, internal }), { toggle: false },
-  );
-}
-
-export function useEditNote(ref: IssueRef) {
-  const connection = useConnection();
-  return useIssueWrite(ref, ['thread'], ({ noteId, body }: { noteId: number; body: string }) =>
-    updateNote(connection, { noteable: { projectId: ref.projectId, issueIid: ref.iid }, noteId, body }),
-  );
-}
-
-export function useDeleteNote(ref: IssueRef) {
-  const connection = useConnection();
-  return useIssueWrite(ref, ['thread', 'issue'], ({ noteId }: { noteId: number }) =>
-    deleteNote(connection, { noteable: { projectId: ref.projectId, issueIid: ref.iid }, noteId }),
   );
 }
 

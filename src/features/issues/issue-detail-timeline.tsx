@@ -3,14 +3,15 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { issueEventsQueries, type IssueEvents } from '../../api/issues.ts';
 import { notesQueries, type Note } from '../../api/notes.ts';
 import { useConnection } from '../../api/react.ts';
-import { ConfirmDialog } from '../../components/dialog.tsx';
-import { ErrorPanel, errorText } from '../../components/error-panel.tsx';
+import { ErrorPanel } from '../../components/error-panel.tsx';
 import { WriteOutcome } from '../../components/write-outcome.tsx';
 import { formatDateTime, formatRelative } from '../../lib/time.ts';
-import { commentRefusal, mayChangeNote, mayWriteInternal, type IssueCaller } from './issue-detail-access.ts';
+import { commentRefusal, mayWriteInternal, type IssueCaller } from './issue-detail-access.ts';
+import { mayChangeNote } from '../../components/use-project-caller.ts';
+import { ChangeableNote } from '../../components/changeable-note.tsx';
 import { useCommentDraft } from '../../components/comment-draft.ts';
 import { NoteEditor, ProjectMarkdown } from '../../components/note-editor.tsx';
-import { useAddNote, useDeleteNote, useEditNote, type IssueRef } from './issue-detail-mutations.ts';
+import { useAddNote, useRefreshNotes, type IssueRef } from './issue-detail-mutations.ts';
 import { Reactions } from '../../components/reactions.tsx';
 import { mergeTimeline, type TimelineItem } from './timeline.ts';
 import { formatCount } from '../../lib/numbers.ts';
@@ -33,18 +34,8 @@ function Who({ user }: { user: { name: string; username: string } | null | undef
 }
 
 function NoteEntry({ note, issueRef, caller }: { note: Note; issueRef: IssueRef; caller: IssueCaller }) {
-  const edit = useEditNote(issueRef);
-  const remove = useDeleteNote(issueRef);
-  const [editing, setEditing] = useState(false);
-  const [draft, setDraft] = useState(note.body);
-  const [confirming, setConfirming] = useState(false);
-  const mine = !note.system && mayChangeNote(caller, note.author?.id);
+  const refreshNotes = useRefreshNotes(issueRef);
   const label = `${note.system ? 'Change' : 'Comment'} by ${note.author?.name ?? 'someone'}`;
-  const save = (event: FormEvent) => {
-    event.preventDefault();
-    if (!draft.trim()) return;
-    edit.mutate({ noteId: note.id, body: draft }, { onSuccess: () => setEditing(false) });
-  };
   if (note.system) {
     return (
       <li className="timeline__entry timeline__entry--system">
@@ -52,51 +43,26 @@ function NoteEntry({ note, issueRef, caller }: { note: Note; issueRef: IssueRef;
       </li>
     );
   }
+  const noteable = { projectId: issueRef.projectId, issueIid: issueRef.iid };
   return (
     <li className="timeline__entry">
       <article aria-label={label} className="note">
-        <header className="note__header">
-          <Who user={note.author} /> {note.author ? <span className="muted">@{note.author.username}</span> : null} · <When value={note.created_at} />
-          {note.internal ? <span className="badge badge--warning">Internal</span> : null}
-          {note.updated_at && note.updated_at !== note.created_at ? <span className="muted"> (edited)</span> : null}
-          {mine && !editing ? (
-            <span className="row-actions">
-              <button type="button" className="button" onClick={() => (setDraft(note.body), edit.reset(), setEditing(true))}>
-                Edit comment
-              </button>
-              <button type="button" className="button button--danger-quiet" onClick={() => (remove.reset(), setConfirming(true))}>
-                Delete comment
-              </button>
-            </span>
-          ) : null}
-        </header>
-        {editing ? (
-          <form aria-label="Edit comment" onSubmit={save}>
-            <NoteEditor projectId={issueRef.projectId} label="Edited comment" value={draft} onChange={setDraft} />
-            <WriteOutcome write={edit} />
-            <button type="submit" className="button button--primary" disabled={edit.isPending || !draft.trim()}>
-              Save comment
-            </button>
-            <button type="button" className="button" disabled={edit.isPending} onClick={() => setEditing(false)}>
-              Cancel
-            </button>
-          </form>
-        ) : (
-          <ProjectMarkdown projectId={issueRef.projectId} source={note.body} />
-        )}
-        <Reactions noteable={{ projectId: issueRef.projectId, issueIid: issueRef.iid }} noteId={note.id} userId={caller.userId} canReact={caller.canWrite} label={`Reactions to the comment by ${note.author?.name ?? 'someone'}`} />
+        <ChangeableNote
+          noteable={noteable}
+          note={note}
+          authorName={note.author?.name ?? 'someone'}
+          mayChange={mayChangeNote(caller, note.author?.id)}
+          refresh={refreshNotes}
+          header={
+            <>
+              <Who user={note.author} /> {note.author ? <span className="muted">@{note.author.username}</span> : null} · <When value={note.created_at} />
+              {note.internal ? <span className="badge badge--warning">Internal</span> : null}
+              {note.updated_at && note.updated_at !== note.created_at ? <span className="muted"> (edited)</span> : null}
+            </>
+          }
+        />
+        <Reactions noteable={noteable} noteId={note.id} userId={caller.userId} canReact={caller.canWrite} label={`Reactions to the comment by ${note.author?.name ?? 'someone'}`} />
       </article>
-      <ConfirmDialog
-        open={confirming}
-        onOpenChange={setConfirming}
-        title="Delete this comment?"
-        description={`The comment by ${note.author?.name ?? 'someone'} is deleted for everyone, with its reactions. This cannot be undone.`}
-        confirmLabel="Delete comment"
-        destructive
-        write={remove}
-        error={remove.status === 'refused' ? errorText(remove.error) : undefined}
-        onConfirm={() => remove.mutate({ noteId: note.id }, { onSuccess: () => setConfirming(false) })}
-      />
     </li>
   );
 }

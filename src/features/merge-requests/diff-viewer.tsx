@@ -246,6 +246,7 @@ function useLineThreads(projectId: number, iid: number, request: MergeRequestDet
     <Suspense fallback={<p role="status">Loading the threads…</p>}>
       <LineThreads
         target={target}
+        caller={caller}
         threads={anchors.flatMap((anchor) => byLine.get(anchor) ?? [])}
         composing={composing && anchors.includes(composing.anchor) ? composing : null}
         onClose={() => setComposing(null)}

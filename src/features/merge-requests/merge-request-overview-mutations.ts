@@ -71,6 +71,12 @@ export function useMergeRequestTaskTicks(ref: MergeRequestRef, description: stri
   });
 }
 
+/** After a comment is edited or deleted: the threads, and the request (its count of comments, whether its threads are resolved). */
+export function useRefreshThreads(ref: MergeRequestRef): () => Promise<unknown> {
+  const queryClient = useQueryClient();
+  return () => refreshTouched(queryClient, ref, ['discussions', 'request']);
+}
+
 /** Resolving a thread changes whether the request may merge (`blocking_discussions_resolved`): the request too. */
 export function useResolveDiscussion(ref: MergeRequestRef) {
   const connection = useConnection();
@@ -87,7 +93,6 @@ export function useReplyToDiscussion(ref: MergeRequestRef) {
   );
 }
 
-/** A new resolvable thread on the request. */
 /** A thread on the request, or on a line of its changes with `position`. */
 export function useStartThread(ref: MergeRequestRef) {
   const connection = useConnection();

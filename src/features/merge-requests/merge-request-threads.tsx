@@ -4,12 +4,15 @@ import { useCommentDraft } from '../../components/comment-draft.ts';
 import { ErrorPanel } from '../../components/error-panel.tsx';
 import { useFocusBackOnClose } from '../../components/focus-back.ts';
 import { NoteEditor, ProjectMarkdown } from '../../components/note-editor.tsx';
+import { ChangeableNote } from '../../components/changeable-note.tsx';
+import { Reactions } from '../../components/reactions.tsx';
+import { mayChangeNote } from '../../components/use-project-caller.ts';
 import { Time } from '../../components/time.tsx';
 import type { Write } from '../../components/use-write.ts';
 import { WriteOutcome } from '../../components/write-outcome.tsx';
 import { commentRefusal, type MergeRequestCaller } from './merge-request-overview-access.ts';
 import { isResolvable, isUnresolved, positionText, unresolvedText } from './merge-request-threads-text.ts';
-import { useAddComment, useReplyToDiscussion, useResolveDiscussion, useStartThread, type LinePosition, type MergeRequestRef } from './merge-request-overview-mutations.ts';
+import { useAddComment, useRefreshThreads, useReplyToDiscussion, useResolveDiscussion, useStartThread, type LinePosition, type MergeRequestRef } from './merge-request-overview-mutations.ts';
 import { formatCount } from '../../lib/numbers.ts';
 import { useAllDiscussions } from './all-discussions.ts';
 import { RouteLink } from '../../components/route-link.tsx';
@@ -23,14 +26,25 @@ function authorName(note: DiscussionNote): string {
   return note.author?.name ?? 'Someone';
 }
 
-function NoteBody({ note, projectId }: { note: DiscussionNote; projectId: number }) {
+function NoteBody({ note, target, caller }: { note: DiscussionNote; target: MergeRequestRef; caller: MergeRequestCaller }) {
+  const refreshThreads = useRefreshThreads(target);
+  const noteable = { projectId: target.projectId, mergeRequestIid: target.iid };
   return (
     <div className="thread__note">
-      <header className="note__header">
-        <strong>{authorName(note)}</strong> {note.author ? <span className="muted">@{note.author.username}</span> : null} · <Time value={note.created_at} relative />
-        {note.updated_at && note.updated_at !== note.created_at ? <span className="muted"> (edited)</span> : null}
-      </header>
-      <ProjectMarkdown projectId={projectId} source={note.body} />
+      <ChangeableNote
+        noteable={noteable}
+        note={note}
+        authorName={authorName(note)}
+        mayChange={mayChangeNote(caller, note.author?.id)}
+        refresh={refreshThreads}
+        header={
+          <>
+            <strong>{authorName(note)}</strong> {note.author ? <span className="muted">@{note.author.username}</span> : null} · <Time value={note.created_at} relative />
+            {note.updated_at && note.updated_at !== note.created_at ? <span className="muted"> (edited)</span> : null}
+          </>
+        }
+      />
+      <Reactions noteable={noteable} noteId={note.id} userId={caller.userId} canReact={caller.canWrite} label={`Reactions to the comment by ${authorName(note)}`} />
     </div>
   );
 }
@@ -93,7 +107,14 @@ function DraftNoteForm<V>({ target, draftPath, formLabel, editorLabel, write, va
   );
 }
 
-function Thread({ discussion, target, mayResolve, mayComment, underItsLine = false }: { discussion: Discussion; target: MergeRequestRef; mayResolve: boolean; mayComment: boolean; underItsLine?: boolean }) {
+function Thread({ discussion, target, caller, mayResolve, mayComment, underItsLine = false }: {
+  discussion: Discussion;
+  target: MergeRequestRef;
+  caller: MergeRequestCaller;
+  mayResolve: boolean;
+  mayComment: boolean;
+  underItsLine?: boolean;
+}) {
   const resolve = useResolveDiscussion(target);
   const [replying, setReplying] = useState(false);
   // the Reply button is drawn again when the reply form closes: the focus goes back to it
@@ -128,7 +149,7 @@ function Thread({ discussion, target, mayResolve, mayComment, underItsLine = fal
           <ol id={notesId} className="thread__notes" aria-label={count > 1 ? 'Notes of the thread' : 'Note'}>
             {discussion.notes.map((note) => (
               <li key={note.id}>
-                <NoteBody note={note} projectId={target.projectId} />
+                <NoteBody note={note} target={target} caller={caller} />
               </li>
             ))}
           </ol>
@@ -255,7 +276,7 @@ export function MergeRequestActivity({ target, caller, locked, mayResolve }: { t
           discussion.notes[0].system ? (
             <SystemEntry key={discussion.id} note={discussion.notes[0]} projectId={target.projectId} />
           ) : (
-            <Thread key={discussion.id} discussion={discussion} target={target} mayResolve={mayResolve} mayComment={refusal === null} />
+            <Thread key={discussion.id} discussion={discussion} target={target} caller={caller} mayResolve={mayResolve} mayComment={refusal === null} />
           ),
         )}
       </ol>
@@ -289,8 +310,9 @@ export function MergeRequestActivity({ target, caller, locked, mayResolve }: { t
  * Under a line of the changes: the threads on it, and the form of a new one when the reader pressed
  * "Comment on line …" there. The draft is kept per line, as the request's own comment is.
  */
-export function LineThreads({ target, threads, composing, onClose, mayResolve, mayComment }: {
+export function LineThreads({ target, caller, threads, composing, onClose, mayResolve, mayComment }: {
   target: MergeRequestRef;
+  caller: MergeRequestCaller;
   threads: readonly Discussion[];
   /** Where a new thread goes, when one is being written on this line. */
   composing: { anchor: string; position: LinePosition; label: string } | null;
@@ -303,7 +325,7 @@ export function LineThreads({ target, threads, composing, onClose, mayResolve, m
       {threads.length ? (
         <ol className="timeline__list" aria-label="Threads on this line">
           {threads.map((discussion) => (
-            <Thread key={discussion.id} discussion={discussion} target={target} mayResolve={mayResolve} mayComment={mayComment} underItsLine />
+            <Thread key={discussion.id} discussion={discussion} target={target} caller={caller} mayResolve={mayResolve} mayComment={mayComment} underItsLine />
           ))}
         </ol>
       ) : null}

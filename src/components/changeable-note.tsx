@@ -1,0 +1,103 @@
+import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { deleteNote, updateNote, type Noteable } from '../api/notes.ts';
+import { useConnection } from '../api/react.ts';
+import { ConfirmDialog } from './dialog.tsx';
+import { errorText } from './error-panel.tsx';
+import { useFocusBackOnClose } from './focus-back.ts';
+import { NoteEditor, ProjectMarkdown } from './note-editor.tsx';
+import { REPEAT_AFTER_MS, useWrite, type Write } from './use-write.ts';
+import { WriteOutcome } from './write-outcome.tsx';
+
+interface ChangeableNoteProps {
+  noteable: Noteable;
+  note: { id: number; body: string };
+  /** Who wrote it, as the delete's confirmation names them. */
+  authorName: string;
+  /** Its author, the project's Maintainers and Owners, administrators (`mayChangeNote`). */
+  mayChange: boolean;
+  /** Refetches what shows the note and counts notes. */
+  refresh: () => Promise<unknown>;
+  header: ReactNode;
+}
+
+/** A note's header and text; for who may change it, "Edit comment" in place and "Delete comment" confirmed. */
+export function ChangeableNote(props: ChangeableNoteProps) {
+  return props.mayChange ? (
+    <NoteWithChanges {...props} />
+  ) : (
+    <>
+      <header className="note__header">{props.header}</header>
+      <ProjectMarkdown projectId={props.noteable.projectId} source={props.note.body} />
+    </>
+  );
+}
+
+function NoteWithChanges({ noteable, note, authorName, refresh, header }: ChangeableNoteProps) {
+  const connection = useConnection();
+  // the same text saved again later is a choice, not a double press
+  const edit = useWrite({ send: ({ body }: { body: string }) => updateNote(connection, { noteable, noteId: note.id, body }), refresh, repeatAfterMs: REPEAT_AFTER_MS });
+  const remove = useWrite({ send: () => deleteNote(connection, { noteable, noteId: note.id }), refresh });
+  const [editing, setEditing] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  // drawn again when the edit closes: the focus goes back to it
+  const editButton = useRef<HTMLButtonElement>(null);
+  return (
+    <>
+      <header className="note__header">
+        {header}
+        {editing ? null : (
+          <span className="row-actions">
+            <button ref={editButton} type="button" className="button" onClick={() => (edit.reset(), setEditing(true))}>
+              Edit comment
+            </button>
+            <button type="button" className="button button--danger-quiet" onClick={() => (remove.reset(), setConfirming(true))}>
+              Delete comment
+            </button>
+          </span>
+        )}
+      </header>
+      {editing ? (
+        <EditNoteForm projectId={noteable.projectId} body={note.body} edit={edit} onClose={() => setEditing(false)} focusBackTo={() => editButton.current} />
+      ) : (
+        <ProjectMarkdown projectId={noteable.projectId} source={note.body} />
+      )}
+      {confirming ? (
+        <ConfirmDialog
+          open
+          onOpenChange={setConfirming}
+          title="Delete this comment?"
+          description={`The comment by ${authorName} is deleted for everyone, with its reactions. This cannot be undone.`}
+          confirmLabel="Delete comment"
+          destructive
+          write={remove}
+          error={remove.status === 'refused' ? errorText(remove.error) : undefined}
+          onConfirm={() => remove.mutate(undefined, { onSuccess: () => setConfirming(false) })}
+        />
+      ) : null}
+    </>
+  );
+}
+
+function EditNoteForm({ projectId, body, edit, onClose, focusBackTo }: { projectId: number; body: string; edit: Write<unknown, { body: string }>; onClose: () => void; focusBackTo: () => HTMLElement | null }) {
+  useFocusBackOnClose(focusBackTo);
+  const [draft, setDraft] = useState(body);
+  const save = (event: FormEvent) => {
+    event.preventDefault();
+    if (!draft.trim()) return;
+    edit.mutate({ body: draft }, { onSuccess: onClose });
+  };
+  return (
+    <form aria-label="Edit comment" onSubmit={save} className="comment-form">
+      <NoteEditor projectId={projectId} label="Edited comment" value={draft} onChange={setDraft} autoFocus />
+      <WriteOutcome write={edit} hint="Your text is kept: save it again when you are ready." />
+      <span className="row-actions">
+        <button type="submit" className="button button--primary" disabled={edit.isPending || !draft.trim()}>
+          {edit.isPending ? 'Saving…' : 'Save comment'}
+        </button>
+        <button type="button" className="button" disabled={edit.isPending} onClick={onClose}>
+          Cancel
+        </button>
+      </span>
+    </form>
+  );
+}
