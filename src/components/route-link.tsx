@@ -34,7 +34,7 @@ type AnchorProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'>;
  * in the page, preloads on hover as `Link` does (a press preloads too: lib/press-preload), and a
  * modified click (new tab, new window) is left to the browser.
  */
-export function RouteLink<P extends RoutePath>({ to, params, search, hash, onClick, onMouseEnter, onMouseLeave, ...anchor }: { to: P; search?: Record<string, unknown>; hash?: string } & RouteParams<P> & AnchorProps) {
+export function RouteLink<P extends RoutePath>({ to, params, search, hash, onClick, onMouseEnter, onMouseLeave, onPointerDown, ...anchor }: { to: P; search?: Record<string, unknown>; hash?: string } & RouteParams<P> & AnchorProps) {
   const router = useRouter();
   const href = routeHref(to, params as Record<string, string | number> | undefined) + (search ? router.options.stringifySearch(search) : '') + (hash ? `#${encodeURI(hash)}` : '');
   return (
@@ -45,6 +45,7 @@ export function RouteLink<P extends RoutePath>({ to, params, search, hash, onCli
         onClick?.(event);
         if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || anchor.target) return;
         event.preventDefault();
+        clearTimeout(intent);
         void router.navigate({ href });
       }}
       onMouseEnter={(event) => {
@@ -55,6 +56,11 @@ export function RouteLink<P extends RoutePath>({ to, params, search, hash, onCli
       }}
       onMouseLeave={(event) => {
         onMouseLeave?.(event);
+        clearTimeout(intent);
+      }}
+      onPointerDown={(event) => {
+        onPointerDown?.(event);
+        // the press preloads at once: a hover's preload still to come would only hold up the frame that shows the screen
         clearTimeout(intent);
       }}
     />
