@@ -17,7 +17,7 @@ describe('RouteLink hover preload', () => {
     const router = createRouter({ routeTree: createRootRoute(), history: createMemoryHistory() });
     const preload = vi.spyOn(router, 'preloadRoute').mockResolvedValue(undefined);
     const root = createRoot(host);
-    await act(async () => root.render(<RouterContextProvider router={router}><RouteLink to="/users">People</RouteLink></RouterContextProvider>));
+    await act(async () => root.render(<RouterContextProvider router={router}><RouteLink to="/users/">People</RouteLink></RouterContextProvider>));
     return { link: host.querySelector('a')!, preload, root };
   }
 
