@@ -168,6 +168,30 @@ test('threads on lines: shown under their line in both views, and a new one star
   await expect(file.getByRole('row').filter({ hasText: 'Removed: b = 2' })).toHaveAttribute('aria-current', 'true');
 });
 
+test('after a push, a thread on a file the push left alone stays under its line; one on a changed file is on an old version', async ({ page, api }) => {
+  const path = await requestChanging(api, { 'app/one.py': 'a = 1\n', 'app/two.py': 'b = 1\n' }, { 'app/one.py': 'a = 2\n', 'app/two.py': 'b = 2\n' });
+  const [, projectId, iid] = /\/projects\/(\d+)\/merge-requests\/(\d+)\//.exec(path)!;
+  const base = `/projects/${projectId}/merge_requests/${iid}`;
+  const { diff_refs: refs } = await api.get<{ diff_refs: { base_sha: string; start_sha: string; head_sha: string } }>(base);
+  for (const file of ['app/one.py', 'app/two.py']) {
+    await api.post(`${base}/discussions`, { body: `About ${file}`, position: { ...refs, position_type: 'text', old_path: file, new_path: file, new_line: 1 } });
+  }
+  await api.post(`/projects/${projectId}/repository/commits`, { branch: 'topic', commit_message: 'More', actions: [{ action: 'update', file_path: 'app/two.py', content: 'b = 3\n' }] });
+  await page.goto(path);
+  const one = page.getByRole('group', { name: 'app/one.py', exact: true });
+  const two = page.getByRole('group', { name: 'app/two.py', exact: true });
+  await expect(one.getByRole('list', { name: 'Threads on this line' })).toContainText('About app/one.py');
+  await expect(two.getByRole('row').filter({ hasText: 'Added: b = 3' })).toHaveCount(1);
+  await expect(two.getByRole('list', { name: 'Threads on this line' })).toHaveCount(0);
+
+  await page.getByRole('navigation', { name: 'Merge request' }).getByRole('link', { name: 'Overview' }).click();
+  const activity = page.getByRole('region', { name: 'Activity' });
+  await expect(activity.getByRole('link', { name: 'app/one.py, line 1', exact: true })).toBeVisible();
+  const outdated = activity.getByRole('article', { name: /^Thread by / }).filter({ hasText: 'About app/two.py' });
+  await expect(outdated).toContainText('On an old version of the changes: app/two.py, line 1');
+  await expect(outdated.getByRole('link', { name: 'app/two.py, line 1' })).toHaveCount(0);
+});
+
 test('a file marked viewed closes, stays marked through a reload, and is unmarked once its changes change', async ({ page, api }) => {
   const path = await requestChanging(api, { 'app/one.py': 'a = 1\n', 'app/two.py': 'b = 1\n' }, { 'app/one.py': 'a = 2\n', 'app/two.py': 'b = 2\n' });
   const projectId = /\/projects\/(\d+)\//.exec(path)![1];

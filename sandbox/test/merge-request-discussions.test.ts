@@ -157,6 +157,24 @@ describe('discussions on merge requests', () => {
     expect((await h.post(path(iid, 'discussions'), { body: 'x', position: 'line 2' })).body).toEqual({ error: 'position is invalid' });
   });
 
+  it('moves a line thread to the new version of the changes while its file is unchanged; one on a changed file stays on its old version', async () => {
+    const { iid, branch } = await openRequest();
+    await commit(branch, 'other.txt', 'a\nb\n');
+    const { diff_refs: before } = (await h.get(`/projects/${projectId}/merge_requests/${iid}`)).body;
+    const onLine = (file: string) => ({ position_type: 'text', base_sha: before.base_sha, start_sha: before.start_sha, head_sha: before.head_sha, new_path: file, new_line: 2 });
+    const kept = await h.post(path(iid, 'discussions'), { body: 'On the file that stays', position: onLine(`${branch}.txt`) });
+    const outdated = await h.post(path(iid, 'discussions'), { body: 'On the file that changes', position: onLine('other.txt') });
+    expect([kept.status, outdated.status]).toEqual([201, 201]);
+    tick();
+    expect((await h.post(`/projects/${projectId}/repository/commits`, { branch, commit_message: 'Change other', actions: [{ action: 'update', file_path: 'other.txt', content: 'a\nc\n' }] })).status).toBe(201);
+    // read as the platform traces after a push: the request's new version first
+    const { diff_refs: after } = (await h.get(`/projects/${projectId}/merge_requests/${iid}`)).body;
+    expect(after.head_sha).not.toBe(before.head_sha);
+    const positions = new Map((await h.get(path(iid, 'discussions'))).body.map((discussion: any) => [discussion.notes[0].body, discussion.notes[0].position]));
+    expect(positions.get('On the file that stays')).toMatchObject({ base_sha: after.base_sha, start_sha: after.start_sha, head_sha: after.head_sha, new_line: 2 });
+    expect(positions.get('On the file that changes')).toMatchObject({ head_sha: before.head_sha, new_line: 2 });
+  });
+
   it('blocks merging while threads are open where the project asks for them resolved', async () => {
     const { iid } = await openRequest();
     const thread = await h.post(path(iid, 'discussions'), { body: 'Blocker' }, { token: developer.token });

@@ -10,7 +10,7 @@ import type { DiffLine } from '../../lib/diff.ts';
 import { useIdleSinceMount } from '../../components/list-hooks.ts';
 import { useProjectAuthorCaller } from '../../components/use-project-caller.ts';
 import { collapsedFiles, currentFile, diffEntries, diffRows, fileTree, pagesAfterFirst, rowOfAnchor, type DiffEntry } from './diff-model.ts';
-import { lineAnchor, lineLabel, positionAnchor } from './line-anchors.ts';
+import { lineAnchor, lineLabel, onCurrentChanges, positionAnchor } from './line-anchors.ts';
 import { commentRefusal, updateRefusal } from './merge-request-overview-access.ts';
 import type { LinePosition } from './merge-request-overview-mutations.ts';
 import { useAllDiscussions } from './all-discussions.ts';
@@ -220,11 +220,11 @@ function useLineThreads(projectId: number, iid: number, request: MergeRequestDet
     const map = new Map<string, Discussion[]>();
     for (const discussion of discussions) {
       const [first] = discussion.notes;
-      const anchor = first.position && !first.system ? positionAnchor(first.position) : null;
+      const anchor = first.position && !first.system && onCurrentChanges(first.position, request.diff_refs?.head_sha) ? positionAnchor(first.position) : null;
       if (anchor) map.set(anchor, [...(map.get(anchor) ?? []), discussion]);
     }
     return map;
-  }, [discussions]);
+  }, [discussions, request.diff_refs?.head_sha]);
   const threaded = useMemo(() => new Set([...byLine.keys(), ...(composing ? [composing.anchor] : [])]), [byLine, composing]);
   const refs = request.diff_refs;
   const shas = refs?.base_sha && refs.start_sha ? { base_sha: refs.base_sha, start_sha: refs.start_sha, head_sha: refs.head_sha } : null;

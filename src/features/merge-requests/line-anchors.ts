@@ -19,3 +19,10 @@ export function positionAnchor(position: { old_path?: string | null; new_path?: 
 
 /** A line in words, by the number its side shows: `line 12`, or `removed line 11`. */
 export const lineLabel = (line: DiffLine): string => (line.kind === 'removed' ? `removed line ${line.oldLine}` : `line ${line.newLine}`);
+
+/**
+ * Whether a diff thread is on the changes as they are now: the platform moves a thread's position to
+ * each new version of the request while its line is unchanged, so a position of another head is on an
+ * old version (outdated), its line numbers not those of today's diff.
+ */
+export const onCurrentChanges = (position: { head_sha: string }, headSha: string | null | undefined): boolean => position.head_sha === headSha;

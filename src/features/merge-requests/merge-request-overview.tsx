@@ -36,7 +36,7 @@ export function MergeRequestOverview({ projectId, iid }: { projectId: number; ii
           />
         </section>
         <MergeRequestReviewPanels projectId={projectId} iid={iid} />
-        <MergeRequestActivity target={target} caller={caller} locked={Boolean(request.discussion_locked)} mayResolve={mayUpdate} />
+        <MergeRequestActivity target={target} caller={caller} headSha={request.diff_refs?.head_sha} locked={Boolean(request.discussion_locked)} mayResolve={mayUpdate} />
       </div>
       <MergeRequestSidebar request={request} editable={mayUpdate} />
     </div>

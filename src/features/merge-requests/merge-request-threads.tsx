@@ -16,7 +16,7 @@ import { useAddComment, useRefreshThreads, useReplyToDiscussion, useResolveDiscu
 import { formatCount } from '../../lib/numbers.ts';
 import { useAllDiscussions } from './all-discussions.ts';
 import { RouteLink } from '../../components/route-link.tsx';
-import { positionAnchor } from './line-anchors.ts';
+import { onCurrentChanges, positionAnchor } from './line-anchors.ts';
 import './merge-request-overview.css';
 
 /** Entries rendered at a time: a request with hundreds of threads paints its first ones at once, the rest on request. */
@@ -107,10 +107,12 @@ function DraftNoteForm<V>({ target, draftPath, formLabel, editorLabel, write, va
   );
 }
 
-function Thread({ discussion, target, caller, mayResolve, mayComment, underItsLine = false }: {
+function Thread({ discussion, target, caller, headSha, mayResolve, mayComment, underItsLine = false }: {
   discussion: Discussion;
   target: MergeRequestRef;
   caller: MergeRequestCaller;
+  /** The head of the changes as they are now: a thread on another is on an old version. */
+  headSha?: string;
   mayResolve: boolean;
   mayComment: boolean;
   underItsLine?: boolean;
@@ -134,7 +136,7 @@ function Thread({ discussion, target, caller, mayResolve, mayComment, underItsLi
   return (
     <li className="timeline__entry">
       <article aria-label={`${kind} by ${authorName(first)}`} className="note thread">
-        {first.position && !underItsLine ? <ThreadPlace position={first.position} target={target} /> : null}
+        {first.position && !underItsLine ? <ThreadPlace position={first.position} target={target} headSha={headSha} /> : null}
         {resolvable ? (
           <p className={unresolved ? 'badge badge--warning' : 'badge'}>
             {unresolved ? 'Unresolved' : `Resolved${resolvedBy ? ` by ${resolvedBy.name}` : ''}`}
@@ -184,19 +186,24 @@ function Thread({ discussion, target, caller, mayResolve, mayComment, underItsLi
   );
 }
 
-/** Where a thread on the changes is: a link to its line in the Changes tab, scrolled to and marked there. */
-function ThreadPlace({ position, target }: { position: DiffPosition; target: MergeRequestRef }) {
-  const anchor = positionAnchor(position);
+/**
+ * Where a thread on the changes is: a link to its line in the Changes tab, scrolled to and marked
+ * there; a thread started on an older version of the changes says so, and has no line there to link to.
+ */
+function ThreadPlace({ position, target, headSha }: { position: DiffPosition; target: MergeRequestRef; headSha: string | undefined }) {
+  const anchor = onCurrentChanges(position, headSha) ? positionAnchor(position) : null;
   const text = <code>{positionText(position)}</code>;
   return (
     <p className="muted">
-      On{' '}
       {anchor ? (
-        <RouteLink to="/projects/$projectId/merge-requests/$mergeRequestIid/changes" params={{ projectId: target.projectId, mergeRequestIid: target.iid }} hash={anchor}>
-          {text}
-        </RouteLink>
+        <>
+          On{' '}
+          <RouteLink to="/projects/$projectId/merge-requests/$mergeRequestIid/changes" params={{ projectId: target.projectId, mergeRequestIid: target.iid }} hash={anchor}>
+            {text}
+          </RouteLink>
+        </>
       ) : (
-        text
+        <>On an old version of the changes: {text}</>
       )}
     </p>
   );
@@ -251,7 +258,7 @@ function NewCommentForm({ target, onPosted }: { target: MergeRequestRef; onPoste
 }
 
 /** The request's threads and system notes, oldest first; resolve, reply, and a new comment or thread at the end. */
-export function MergeRequestActivity({ target, caller, locked, mayResolve }: { target: MergeRequestRef; caller: MergeRequestCaller; locked: boolean; mayResolve: boolean }) {
+export function MergeRequestActivity({ target, caller, headSha, locked, mayResolve }: { target: MergeRequestRef; caller: MergeRequestCaller; headSha: string | undefined; locked: boolean; mayResolve: boolean }) {
   const { query, discussions } = useAllDiscussions(target);
   const { hasNextPage, fetchNextPage } = query;
   const [shown, setShown] = useState(ACTIVITY_STEP);
@@ -276,7 +283,7 @@ export function MergeRequestActivity({ target, caller, locked, mayResolve }: { t
           discussion.notes[0].system ? (
             <SystemEntry key={discussion.id} note={discussion.notes[0]} projectId={target.projectId} />
           ) : (
-            <Thread key={discussion.id} discussion={discussion} target={target} caller={caller} mayResolve={mayResolve} mayComment={refusal === null} />
+            <Thread key={discussion.id} discussion={discussion} target={target} caller={caller} headSha={headSha} mayResolve={mayResolve} mayComment={refusal === null} />
           ),
         )}
       </ol>
