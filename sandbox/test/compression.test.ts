@@ -17,7 +17,10 @@ beforeAll(async () => {
   await h.post(`/projects/${projectId}/repository/commits`, {
     branch: 'main',
     commit_message: 'a big JSON file',
-    actions: [{ action: 'create', file_path: 'data.json', content: JSON.stringify(Array.from({ length: 200 }, (_, index) => ({ index }))) }],
+    actions: [
+      { action: 'create', file_path: 'data.json', content: JSON.stringify(Array.from({ length: 200 }, (_, index) => ({ index }))) },
+      { action: 'create', file_path: 'big.txt', content: 'line of text\n'.repeat(10_000) },
+    ],
   });
 });
 
@@ -30,6 +33,14 @@ describe('JSON answers are gzipped when the client accepts it, as behind the pla
     expect(answer.headers.get('x-total')).toBe('8');
     const groups = JSON.parse(zlib.gunzipSync(Buffer.from(await answer.arrayBuffer())).toString()) as unknown[];
     expect(groups).toHaveLength(8);
+  });
+
+  it('gzips a large answer too (over 64 KB, compressed off the event loop)', async () => {
+    const answer = await request(`/projects/${projectId}/repository/files/big.txt?ref=main`, { 'Accept-Encoding': 'gzip' });
+    expect(answer.headers.get('content-encoding')).toBe('gzip');
+    const file = JSON.parse(zlib.gunzipSync(Buffer.from(await answer.arrayBuffer())).toString()) as { content: string; size: number };
+    expect(file.size).toBe(130_000);
+    expect(Buffer.from(file.content, 'base64').toString()).toBe('line of text\n'.repeat(10_000));
   });
 
   it('sends the same list plain to a client that does not accept gzip, and small answers always plain', async () => {
