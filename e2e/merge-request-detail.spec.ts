@@ -178,6 +178,8 @@ test.describe('as the administrator', () => {
     await reply.getByRole('button', { name: 'Delete comment', exact: true }).click();
     await page.getByRole('alertdialog', { name: 'Delete this comment?' }).getByRole('button', { name: 'Delete comment', exact: true }).click();
     await expect(notes).toHaveCount(1);
+    // the focus goes to the note beside the deleted one, not to the page
+    await expect(first.getByRole('button', { name: 'Edit comment', exact: true })).toBeFocused();
     await expect.poll(async () => (await discussionsOf(api, base)).filter((entry) => !entry.notes[0]?.system).map((entry) => entry.notes.map((note) => note.body))).toEqual([['Second **version**']]);
 
     await first.getByRole('button', { name: 'Add reaction', exact: true }).click();

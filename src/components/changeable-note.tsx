@@ -1,9 +1,9 @@
-import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { deleteNote, updateNote, type Noteable } from '../api/notes.ts';
 import { useConnection } from '../api/react.ts';
 import { ConfirmDialog } from './dialog.tsx';
 import { errorText } from './error-panel.tsx';
-import { useFocusBackOnClose } from './focus-back.ts';
+import { focusIfDropped, useFocusBackOnClose } from './focus-back.ts';
 import { NoteEditor, ProjectMarkdown } from './note-editor.tsx';
 import { REPEAT_AFTER_MS, useWrite, type Write } from './use-write.ts';
 import { WriteOutcome } from './write-outcome.tsx';
@@ -36,7 +36,12 @@ function NoteWithChanges({ noteable, note, authorName, refresh, header }: Change
   const connection = useConnection();
   // the same text saved again later is a choice, not a double press
   const edit = useWrite({ send: ({ body }: { body: string }) => updateNote(connection, { noteable, noteId: note.id, body }), refresh, repeatAfterMs: REPEAT_AFTER_MS });
-  const remove = useWrite({ send: () => deleteNote(connection, { noteable, noteId: note.id }), refresh });
+  // once the comment, and the button that deleted it, are gone: the focus goes to the entry beside it
+  const besideIt = useRef<HTMLElement | null>(null);
+  const deleted = useRef(false);
+  useEffect(() => () => (deleted.current ? focusIfDropped(() => besideIt.current) : undefined), []);
+  // marked before the refresh that removes this comment (and with it the screen a callback would reach)
+  const remove = useWrite({ send: () => deleteNote(connection, { noteable, noteId: note.id }), onDone: () => void (deleted.current = true), refresh });
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   // drawn again when the edit closes: the focus goes back to it
@@ -50,7 +55,7 @@ function NoteWithChanges({ noteable, note, authorName, refresh, header }: Change
             <button ref={editButton} type="button" className="button" onClick={() => (edit.reset(), setEditing(true))}>
               Edit comment
             </button>
-            <button type="button" className="button button--danger-quiet" onClick={() => (remove.reset(), setConfirming(true))}>
+            <button type="button" className="button button--danger-quiet" onClick={(event) => (remove.reset(), (besideIt.current = neighbourControl(event.currentTarget)), setConfirming(true))}>
               Delete comment
             </button>
           </span>
@@ -76,6 +81,22 @@ function NoteWithChanges({ noteable, note, authorName, refresh, header }: Change
       ) : null}
     </>
   );
+}
+
+/**
+ * The first control of the nearest entry beside this one (after it, else before it); where the
+ * comment was its list's only entry (a thread of one note), beside the entry that holds that list.
+ */
+function neighbourControl(from: HTMLElement): HTMLElement | null {
+  for (let entry = from.closest('li'); entry; entry = entry.parentElement?.closest('li') ?? null) {
+    for (const step of ['nextElementSibling', 'previousElementSibling'] as const) {
+      for (let sibling = entry[step]; sibling; sibling = sibling[step]) {
+        const control = sibling.querySelector<HTMLElement>('button:not(:disabled), a[href], textarea, input');
+        if (control) return control;
+      }
+    }
+  }
+  return null;
 }
 
 function EditNoteForm({ projectId, body, edit, onClose, focusBackTo }: { projectId: number; body: string; edit: Write<unknown, { body: string }>; onClose: () => void; focusBackTo: () => HTMLElement | null }) {

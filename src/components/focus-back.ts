@@ -10,15 +10,14 @@ export function useFocusBackOnClose(target?: () => HTMLElement | null): void {
   const [opener] = useState(() => document.activeElement);
   const latest = useRef(target);
   latest.current = target;
-  useEffect(
-    () => () => {
-      // after the screen has drawn what replaces the form
-      setTimeout(() => {
-        const back = latest.current?.() ?? opener;
-        const onPage = document.activeElement === document.body || document.activeElement === null;
-        if (back instanceof HTMLElement && back.isConnected && onPage) back.focus();
-      }, 0);
-    },
-    [opener],
-  );
+  useEffect(() => () => focusIfDropped(() => latest.current?.() ?? opener), [opener]);
+}
+
+/** Once the screen has drawn what replaces a closed or removed control: the focus goes to `target` if it fell to the page with it. */
+export function focusIfDropped(target: () => Element | null): void {
+  setTimeout(() => {
+    const back = target();
+    const onPage = document.activeElement === document.body || document.activeElement === null;
+    if (back instanceof HTMLElement && back.isConnected && onPage) back.focus();
+  }, 0);
 }
