@@ -74,14 +74,14 @@ const present = (call: Call, noteable: Noteable, note: NoteRow) => noteEntity(
 );
 
 /** A note is edited and deleted by its author, or Maintainer and up (the platform's admin_note); a system note by nobody. */
-function mayAdminNote(call: Call, noteable: Noteable, note: NoteRow): void {
+function requireAdminNote(call: Call, noteable: Noteable, note: NoteRow): void {
   if (note.system) throw forbidden();
   if (note.author_id !== call.actor.user!.id && projectRole(call.sandbox.db, call.actor, noteable.project, call.now) < AccessLevel.MAINTAINER) throw forbidden();
 }
 
 /** Deletes a note with its awards. */
 function deleteNote(call: Call, noteable: Noteable, note: NoteRow): void {
-  mayAdminNote(call, noteable, note);
+  requireAdminNote(call, noteable, note);
   call.sandbox.db.prepare("DELETE FROM award_emoji WHERE awardable_type = 'Note' AND awardable_id = ?").run(note.id);
   call.sandbox.db.prepare('DELETE FROM notes WHERE id = ?').run(note.id);
 }
@@ -209,7 +209,7 @@ function registerNotesOn(routes: Router, type: Noteable['type']): void {
     collectParamErrors([() => params.string('body'), () => params.bool('confidential'), () => params.bool('internal')]);
     const noteable = noteableOf(c, call, type);
     const note = noteOf(c, call, noteable);
-    mayAdminNote(call, noteable, note);
+    requireAdminNote(call, noteable, note);
     const body = params.string('body');
     if (body === undefined) throw paramError('body is missing');
     bodyErrors(body);
@@ -458,7 +458,7 @@ function registerDiscussions(routes: Router, type: 'Issue' | 'MergeRequest'): vo
     if (resolved !== undefined) {
       setResolved(call, noteable, [note], resolved);
     } else {
-      mayAdminNote(call, noteable, note);
+      requireAdminNote(call, noteable, note);
       bodyErrors(body!);
       call.sandbox.db.prepare('UPDATE notes SET body = ?, updated_at = ? WHERE id = ?').run(body, timestamp(call.now), note.id);
     }

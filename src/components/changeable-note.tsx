@@ -1,12 +1,12 @@
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { deleteNote, updateNote, type Noteable } from '../api/notes.ts';
 import { useConnection } from '../api/react.ts';
 import { ConfirmDialog } from './dialog.tsx';
 import { errorText } from './error-panel.tsx';
-import { focusIfDropped, useFocusBackOnClose } from './focus-back.ts';
-import { NoteEditor, ProjectMarkdown } from './note-editor.tsx';
+import { focusIfDropped } from './focus-back.ts';
+import { ProjectMarkdown } from './note-editor.tsx';
+import { NoteForm } from './note-form.tsx';
 import { REPEAT_AFTER_MS, useWrite, type Write } from './use-write.ts';
-import { WriteOutcome } from './write-outcome.tsx';
 
 interface ChangeableNoteProps {
   noteable: Noteable;
@@ -100,25 +100,22 @@ function neighbourControl(from: HTMLElement): HTMLElement | null {
 }
 
 function EditNoteForm({ projectId, body, edit, onClose, focusBackTo }: { projectId: number; body: string; edit: Write<unknown, { body: string }>; onClose: () => void; focusBackTo: () => HTMLElement | null }) {
-  useFocusBackOnClose(focusBackTo);
   const [draft, setDraft] = useState(body);
-  const save = (event: FormEvent) => {
-    event.preventDefault();
-    if (!draft.trim()) return;
-    edit.mutate({ body: draft }, { onSuccess: onClose });
-  };
   return (
-    <form aria-label="Edit comment" onSubmit={save} className="comment-form">
-      <NoteEditor projectId={projectId} label="Edited comment" value={draft} onChange={setDraft} autoFocus />
-      <WriteOutcome write={edit} hint="Your text is kept: save it again when you are ready." />
-      <span className="row-actions">
-        <button type="submit" className="button button--primary" disabled={edit.isPending || !draft.trim()}>
-          {edit.isPending ? 'Saving…' : 'Save comment'}
-        </button>
-        <button type="button" className="button" disabled={edit.isPending} onClick={onClose}>
-          Cancel
-        </button>
-      </span>
-    </form>
+    <NoteForm
+      projectId={projectId}
+      formLabel="Edit comment"
+      editorLabel="Edited comment"
+      text={draft}
+      onText={setDraft}
+      write={edit}
+      variables={(text) => ({ body: text })}
+      submit={['Save comment', 'Saving…']}
+      hint="Your text is kept: save it again when you are ready."
+      onSent={onClose}
+      onCancel={onClose}
+      focusBackTo={focusBackTo}
+      autoFocus
+    />
   );
 }

@@ -5,7 +5,9 @@ import type { DiffLine } from '../../lib/diff.ts';
  * (`src/app.ts_11_` removed, `src/app.ts__12` added, `src/app.ts_10_10` unchanged), as the
  * platform's line codes join a file and its two numbers.
  */
-export const lineAnchor = (path: string, line: DiffLine): string => `${path}_${line.oldLine ?? ''}_${line.newLine ?? ''}`;
+export const lineAnchor = (path: string, line: DiffLine): string => anchorOf(path, line.oldLine, line.newLine);
+
+const anchorOf = (path: string, oldLine: number | null | undefined, newLine: number | null | undefined): string => `${path}_${oldLine ?? ''}_${newLine ?? ''}`;
 
 /**
  * The anchor of the line a diff thread is on (`lineAnchor`'s form), from its position: a line added
@@ -14,7 +16,7 @@ export const lineAnchor = (path: string, line: DiffLine): string => `${path}_${l
 export function positionAnchor(position: { old_path?: string | null; new_path?: string | null; old_line?: number | null; new_line?: number | null }): string | null {
   const path = position.new_path ?? position.old_path;
   if (!path || (position.old_line == null && position.new_line == null)) return null;
-  return `${path}_${position.old_line ?? ''}_${position.new_line ?? ''}`;
+  return anchorOf(path, position.old_line, position.new_line);
 }
 
 /** A line in words, by the number its side shows: `line 12`, or `removed line 11`. */

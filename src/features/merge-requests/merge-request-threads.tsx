@@ -2,7 +2,7 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import type { DiffPosition, Discussion, DiscussionNote } from '../../api/merge-requests.ts';
 import { useCommentDraft } from '../../components/comment-draft.ts';
 import { ErrorPanel } from '../../components/error-panel.tsx';
-import { useFocusBackOnClose } from '../../components/focus-back.ts';
+import { NoteForm } from '../../components/note-form.tsx';
 import { NoteEditor, ProjectMarkdown } from '../../components/note-editor.tsx';
 import { ChangeableNote } from '../../components/changeable-note.tsx';
 import { Reactions } from '../../components/reactions.tsx';
@@ -68,8 +68,8 @@ function ReplyForm({ target, discussionId, onDone, focusBackTo }: { target: Merg
   );
 }
 
-/** A note written in a kept draft, sent by one write, with Cancel: a reply, or a thread on a line. */
-function DraftNoteForm<V>({ target, draftPath, formLabel, editorLabel, write, variables, submit: [submitLabel, pendingLabel], hint, onDone, autoFocus, focusBackTo }: {
+/** A reply, or a thread on a line: its text kept as a draft until it is sent. */
+function DraftNoteForm<V>({ target, draftPath, onDone, ...form }: {
   target: MergeRequestRef;
   draftPath: string;
   formLabel: string;
@@ -80,31 +80,10 @@ function DraftNoteForm<V>({ target, draftPath, formLabel, editorLabel, write, va
   hint: string;
   onDone: () => void;
   autoFocus?: boolean;
-  /** Where the focus goes once the form closes, when not the button that opened it. */
   focusBackTo?: () => HTMLElement | null;
 }) {
-  useFocusBackOnClose(focusBackTo);
   const draft = useCommentDraft(target.projectId, draftPath);
-  const empty = !draft.text.trim();
-  const send = (event: FormEvent) => {
-    event.preventDefault();
-    if (empty) return;
-    write.mutate(variables(draft.text), { onSuccess: () => (draft.clear(), onDone()) });
-  };
-  return (
-    <form aria-label={formLabel} onSubmit={send} className="comment-form">
-      <NoteEditor projectId={target.projectId} label={editorLabel} value={draft.text} onChange={draft.change} autoFocus={autoFocus} />
-      <WriteOutcome write={write} hint={hint} />
-      <span className="row-actions">
-        <button type="submit" className="button button--primary" disabled={write.isPending || empty}>
-          {write.isPending ? pendingLabel : submitLabel}
-        </button>
-        <button type="button" className="button" disabled={write.isPending} onClick={onDone}>
-          Cancel
-        </button>
-      </span>
-    </form>
-  );
+  return <NoteForm {...form} projectId={target.projectId} text={draft.text} onText={draft.change} onSent={() => (draft.clear(), onDone())} onCancel={onDone} />;
 }
 
 function Thread({ discussion, target, caller, headSha, mayResolve, mayComment, underItsLine = false }: {
