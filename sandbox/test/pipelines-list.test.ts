@@ -98,6 +98,8 @@ describe('listing pipelines', () => {
     expect((await h.get(`/projects/${project.id}/pipelines/latest`)).body.id).toBe(ids.failed);
     expect((await h.get(`/projects/${project.id}/pipelines/latest?ref=feature`)).body.id).toBe(ids.feature);
     await commitFiles(h, project.id, { 'later.txt': 'x' }, 'Later [skip ci]', 'feature');
+    // a push's pipeline is made after the write answers, as the platform's post-receive makes it
+    await ciWorker(h.sandbox).idle();
     const skipped = await h.get(`/projects/${project.id}/pipelines/latest?ref=feature`);
     // the [skip ci] push made a skipped pipeline for the new head
     expect(skipped.body.status).toBe('skipped');
