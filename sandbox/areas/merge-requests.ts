@@ -13,7 +13,7 @@ import {
   DESCRIPTION_MAX, actorOf, announceMergeRequestEvent, branchHeads, canReadMergeRequests, canUpdateMergeRequest, conflictingOpenRequest,
   duplicateMessage, findMergeRequest, gitStateOf, isDraftTitle, labelsOf, loadRelations, mergeRequestBasicEntity, mergeRequestEntity,
   mergeRequestSimpleEntity, mergeStatusFor, activityCounts, needsRebase, rebaseNeededOf, threadsBlockMerge, mergeTree, nextIid, normalizeLabels, projectRoleOf, setParticipants, snapshotOf,
-  type GitState, type MergeRequestAction, type MergeRequestRow, type MergeRequestSnapshot,
+  traceDiffPositions, type GitState, type MergeRequestAction, type MergeRequestRow, type MergeRequestSnapshot,
 } from '../model/merge-requests.ts';
 import { approvalStateOf, approvalsLeftOf } from '../model/approvals.ts';
 import { projectSettings, userBasic } from '../model/entities.ts';
@@ -151,45 +151,9 @@ async function refreshed(call: Call, row: MergeRequestRow, repo: string | null, 
   const status = mergeStatusFor(state, row.merge_status);
   const head = state.sourceHead ?? row.head_sha;
   if (status === row.merge_status && head === row.head_sha) return { row, state };
-  if (repo && head !== row.head_sha) await traceDiffPositions(call, repo, row, state);
+  if (repo && head !== row.head_sha) await traceDiffPositions(call.sandbox.db, repo, row.id, state);
   call.sandbox.db.prepare('UPDATE merge_requests SET merge_status = ?, head_sha = ? WHERE id = ?').run(status, head, row.id);
   return { row: { ...row, merge_status: status, head_sha: head }, state };
-}
-
-interface StoredPosition {
-  base_sha: string;
-  start_sha: string;
-  head_sha: string;
-  old_path: string | null;
-  new_path: string | null;
-}
-
-/**
- * The platform's position tracing, in its plainest case: once a request's changes have a new version,
- * a thread on a line of a file that reads the same on both sides as before moves to the new version
- * (its lines are where they were); one whose file changed stays on its old version (outdated).
- */
-async function traceDiffPositions(call: Call, repo: string, row: MergeRequestRow, state: GitState): Promise<void> {
-  const { sourceHead, targetHead, mergeBase } = state;
-  if (!sourceHead || !targetHead || !mergeBase) return;
-  const { db } = call.sandbox;
-  const stored = db.prepare("SELECT id, position FROM notes WHERE noteable_type = 'MergeRequest' AND noteable_id = ? AND position IS NOT NULL").all(row.id) as Array<{ id: number; position: string }>;
-  const moving = stored.map((note) => ({ id: note.id, position: JSON.parse(note.position) as StoredPosition })).filter(({ position }) => position.head_sha !== sourceHead);
-  if (!moving.length) return;
-  // each file as the thread saw it and as it is now, both sides, in one git call: blob ids, or "missing"
-  const objects = moving.flatMap(({ position }) => {
-    const newPath = position.new_path ?? position.old_path;
-    const oldPath = position.old_path ?? position.new_path;
-    return [`${position.head_sha}:${newPath}`, `${sourceHead}:${newPath}`, `${position.base_sha}:${oldPath}`, `${mergeBase}:${oldPath}`];
-  });
-  const answer = await gitText(repo, ['cat-file', '--batch-check=%(objectname)'], { input: `${objects.join('\n')}\n` });
-  const blobs = answer.split('\n').map((line) => (line.endsWith(' missing') ? 'missing' : line));
-  const move = db.prepare('UPDATE notes SET position = ? WHERE id = ?');
-  moving.forEach(({ id, position }, index) => {
-    const [before, now, baseBefore, baseNow] = blobs.slice(index * 4, index * 4 + 4);
-    if (before !== now || baseBefore !== baseNow) return;
-    move.run(JSON.stringify({ ...position, base_sha: mergeBase, start_sha: targetHead, head_sha: sourceHead }), id);
-  });
 }
 
 // -- list

@@ -10,7 +10,7 @@ import {
   DEFAULT_NOTES_CREATE_LIMIT, NOTE_BODY_MAX, awardEntity, awardOnlyBody, discussionEntity, discussionIdOf, emojiName, newDiscussionId, noteEntity,
   type AwardRow, type NoteRow,
 } from '../model/notes.ts';
-import { canUpdateMergeRequest, projectRoleOf } from '../model/merge-requests.ts';
+import { canUpdateMergeRequest, projectRoleOf, pushesTraced } from '../model/merge-requests.ts';
 import { timestamp } from '../model/time.ts';
 import { issueOf, issueProject } from './issues.ts';
 import { iidParam, mergeRequestProject, requestOf } from './merge-requests.ts';
@@ -143,7 +143,8 @@ function touch(call: Call, noteable: Noteable): void {
 function registerNotesOn(routes: Router, type: Noteable['type']): void {
   const base = `${NOTE_BASES[type]}/notes`;
 
-  routes.get(base, { auth: 'public' }, (c, call) => {
+  routes.get(base, { auth: 'public' }, async (c, call) => {
+    if (type === 'MergeRequest') await pushesTraced(call.sandbox);
     let sort: 'asc' | 'desc' = 'desc';
     let orderBy: 'created_at' | 'updated_at' = 'created_at';
     collectParamErrors([
@@ -168,7 +169,8 @@ function registerNotesOn(routes: Router, type: Noteable['type']): void {
     return c.json(rows.map((row) => noteEntity(call.sandbox, row, authors.get(row.author_id), noteable.iid)));
   });
 
-  routes.get(`${base}/:note_id`, { auth: 'public' }, (c, call) => {
+  routes.get(`${base}/:note_id`, { auth: 'public' }, async (c, call) => {
+    if (type === 'MergeRequest') await pushesTraced(call.sandbox);
     const noteable = noteableOf(c, call, type);
     return c.json(present(call, noteable, noteOf(c, call, noteable)));
   });
@@ -367,14 +369,16 @@ function setResolved(call: Call, noteable: Noteable, notes: readonly NoteRow[], 
 function registerDiscussions(routes: Router, type: 'Issue' | 'MergeRequest'): void {
   const base = `${NOTE_BASES[type]}/discussions`;
 
-  routes.get(base, { auth: 'public' }, (c, call) => {
+  routes.get(base, { auth: 'public' }, async (c, call) => {
+    if (type === 'MergeRequest') await pushesTraced(call.sandbox);
     const noteable = noteableOf(c, call, type);
     const threads = pageOfArray(c, call.params, threadsOf(call, noteable));
     const users = usersOf(call, threads.flat());
     return c.json(threads.map((notes) => discussionEntity(call.sandbox, notes, users, noteable.iid)));
   });
 
-  routes.get(`${base}/:discussion_id`, { auth: 'public' }, (c, call) => {
+  routes.get(`${base}/:discussion_id`, { auth: 'public' }, async (c, call) => {
+    if (type === 'MergeRequest') await pushesTraced(call.sandbox);
     const noteable = noteableOf(c, call, type);
     return c.json(discussionAnswer(call, noteable, threadOf(c, call, noteable)));
   });

@@ -3,8 +3,8 @@ import type { Db } from '../db.ts';
 import { AccessLevel, canReadProject, effectiveRole, type ProjectRow } from './access.ts';
 import { avatarUrl, projectSettings, userBasic } from './entities.ts';
 import { deliverSystemEvent, deliveryQueue } from './system-hooks.ts';
-import { git } from '../git/exec.ts';
-import { readCommit } from '../git/repository.ts';
+import { git, gitText } from '../git/exec.ts';
+import { branchHead, readCommit } from '../git/repository.ts';
 import { commitHookAttrs, projectHookAttrs } from './hook-attrs.ts';
 import { resetApprovalsOnPush } from './approvals.ts';
 import { milestoneEntity, type MilestoneRow } from './labels.ts';
@@ -643,6 +643,67 @@ export function announceSourceBranchPushes(sandbox: Sandbox, project: ProjectRow
     for (const row of rows) {
       const snapshot = snapshotOf(sandbox.db, row);
       announceMergeRequestEvent(sandbox, project, user, repo, snapshot, snapshot, 'update', /^0+$/.test(change.before) ? undefined : change.before);
+      traceAfterPush(sandbox, repo, row, change.after);
     }
   }
+}
+
+interface StoredPosition {
+  base_sha: string;
+  start_sha: string;
+  head_sha: string;
+  old_path: string | null;
+  new_path: string | null;
+}
+
+/**
+ * The platform's position tracing, in its plainest case: once a request's changes have a new version,
+ * a thread on a line of a file that reads the same on both sides as before moves to the new version
+ * (its lines are where they were); one whose file changed stays on its old version (outdated).
+ */
+export async function traceDiffPositions(db: Db, repo: string, mergeRequestId: number, state: Pick<GitState, 'sourceHead' | 'targetHead' | 'mergeBase'>): Promise<void> {
+  const { sourceHead, targetHead, mergeBase } = state;
+  if (!sourceHead || !targetHead || !mergeBase) return;
+  const stored = db.prepare("SELECT id, position FROM notes WHERE noteable_type = 'MergeRequest' AND noteable_id = ? AND position IS NOT NULL").all(mergeRequestId) as Array<{ id: number; position: string }>;
+  const moving = stored.map((note) => ({ id: note.id, position: JSON.parse(note.position) as StoredPosition })).filter(({ position }) => position.head_sha !== sourceHead);
+  if (!moving.length) return;
+  // each file as the thread saw it and as it is now, both sides, in one git call: blob ids, or "missing"
+  const objects = moving.flatMap(({ position }) => {
+    const newPath = position.new_path ?? position.old_path;
+    const oldPath = position.old_path ?? position.new_path;
+    return [`${position.head_sha}:${newPath}`, `${sourceHead}:${newPath}`, `${position.base_sha}:${oldPath}`, `${mergeBase}:${oldPath}`];
+  });
+  const answer = await gitText(repo, ['cat-file', '--batch-check=%(objectname)'], { input: `${objects.join('\n')}\n` });
+  const blobs = answer.split('\n').map((line) => (line.endsWith(' missing') ? 'missing' : line));
+  const move = db.prepare('UPDATE notes SET position = ? WHERE id = ?');
+  moving.forEach(({ id, position }, index) => {
+    const [before, now, baseBefore, baseNow] = blobs.slice(index * 4, index * 4 + 4);
+    if (before !== now || baseBefore !== baseNow) return;
+    move.run(JSON.stringify({ ...position, base_sha: mergeBase, start_sha: targetHead, head_sha: sourceHead }), id);
+  });
+}
+
+const tracing = new WeakMap<Sandbox, Set<Promise<void>>>();
+
+/** A push's tracing of the request's line threads, in the background as the platform's refresh runs; never failing the push. */
+function traceAfterPush(sandbox: Sandbox, repo: string, row: MergeRequestRow, sourceHead: string): void {
+  let pending = tracing.get(sandbox);
+  if (!pending) tracing.set(sandbox, (pending = new Set()));
+  const work: Promise<void> = (async () => {
+    const targetHead = await branchHead(repo, row.target_branch);
+    if (!targetHead) return;
+    const base = await git(repo, ['merge-base', targetHead, sourceHead], { okCodes: [1] });
+    if (base.code !== 0) return;
+    await traceDiffPositions(sandbox.db, repo, row.id, { sourceHead, targetHead, mergeBase: base.stdout.toString('utf8').trim() });
+  })()
+    // a repository removed meanwhile, or a closed store: the threads stay where they were
+    .catch(() => undefined)
+    .finally(() => pending.delete(work));
+  pending.add(work);
+}
+
+/** Reads of a request's threads wait for a push's tracing under way, so no client sees a thread's old place after the push answered. */
+export async function pushesTraced(sandbox: Sandbox): Promise<void> {
+  const pending = tracing.get(sandbox);
+  if (pending?.size) await Promise.all(pending);
 }
