@@ -12,7 +12,7 @@ import { ProjectProtections, canAccessBranch } from '../model/protected-branches
 import {
   DESCRIPTION_MAX, actorOf, announceMergeRequestEvent, branchHeads, canReadMergeRequests, canUpdateMergeRequest, conflictingOpenRequest,
   duplicateMessage, findMergeRequest, gitStateOf, isDraftTitle, labelsOf, loadRelations, mergeRequestBasicEntity, mergeRequestEntity,
-  mergeRequestSimpleEntity, mergeStatusFor, activityCounts, needsRebase, rebaseNeededOf, threadsBlockMerge, mergeTree, nextIid, normalizeLabels, projectRoleOf, setParticipants, snapshotOf,
+  mergeRequestSimpleEntity, mergeBaseOf, mergeStatusFor, activityCounts, needsRebase, rebaseNeededOf, threadsBlockMerge, mergeTree, nextIid, normalizeLabels, projectRoleOf, setParticipants, snapshotOf,
   traceDiffPositions, type GitState, type MergeRequestAction, type MergeRequestRow, type MergeRequestSnapshot,
 } from '../model/merge-requests.ts';
 import { approvalStateOf, approvalsLeftOf } from '../model/approvals.ts';
@@ -445,8 +445,7 @@ async function requestDiffs(repo: string | null, row: MergeRequestRow, unidiff: 
   }
   let diffs: Array<Record<string, unknown>> = [];
   if (repo && source) {
-    const base = target ? await git(repo, ['merge-base', '--end-of-options', target, source], { okCodes: [1] }) : null;
-    const mergeBase = base?.code === 0 ? base.stdout.toString('utf8').trim() : null;
+    const mergeBase = target ? await mergeBaseOf(repo, target, source) : null;
     diffs = await commitDiffs(repo, source, mergeBase, unidiff).catch(() => []);
   }
   return diffs;

@@ -248,10 +248,15 @@ export async function gitStateOf(repo: string | null, row: Pick<MergeRequestRow,
   if (!repo || !sourceHead || !targetHead) return { sourceHead, targetHead, conflicts: null, hasCommits: Boolean(sourceHead), mergeBase: null };
   const ahead = await git(repo, ['rev-list', '--count', sourceHead, '--not', targetHead]);
   const hasCommits = Number(ahead.stdout.toString('utf8').trim()) > 0;
-  const base = await git(repo, ['merge-base', targetHead, sourceHead], { okCodes: [1] });
-  const mergeBase = base.code === 0 ? base.stdout.toString('utf8').trim() : null;
+  const mergeBase = await mergeBaseOf(repo, targetHead, sourceHead);
   const merged = await mergeTree(repo, targetHead, sourceHead);
   return { sourceHead, targetHead, conflicts: 'conflict' in merged, hasCommits, mergeBase };
+}
+
+/** The commit both heads grew from, or null when they share none. */
+export async function mergeBaseOf(repo: string, targetHead: string, sourceHead: string): Promise<string | null> {
+  const base = await git(repo, ['merge-base', '--end-of-options', targetHead, sourceHead], { okCodes: [1] });
+  return base.code === 0 ? base.stdout.toString('utf8').trim() : null;
 }
 
 /** The stored merge status for a fresh git state (unchanged when nothing could be computed). */
@@ -691,10 +696,7 @@ function traceAfterPush(sandbox: Sandbox, repo: string, row: MergeRequestRow, so
   if (!pending) tracing.set(sandbox, (pending = new Set()));
   const work: Promise<void> = (async () => {
     const targetHead = await branchHead(repo, row.target_branch);
-    if (!targetHead) return;
-    const base = await git(repo, ['merge-base', targetHead, sourceHead], { okCodes: [1] });
-    if (base.code !== 0) return;
-    await traceDiffPositions(sandbox.db, repo, row.id, { sourceHead, targetHead, mergeBase: base.stdout.toString('utf8').trim() });
+    if (targetHead) await traceDiffPositions(sandbox.db, repo, row.id, { sourceHead, targetHead, mergeBase: await mergeBaseOf(repo, targetHead, sourceHead) });
   })()
     // a repository removed meanwhile, or a closed store: the threads stay where they were
     .catch(() => undefined)
