@@ -35,6 +35,12 @@ const NOTE_BASES: Record<Noteable['type'], string> = {
   Snippet: '/projects/:id/snippets/:snippet_id',
 };
 
+/** The noteable whose notes or threads are read: a request's once a push's tracing of its line threads is done. */
+async function noteableToRead(c: Context<AppEnv>, call: Call, type: Noteable['type']): Promise<Noteable> {
+  if (type === 'MergeRequest') await pushesTraced(call.sandbox);
+  return noteableOf(c, call, type);
+}
+
 function noteableOf(c: Context<AppEnv>, call: Call, type: Noteable['type']): Noteable {
   if (type === 'MergeRequest') {
     const iid = iidParam(c);
@@ -144,7 +150,6 @@ function registerNotesOn(routes: Router, type: Noteable['type']): void {
   const base = `${NOTE_BASES[type]}/notes`;
 
   routes.get(base, { auth: 'public' }, async (c, call) => {
-    if (type === 'MergeRequest') await pushesTraced(call.sandbox);
     let sort: 'asc' | 'desc' = 'desc';
     let orderBy: 'created_at' | 'updated_at' = 'created_at';
     collectParamErrors([
@@ -152,7 +157,7 @@ function registerNotesOn(routes: Router, type: Noteable['type']): void {
       () => { orderBy = call.params.oneOf('order_by', ['created_at', 'updated_at'] as const) ?? 'created_at'; },
       () => call.params.oneOf('activity_filter', ['all_notes', 'only_comments', 'only_activity'] as const),
     ]);
-    const noteable = noteableOf(c, call, type);
+    const noteable = await noteableToRead(c, call, type);
     const { db } = call.sandbox;
     const filter = call.params.string('activity_filter');
     const where = `noteable_type = ? AND noteable_id = ?${noteable.privileged ? '' : ' AND internal = 0'}${filter === 'only_comments' ? ' AND system = 0' : filter === 'only_activity' ? ' AND system = 1' : ''}`;
@@ -170,8 +175,7 @@ function registerNotesOn(routes: Router, type: Noteable['type']): void {
   });
 
   routes.get(`${base}/:note_id`, { auth: 'public' }, async (c, call) => {
-    if (type === 'MergeRequest') await pushesTraced(call.sandbox);
-    const noteable = noteableOf(c, call, type);
+    const noteable = await noteableToRead(c, call, type);
     return c.json(present(call, noteable, noteOf(c, call, noteable)));
   });
 
@@ -370,16 +374,14 @@ function registerDiscussions(routes: Router, type: 'Issue' | 'MergeRequest'): vo
   const base = `${NOTE_BASES[type]}/discussions`;
 
   routes.get(base, { auth: 'public' }, async (c, call) => {
-    if (type === 'MergeRequest') await pushesTraced(call.sandbox);
-    const noteable = noteableOf(c, call, type);
+    const noteable = await noteableToRead(c, call, type);
     const threads = pageOfArray(c, call.params, threadsOf(call, noteable));
     const users = usersOf(call, threads.flat());
     return c.json(threads.map((notes) => discussionEntity(call.sandbox, notes, users, noteable.iid)));
   });
 
   routes.get(`${base}/:discussion_id`, { auth: 'public' }, async (c, call) => {
-    if (type === 'MergeRequest') await pushesTraced(call.sandbox);
-    const noteable = noteableOf(c, call, type);
+    const noteable = await noteableToRead(c, call, type);
     return c.json(discussionAnswer(call, noteable, threadOf(c, call, noteable)));
   });
 
