@@ -4,7 +4,7 @@ import { NoteEditor } from './note-editor.tsx';
 import type { Write } from './use-write.ts';
 import { WriteOutcome } from './write-outcome.tsx';
 
-interface NoteFormProps<V> {
+export interface NoteFormProps<V> {
   projectId: number;
   formLabel: string;
   editorLabel: string;

@@ -2,13 +2,12 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import type { DiffPosition, Discussion, DiscussionNote } from '../../api/merge-requests.ts';
 import { useCommentDraft } from '../../components/comment-draft.ts';
 import { ErrorPanel } from '../../components/error-panel.tsx';
-import { NoteForm } from '../../components/note-form.tsx';
+import { NoteForm, type NoteFormProps } from '../../components/note-form.tsx';
 import { NoteEditor, ProjectMarkdown } from '../../components/note-editor.tsx';
 import { ChangeableNote } from '../../components/changeable-note.tsx';
 import { Reactions } from '../../components/reactions.tsx';
 import { mayChangeNote } from '../../components/use-project-caller.ts';
 import { Time } from '../../components/time.tsx';
-import type { Write } from '../../components/use-write.ts';
 import { WriteOutcome } from '../../components/write-outcome.tsx';
 import { commentRefusal, type MergeRequestCaller } from './merge-request-overview-access.ts';
 import { isResolvable, isUnresolved, positionText, unresolvedText } from './merge-request-threads-text.ts';
@@ -69,18 +68,10 @@ function ReplyForm({ target, discussionId, onDone, focusBackTo }: { target: Merg
 }
 
 /** A reply, or a thread on a line: its text kept as a draft until it is sent. */
-function DraftNoteForm<V>({ target, draftPath, onDone, ...form }: {
+function DraftNoteForm<V>({ target, draftPath, onDone, ...form }: Omit<NoteFormProps<V>, 'projectId' | 'text' | 'onText' | 'onSent' | 'onCancel'> & {
   target: MergeRequestRef;
   draftPath: string;
-  formLabel: string;
-  editorLabel: string;
-  write: Write<unknown, V>;
-  variables: (body: string) => V;
-  submit: readonly [string, string];
-  hint: string;
   onDone: () => void;
-  autoFocus?: boolean;
-  focusBackTo?: () => HTMLElement | null;
 }) {
   const draft = useCommentDraft(target.projectId, draftPath);
   return <NoteForm {...form} projectId={target.projectId} text={draft.text} onText={draft.change} onSent={() => (draft.clear(), onDone())} onCancel={onDone} />;
