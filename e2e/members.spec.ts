@@ -463,6 +463,21 @@ test.describe('managing project members as a project Maintainer', () => {
     await expect(members.toast(`Removed ${person.name} from ${project.name_with_namespace}.`)).toBeVisible();
     await expect(members.row(person.name)).toHaveCount(0);
   });
+
+  test('the screen comes whole: the project’s name and the Maintainer’s actions show with the first row, not after it', async ({ page, api, connectAs }) => {
+    const projectId = await api.projectId(DEMO_PATHS.inheritedProject);
+    const project = await api.get<{ name_with_namespace: string }>(`/projects/${projectId}`);
+    const members = new MembersPage(page);
+    await connectAs(page, DEMO_TOKENS.maintainer.secret);
+    // the caller's role and the project answer well after the list
+    await api.injectFault({ path: `/api/v4/projects/${projectId}/members/all/*`, methods: ['GET'], latency_ms: 1_500 });
+    await api.injectFault({ path: `/api/v4/projects/${projectId}`, methods: ['GET'], latency_ms: 1_500 });
+    await members.gotoProject(projectId);
+    await expect(members.rows().first()).toBeVisible();
+    // read once, the moment the row shows: no retrying until they come
+    expect(await members.heading(project.name_with_namespace).isVisible()).toBe(true);
+    expect(await members.addMember.isVisible()).toBe(true);
+  });
 });
 
 test.describe('who may change members', () => {

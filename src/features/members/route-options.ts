@@ -5,13 +5,16 @@ import { membersQueries } from '../../api/members.ts';
 import type { SessionStore } from '../../api/session.ts';
 import { membersListParams, type MembersSearch } from './search.ts';
 
-/** The list blocks the first paint; the caller's role (which actions to offer) loads alongside. */
-export function loadMembers(context: { queryClient: QueryClient; api: Connection; session: SessionStore }, scope: Scope, search: MembersSearch) {
+/**
+ * The list, the caller's role (which actions to offer) and the group or project (the heading's name)
+ * go out together and show together: what landed after the rows drew the whole table a second time,
+ * as its first frame was being painted.
+ */
+export function loadMembers(context: { queryClient: QueryClient; api: Connection; session: SessionStore }, scope: Scope, search: MembersSearch, loadSource: () => Promise<void>) {
   const me = context.session.getActive()?.connection;
-  // the list's request goes out first: the first row waits on it alone
+  // the list's request goes out first: the server answers in turn
   const list = context.queryClient.ensureQueryData(membersQueries.list(context.api, scope, search.tab, membersListParams(search)));
   // an administrator may do everything: no need to ask (and often no membership to find: a 404)
-  if (!me?.isAdmin) void context.queryClient.prefetchQuery(membersQueries.myAccess(context.api, scope, me?.userId ?? 0));
-  return list;
+  const role = me?.isAdmin ? undefined : context.queryClient.prefetchQuery(membersQueries.myAccess(context.api, scope, me?.userId ?? 0));
+  return Promise.all([list, role, loadSource()]).then(([page]) => page);
 }
-

@@ -8,11 +8,7 @@ import { loadMembers } from '../../../features/members/route-options.ts';
 export const Route = createFileRoute('/groups/$groupId/members')({
   ...membersRouteOptions,
   search: { middlewares: [stripSearchParams(MEMBERS_SEARCH_DEFAULTS)] },
-  loader: ({ context, params, deps }) => {
-    const list = loadMembers(context, { group: Number(params.groupId) }, deps);
-    void context.queryClient.prefetchQuery(groupsQueries.detail(context.api, Number(params.groupId)));
-    return list;
-  },
+  loader: ({ context, params, deps }) => loadMembers(context, { group: Number(params.groupId) }, deps, () => context.queryClient.prefetchQuery(groupsQueries.detail(context.api, Number(params.groupId)))),
   component: GroupMembersRoute,
 });
 

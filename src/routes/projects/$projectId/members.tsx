@@ -8,11 +8,7 @@ import { loadMembers } from '../../../features/members/route-options.ts';
 export const Route = createFileRoute('/projects/$projectId/members')({
   ...membersRouteOptions,
   search: { middlewares: [stripSearchParams(MEMBERS_SEARCH_DEFAULTS)] },
-  loader: ({ context, params, deps }) => {
-    const list = loadMembers(context, { project: Number(params.projectId) }, deps);
-    void context.queryClient.prefetchQuery(projectsQueries.detail(context.api, Number(params.projectId)));
-    return list;
-  },
+  loader: ({ context, params, deps }) => loadMembers(context, { project: Number(params.projectId) }, deps, () => context.queryClient.prefetchQuery(projectsQueries.detail(context.api, Number(params.projectId)))),
   component: ProjectMembersRoute,
 });
 
