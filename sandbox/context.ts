@@ -55,6 +55,11 @@ export interface SandboxConfig {
   rateLimitPerMinute: number;
   /** CI time: `sleep N` and delayed jobs take N * ciTimeScale real seconds (1: real time; tests use 0 or small values). */
   ciTimeScale: number;
+  /**
+   * scrypt's cost (N, a power of two) for the password digests the sandbox writes: Node's 16384 by
+   * default; tests lower it, as applications lower bcrypt's cost in their tests (a digest keeps its own).
+   */
+  passwordCost: number;
   /** Alert payloads larger than this many bytes answer 413 (default: the platform's 1 MB payload limit). */
   alertPayloadMaxBytes?: number;
 }

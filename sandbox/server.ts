@@ -40,6 +40,7 @@ export const DEFAULT_CONFIG: SandboxConfig = {
   // the platform's authenticated API limit on its own service
   rateLimitPerMinute: 2000,
   ciTimeScale: 1,
+  passwordCost: 16_384,
 };
 
 /** Opens the store, seeds it when new, and returns the sandbox with its admin token. */

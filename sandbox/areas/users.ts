@@ -250,7 +250,7 @@ export function registerUsers(routes: Router): void {
     if (projectsLimit !== undefined) sandbox.db.prepare('UPDATE users SET projects_limit = ? WHERE id = ?').run(projectsLimit, user.id);
     if (canCreateGroup !== undefined) sandbox.db.prepare('UPDATE users SET can_create_group = ? WHERE id = ?').run(canCreateGroup ? 1 : 0, user.id);
     // kept as a digest, for approvals that ask for the password again
-    if (password !== undefined) sandbox.db.prepare('UPDATE users SET password_digest = ? WHERE id = ?').run(passwordDigest(password), user.id);
+    if (password !== undefined) sandbox.db.prepare('UPDATE users SET password_digest = ? WHERE id = ?').run(passwordDigest(password, sandbox.config.passwordCost), user.id);
     return c.json(userFull(sandbox, findUser(sandbox, user.id), actor), 201);
   });
 
@@ -280,7 +280,7 @@ export function registerUsers(routes: Router): void {
     }
     // a new address waits for confirmation unless the administrator skips it
     if (next.email.toLowerCase() !== user.email.toLowerCase() && !input.skip_reconfirmation) columns.confirmed_at = null;
-    if (input.password !== undefined) columns.password_digest = passwordDigest(input.password);
+    if (input.password !== undefined) columns.password_digest = passwordDigest(input.password, sandbox.config.passwordCost);
     columns.updated_at = timestamp(now);
     db.prepare(`UPDATE users SET ${Object.keys(columns).map((key) => `${key} = @${key}`).join(', ')} WHERE id = @id`).run({ ...columns, id: user.id });
     renamePersonalNamespace(sandbox, user, next, now);

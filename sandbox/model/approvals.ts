@@ -296,16 +296,23 @@ export function resetApprovalsOnPush(db: Db, projectId: number, branch: string):
 
 // -- passwords (users created with one can re-authenticate to approve)
 
-export function passwordDigest(password: string): string {
+// Node's default scrypt cost: that of a digest written before the cost was kept in it
+// (`scrypt$salt$hash`), and the most that scrypt's default memory limit allows
+const NODE_SCRYPT_COST = 16_384;
+
+export function passwordDigest(password: string, cost: number): string {
   const salt = crypto.randomBytes(16);
-  return `scrypt$${salt.toString('hex')}$${crypto.scryptSync(password, salt, 32).toString('hex')}`;
+  return `scrypt$${cost}$${salt.toString('hex')}$${crypto.scryptSync(password, salt, 32, { N: cost }).toString('hex')}`;
 }
 
 export function passwordMatches(digest: string | null, password: string): boolean {
   if (!digest) return false;
-  const [kind, salt, hash] = digest.split('$');
-  if (kind !== 'scrypt' || !salt || !hash) return false;
-  const computed = crypto.scryptSync(password, Buffer.from(salt, 'hex'), 32);
+  const parts = digest.split('$');
+  const [kind, costText, salt, hash] = parts.length === 3 ? [parts[0], String(NODE_SCRYPT_COST), parts[1], parts[2]] : parts;
+  const cost = Number(costText);
+  // scrypt takes a power of two
+  if (kind !== 'scrypt' || !salt || !hash || !Number.isInteger(cost) || cost < 2 || cost > NODE_SCRYPT_COST || (cost & (cost - 1)) !== 0) return false;
+  const computed = crypto.scryptSync(password, Buffer.from(salt, 'hex'), 32, { N: cost });
   const stored = Buffer.from(hash, 'hex');
   return stored.length === computed.length && crypto.timingSafeEqual(stored, computed);
 }

@@ -1,4 +1,6 @@
+import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { passwordDigest, passwordMatches } from '../model/approvals.ts';
 import { createHarness } from './harness.ts';
 import { apiUser, type ApiUser } from './core-fixtures.ts';
 
@@ -238,6 +240,18 @@ describe('approving', () => {
     expect((await approve(iid, { approval_password: 'secret-password-1' }, second.token)).status).toBe(401);
     expect((await approve(iid, { approval_password: 'another-password-2' }, second.token)).status).toBe(201);
     await settings({ require_reauthentication_to_approve: false });
+  });
+
+  it('checks a password digest at the cost it was written with; one written before the cost was kept, at Node\'s default', () => {
+    const cheap = passwordDigest('secret-password-1', 16);
+    expect(cheap.startsWith('scrypt$16$')).toBe(true);
+    expect(passwordMatches(cheap, 'secret-password-1')).toBe(true);
+    expect(passwordMatches(cheap, 'secret-password-2')).toBe(false);
+    const salt = crypto.randomBytes(16);
+    const legacy = `scrypt$${salt.toString('hex')}$${crypto.scryptSync('secret-password-1', salt, 32).toString('hex')}`;
+    expect(passwordMatches(legacy, 'secret-password-1')).toBe(true);
+    expect(passwordMatches(legacy, 'secret-password-2')).toBe(false);
+    expect(passwordMatches('scrypt$3$00$00', 'secret-password-1')).toBe(false);
   });
 
   it('clears approvals on a push to the source branch when reset_approvals_on_push is on, keeps them when off', async () => {

@@ -30,7 +30,8 @@ export interface Answer<T = any> {
 export function createHarness(options: { seed?: SeedKind; now?: () => Date; rateLimitPerMinute?: number } = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-test-'));
   // no throttle unless a test asks: under a frozen clock every request falls in one minute
-  const config = { rateLimitPerMinute: options.rateLimitPerMinute ?? 0 };
+  // and a cheap password digest: the fuzz tests create a thousand users
+  const config = { rateLimitPerMinute: options.rateLimitPerMinute ?? 0, passwordCost: 16 };
   const { sandbox, adminToken } = prepareSandbox({ dataDir, seed: options.seed ?? 'empty', now: options.now, config });
   const faults = new Faults();
   const app = createApp(sandbox, { faults });
