@@ -3,7 +3,7 @@ import type { AppEnv, Sandbox, UserRow } from '../context.ts';
 import { HttpError, badRequest, forbidden, notFound, paramError, validationError } from '../http/errors.ts';
 import { pageOfArray, pageOfQuery } from '../http/pagination.ts';
 import { ParamReader, collectParamErrors, type Params } from '../http/params.ts';
-import { pathParam, type Call, type Router } from '../http/route.ts';
+import { pathParam, type Call, type RouteOptions, type Router } from '../http/route.ts';
 import { AccessLevel, type ProjectRow } from '../model/access.ts';
 import { canAdminIssues, insertNote, projectRole } from '../model/issues.ts';
 import {
@@ -35,11 +35,8 @@ const NOTE_BASES: Record<Noteable['type'], string> = {
   Snippet: '/projects/:id/snippets/:snippet_id',
 };
 
-/** The noteable whose notes or threads are read: a request's once a push's tracing of its line threads is done. */
-async function noteableToRead(c: Context<AppEnv>, call: Call, type: Noteable['type']): Promise<Noteable> {
-  if (type === 'MergeRequest') await pushesTraced(call.sandbox);
-  return noteableOf(c, call, type);
-}
+/** A request's notes and threads are read and written once a push's tracing of its line threads is done. */
+const tracedFirst = (type: Noteable['type']): RouteOptions => (type === 'MergeRequest' ? { waitFor: (call) => pushesTraced(call.sandbox) } : {});
 
 function noteableOf(c: Context<AppEnv>, call: Call, type: Noteable['type']): Noteable {
   if (type === 'MergeRequest') {
@@ -148,8 +145,9 @@ function touch(call: Call, noteable: Noteable): void {
 
 function registerNotesOn(routes: Router, type: Noteable['type']): void {
   const base = `${NOTE_BASES[type]}/notes`;
+  const traced = tracedFirst(type);
 
-  routes.get(base, { auth: 'public' }, async (c, call) => {
+  routes.get(base, { auth: 'public', ...traced }, (c, call) => {
     let sort: 'asc' | 'desc' = 'desc';
     let orderBy: 'created_at' | 'updated_at' = 'created_at';
     collectParamErrors([
@@ -157,7 +155,7 @@ function registerNotesOn(routes: Router, type: Noteable['type']): void {
       () => { orderBy = call.params.oneOf('order_by', ['created_at', 'updated_at'] as const) ?? 'created_at'; },
       () => call.params.oneOf('activity_filter', ['all_notes', 'only_comments', 'only_activity'] as const),
     ]);
-    const noteable = await noteableToRead(c, call, type);
+    const noteable = noteableOf(c, call, type);
     const { db } = call.sandbox;
     const filter = call.params.string('activity_filter');
     const where = `noteable_type = ? AND noteable_id = ?${noteable.privileged ? '' : ' AND internal = 0'}${filter === 'only_comments' ? ' AND system = 0' : filter === 'only_activity' ? ' AND system = 1' : ''}`;
@@ -174,12 +172,12 @@ function registerNotesOn(routes: Router, type: Noteable['type']): void {
     return c.json(rows.map((row) => noteEntity(call.sandbox, row, authors.get(row.author_id), noteable.iid)));
   });
 
-  routes.get(`${base}/:note_id`, { auth: 'public' }, async (c, call) => {
-    const noteable = await noteableToRead(c, call, type);
+  routes.get(`${base}/:note_id`, { auth: 'public', ...traced }, (c, call) => {
+    const noteable = noteableOf(c, call, type);
     return c.json(present(call, noteable, noteOf(c, call, noteable)));
   });
 
-  routes.post(base, {}, (c, call) => {
+  routes.post(base, traced, (c, call) => {
     const { params } = call;
     let body = '';
     collectParamErrors([
@@ -210,7 +208,7 @@ function registerNotesOn(routes: Router, type: Noteable['type']): void {
     return c.json(present(call, noteable, db.prepare('SELECT * FROM notes WHERE id = ?').get(id) as NoteRow), 201);
   });
 
-  routes.put(`${base}/:note_id`, {}, (c, call) => {
+  routes.put(`${base}/:note_id`, traced, (c, call) => {
     const { params } = call;
     collectParamErrors([() => params.string('body'), () => params.bool('confidential'), () => params.bool('internal')]);
     const noteable = noteableOf(c, call, type);
@@ -223,7 +221,7 @@ function registerNotesOn(routes: Router, type: Noteable['type']): void {
     return c.json(present(call, noteable, call.sandbox.db.prepare('SELECT * FROM notes WHERE id = ?').get(note.id) as NoteRow));
   });
 
-  routes.delete(`${base}/:note_id`, {}, (c, call) => {
+  routes.delete(`${base}/:note_id`, traced, (c, call) => {
     const noteable = noteableOf(c, call, type);
     deleteNote(call, noteable, noteOf(c, call, noteable));
     return c.body(null, 204);
@@ -372,21 +370,22 @@ function setResolved(call: Call, noteable: Noteable, notes: readonly NoteRow[], 
 
 function registerDiscussions(routes: Router, type: 'Issue' | 'MergeRequest'): void {
   const base = `${NOTE_BASES[type]}/discussions`;
+  const traced = tracedFirst(type);
 
-  routes.get(base, { auth: 'public' }, async (c, call) => {
-    const noteable = await noteableToRead(c, call, type);
+  routes.get(base, { auth: 'public', ...traced }, (c, call) => {
+    const noteable = noteableOf(c, call, type);
     const threads = pageOfArray(c, call.params, threadsOf(call, noteable));
     const users = usersOf(call, threads.flat());
     return c.json(threads.map((notes) => discussionEntity(call.sandbox, notes, users, noteable.iid)));
   });
 
-  routes.get(`${base}/:discussion_id`, { auth: 'public' }, async (c, call) => {
-    const noteable = await noteableToRead(c, call, type);
+  routes.get(`${base}/:discussion_id`, { auth: 'public', ...traced }, (c, call) => {
+    const noteable = noteableOf(c, call, type);
     return c.json(discussionAnswer(call, noteable, threadOf(c, call, noteable)));
   });
 
   // a new thread, on a merge request optionally on a line of its changes
-  routes.post(base, {}, (c, call) => {
+  routes.post(base, traced, (c, call) => {
     const { params } = call;
     let body = '';
     collectParamErrors([() => { body = params.requiredString('body'); }, () => params.dateTime('created_at'), () => params.string('commit_id'), () => params.bool('internal')]);
@@ -407,7 +406,7 @@ function registerDiscussions(routes: Router, type: 'Issue' | 'MergeRequest'): vo
   });
 
   // a reply; replying to a lone comment makes it a thread
-  routes.post(`${base}/:discussion_id/notes`, {}, (c, call) => {
+  routes.post(`${base}/:discussion_id/notes`, traced, (c, call) => {
     let body = '';
     collectParamErrors([() => { body = call.params.requiredString('body'); }, () => call.params.dateTime('created_at')]);
     const noteable = noteableOf(c, call, type);
@@ -436,7 +435,7 @@ function registerDiscussions(routes: Router, type: 'Issue' | 'MergeRequest'): vo
     return c.json(present(call, noteable, db.prepare('SELECT * FROM notes WHERE id = ?').get(id) as NoteRow), 201);
   });
 
-  routes.put(`${base}/:discussion_id`, {}, (c, call) => {
+  routes.put(`${base}/:discussion_id`, traced, (c, call) => {
     let resolved = false;
     collectParamErrors([() => {
       const value = call.params.bool('resolved');
@@ -450,7 +449,7 @@ function registerDiscussions(routes: Router, type: 'Issue' | 'MergeRequest'): vo
   });
 
   // a note of a thread: edit its text (its author, Maintainers) or resolve it (who may resolve)
-  routes.put(`${base}/:discussion_id/notes/:note_id`, {}, (c, call) => {
+  routes.put(`${base}/:discussion_id/notes/:note_id`, traced, (c, call) => {
     const { params } = call;
     collectParamErrors([() => params.string('body'), () => params.bool('resolved')]);
     const noteable = noteableOf(c, call, type);
@@ -471,7 +470,7 @@ function registerDiscussions(routes: Router, type: 'Issue' | 'MergeRequest'): vo
     return c.json(present(call, noteable, call.sandbox.db.prepare('SELECT * FROM notes WHERE id = ?').get(note.id) as NoteRow));
   });
 
-  routes.delete(`${base}/:discussion_id/notes/:note_id`, {}, (c, call) => {
+  routes.delete(`${base}/:discussion_id/notes/:note_id`, traced, (c, call) => {
     const noteable = noteableOf(c, call, type);
     const thread = threadOf(c, call, noteable);
     const note = noteOf(c, call, noteable);

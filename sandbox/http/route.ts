@@ -13,6 +13,8 @@ export interface RouteOptions {
   jobToken?: boolean;
   /** The handler awaits (git, network); it runs its own transactions instead of one around it. */
   async?: boolean;
+  /** Work under way that the call must see done (a push's tracing of a request's threads): awaited before the handler and its transaction. */
+  waitFor?: (call: Call) => Promise<void>;
 }
 
 /** What a handler gets besides Hono's context. */
@@ -38,7 +40,7 @@ export function router(app: Hono<AppEnv>) {
   const add = (method: Method) => (path: string, options: RouteOptions, handler: Handler) => {
     const write = method !== 'GET';
     const auth = options.auth ?? 'user';
-    app.on(method, path, (c) => {
+    app.on(method, path, (c: Context<AppEnv>): Response | Promise<Response> => {
       const actor = c.get('actor');
       const sandbox = c.get('sandbox');
       if (actor.via === 'job_token' && !options.jobToken) throw unauthorized();
@@ -46,12 +48,15 @@ export function router(app: Hono<AppEnv>) {
       if (actor.user) requireScopes(actor, options.scopes ?? (write ? WRITE_SCOPES : READ_SCOPES));
       if (auth === 'admin' && !actor.user?.is_admin) throw forbidden();
       const call: Call = { sandbox, actor, params: c.get('params'), now: sandbox.now() };
-      if (!write || options.async) return handler(c, call);
-      return sandbox.db.transaction(() => {
-        const result = handler(c, call);
-        if (result instanceof Promise) throw new Error(`${method} ${path} is async: mark it { async: true }`);
-        return result;
-      })();
+      const run = (): Response | Promise<Response> => {
+        if (!write || options.async) return handler(c, call);
+        return sandbox.db.transaction(() => {
+          const result = handler(c, call);
+          if (result instanceof Promise) throw new Error(`${method} ${path} is async: mark it { async: true }`);
+          return result;
+        })();
+      };
+      return options.waitFor ? options.waitFor(call).then(run) : run();
     });
   };
   return { get: add('GET'), post: add('POST'), put: add('PUT'), patch: add('PATCH'), delete: add('DELETE') };

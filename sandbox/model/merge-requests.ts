@@ -704,7 +704,7 @@ function traceAfterPush(sandbox: Sandbox, repo: string, row: MergeRequestRow, so
   pending.add(work);
 }
 
-/** Reads of a request's threads wait for a push's tracing under way, so no client sees a thread's old place after the push answered. */
+/** Reads and writes of a request's threads wait for a push's tracing under way, so no client sees a thread's old place after the push answered. */
 export async function pushesTraced(sandbox: Sandbox): Promise<void> {
   const pending = tracing.get(sandbox);
   if (pending?.size) await Promise.all(pending);

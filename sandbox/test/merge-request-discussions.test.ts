@@ -167,10 +167,13 @@ describe('discussions on merge requests', () => {
     expect([kept.status, outdated.status]).toEqual([201, 201]);
     tick();
     expect((await h.post(`/projects/${projectId}/repository/commits`, { branch, commit_message: 'Change other', actions: [{ action: 'update', file_path: 'other.txt', content: 'a\nc\n' }] })).status).toBe(201);
-    // the push traced the threads: a client that reads only the threads sees them moved
+    // the push traced the threads: a write on one, the first call after the push, answers it moved
+    const resolved = await h.put(path(iid, `discussions/${kept.body.id}`), { resolved: true });
+    // and a client that reads only the threads sees them moved
     const positions = new Map((await h.get(path(iid, 'discussions'))).body.map((discussion: any) => [discussion.notes[0].body, discussion.notes[0].position]));
     const { diff_refs: after } = (await h.get(`/projects/${projectId}/merge_requests/${iid}`)).body;
     expect(after.head_sha).not.toBe(before.head_sha);
+    expect(resolved.body.notes[0].position).toMatchObject({ head_sha: after.head_sha, new_line: 2 });
     expect(positions.get('On the file that stays')).toMatchObject({ base_sha: after.base_sha, start_sha: after.start_sha, head_sha: after.head_sha, new_line: 2 });
     expect(positions.get('On the file that changes')).toMatchObject({ head_sha: before.head_sha, new_line: 2 });
   });
