@@ -8,7 +8,7 @@ import { loadMembers } from '../../../features/members/route-options.ts';
 export const Route = createFileRoute('/groups/$groupId/members')({
   ...membersRouteOptions,
   search: { middlewares: [stripSearchParams(MEMBERS_SEARCH_DEFAULTS)] },
-  loader: ({ context, params, deps }) => loadMembers(context, { group: Number(params.groupId) }, deps, () => context.queryClient.prefetchQuery(groupsQueries.detail(context.api, Number(params.groupId)))),
+  loader: ({ context, params, deps }) => loadMembers(context, { group: Number(params.groupId) }, deps, () => context.queryClient.ensureQueryData(groupsQueries.detail(context.api, Number(params.groupId)))),
   component: GroupMembersRoute,
 });
 

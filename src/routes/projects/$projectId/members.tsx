@@ -8,7 +8,7 @@ import { loadMembers } from '../../../features/members/route-options.ts';
 export const Route = createFileRoute('/projects/$projectId/members')({
   ...membersRouteOptions,
   search: { middlewares: [stripSearchParams(MEMBERS_SEARCH_DEFAULTS)] },
-  loader: ({ context, params, deps }) => loadMembers(context, { project: Number(params.projectId) }, deps, () => context.queryClient.prefetchQuery(projectsQueries.detail(context.api, Number(params.projectId)))),
+  loader: ({ context, params, deps }) => loadMembers(context, { project: Number(params.projectId) }, deps, () => context.queryClient.ensureQueryData(projectsQueries.detail(context.api, Number(params.projectId)))),
   component: ProjectMembersRoute,
 });
 
