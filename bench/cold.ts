@@ -36,6 +36,8 @@ interface Screen {
   goals: { lcp?: number; firstPaint: number; tbt: number; kb?: number };
   /** The list's request: given, the floor of this screen is measured too (floor.ts). */
   request?: RegExp;
+  /** The screen's largest text, which React renders with the rows on the floor of the console's stack. */
+  heading?: string;
 }
 
 interface ColdLoad {
@@ -118,13 +120,14 @@ export async function coldFigures(): Promise<void> {
       return ((await answer.json()) as { id: number }).id;
     };
     const group = await idOf('groups', DEMO_PATHS.bigGroup);
+    const groupName = ((await (await fetch(`${server.baseURL}/api/v4/groups/${group}`, { headers })).json()) as { full_name: string }).full_name;
     const lumen = await idOf('projects', LUMEN);
     // the lumen repository is built on first use, and its blame computed once per commit: not timed
     const warm = await fetch(`${server.baseURL}/api/v4/projects/${lumen}/repository/files/${encodeURIComponent(BLAME_FILE)}/blame?ref=main&range[start]=1&range[end]=1`, { headers });
     if (!warm.ok) throw new Error(`warming the blame answered ${warm.status}`);
 
     const screens: Screen[] = [
-      { name: 'members', path: `/groups/${group}/members`, target: { caption: 'members$' }, goals: { lcp: 1600, firstPaint: 1800, tbt: 200, kb: 250 }, request: /^\/api\/v4\/groups\/\d+\/members$/ },
+      { name: 'members', path: `/groups/${group}/members`, target: { caption: 'members$' }, goals: { lcp: 1600, firstPaint: 1800, tbt: 200, kb: 250 }, request: /^\/api\/v4\/groups\/\d+\/members$/, heading: `Members of ${groupName}` },
       { name: 'files', path: `/projects/${lumen}/tree/`, target: { caption: '^Files' }, goals: { lcp: 1600, firstPaint: 1800, tbt: 200 } },
       { name: 'runners', path: '/admin/runners', target: { caption: '^Runners$' }, goals: { lcp: 1600, firstPaint: 1800, tbt: 200 } },
       { name: 'blame_line', path: `/projects/${lumen}/blame/${BLAME_FILE}?ref=main#L${BLAME_LINE}`, target: { selector: `a[aria-label="Line ${BLAME_LINE}"]`, byFrame: true }, goals: { firstPaint: 2200, tbt: 200 } },
@@ -147,12 +150,15 @@ export async function coldFigures(): Promise<void> {
       const listUrl = loads[0].listUrl;
       if (screen.request && listUrl) {
         const codeBytes = median(loads.map((load) => load.codeBytes));
-        for (const requestAtOnce of [false, true]) {
+        const floorPages = [
+          { requestAtOnce: false, name: `${prefix}.floor`, how: "code that does nothing, then the list's request, its rows written by hand" },
+          { requestAtOnce: true, name: `${prefix}.floor_request_at_once`, how: "code that does nothing, the list's request sent at once beside it, its rows written by hand" },
+          ...(screen.heading ? [{ requestAtOnce: true, react: { heading: screen.heading }, name: `${prefix}.floor_react`, how: 'React and ReactDOM padded to that size, the request sent at once beside them, the heading and rows rendered by React' }] : []),
+        ];
+        for (const { name, how, ...variant } of floorPages) {
           const floors: FloorLoad[] = [];
-          for (let run = 0; run < RUNS; run++) floors.push(await floorLoad(browser, server.baseURL, server.adminToken, { codeBytes, listUrl, caption: screen.target.caption!, requestAtOnce }, { network: NETWORK, cpuSlowdown: CPU_SLOWDOWN }));
-          const how = requestAtOnce ? "the list's request sent at once beside it" : "then the list's request";
-          log(`cold floor of ${screen.name} (${round(codeBytes / 1000, 1)} KB of code that does nothing, ${how}, its rows written by hand): LCP ${list(floors.map((load) => load.lcp))} ms; first row painted ${list(floors.map((load) => load.firstPaint))} ms`);
-          const name = requestAtOnce ? `${prefix}.floor_request_at_once` : `${prefix}.floor`;
+          for (let run = 0; run < RUNS; run++) floors.push(await floorLoad(browser, server.baseURL, server.adminToken, { codeBytes, listUrl, caption: screen.target.caption!, ...variant }, { network: NETWORK, cpuSlowdown: CPU_SLOWDOWN }));
+          log(`cold floor of ${screen.name} (${round(codeBytes / 1000, 1)} KB: ${how}): LCP ${list(floors.map((load) => load.lcp))} ms; first row painted ${list(floors.map((load) => load.firstPaint))} ms`);
           emit({ name: `${name}.lcp_ms`, value: round(median(floors.map((load) => load.lcp)), 0), unit: 'ms' });
           emit({ name: `${name}.first_row_ms`, value: round(median(floors.map((load) => load.firstPaint)), 0), unit: 'ms' });
         }

@@ -4,6 +4,7 @@ import zlib from 'node:zlib';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from '@playwright/test';
+import { build, type Rolldown } from 'vite';
 import { addPaintClock, painted, readClock } from './paint-clock.ts';
 
 /**
@@ -12,10 +13,13 @@ import { addPaintClock, painted, readClock } from './paint-clock.ts';
  * the screen's code (incompressible bytes that do nothing), which makes the screen's list request
  * and writes its rows by hand. No framework, no work: what is left above this floor is the console's.
  * With `requestAtOnce`, a small script listed first sends the request while the code downloads (as
- * the console's boot script does), and the rows are written once both are in.
+ * the console's boot script does), and the rows are written once both are in. With `react`, the
+ * script is React and ReactDOM as the console ships them (production, minified), padded to the same
+ * size, and React renders the heading and the rows: the floor of the stack the console is built on.
  */
 
-const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = path.join(ROOT, 'dist');
 const FLOOR_DIR = path.join(DIST, 'bench-floor');
 const TOKEN_KEY = 'bench-floor-token';
 
@@ -29,6 +33,8 @@ interface FloorPage {
   listUrl: string;
   caption: string;
   requestAtOnce?: boolean;
+  /** React renders the rows under this heading (the screen's largest text, as on the screen). */
+  react?: { heading: string };
 }
 
 interface Throttling {
@@ -45,10 +51,26 @@ function padding(bytes: number): string {
   return text;
 }
 
-function writeFloorPage({ codeBytes, listUrl, caption, requestAtOnce = false }: FloorPage): void {
+/** React and ReactDOM bundled with what renders the heading and the rows once the answer is in, padded to `codeBytes` on the wire. */
+async function reactRowsScript(codeBytes: number, caption: string, heading: string, request: string): Promise<string> {
+  const entry = path.join(FLOOR_DIR, 'react-rows.js');
+  fs.writeFileSync(entry, `import { createElement as h } from 'react';
+import { createRoot } from 'react-dom/client';
+${request}const root = createRoot(document.body.appendChild(document.createElement('div')));
+window.floorAnswer.then((items) => root.render(h('main', null, h('h1', null, ${JSON.stringify(heading)}), h('table', null,
+  h('caption', null, ${JSON.stringify(caption)}),
+  h('tbody', null, items.map((item) => h('tr', { key: item.id }, h('td', null, item.name), h('td', null, item.username))))))));
+`);
+  const built = (await build({ configFile: false, root: ROOT, logLevel: 'silent', build: { write: false, minify: true, target: 'es2022', modulePreload: false, rolldownOptions: { input: entry } } })) as Rolldown.RolldownOutput;
+  const [chunk] = built.output.filter((item) => item.type === 'chunk');
+  const rest = codeBytes - zlib.brotliCompressSync(chunk.code).length;
+  return `${chunk.code}\nwindow.floorPadding = ${JSON.stringify(rest > 0 ? padding(rest) : '')};\n`;
+}
+
+async function writeFloorPage({ codeBytes, listUrl, caption, requestAtOnce = false, react }: FloorPage): Promise<void> {
   fs.mkdirSync(FLOOR_DIR, { recursive: true });
   const request = `window.floorAnswer = fetch(${JSON.stringify(new URL(listUrl).pathname + new URL(listUrl).search)}, { headers: { 'PRIVATE-TOKEN': sessionStorage.getItem(${JSON.stringify(TOKEN_KEY)}) } }).then((answer) => answer.json());\n`;
-  const script = `const padding = ${JSON.stringify(padding(codeBytes))};
+  const script = react ? await reactRowsScript(codeBytes, caption.replace(/[$^]/g, ''), react.heading, requestAtOnce ? '' : request) : `const padding = ${JSON.stringify(padding(codeBytes))};
 ${requestAtOnce ? '' : request}window.floorAnswer
   .then((items) => {
     const table = document.createElement('table');
@@ -70,12 +92,12 @@ ${requestAtOnce ? '' : request}window.floorAnswer
     fs.writeFileSync(path.join(FLOOR_DIR, `${name}.gz`), zlib.gzipSync(text));
   }
   const scripts = files.map(([name]) => `<script type="module" src="/bench-floor/${name}"></script>`).join('');
-  fs.writeFileSync(path.join(FLOOR_DIR, 'index.html'), `<!doctype html><html lang="en"><head><meta charset="UTF-8"><title>Floor</title>${scripts}</head><body><h1>Members</h1></body></html>`);
+  fs.writeFileSync(path.join(FLOOR_DIR, 'index.html'), `<!doctype html><html lang="en"><head><meta charset="UTF-8"><title>Floor</title>${scripts}</head><body>${react ? '' : '<h1>Members</h1>'}</body></html>`);
 }
 
 /** Cold loads of the floor page, throttled as the screen's were. */
 export async function floorLoad(browser: Browser, baseURL: string, token: string, page: FloorPage, throttling: Throttling): Promise<FloorLoad> {
-  writeFloorPage(page);
+  await writeFloorPage(page);
   const context = await browser.newContext({ baseURL, viewport: { width: 1400, height: 900 } });
   try {
     await context.addInitScript(([key, value]) => sessionStorage.setItem(key, value), [TOKEN_KEY, token] as const);
