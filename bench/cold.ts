@@ -48,7 +48,7 @@ interface ColdLoad {
   requests: number;
   /** What fetching ahead while idle added: scripts that neither the page listed nor the screen asked for before its first row. */
   prefetchBytes: number;
-  /** The code (scripts and styles) fetched before the first row, and the screen's list request. */
+  /** The code (scripts and styles) asked for before the first row entered the document. */
   codeBytes: number;
   listUrl?: string;
 }
@@ -69,21 +69,25 @@ async function coldLoad(browser: Browser, baseURL: string, storage: Record<strin
     let requests = 0;
     const urls = new Map<string, string>();
     let listUrl: string | undefined;
-    let codeBytes = 0;
     const scriptBytes = new Map<string, number>();
     let firstRowPainted = false;
     const beforeFirstRow = new Set<string>();
-    cdp.on('Network.requestWillBeSent', (event: { requestId: string; request: { url: string } }) => {
-      urls.set(event.requestId, new URL(event.request.url).pathname);
-      if (!listUrl && screen.request?.test(new URL(event.request.url).pathname)) listUrl = event.request.url;
+    // the code's requests, by when they were sent (ms since the epoch) and their size on the wire
+    const codeRequests = new Map<string, { sentAt: number; bytes: number }>();
+    cdp.on('Network.requestWillBeSent', (event: { requestId: string; request: { url: string }; wallTime: number }) => {
+      const url = new URL(event.request.url).pathname;
+      urls.set(event.requestId, url);
+      if (!listUrl && screen.request?.test(url)) listUrl = event.request.url;
       if (!firstRowPainted) beforeFirstRow.add(event.requestId);
+      if (/\.(?:js|css)$/.test(url)) codeRequests.set(event.requestId, { sentAt: event.wallTime * 1000, bytes: 0 });
     });
     cdp.on('Network.loadingFinished', (event: { requestId: string; encodedDataLength: number }) => {
       bytes += event.encodedDataLength;
       requests++;
       const url = urls.get(event.requestId);
       if (url?.endsWith('.js') && !beforeFirstRow.has(event.requestId)) scriptBytes.set(url, event.encodedDataLength);
-      if (/\.(?:js|css)$/.test(url ?? '') && beforeFirstRow.has(event.requestId)) codeBytes += event.encodedDataLength;
+      const code = codeRequests.get(event.requestId);
+      if (code) code.bytes = event.encodedDataLength;
     });
     await page.goto(screen.path, { waitUntil: 'commit' });
     const first = await painted(page, STEP_TIMEOUT_MS);
@@ -91,6 +95,9 @@ async function coldLoad(browser: Browser, baseURL: string, storage: Record<strin
     await page.waitForLoadState('networkidle');
     await settle(page);
     const clock = await readClock(page);
+    // what the first row needed: code asked for after it was in the document (a dialog loaded ahead, an idle prefetch) is not
+    const insertedAt = (await page.evaluate(() => performance.timeOrigin)) + first.insertedAt;
+    const codeBytes = [...codeRequests.values()].filter((code) => code.sentAt < insertedAt).reduce((sum, code) => sum + code.bytes, 0);
     const fcp = clock.fcp >= 0 ? clock.fcp : first.at;
     const tbt = clock.longTasks.filter((task) => task.start >= fcp).reduce((sum, task) => sum + Math.max(0, task.duration - 50), 0);
     // as served: at run time Vite adds a modulepreload link for every chunk it imports
