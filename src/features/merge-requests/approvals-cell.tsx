@@ -5,12 +5,13 @@ import { useConnection } from '../../api/react.ts';
 import { approvalsInViewOptions } from './approvals-in-view.ts';
 
 /**
- * Approvals given and required of one row, asked for while the row is in view. The cell
- * keeps one width and one line whatever it shows, so the row does not move when the count arrives.
+ * Approvals given and required of one row, asked for once `asked` (the list's rows painted first).
+ * The cell keeps one width and one line whatever it shows, so the row does not move when the count
+ * arrives.
  */
-export function ApprovalsCell({ request }: { request: MergeRequest }) {
+export function ApprovalsCell({ request, asked }: { request: MergeRequest; asked: boolean }) {
   const connection = useConnection();
-  const { data, isError } = useQuery(approvalsInViewOptions(connection, request.project_id, request.iid));
+  const { data, isError } = useQuery({ ...approvalsInViewOptions(connection, request.project_id, request.iid), enabled: asked });
   if (!data) return <span className="approvals-cell muted">{isError ? 'Unknown' : 'Loading…'}</span>;
   const given = data.approved_by.length;
   return (
