@@ -51,20 +51,29 @@ function padding(bytes: number): string {
   return text;
 }
 
+// each floor load writes its page afresh; the bundle of one entry is built once
+const reactBundles = new Map<string, Promise<string>>();
+
 /** React and ReactDOM bundled with what renders the heading and the rows once the answer is in, padded to `codeBytes` on the wire. */
 async function reactRowsScript(codeBytes: number, caption: string, heading: string, request: string): Promise<string> {
-  const entry = path.join(FLOOR_DIR, 'react-rows.js');
-  fs.writeFileSync(entry, `import { createElement as h } from 'react';
+  const source = `import { createElement as h } from 'react';
 import { createRoot } from 'react-dom/client';
 ${request}const root = createRoot(document.body.appendChild(document.createElement('div')));
 window.floorAnswer.then((items) => root.render(h('main', null, h('h1', null, ${JSON.stringify(heading)}), h('table', null,
   h('caption', null, ${JSON.stringify(caption)}),
   h('tbody', null, items.map((item) => h('tr', { key: item.id }, h('td', null, item.name), h('td', null, item.username))))))));
-`);
-  const built = (await build({ configFile: false, root: ROOT, logLevel: 'silent', build: { write: false, minify: true, target: 'es2022', modulePreload: false, rolldownOptions: { input: entry } } })) as Rolldown.RolldownOutput;
-  const [chunk] = built.output.filter((item) => item.type === 'chunk');
-  const rest = codeBytes - zlib.brotliCompressSync(chunk.code).length;
-  return `${chunk.code}\nwindow.floorPadding = ${JSON.stringify(rest > 0 ? padding(rest) : '')};\n`;
+`;
+  let bundle = reactBundles.get(source);
+  if (!bundle) {
+    const entry = path.join(FLOOR_DIR, 'react-rows.js');
+    fs.writeFileSync(entry, source);
+    bundle = build({ configFile: false, root: ROOT, logLevel: 'silent', build: { write: false, minify: true, target: 'es2022', modulePreload: false, rolldownOptions: { input: entry } } })
+      .then((built) => (built as Rolldown.RolldownOutput).output.filter((item) => item.type === 'chunk')[0].code);
+    reactBundles.set(source, bundle);
+  }
+  const code = await bundle;
+  const rest = codeBytes - zlib.brotliCompressSync(code).length;
+  return `${code}\nwindow.floorPadding = ${JSON.stringify(rest > 0 ? padding(rest) : '')};\n`;
 }
 
 async function writeFloorPage({ codeBytes, listUrl, caption, requestAtOnce = false, react }: FloorPage): Promise<void> {

@@ -6,7 +6,7 @@ import { useActiveSession, useConnection } from '../../api/react.ts';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { FilteredEmptyState, SearchTabs } from '../../components/search-link.tsx';
-import { useIdleSinceMount, usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
+import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { PerPageSelect, SortControls } from '../../components/list-controls.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { LabelChipList } from '../../components/label-chip.tsx';
@@ -37,8 +37,6 @@ export function MergeRequestListScreen({ scope, sourceName, search }: MergeReque
   const setSearch = useSetSearch<MergeRequestsSearch>();
   const wanted = useRequestedSearch(mergeRequestsSearchSchema, search);
   usePrefetch(data.nextPage ? mergeRequestListOptions(connection, scope, { ...search, page: data.nextPage }, me) : null);
-  // each row's approvals are asked once the list is painted: the rows come first
-  const approvalsAsked = useIdleSinceMount();
 
   const columns = useMemo<ColumnDef<MergeRequest>[]>(() => {
     const project = scope !== 'instance' && 'project' in scope;
@@ -76,7 +74,7 @@ export function MergeRequestListScreen({ scope, sourceName, search }: MergeReque
         header: 'Reviewers',
         cell: ({ row }) => (row.original.reviewers.length ? row.original.reviewers.map((user) => `@${user.username}`).join(', ') : <span className="muted">None</span>),
       },
-      { id: 'approvals', header: 'Approvals', cell: ({ row }) => <ApprovalsCell request={row.original} asked={approvalsAsked} /> },
+      { id: 'approvals', header: 'Approvals', cell: ({ row }) => <ApprovalsCell request={row.original} /> },
       { id: 'status', header: 'Merge status', cell: ({ row }) => (row.original.state === 'opened' ? mergeStatusWords(row.original.detailed_merge_status) : <span className="muted">{mergeStatusWords('not_open')}</span>) },
       {
         id: 'labels',
@@ -86,7 +84,7 @@ export function MergeRequestListScreen({ scope, sourceName, search }: MergeReque
       { id: 'target', header: 'Target', cell: ({ row }) => <BreakableText text={row.original.target_branch} /> },
       { id: 'updated', header: 'Updated', cell: ({ row }) => <span className="nowrap"><Time value={row.original.updated_at} relative /></span> },
     ];
-  }, [scope, approvalsAsked]);
+  }, [scope]);
 
   const heading = instance ? 'Merge requests' : sourceName ? `Merge requests of ${sourceName}` : 'Merge requests';
   const listName = `${STATE_TABS.find((tab) => tab.value === search.state)?.label ?? ''} merge requests`;
