@@ -360,8 +360,10 @@ test('a Reporter reads the threads but may not resolve them, close the request o
 test('what the page shows stays where it is: nothing that arrives later pushes a thread or the merge panel under the pointer', async ({ page, api, adminSession, context }) => {
   await applyAdminSession(context, adminSession);
   // the author: the reason they may not approve needs the project's approval settings
-  const { base, path } = await newMergeRequest(api);
+  const { project, base, path } = await newMergeRequest(api);
   await api.post(`${base}/discussions`, { body: 'Is this right?' });
+  // the project's approval settings (the reason the author may not approve) answer after the approvals
+  await api.injectFault({ path: `/api/v4/projects/${project.id}/approvals`, methods: ['GET'], latency_ms: 1_000 });
   // every layout shift of the page, with what moved, from where to where
   await page.addInitScript(() => {
     const moves: Array<{ what: string; from: number; to: number }> = [];

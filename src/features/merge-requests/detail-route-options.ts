@@ -12,18 +12,23 @@ export function loadMergeRequestDetail(context: LoaderContext, projectId: number
 }
 
 /**
- * The Overview: the first page of threads, the reviewers, the approvals and the project's merge
- * and approval settings start alongside the request; the tab paints without waiting for them.
- * Asked only once their panels had mounted, they arrived a round trip after the threads and pushed
- * them down under the pointer (the settings give the reason a caller may not approve, a longer line).
+ * The Overview: the first page of threads and the reviewers start alongside the request, and the
+ * tab paints without them (they fill their own place). The review panels wait with the tab: the
+ * approvals, the project's merge and approval settings decide their height (the settings give the
+ * reason a caller may not approve, a longer line), and arriving later they pushed the merge panel
+ * and the threads down under the pointer. A failure stays the panel's to show.
  */
-export function prefetchMergeRequestOverview(context: LoaderContext, projectId: number, iid: number): void {
+export function loadMergeRequestOverview(context: LoaderContext, projectId: number, iid: number): Promise<unknown> {
   void context.queryClient.prefetchInfiniteQuery(mergeRequestsQueries.allDiscussions(context.api, projectId, iid));
   void context.queryClient.prefetchQuery(mergeRequestsQueries.reviewers(context.api, projectId, iid));
-  void context.queryClient.prefetchQuery(approvalsQueries.approvals(context.api, projectId, iid));
-  void context.queryClient.prefetchQuery(approvalsQueries.state(context.api, projectId, iid));
-  void context.queryClient.prefetchQuery(projectsQueries.detail(context.api, projectId));
-  void context.queryClient.prefetchQuery(approvalsQueries.settings(context.api, projectId));
+  const { queryClient, api } = context;
+  const settled = (answer: Promise<unknown>) => answer.catch(() => undefined);
+  return Promise.all([
+    settled(queryClient.ensureQueryData(approvalsQueries.approvals(api, projectId, iid))),
+    settled(queryClient.ensureQueryData(approvalsQueries.state(api, projectId, iid))),
+    settled(queryClient.ensureQueryData(approvalsQueries.settings(api, projectId))),
+    settled(queryClient.ensureQueryData(projectsQueries.detail(api, projectId))),
+  ]);
 }
 
 export function loadMergeRequestCommits(context: LoaderContext, projectId: number, iid: number, page: number) {

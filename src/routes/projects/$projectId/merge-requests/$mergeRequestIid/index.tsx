@@ -1,12 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { prefetchMergeRequestOverview } from '../../../../../features/merge-requests/detail-route-options.ts';
+import { loadMergeRequestOverview } from '../../../../../features/merge-requests/detail-route-options.ts';
 import { MergeRequestOverview } from '../../../../../features/merge-requests/merge-request-overview.tsx';
 import { idParams } from '../../../../../lib/route-params.ts';
 
 export const Route = createFileRoute('/projects/$projectId/merge-requests/$mergeRequestIid/')({
   loader: ({ context, params }) => {
     const { projectId, mergeRequestIid } = idParams(params);
-    prefetchMergeRequestOverview(context, projectId, mergeRequestIid);
+    return loadMergeRequestOverview(context, projectId, mergeRequestIid);
   },
   component: OverviewRoute,
 });
