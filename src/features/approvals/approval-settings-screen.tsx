@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { approvalsQueries, type ApprovalRule } from '../../api/approvals.ts';
 import { useConnection } from '../../api/react.ts';
@@ -9,7 +9,7 @@ import { EmptyState } from '../../components/states.tsx';
 import { useProjectCaller } from '../../components/use-project-caller.ts';
 import { approvalsReadOnly } from './permissions.ts';
 
-// the rule forms load when the screen is there, not before its first paint
+// the rule forms load once the screen knows the caller may change rules, not before its first paint
 const loadDialogs = () => import('./rule-dialogs.tsx');
 // the switches are a form (react-hook-form and its resolver): their code loads beside the settings' request, not in the route's chunk
 const SettingsSection = lazy(() => import('./settings-section.tsx').then((module) => ({ default: module.SettingsSection })));
@@ -47,6 +47,10 @@ function RulesSection({ projectId, readOnly }: { projectId: number; readOnly: st
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<ApprovalRule | null>(null);
   const [deleting, setDeleting] = useState<ApprovalRule | null>(null);
+  // the forms are mounted only while open: their code comes ahead, so a press does not wait for it
+  useEffect(() => {
+    if (readOnly === null) void loadDialogs();
+  }, [readOnly]);
   const columns: ColumnDef<ApprovalRule>[] = [
     { id: 'name', header: 'Rule', cell: ({ row: { original: rule } }) => <strong>{rule.name}</strong> },
     { id: 'required', header: 'Approvals required', cell: ({ row: { original: rule } }) => rule.approvals_required },
@@ -104,9 +108,9 @@ function RulesSection({ projectId, readOnly }: { projectId: number; readOnly: st
         }
       </QueryStates>
       <Suspense fallback={null}>
-        <RuleDialog projectId={projectId} rule={null} open={adding} onClose={() => setAdding(false)} />
-        {editing ? <RuleDialog projectId={projectId} rule={editing} open onClose={() => setEditing(null)} /> : null}
-        <DeleteRuleDialog projectId={projectId} rule={deleting} onClose={() => setDeleting(null)} />
+        {adding ? <RuleDialog projectId={projectId} rule={null} onClose={() => setAdding(false)} /> : null}
+        {editing ? <RuleDialog key={editing.id} projectId={projectId} rule={editing} onClose={() => setEditing(null)} /> : null}
+        {deleting ? <DeleteRuleDialog projectId={projectId} rule={deleting} onClose={() => setDeleting(null)} /> : null}
       </Suspense>
     </section>
   );

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -105,12 +105,11 @@ interface RuleDialogProps {
   projectId: number;
   /** The rule to edit; null to create one. */
   rule: ApprovalRule | null;
-  open: boolean;
   onClose: () => void;
 }
 
 /** Creates or edits a rule of the project: its name, how many approvals, and who may give them. */
-export function RuleDialog({ projectId, rule, open, onClose }: RuleDialogProps) {
+export function RuleDialog({ projectId, rule, onClose }: RuleDialogProps) {
   const notify = useNotify();
   const create = useCreateApprovalRule();
   const update = useUpdateApprovalRule();
@@ -119,15 +118,6 @@ export function RuleDialog({ projectId, rule, open, onClose }: RuleDialogProps) 
   const [users, setUsers] = useState<Option[]>(usersOf(rule));
   const [groups, setGroups] = useState<Option[]>(groupsOf(rule));
   const form = useForm<RuleFormInput, unknown, RuleFormValues>({ resolver: zodResolver(ruleFormSchema), defaultValues: ruleFormDefaults(rule) });
-  useEffect(() => {
-    if (!open) return;
-    form.reset(ruleFormDefaults(rule));
-    setUsers(usersOf(rule));
-    setGroups(groupsOf(rule));
-    setFormError(null);
-    create.reset();
-    update.reset();
-  }, [open, rule?.id]);
   const submit = form.handleSubmit((values) => {
     setFormError(null);
     const onError = (error: Error) => setFormError(placeServerErrors(form, error, ['name', 'approvals_required']));
@@ -144,7 +134,7 @@ export function RuleDialog({ projectId, rule, open, onClose }: RuleDialogProps) 
     form.setValue(field, next.map((option) => option.id), { shouldDirty: true });
   };
   return (
-    <Dialog open={open} onOpenChange={(next) => (!next && !write.isPending ? onClose() : undefined)} title={rule ? `Edit the rule ${rule.name}` : 'Add an approval rule'}>
+    <Dialog open onOpenChange={(next) => (!next && !write.isPending ? onClose() : undefined)} title={rule ? `Edit the rule ${rule.name}` : 'Add an approval rule'}>
       <form className="form" noValidate onSubmit={submit}>
         <Field label="Rule name" error={errors.name?.message}>
           <input className="input" autoComplete="off" {...form.register('name')} />
@@ -166,11 +156,9 @@ export function RuleDialog({ projectId, rule, open, onClose }: RuleDialogProps) 
   );
 }
 
-export function DeleteRuleDialog({ projectId, rule, onClose }: { projectId: number; rule: ApprovalRule | null; onClose: () => void }) {
+export function DeleteRuleDialog({ projectId, rule, onClose }: { projectId: number; rule: ApprovalRule; onClose: () => void }) {
   const notify = useNotify();
   const remove = useDeleteApprovalRule();
-  useEffect(() => remove.reset(), [rule?.id]);
-  if (!rule) return null;
   return (
     <ConfirmDialog
       open
