@@ -108,6 +108,11 @@ test('a reviewer approves: the rule, who approved and what is missing follow, an
   await expect(panel.getByText('No approvals yet.')).toBeVisible();
   await expect(panel.getByRole('button', { name: 'Approve', exact: true })).toBeVisible();
   expect((await api.get<Approvals>(`/projects/${project.id}/merge_requests/${iid}/approvals`)).approved_by).toEqual([]);
+  // a change of mind, and back: the same head approved again is a new approval, not a repeat to drop
+  await panel.getByRole('button', { name: 'Approve', exact: true }).click();
+  await expect(panel.getByText('Approved by you.')).toBeVisible();
+  expect(bodies).toEqual([{ sha: head }, { sha: head }]);
+  expect((await api.get<Approvals>(`/projects/${project.id}/merge_requests/${iid}/approvals`)).approved_by.map((entry) => entry.user.id)).toEqual([reviewer!.id]);
 });
 
 test('a second approval after a new commit is refused with 409: Reload shows the new head, and approving again succeeds', async ({ page, api, connectAs }) => {

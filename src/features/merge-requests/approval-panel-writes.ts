@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { approvalsQueries, approveMergeRequest, resetApprovals, unapproveMergeRequest, type Approvals } from '../../api/approvals.ts';
 import { ApiError } from '../../api/errors.ts';
 import { mergeMergeRequest, mergeRequestsQueries, type MergeRequestDetail } from '../../api/merge-requests.ts';
@@ -10,20 +10,16 @@ interface RequestRef {
   iid: number;
 }
 
-/**
- * A write on one request: pending until the request's keys (its detail, approvals, approval state,
- * diffs) are fresh again; lists of requests go stale, since they show approvals and merge status.
- */
-function useRequestWrite<V, R>({ projectId, iid }: RequestRef, run: (variables: V) => Promise<R>, onDone?: (data: R) => void) {
+/** A write on one request, pending until its refresh is done. */
+function useRequestWrite<V, R>(ref: RequestRef, run: (variables: V) => Promise<R>) {
   const queryClient = useQueryClient();
-  return useWrite({
-    send: run,
-    onDone,
-    refresh: async () => {
-      void queryClient.invalidateQueries({ queryKey: mergeRequestsQueries.all(), refetchType: 'none' });
-      await queryClient.invalidateQueries({ queryKey: mergeRequestsQueries.one(projectId, iid) });
-    },
-  });
+  return useWrite({ send: run, refresh: () => refreshRequest(queryClient, ref) });
+}
+
+/** The request's keys (its detail, approvals, approval state, diffs) fetched again; lists of requests go stale, since they show approvals and merge status. */
+async function refreshRequest(queryClient: QueryClient, { projectId, iid }: RequestRef) {
+  void queryClient.invalidateQueries({ queryKey: mergeRequestsQueries.all(), refetchType: 'none' });
+  await queryClient.invalidateQueries({ queryKey: mergeRequestsQueries.one(projectId, iid) });
 }
 
 /** The approvals answer of a write is the panel's new state: shown at once, before the refetch. */
@@ -33,23 +29,33 @@ function useShowApprovals(ref: RequestRef) {
   return (data: Approvals) => queryClient.setQueryData(approvalsQueries.approvals(connection, ref.projectId, ref.iid).queryKey, data);
 }
 
-export interface ApproveVariables {
-  /** The head the reviewer was looking at. */
-  sha: string;
-  /** Only when the project asks for re-authentication; sent once, kept nowhere. */
-  password?: string;
-}
+/** An approval given (with the head the reviewer was looking at) or withdrawn. */
+export type ApprovalVariables =
+  | {
+      approve: true;
+      /** The head the reviewer was looking at. */
+      sha: string;
+      /** Only when the project asks for re-authentication; sent once, kept nowhere. */
+      password?: string;
+    }
+  | { approve: false };
 
-export function useApprove(ref: RequestRef) {
+/**
+ * Approve and Revoke: one toggle, since each takes the other's place under the pointer. A double
+ * click's second press on the button that took the first's place is dropped, and the same head may
+ * be approved again after a revoke (the last write differs, so it is no repeat).
+ */
+export function useApproval(ref: RequestRef) {
   const connection = useConnection();
   const show = useShowApprovals(ref);
-  return useRequestWrite(ref, ({ sha, password }: ApproveVariables) => approveMergeRequest(connection, { ...ref, sha, password }), show);
-}
-
-export function useUnapprove(ref: RequestRef) {
-  const connection = useConnection();
-  const show = useShowApprovals(ref);
-  return useRequestWrite(ref, (_: void) => unapproveMergeRequest(connection, ref), show);
+  const queryClient = useQueryClient();
+  return useWrite({
+    send: (variables: ApprovalVariables) =>
+      variables.approve ? approveMergeRequest(connection, { ...ref, sha: variables.sha, password: variables.password }) : unapproveMergeRequest(connection, ref),
+    onDone: show,
+    refresh: () => refreshRequest(queryClient, ref),
+    toggleOf: () => 'approval',
+  });
 }
 
 export function useResetApprovals(ref: RequestRef) {

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { approvalsQueries, type Approvals, type ApprovalState } from '../../api/approvals.ts';
 import { ApiError } from '../../api/errors.ts';
@@ -9,8 +9,7 @@ import { errorText, ErrorPanel } from '../../components/error-panel.tsx';
 import { Field } from '../../components/field.tsx';
 import { RoutePending } from '../../components/states.tsx';
 import { UncertainWrite } from '../../components/uncertain-write.tsx';
-import { REPEAT_AFTER_MS } from '../../components/use-write.ts';
-import { isNewCommits, loadedHead, useApprove, useReloadRequest, useResetApprovals, useUnapprove, type ApproveVariables } from './approval-panel-writes.ts';
+import { isNewCommits, loadedHead, useApproval, useReloadRequest, useResetApprovals } from './approval-panel-writes.ts';
 import { explainApprovalRight } from './merge-status.ts';
 import { MergePanel } from './merge-panel.tsx';
 import './merge-request-review.css';
@@ -62,38 +61,29 @@ function ApprovalPanelBody({ projectId, iid, approvals, state }: { projectId: nu
   const session = useActiveSession()?.connection;
   const request = useSuspenseQuery(mergeRequestsQueries.detail(connection, projectId, iid)).data;
   const ref = { projectId, iid };
-  const approve = useApprove(ref);
-  const unapprove = useUnapprove(ref);
+  const approval = useApproval(ref);
   const reload = useReloadRequest(ref);
   const [asking, setAsking] = useState(false);
   const right = useApprovalRight(projectId, iid, request, approvals);
   const head = loadedHead(request);
   const needsPassword = approvals.require_password_to_approve;
+  const approving = approval.variables?.approve === true;
 
-  // Approve and Revoke take each other's place under the pointer: for a double click's span after a
-  // press both stay disabled, so the second click of a double click cannot undo the first
-  const [settling, setSettling] = useState(false);
-  useEffect(() => {
-    if (!settling) return;
-    const timer = setTimeout(() => setSettling(false), REPEAT_AFTER_MS);
-    return () => clearTimeout(timer);
-  }, [settling]);
-  const busy = approve.isPending || unapprove.isPending || settling;
   const onApprove = () => {
     if (!head) return;
-    setSettling(true);
     if (needsPassword) {
-      approve.reset();
+      approval.reset();
       setAsking(true);
       return;
     }
-    approve.mutate({ sha: head });
+    approval.mutate({ approve: true, sha: head });
   };
   const onReload = async () => {
     await reload();
-    approve.reset();
+    approval.reset();
   };
-  const conflict = approve.error && isNewCommits(approve.error);
+  const refused = approval.status === 'refused' ? approval.error : null;
+  const conflict = approving && refused && isNewCommits(refused);
 
   return (
     <>
@@ -104,57 +94,49 @@ function ApprovalPanelBody({ projectId, iid, approvals, state }: { projectId: nu
       {approvals.approved_by.length ? <p key="approved">Approved by {approverNames(approvals, session?.userId)}.</p> : <p key="none">No approvals yet.</p>}
       <RulesTable state={state} />
       <p className={right.canApprove ? undefined : 'muted'}>{right.reason}</p>
-      {conflict && !asking ? (
+      {asking ? null : conflict ? (
         <NewCommitsAlert onReload={() => void onReload()} />
-      ) : approve.error && approve.status === 'refused' && !asking ? (
+      ) : refused ? (
         <p className="form-error" role="alert">
-          Not approved: {errorText(approve.error)}
+          {approving ? 'Not approved' : 'The approval was not withdrawn'}: {errorText(refused)}
         </p>
-      ) : null}
-      {unapprove.status === 'refused' ? (
-        <p className="form-error" role="alert">
-          The approval was not withdrawn: {errorText(unapprove.error)}
-        </p>
-      ) : null}
-      {!asking ? <UncertainWrite write={approve} /> : null}
-      <UncertainWrite write={unapprove} />
+      ) : (
+        <UncertainWrite write={approval} />
+      )}
       <div className="review-panel__actions">
         {right.canApprove && head ? (
           <button
             type="button"
             className="button button--primary"
-            disabled={busy}
-            aria-busy={approve.isPending || undefined}
+            disabled={approval.isPending}
+            aria-busy={(approval.status === 'pending' && approving) || undefined}
             onClick={onApprove}
           >
-            {approve.isPending && !asking ? 'Approving…' : 'Approve'}
+            {approval.status === 'pending' && approving && !asking ? 'Approving…' : 'Approve'}
           </button>
         ) : null}
         {approvals.user_has_approved && session?.canWrite ? (
           <button
             type="button"
             className="button"
-            disabled={busy}
-            aria-busy={unapprove.isPending || undefined}
-            onClick={() => {
-              setSettling(true);
-              unapprove.mutate(undefined);
-            }}
+            disabled={approval.isPending}
+            aria-busy={(approval.status === 'pending' && !approving) || undefined}
+            onClick={() => approval.mutate({ approve: false })}
           >
-            {unapprove.isPending ? 'Revoking approval…' : 'Revoke approval'}
+            {approval.status === 'pending' && !approving ? 'Revoking approval…' : 'Revoke approval'}
           </button>
         ) : null}
         {session?.isBot && session.canWrite && approvals.approved_by.length ? <ResetApprovals projectId={projectId} iid={iid} /> : null}
       </div>
       {asking && head ? (
         <PasswordDialog
-          approve={approve}
+          approval={approval}
           sha={head}
           onReload={onReload}
           onClose={() => {
             setAsking(false);
             // the password went in the request's variables: forget them
-            approve.reset();
+            approval.reset();
           }}
         />
       ) : null}
@@ -270,7 +252,7 @@ function NewCommitsAlert({ onReload }: { onReload: () => void }) {
 const isWrongPassword = (error: Error | null) => error instanceof ApiError && error.status === 401;
 
 /** Re-authentication before approving: the password is held by this dialog only, and goes with the one request. */
-function PasswordDialog({ approve, sha, onClose, onReload }: { approve: ReturnType<typeof useApprove>; sha: string; onClose: () => void; onReload: () => Promise<void> }) {
+function PasswordDialog({ approval, sha, onClose, onReload }: { approval: ReturnType<typeof useApproval>; sha: string; onClose: () => void; onReload: () => Promise<void> }) {
   const [password, setPassword] = useState('');
   const [missing, setMissing] = useState(false);
   const submit = (event: FormEvent) => {
@@ -279,16 +261,15 @@ function PasswordDialog({ approve, sha, onClose, onReload }: { approve: ReturnTy
       setMissing(true);
       return;
     }
-    const variables: ApproveVariables = { sha, password };
-    approve.mutate(variables, { onSuccess: onClose });
+    approval.mutate({ approve: true, sha, password }, { onSuccess: onClose });
   };
-  const error = approve.status === 'refused' ? approve.error : null;
+  const error = approval.status === 'refused' ? approval.error : null;
   const fieldError =
     missing && !password ? 'Enter your password.' : isWrongPassword(error) ? 'The password is not correct. Enter the password you sign in to the instance with.' : undefined;
   return (
     <Dialog
       open
-      onOpenChange={(open) => (!open && !approve.isPending ? onClose() : undefined)}
+      onOpenChange={(open) => (!open && !approval.isPending ? onClose() : undefined)}
       title="Approve with your password"
       description="This project asks approvers to confirm who they are. The password is sent with this approval only and kept nowhere."
     >
@@ -316,13 +297,13 @@ function PasswordDialog({ approve, sha, onClose, onReload }: { approve: ReturnTy
             Not approved: {errorText(error)}
           </p>
         ) : null}
-        <UncertainWrite write={approve} />
+        <UncertainWrite write={approval} />
         <div className="dialog__actions">
-          <button type="button" className="button" disabled={approve.isPending} onClick={onClose}>
+          <button type="button" className="button" disabled={approval.isPending} onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className="button button--primary" disabled={approve.isPending} aria-busy={approve.isPending || undefined}>
-            {approve.isPending ? 'Approving…' : 'Approve'}
+          <button type="submit" className="button button--primary" disabled={approval.isPending} aria-busy={approval.isPending || undefined}>
+            {approval.isPending ? 'Approving…' : 'Approve'}
           </button>
         </div>
       </form>
