@@ -38,6 +38,27 @@ test.describe('following people', () => {
     await expect(profile.row(followers, fan.name)).toHaveCount(0);
   });
 
+  test('a person followed, then another reached from their followers: the second press follows too', async ({ page, api, connectAs }) => {
+    const sofia = await api.userByUsername('sofia.lindqvist');
+    const fan = await api.createUser();
+    const other = await api.createUser();
+    await api.post(`/users/${sofia.id}/follow`, undefined, { token: other.token });
+    api.cleanup(() => api.post(`/users/${sofia.id}/unfollow`, undefined, { token: other.token }));
+    api.cleanup(() => api.post(`/users/${sofia.id}/unfollow`, undefined, { token: fan.token }));
+    api.cleanup(() => api.post(`/users/${other.id}/unfollow`, undefined, { token: fan.token }));
+    const profile = new UserPage(page);
+    await connectAs(page, fan.token);
+    await profile.goto(sofia.id);
+    await profile.follow.click();
+    await expect(profile.unfollow).toBeVisible();
+    // the same screen, another person: Follow there is a new press, not a repeat of the last one
+    await profile.row(`Followers of ${sofia.name}`, other.name).getByRole('link', { name: other.name, exact: true }).click();
+    await expect(profile.heading(other.name)).toBeVisible();
+    await profile.follow.click();
+    await expect(profile.unfollow).toBeVisible();
+    expect((await api.get<{ is_followed: boolean }>(`/users/${other.id}`, { token: fan.token })).is_followed).toBe(true);
+  });
+
   test('whom someone follows is on their Following list, addressed by tab= in the URL', async ({ page, api, connectAs }) => {
     const sofia = await api.userByUsername('sofia.lindqvist');
     const fan = await api.createUser();

@@ -17,5 +17,6 @@ export const Route = createFileRoute('/users/$userId')({
 
 function UserRoute() {
   const { userId } = Route.useParams();
-  return <UserScreen userId={Number(userId)} search={Route.useSearch()} />;
+  // one screen per person: a write pressed on one (Follow) is not a repeat of the same press on another
+  return <UserScreen key={userId} userId={Number(userId)} search={Route.useSearch()} />;
 }
