@@ -316,3 +316,21 @@ test('an endpoint deactivated refuses alerts with 403 until activated again, and
   await expect(row).toHaveCount(0);
   expect((await notify(integration, { title: 'After deleting' })).status).toBe(403);
 });
+
+test('an endpoint added, deleted and added again under the same name: the second add is sent', async ({ page, api }) => {
+  const project = await newProject(api);
+  await page.goto(`/projects/${project.id}/settings/alerts`);
+  const add = page.getByRole('form', { name: 'Add an alert integration' });
+  const row = page.getByRole('table', { name: 'Alert integrations' }).getByRole('row').filter({ hasText: 'Relay' });
+  const addRelay = async () => {
+    await add.getByLabel('Integration name').fill('Relay');
+    await add.getByRole('button', { name: 'Add integration' }).click();
+    await expect(row).toContainText('Active', { timeout: 2_000 });
+  };
+  await addRelay();
+  await row.getByRole('button', { name: 'Delete Relay' }).click();
+  await page.getByRole('alertdialog', { name: 'Delete Relay?' }).getByRole('button', { name: 'Delete integration' }).click();
+  await expect(row).toHaveCount(0);
+  // the same input as the first add: a new press once a double click's span is over
+  await expect(addRelay).toPass({ timeout: 10_000 });
+});

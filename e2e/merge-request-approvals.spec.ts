@@ -355,6 +355,9 @@ test('a group access token bot resets the approvals after a confirmation', async
   await page.goto(`/projects/${project.id}/merge-requests/${request.iid}`);
   const panel = approvalsPanel(page);
   await expect(panel.getByText(`Approved by ${reviewer.name}.`)).toBeVisible();
+  // the bot approves too, then resets: its own approval goes with the others
+  await panel.getByRole('button', { name: 'Approve', exact: true }).click();
+  await expect(panel.getByText(`Approved by you and ${reviewer.name}.`)).toBeVisible();
   await panel.getByRole('button', { name: 'Reset approvals' }).click();
   const confirm = page.getByRole('alertdialog', { name: 'Reset every approval?' });
   await expect(confirm).toContainText('Every approval given to this merge request is removed');
@@ -362,6 +365,11 @@ test('a group access token bot resets the approvals after a confirmation', async
   await expect(confirm).toHaveCount(0);
   await expect(panel.getByText('No approvals yet.')).toBeVisible();
   expect((await api.get<Approvals>(`/projects/${project.id}/merge_requests/${request.iid}/approvals`)).approved_by).toEqual([]);
+  // approving the same head again after the reset is a new approval
+  await expect(async () => {
+    await panel.getByRole('button', { name: 'Approve', exact: true }).click();
+    await expect(panel.getByText('Approved by you.')).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 10_000 });
 });
 
 test('a whole review: the settings saved on their screen, then the reviewer finds the request in Review requested, reads the diff, resolves a thread and approves with the password the settings now ask for', async ({ page, browser, api, adminSession, connectAs, consoleServer }) => {

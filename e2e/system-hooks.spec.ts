@@ -175,6 +175,27 @@ test.describe('system hooks', () => {
     expect(JSON.parse(push.body)).toMatchObject({ object_kind: 'push', ref: `refs/heads/${branch}`, after: commit.id, project_id: projectId, total_commits_count: 1 });
   });
 
+  test('a URL variable set, deleted and set again: each press is sent', async ({ page, context, api, adminSession }) => {
+    const name = `Variables ${randomBytes(4).toString('hex')}`;
+    const hook = await api.post<{ id: number }>('/hooks', { url: 'https://receiver.invalid/in', name });
+    api.deleteAfter(`/hooks/${hook.id}`);
+    const hooks = new SystemHooksPage(page);
+    await applyAdminSession(context, adminSession);
+    await page.goto(`/admin/hooks/${hook.id}`);
+    const setExtra = async () => {
+      await hooks.variableForm.getByLabel('Variable key', { exact: true }).fill('extra');
+      await hooks.variableForm.getByLabel('Variable value', { exact: true }).fill('one');
+      await hooks.variableForm.getByRole('button', { name: 'Save variable', exact: true }).click();
+      await expect(hooks.variableKeys).toContainText('extra', { timeout: 2_000 });
+    };
+    await setExtra();
+    await hooks.deleteVariable('extra').click();
+    await expect(hooks.variableKeys).toHaveCount(0);
+    // the same key and value as the first press: a new press once a double click's span is over
+    await expect(setExtra).toPass({ timeout: 10_000 });
+    expect((await api.get<HookAnswer>(`/hooks/${hook.id}`)).url_variables).toEqual([{ key: 'extra' }]);
+  });
+
   test('the list shows a hook’s events and TLS setting, and deletes it after confirmation', async ({ page, context, api, adminSession }) => {
     const name = `Listed ${randomBytes(4).toString('hex')}`;
     const hook = await api.post<{ id: number }>('/hooks', { url: 'https://receiver.invalid/{who}', name, tag_push_events: true, enable_ssl_verification: false, url_variables: [{ key: 'who', value: 'x' }] });

@@ -13,16 +13,17 @@ function useInvalidateProject() {
   return (projectPath: string) => queryClient.invalidateQueries({ queryKey: [...alertsQueries.all(), { project: projectPath }] });
 }
 
+// an integration added, deleted and added again under the same name: a later press is a new one
 export function useCreateHttpIntegration() {
   const connection = useConnection();
   const invalidate = useInvalidateProject();
-  return useWrite({ send: (variables: CreateHttpIntegrationVariables) => createHttpIntegration(connection, variables), refresh: ({ projectPath }) => invalidate(projectPath) });
+  return useWrite({ send: (variables: CreateHttpIntegrationVariables) => createHttpIntegration(connection, variables), refresh: ({ projectPath }) => invalidate(projectPath), repeatAfterMs: REPEAT_AFTER_MS });
 }
 
 export function useCreatePrometheusIntegration() {
   const connection = useConnection();
   const invalidate = useInvalidateProject();
-  return useWrite({ send: (variables: { projectPath: string; active: boolean }) => createPrometheusIntegration(connection, variables), refresh: ({ projectPath }) => invalidate(projectPath) });
+  return useWrite({ send: (variables: { projectPath: string; active: boolean }) => createPrometheusIntegration(connection, variables), refresh: ({ projectPath }) => invalidate(projectPath), repeatAfterMs: REPEAT_AFTER_MS });
 }
 
 export function useUpdateHttpIntegration(projectPath: string) {

@@ -3,7 +3,7 @@ import { approvalsQueries, approveMergeRequest, resetApprovals, unapproveMergeRe
 import { ApiError } from '../../api/errors.ts';
 import { mergeMergeRequest, mergeRequestsQueries, type MergeRequestDetail } from '../../api/merge-requests.ts';
 import { useConnection } from '../../api/react.ts';
-import { useWrite } from '../../components/use-write.ts';
+import { REPEAT_AFTER_MS, useWrite } from '../../components/use-write.ts';
 
 interface RequestRef {
   projectId: number;
@@ -55,6 +55,8 @@ export function useApproval(ref: RequestRef) {
     onDone: show,
     refresh: () => refreshRequest(queryClient, ref),
     toggleOf: () => 'approval',
+    // a bot's Reset approvals is another write: approving the same head after it is a new press
+    repeatAfterMs: REPEAT_AFTER_MS,
   });
 }
 

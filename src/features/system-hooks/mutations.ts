@@ -17,11 +17,13 @@ export function useCreateHook() {
   });
 }
 
+/** Saves the settings; the form stays, so the same values saved again later (after a variable went) is a new press. */
 export function useUpdateHook() {
   const connection = useConnection();
   const queryClient = useQueryClient();
   return useWrite({
     send: (variables: UpdateHookVariables) => updateSystemHook(connection, variables),
+    repeatAfterMs: REPEAT_AFTER_MS,
     onDone: (hook) => queryClient.setQueryData(systemHooksQueries.detail(connection, hook.id).queryKey, hook),
     refresh: ({ hookId }, done) =>
       Promise.all([
@@ -57,11 +59,13 @@ export function useTestHook() {
   });
 }
 
+/** Sets a variable; set, removed and set again later, the same key and value are a new press. */
 export function useSetUrlVariable() {
   const connection = useConnection();
   const queryClient = useQueryClient();
   return useWrite({
     send: (variables: SetUrlVariableVariables) => setUrlVariable(connection, variables),
+    repeatAfterMs: REPEAT_AFTER_MS,
     refresh: ({ hookId }) =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: systemHooksQueries.detail(connection, hookId).queryKey }),
@@ -70,11 +74,13 @@ export function useSetUrlVariable() {
   });
 }
 
+/** Removes a variable; removed, set and removed again later, the same key is a new press. */
 export function useDeleteUrlVariable() {
   const connection = useConnection();
   const queryClient = useQueryClient();
   return useWrite({
     send: (variables: DeleteUrlVariableVariables) => deleteUrlVariable(connection, variables),
+    repeatAfterMs: REPEAT_AFTER_MS,
     refresh: ({ hookId }) =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: systemHooksQueries.detail(connection, hookId).queryKey }),
