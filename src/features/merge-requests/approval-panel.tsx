@@ -68,6 +68,7 @@ function ApprovalPanelBody({ projectId, iid, approvals, state }: { projectId: nu
   const head = loadedHead(request);
   const needsPassword = approvals.require_password_to_approve;
   const approving = approval.variables?.approve === true;
+  const sending = approval.status === 'pending';
 
   const onApprove = () => {
     if (!head) return;
@@ -109,10 +110,10 @@ function ApprovalPanelBody({ projectId, iid, approvals, state }: { projectId: nu
             type="button"
             className="button button--primary"
             disabled={approval.isPending}
-            aria-busy={(approval.status === 'pending' && approving) || undefined}
+            aria-busy={(sending && approving) || undefined}
             onClick={onApprove}
           >
-            {approval.status === 'pending' && approving && !asking ? 'Approving…' : 'Approve'}
+            {sending && approving && !asking ? 'Approving…' : 'Approve'}
           </button>
         ) : null}
         {approvals.user_has_approved && session?.canWrite ? (
@@ -120,10 +121,10 @@ function ApprovalPanelBody({ projectId, iid, approvals, state }: { projectId: nu
             type="button"
             className="button"
             disabled={approval.isPending}
-            aria-busy={(approval.status === 'pending' && !approving) || undefined}
+            aria-busy={(sending && !approving) || undefined}
             onClick={() => approval.mutate({ approve: false })}
           >
-            {approval.status === 'pending' && !approving ? 'Revoking approval…' : 'Revoke approval'}
+            {sending && !approving ? 'Revoking approval…' : 'Revoke approval'}
           </button>
         ) : null}
         {session?.isBot && session.canWrite && approvals.approved_by.length ? <ResetApprovals projectId={projectId} iid={iid} /> : null}
