@@ -1,6 +1,6 @@
 // Prints the one plain line CI reads, "Tests: N passed, N failed", summed over the JSON reports
 // given (Vitest's and Playwright's). A missing report adds nothing but is named on stderr, so the
-// line still prints when a step before it failed.
+// line still prints when a step before it failed. Before it, the page as each failed e2e attempt left it.
 import fs from 'node:fs';
 
 /** Vitest (Jest-shaped JSON): a file that failed to load has no failed test, yet failed. */
@@ -25,6 +25,40 @@ function playwrightCounts(report) {
   };
 }
 
+/**
+ * The main content and any dialog of the page when an attempt failed, from Playwright's error
+ * context: a flaky test's failed attempt leaves no trace (traces are kept from the retry), and the
+ * clean clone CI ran in is gone afterwards.
+ */
+function pageAtFailure(contextFile) {
+  const text = fs.readFileSync(contextFile, 'utf8');
+  const snapshot = text.split('# Page snapshot')[1]?.split('```yaml')[1]?.split('```')[0] ?? '';
+  const kept = [];
+  let within = -1;
+  for (const line of snapshot.split('\n')) {
+    const depth = line.length - line.trimStart().length;
+    if (within >= 0 && depth <= within) within = -1;
+    if (within < 0 && /^- (main|dialog|alertdialog)\b/.test(line.trimStart())) within = depth;
+    if (within >= 0) kept.push(line);
+  }
+  return kept.slice(0, 80).join('\n');
+}
+
+function printFailedAttempts(report) {
+  const visit = (suite) => {
+    for (const child of suite.suites ?? []) visit(child);
+    for (const spec of suite.specs ?? [])
+      for (const test of spec.tests ?? [])
+        for (const result of test.results ?? []) {
+          const context = (result.attachments ?? []).find((attachment) => attachment.name === 'error-context' && attachment.path);
+          if (result.status === 'passed' || !context || !fs.existsSync(context.path)) continue;
+          console.log(`\n--- ${spec.file}:${spec.line} ${spec.title} (attempt ${result.retry + 1}, ${result.status}): the page then ---`);
+          console.log(pageAtFailure(context.path));
+        }
+  };
+  for (const suite of report.suites ?? []) visit(suite);
+}
+
 const total = { passed: 0, failed: 0, skipped: 0 };
 for (const file of process.argv.slice(2)) {
   if (!fs.existsSync(file)) {
@@ -39,7 +73,9 @@ for (const file of process.argv.slice(2)) {
     total.failed++;
     continue;
   }
-  const counts = 'stats' in report && 'suites' in report ? playwrightCounts(report) : vitestCounts(report);
+  const isPlaywright = 'stats' in report && 'suites' in report;
+  if (isPlaywright) printFailedAttempts(report);
+  const counts = isPlaywright ? playwrightCounts(report) : vitestCounts(report);
   total.passed += counts.passed;
   total.failed += counts.failed;
   total.skipped += counts.skipped;
