@@ -17,7 +17,6 @@ import { useCreateToken, useRevokeToken, useRotateToken } from './mutations.ts';
 import { FormError, FormActions } from '../../components/form-footer.tsx';
 
 interface CreateTokenDialogProps {
-  open: boolean;
   onOpenChange: (open: boolean) => void;
   groupId: number;
   groupName: string;
@@ -25,19 +24,13 @@ interface CreateTokenDialogProps {
   onCreated: (token: NewAccessToken) => void;
 }
 
-export function CreateTokenDialog({ open, onOpenChange, groupId, groupName, onCreated }: CreateTokenDialogProps) {
+export function CreateTokenDialog({ onOpenChange, groupId, groupName, onCreated }: CreateTokenDialogProps) {
   const create = useCreateToken();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<CreateTokenInput, unknown, CreateTokenValues>({
     resolver: zodResolver(createTokenSchema),
     defaultValues: { name: '', description: '', scopes: [], access_level: 40, expires_at: latestExpiry() },
   });
-  useEffect(() => {
-    if (!open) {
-      form.reset({ name: '', description: '', scopes: [], access_level: 40, expires_at: latestExpiry() });
-      setFormError(null);
-    }
-  }, [open]);
   const submit = form.handleSubmit((values) => {
     setFormError(null);
     create.mutate(
@@ -57,7 +50,7 @@ export function CreateTokenDialog({ open, onOpenChange, groupId, groupName, onCr
   });
   const { errors } = form.formState;
   return (
-    <Dialog open={open} onOpenChange={(next) => (!create.isPending ? onOpenChange(next) : undefined)} title={`New access token for ${groupName}`}>
+    <Dialog open onOpenChange={(next) => (!create.isPending ? onOpenChange(next) : undefined)} title={`New access token for ${groupName}`}>
       <form className="form" noValidate onSubmit={submit}>
         <TokenFields form={form} scopes={GROUP_TOKEN_SCOPES}>
           <Field label="Role" error={errors.access_level?.message} hint="The token acts as a member of the group with this role.">

@@ -15,13 +15,12 @@ import { createBranchFieldError, createBranchFormSchema, type CreateBranchValues
 import { useCreateBranch, useDeleteBranch, useDeleteMergedBranches, useProtectBranch, useUnprotectBranch } from './mutations.ts';
 
 interface CreateBranchDialogProps {
-  open: boolean;
   onOpenChange: (open: boolean) => void;
   projectId: number;
   defaultRef: string;
 }
 
-export function CreateBranchDialog({ open, onOpenChange, projectId, defaultRef }: CreateBranchDialogProps) {
+export function CreateBranchDialog({ onOpenChange, projectId, defaultRef }: CreateBranchDialogProps) {
   const notify = useNotify();
   const create = useCreateBranch();
   const [formError, setFormError] = useState<string | null>(null);
@@ -29,13 +28,6 @@ export function CreateBranchDialog({ open, onOpenChange, projectId, defaultRef }
     resolver: zodResolver(createBranchFormSchema),
     defaultValues: { branch: '', ref: defaultRef },
   });
-  useEffect(() => {
-    if (!open) {
-      form.reset({ branch: '', ref: defaultRef });
-      create.reset();
-      setFormError(null);
-    }
-  }, [open, defaultRef]);
   const submit = form.handleSubmit((values) => {
     setFormError(null);
     create.mutate(
@@ -55,7 +47,7 @@ export function CreateBranchDialog({ open, onOpenChange, projectId, defaultRef }
   });
   const { errors } = form.formState;
   return (
-    <Dialog open={open} onOpenChange={(next) => (!create.isPending ? onOpenChange(next) : undefined)} title="New branch">
+    <Dialog open onOpenChange={(next) => (!create.isPending ? onOpenChange(next) : undefined)} title="New branch">
       <form className="form" noValidate onSubmit={submit}>
         <Field label="Branch name" error={errors.branch?.message} hint="For example feature/checkout. Letters, digits, / - _ . are safe.">
           <input className="input" autoComplete="off" spellCheck={false} {...form.register('branch')} />

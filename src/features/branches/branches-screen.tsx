@@ -62,7 +62,7 @@ export function BranchesScreen({ projectId, projectName, defaultBranch, search }
       ) : null}
       <BranchList projectId={projectId} search={search} caller={caller} />
       <Suspense fallback={null}>
-        <CreateBranchDialog open={creating} onOpenChange={setCreating} projectId={projectId} defaultRef={defaultBranch ?? ''} />
+        {creating ? <CreateBranchDialog onOpenChange={setCreating} projectId={projectId} defaultRef={defaultBranch ?? ''} /> : null}
         <DeleteMergedDialog open={deletingMerged} onOpenChange={setDeletingMerged} projectId={projectId} defaultBranch={defaultBranch ?? null} />
       </Suspense>
     </section>

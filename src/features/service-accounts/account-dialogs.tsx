@@ -25,7 +25,6 @@ function FormError({ text }: { text: string | null }) {
 }
 
 interface CreateAccountDialogProps {
-  open: boolean;
   onOpenChange: (open: boolean) => void;
   scope: ServiceAccountScope;
   /** The group's name, for the title; unused for the instance. */
@@ -33,17 +32,10 @@ interface CreateAccountDialogProps {
   onCreated: (account: ServiceAccount) => void;
 }
 
-export function CreateAccountDialog({ open, onOpenChange, scope, groupName, onCreated }: CreateAccountDialogProps) {
+export function CreateAccountDialog({ onOpenChange, scope, groupName, onCreated }: CreateAccountDialogProps) {
   const create = useCreateServiceAccount();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<CreateAccountInput, unknown, CreateAccountValues>({ resolver: zodResolver(createAccountSchema), defaultValues: EMPTY_ACCOUNT });
-  useEffect(() => {
-    if (!open) {
-      form.reset(EMPTY_ACCOUNT);
-      setFormError(null);
-      create.reset();
-    }
-  }, [open]);
   const submit = form.handleSubmit((values) => {
     setFormError(null);
     create.mutate(
@@ -62,7 +54,7 @@ export function CreateAccountDialog({ open, onOpenChange, scope, groupName, onCr
   const generatedPrefix = scope === 'instance' ? 'service_account_' : `service_account_group_${scope.group}_`;
   return (
     <Dialog
-      open={open}
+      open
       onOpenChange={(next) => (!create.isPending ? onOpenChange(next) : undefined)}
       title={scope === 'instance' ? 'New instance service account' : `New service account for ${groupName}`}
       description="A service account is a machine user: it signs in with nothing but its tokens and takes no licence seat. Every field is optional."

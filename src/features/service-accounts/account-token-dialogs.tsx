@@ -17,7 +17,6 @@ import { FormError, FormActions } from '../../components/form-footer.tsx';
 const emptyToken = (): CreateAccountTokenInput => ({ name: '', description: '', scopes: [], expires_at: latestExpiry() });
 
 interface CreateAccountTokenDialogProps {
-  open: boolean;
   onOpenChange: (open: boolean) => void;
   scope: ServiceAccountScope;
   userId: number;
@@ -26,16 +25,10 @@ interface CreateAccountTokenDialogProps {
   onCreated: (token: NewAccessToken) => void;
 }
 
-export function CreateAccountTokenDialog({ open, onOpenChange, scope, userId, accountName, onCreated }: CreateAccountTokenDialogProps) {
+export function CreateAccountTokenDialog({ onOpenChange, scope, userId, accountName, onCreated }: CreateAccountTokenDialogProps) {
   const create = useCreateAccountToken();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<CreateAccountTokenInput, unknown, CreateAccountTokenValues>({ resolver: zodResolver(createAccountTokenSchema), defaultValues: emptyToken() });
-  useEffect(() => {
-    if (!open) {
-      form.reset(emptyToken());
-      setFormError(null);
-    }
-  }, [open]);
   const submit = form.handleSubmit((values) => {
     setFormError(null);
     create.mutate(
@@ -52,7 +45,7 @@ export function CreateAccountTokenDialog({ open, onOpenChange, scope, userId, ac
     );
   });
   return (
-    <Dialog open={open} onOpenChange={(next) => (!create.isPending ? onOpenChange(next) : undefined)} title={`New token for ${accountName}`}>
+    <Dialog open onOpenChange={(next) => (!create.isPending ? onOpenChange(next) : undefined)} title={`New token for ${accountName}`}>
       <form className="form" noValidate onSubmit={submit}>
         <TokenFields form={form} scopes={SERVICE_ACCOUNT_TOKEN_SCOPES} />
         <FormError message={formError} />

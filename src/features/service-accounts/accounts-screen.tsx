@@ -147,13 +147,14 @@ function AccountsList({ scope, search, title, canManage, groupName }: AccountsLi
       <Paginator page={page} label="Service accounts pages" />
       {canManage ? (
         <Suspense fallback={null}>
-          <CreateAccountDialog
-            open={creating}
-            onOpenChange={setCreating}
-            scope={scope}
-            groupName={groupName}
-            onCreated={(account) => notify(`Created the service account ${account.name} (@${account.username}).`)}
-          />
+          {creating ? (
+            <CreateAccountDialog
+              onOpenChange={setCreating}
+              scope={scope}
+              groupName={groupName}
+              onCreated={(account) => notify(`Created the service account ${account.name} (@${account.username}).`)}
+            />
+          ) : null}
           <EditAccountDialog account={editing} scope={scope} onClose={() => setEditing(null)} onSaved={(account) => notify(`Saved ${account.name}.`)} />
           <DeleteAccountDialog
             account={deleting}
