@@ -24,13 +24,15 @@ interface Early {
 interface EarlyStore {
   waiting: Map<string, Early>;
   answered: Map<string, { token: string; at: number }>;
+  /** URLs the client is asking for now, and with which token, counted: an early request for one would be the same request twice. */
+  asking: Map<string, { token: string; count: number }>;
 }
 
 // the boot script is built apart from the entry (server/build-plugin.ts), each with its own copy of
 // this module: both reach the one store through the page's global object
 const STORE = Symbol.for('platform-console.early');
-const store = ((globalThis as { [STORE]?: EarlyStore })[STORE] ??= { waiting: new Map(), answered: new Map() });
-const { waiting, answered } = store;
+const store = ((globalThis as { [STORE]?: EarlyStore })[STORE] ??= { waiting: new Map(), answered: new Map(), asking: new Map() });
+const { waiting, answered, asking } = store;
 
 /** The same URL whatever the order of its query parameters. */
 export function canonicalUrl(url: string): string {
@@ -55,6 +57,8 @@ export function startEarly(url: string, token: string, freshMs = FRESH_MS, now =
   const key = canonicalUrl(url);
   const last = answered.get(key);
   if (last && last.token === token && now - last.at < freshMs) return null;
+  // a loader already asking (a link's hover preload, before the press) is answered for this screen too
+  if (asking.get(key)?.token === token) return null;
   const pending = waiting.get(key);
   if (pending && pending.token === token && now - pending.at < KEEP_MS) return pending.response;
   const response = fetch(url, { headers: jsonGetHeaders(token) });
@@ -76,6 +80,19 @@ export function takeEarly(url: string, token: string, now = performance.now()): 
   return pending.token === token && now - pending.at < KEEP_MS ? pending.response : null;
 }
 
+/** The client sends a GET of `url` with `token` now; the returned function says it has settled. */
+export function noteAsking(url: string, token: string): () => void {
+  const key = canonicalUrl(url);
+  const current = asking.get(key);
+  asking.set(key, current?.token === token ? { token, count: current.count + 1 } : { token, count: 1 });
+  return () => {
+    const entry = asking.get(key);
+    if (entry?.token !== token) return;
+    if (entry.count > 1) asking.set(key, { token, count: entry.count - 1 });
+    else asking.delete(key);
+  };
+}
+
 /** `url` answered 2xx for `token` now: an early request for it within FRESH_MS would be wasted. */
 export function noteAnswered(url: string, token: string, now = performance.now()): void {
   const key = canonicalUrl(url);
@@ -88,4 +105,5 @@ export function noteAnswered(url: string, token: string, now = performance.now()
 export function forgetEarly(): void {
   waiting.clear();
   answered.clear();
+  asking.clear();
 }

@@ -126,6 +126,15 @@ describe('the first requests of a screen, sent before its code is there', () => 
     expect(canonical.length).toBe(new Set(canonical).size);
   });
 
+  it.each(CASES)("$name: a press while its loader is already asking (a hover's preload) asks nothing twice", async ({ address, isAdmin, load }) => {
+    const sent = instance();
+    const loading = load(loaderContext(isAdmin));
+    sendFirstRequests(apiBase({ instanceUrl: INSTANCE }), TOKEN, firstRequests(...address, { isAdmin, userId: USER_ID }));
+    await loading;
+    const canonical = sent.map(canonicalUrl);
+    expect(canonical.length).toBe(new Set(canonical).size);
+  });
+
   it('leaves a filtered list, or a search it does not know, to the loader', () => {
     expect(firstRequests('/groups/5/members', '?query=ana', '', { isAdmin: true, userId: USER_ID })).toEqual([]);
     expect(firstRequests('/admin/runners', '?status=%22online%22', '', { isAdmin: true, userId: USER_ID })).toEqual([]);
