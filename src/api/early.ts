@@ -25,14 +25,14 @@ interface EarlyStore {
   waiting: Map<string, Early>;
   answered: Map<string, { token: string; at: number }>;
   /** URLs the client is asking for now, and with which token, counted: an early request for one would be the same request twice. */
-  asking: Map<string, { token: string; count: number }>;
+  inFlight: Map<string, { token: string; count: number }>;
 }
 
 // the boot script is built apart from the entry (server/build-plugin.ts), each with its own copy of
 // this module: both reach the one store through the page's global object
 const STORE = Symbol.for('platform-console.early');
-const store = ((globalThis as { [STORE]?: EarlyStore })[STORE] ??= { waiting: new Map(), answered: new Map(), asking: new Map() });
-const { waiting, answered, asking } = store;
+const store = ((globalThis as { [STORE]?: EarlyStore })[STORE] ??= { waiting: new Map(), answered: new Map(), inFlight: new Map() });
+const { waiting, answered, inFlight } = store;
 
 /** The same URL whatever the order of its query parameters. */
 export function canonicalUrl(url: string): string {
@@ -58,7 +58,7 @@ export function startEarly(url: string, token: string, freshMs = FRESH_MS, now =
   const last = answered.get(key);
   if (last && last.token === token && now - last.at < freshMs) return null;
   // a loader already asking (a link's hover preload, before the press) is answered for this screen too
-  if (asking.get(key)?.token === token) return null;
+  if (inFlight.get(key)?.token === token) return null;
   const pending = waiting.get(key);
   if (pending && pending.token === token && now - pending.at < KEEP_MS) return pending.response;
   const response = fetch(url, { headers: jsonGetHeaders(token) });
@@ -71,39 +71,38 @@ export function startEarly(url: string, token: string, freshMs = FRESH_MS, now =
   return response;
 }
 
-/** The early answer for `url` sent with `token`, once: the caller reads it instead of sending its own. */
-export function takeEarly(url: string, token: string, now = performance.now()): Promise<Response> | null {
+/**
+ * The client's GET of `url` with `token`, from its start to its answer: the early answer to read
+ * instead of sending (once), and `done` to call when it is answered. Until then a press sends no
+ * early request for the URL; a 2xx answer counts as fresh for FRESH_MS.
+ */
+export function asking(url: string, token: string, now = performance.now()): { early: Promise<Response> | null; done: (ok: boolean) => void } {
   const key = canonicalUrl(url);
   const pending = waiting.get(key);
-  if (!pending) return null;
   waiting.delete(key);
-  return pending.token === token && now - pending.at < KEEP_MS ? pending.response : null;
-}
-
-/** The client sends a GET of `url` with `token` now; the returned function says it has settled. */
-export function noteAsking(url: string, token: string): () => void {
-  const key = canonicalUrl(url);
-  const current = asking.get(key);
-  asking.set(key, current?.token === token ? { token, count: current.count + 1 } : { token, count: 1 });
-  return () => {
-    const entry = asking.get(key);
+  const early = pending && pending.token === token && now - pending.at < KEEP_MS ? pending.response : null;
+  const current = inFlight.get(key);
+  inFlight.set(key, current?.token === token ? { token, count: current.count + 1 } : { token, count: 1 });
+  let open = true;
+  const done = (ok: boolean) => {
+    if (!open) return;
+    open = false;
+    if (ok) {
+      answered.delete(key);
+      answered.set(key, { token, at: performance.now() });
+      if (answered.size > ANSWERED_KEPT) answered.delete(answered.keys().next().value!);
+    }
+    const entry = inFlight.get(key);
     if (entry?.token !== token) return;
-    if (entry.count > 1) asking.set(key, { token, count: entry.count - 1 });
-    else asking.delete(key);
+    if (entry.count > 1) inFlight.set(key, { token, count: entry.count - 1 });
+    else inFlight.delete(key);
   };
-}
-
-/** `url` answered 2xx for `token` now: an early request for it within FRESH_MS would be wasted. */
-export function noteAnswered(url: string, token: string, now = performance.now()): void {
-  const key = canonicalUrl(url);
-  answered.delete(key);
-  answered.set(key, { token, at: now });
-  if (answered.size > ANSWERED_KEPT) answered.delete(answered.keys().next().value!);
+  return { early, done };
 }
 
 /** Everything forgotten: another connection must not see this one's answers. */
 export function forgetEarly(): void {
   waiting.clear();
   answered.clear();
-  asking.clear();
+  inFlight.clear();
 }

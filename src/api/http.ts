@@ -3,7 +3,7 @@ import { ApiError, describeErrorBody } from './errors.ts';
 import { apiBase, encodeQuery, type QueryParams } from './params.ts';
 import { toKeysetPage, toPage, type KeysetPage, type Page } from './pagination.ts';
 import { rateLimitStore } from './rate-limit.ts';
-import { jsonGetHeaders, noteAnswered, noteAsking, takeEarly } from './early.ts';
+import { asking, jsonGetHeaders } from './early.ts';
 
 /** Where requests go and who makes them. The token lives here and nowhere else. */
 export interface Connection {
@@ -81,14 +81,12 @@ export async function sendTo(connection: Connection, url: string, options: Omit<
     : undefined;
   let response: Response;
   // a plain GET may have gone out already, before this code was there (api/early.ts)
-  const plainGet = method === 'GET' && body === undefined && connection.token ? connection.token : null;
-  const early = plainGet ? takeEarly(url, plainGet) : null;
-  // until this one is answered, a pressed link's early request for the same URL would ask twice
-  const settled = plainGet ? noteAsking(url, plainGet) : undefined;
+  // until it is answered, a pressed link's early request for the same URL would ask twice
+  const asked = method === 'GET' && body === undefined && connection.token ? asking(url, connection.token) : null;
   try {
-    response = await (early ? untilAborted(early, controller.signal) : fetch(url, { method, headers, body, signal: controller.signal }));
+    response = await (asked?.early ? untilAborted(asked.early, controller.signal) : fetch(url, { method, headers, body, signal: controller.signal }));
   } catch {
-    settled?.();
+    asked?.done(false);
     if (timedOut) throw new ApiError(0, `The instance did not answer within ${Math.round(options.timeoutMs! / 1000)} s.`, 'timeout');
     if (options.signal?.aborted) throw new ApiError(0, 'The request was cancelled.', 'aborted');
     // the URL carries no token, but keep even the host out of the message shown in error reports
@@ -108,12 +106,11 @@ export async function sendTo(connection: Connection, url: string, options: Omit<
       data = await readBody(response);
     }
   } catch (error) {
-    settled?.();
+    asked?.done(false);
     if (error instanceof ApiError) throw error;
     throw new ApiError(response.status, 'The connection broke while the answer was arriving.', 'network');
   }
-  if (response.ok && plainGet) noteAnswered(url, plainGet);
-  settled?.();
+  asked?.done(response.ok);
   if (!response.ok) {
     const retryAfterHeader = Number(response.headers.get('retry-after') ?? NaN);
     const retryAfter = Number.isFinite(retryAfterHeader) && retryAfterHeader >= 0 ? retryAfterHeader : undefined;
