@@ -1,4 +1,4 @@
-import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
+import { Suspense, lazy, useMemo, useState } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 
 import { accessTokensQueries, type AccessToken, type NewAccessToken } from '../../api/access-tokens.ts';
@@ -13,7 +13,7 @@ import { DataTable } from '../../components/data-table.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { TokenFilters } from '../../components/token-filters.tsx';
 import { FilteredEmptyState } from '../../components/search-link.tsx';
-import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
+import { usePrefetch, usePreloadWhenIdle, useSetSearch } from '../../components/list-hooks.ts';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { SecretOnce } from '../../components/secret-once.tsx';
 import { useNotify } from '../../components/toast.tsx';
@@ -80,9 +80,7 @@ function TokensList({ groupId, groupName, search }: TokensScreenProps) {
 
   // the next page is likely next: fetch it ahead
   usePrefetch(page.nextPage ? accessTokensQueries.list(connection, groupId, { ...params, page: page.nextPage }) : null);
-  useEffect(() => {
-    if (canManage) void loadDialogs();
-  }, [canManage]);
+  usePreloadWhenIdle(loadDialogs, canManage);
 
   const wanted = useRequestedSearch(tokensSearchSchema, search);
   const setSearch = useSetSearch<TokensSearch>();

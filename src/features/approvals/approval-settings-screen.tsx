@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { approvalsQueries, type ApprovalRule } from '../../api/approvals.ts';
 import { useConnection } from '../../api/react.ts';
@@ -8,6 +8,7 @@ import { QueryStates } from '../../components/query-states.tsx';
 import { EmptyState } from '../../components/states.tsx';
 import { useProjectCaller } from '../../components/use-project-caller.ts';
 import { approvalsReadOnly } from './permissions.ts';
+import { usePreloadWhenIdle } from '../../components/list-hooks.ts';
 
 // the rule forms load once the screen knows the caller may change rules, not before its first paint
 const loadDialogs = () => import('./rule-dialogs.tsx');
@@ -48,9 +49,7 @@ function RulesSection({ projectId, readOnly }: { projectId: number; readOnly: st
   const [editing, setEditing] = useState<ApprovalRule | null>(null);
   const [deleting, setDeleting] = useState<ApprovalRule | null>(null);
   // the forms are mounted only while open: their code comes ahead, so a press does not wait for it
-  useEffect(() => {
-    if (readOnly === null) void loadDialogs();
-  }, [readOnly]);
+  usePreloadWhenIdle(loadDialogs, readOnly === null);
   const columns: ColumnDef<ApprovalRule>[] = [
     { id: 'name', header: 'Rule', cell: ({ row: { original: rule } }) => <strong>{rule.name}</strong> },
     { id: 'required', header: 'Approvals required', cell: ({ row: { original: rule } }) => rule.approvals_required },

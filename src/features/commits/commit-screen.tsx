@@ -1,4 +1,4 @@
-import { Suspense, lazy, useEffect, useId, useState } from 'react';
+import { Suspense, lazy, useId, useState } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { commitsQueries, type CommitRef, type PickKind } from '../../api/commits.ts';
@@ -12,6 +12,7 @@ import { messageBody } from './commit-text.ts';
 import { DiffView } from './diff-view.tsx';
 import { pickAccess, roleIn } from './permissions.ts';
 import { formatCount } from '../../lib/numbers.ts';
+import { usePreloadWhenIdle } from '../../components/list-hooks.ts';
 
 // the dialog loads when someone may use it, not before the commit's first paint
 const loadPickDialog = () => import('./pick-dialog.tsx');
@@ -113,9 +114,7 @@ export function CommitScreen({ projectId, sha }: { projectId: number; sha: strin
     : project.data && membership.data !== undefined
       ? pickAccess({ isAdmin: false, canWrite: true, role: Math.max(roleIn(project.data.permissions), membership.data) })
       : null;
-  useEffect(() => {
-    if (access?.allowed) void loadPickDialog();
-  }, [access?.allowed]);
+  usePreloadWhenIdle(loadPickDialog, Boolean(access?.allowed));
 
   const body = messageBody(commit);
   const trailers = commit.extended_trailers;

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
+import { Suspense, lazy, useMemo, useState } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { useNavigate} from '@tanstack/react-router';
 import { issuesQueries, nextIssueCursor, type Issue, type IssueScope } from '../../api/issues.ts';
@@ -6,7 +6,7 @@ import { useActiveSession, useConnection } from '../../api/react.ts';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { FilteredEmptyState, SearchTabs } from '../../components/search-link.tsx';
-import { usePrefetch, useSetSearch, useViewState } from '../../components/list-hooks.ts';
+import { usePrefetch, usePreloadWhenIdle, useSetSearch, useViewState } from '../../components/list-hooks.ts';
 import { PerPageSelect, SortControls } from '../../components/list-controls.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { LabelChipList } from '../../components/label-chip.tsx';
@@ -83,9 +83,7 @@ export function IssueListScreen({ scope, sourceName, search }: IssueListScreenPr
   const data = list.data;
   const items = data.items;
   const nextCursor = isOffsetPage(data) ? undefined : nextIssueCursor(data.nextUrl);
-  useEffect(() => {
-    if (canWrite) void loadBulkEdit();
-  }, [canWrite]);
+  usePreloadWhenIdle(loadBulkEdit, canWrite);
   // the next page is likely next: fetch it ahead
   usePrefetch(
     isOffsetPage(data)

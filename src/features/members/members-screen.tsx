@@ -7,7 +7,7 @@ import { useActiveSession, useConnection } from '../../api/react.ts';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { FilteredEmptyState, SearchLink } from '../../components/search-link.tsx';
-import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
+import { usePrefetch, usePreloadWhenIdle, useSetSearch } from '../../components/list-hooks.ts';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { PerPageSelect, SearchInput } from '../../components/list-controls.tsx';
 import { errorText } from '../../components/error-panel.tsx';
@@ -109,9 +109,7 @@ export function MembersScreen({ kind, scope, sourceName: loadedName, topLevelGro
     (value) => (value !== 5 || (kind === 'group' && topLevelGroup)) && (kind === 'group' || value !== 50 || role >= 50),
   );
 
-  useEffect(() => {
-    if (canManage) void loadDialogs();
-  }, [canManage]);
+  usePreloadWhenIdle(loadDialogs, canManage);
 
   const wanted = useRequestedSearch(membersSearchSchema, search);
   const setSearch = useSetSearch<MembersSearch>();

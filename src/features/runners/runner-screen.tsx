@@ -1,4 +1,4 @@
-import { Suspense, lazy, useEffect, useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { keepPreviousData, useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { membersQueries } from '../../api/members.ts';
@@ -6,7 +6,7 @@ import { useActiveSession, useConnection, useInstancePage } from '../../api/reac
 import { JOB_STATUSES, RUNNER_ACCESS_LEVELS, runnersQueries, type RunnerDetail, type RunnerJob } from '../../api/runners.ts';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { ErrorPanel, errorText } from '../../components/error-panel.tsx';
-import { useSetSearch } from '../../components/list-hooks.ts';
+import { usePreloadWhenIdle, useSetSearch } from '../../components/list-hooks.ts';
 import { PerPageSelect } from '../../components/list-controls.tsx';
 import { Note } from '../../components/note.tsx';
 import { Paginator } from '../../components/paginator.tsx';
@@ -59,9 +59,7 @@ export function RunnerScreen({ runnerId, fromAdmin, search }: RunnerScreenProps)
   // the one copy of the new token, until its dialog closes
   const [secret, setSecret] = useState<string | null>(null);
   const update = useUpdateRunner();
-  useEffect(() => {
-    if (canChange) void loadDialogs();
-  }, [canChange]);
+  usePreloadWhenIdle(loadDialogs, canChange);
 
   const title = `Runner #${runner.id}`;
   const reference = majorMinor(me?.version);

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
+import { Suspense, lazy, useMemo, useState } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 
 import type { AccessToken, NewAccessToken } from '../../api/access-tokens.ts';
@@ -12,7 +12,7 @@ import { RoutePending } from '../../components/states.tsx';
 import { FilteredEmptyState } from '../../components/search-link.tsx';
 import { SecretOnce } from '../../components/secret-once.tsx';
 import { tokenColumns } from '../../components/token-status.tsx';
-import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
+import { usePrefetch, usePreloadWhenIdle, useSetSearch } from '../../components/list-hooks.ts';
 import { Note } from '../../components/note.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { useNotify } from '../../components/toast.tsx';
@@ -78,9 +78,7 @@ function TokensList({ scope, userId, accountName, username, search, canManage }:
 
   // the next page is likely next: fetch it ahead
   usePrefetch(page.nextPage ? serviceAccountsQueries.tokens(connection, scope, userId, { ...params, page: page.nextPage }) : null);
-  useEffect(() => {
-    if (canManage) void loadDialogs();
-  }, [canManage]);
+  usePreloadWhenIdle(loadDialogs, canManage);
 
   const wanted = useRequestedSearch(accountTokensSearchSchema, search);
   const setSearch = useSetSearch<AccountTokensSearch>();

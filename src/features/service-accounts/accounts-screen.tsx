@@ -1,4 +1,4 @@
-import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
+import { Suspense, lazy, useMemo, useState } from 'react';
 import { useSuspenseQuery } from '@tanstack/react-query';
 
 import { ACCOUNT_SORTS, serviceAccountsQueries, type ServiceAccount, type ServiceAccountScope } from '../../api/service-accounts.ts';
@@ -7,7 +7,7 @@ import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { PerPageSelect } from '../../components/list-controls.tsx';
 import { EmptyState, RoutePending } from '../../components/states.tsx';
-import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
+import { usePrefetch, usePreloadWhenIdle, useSetSearch } from '../../components/list-hooks.ts';
 import { Note } from '../../components/note.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { useNotify } from '../../components/toast.tsx';
@@ -66,9 +66,7 @@ function AccountsList({ scope, search, title, canManage, groupName }: AccountsLi
 
   // the next page is likely next: fetch it ahead
   usePrefetch(page.nextPage ? serviceAccountsQueries.list(connection, scope, { ...params, page: page.nextPage }) : null);
-  useEffect(() => {
-    if (canManage) void loadDialogs();
-  }, [canManage]);
+  usePreloadWhenIdle(loadDialogs, canManage);
 
   const wanted = useRequestedSearch(accountsSearchSchema, search);
   const setSearch = useSetSearch<AccountsSearch>();

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
+import { Suspense, lazy, useMemo, useState } from 'react';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link} from '@tanstack/react-router';
 import { systemHooksQueries, type SystemHook } from '../../api/system-hooks.ts';
@@ -6,7 +6,7 @@ import { useActiveSession, useConnection } from '../../api/react.ts';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { EmptyState } from '../../components/states.tsx';
-import { usePrefetch } from '../../components/list-hooks.ts';
+import { usePrefetch, usePreloadWhenIdle } from '../../components/list-hooks.ts';
 import { Note } from '../../components/note.tsx';
 import { useNotify } from '../../components/toast.tsx';
 import { Time } from '../../components/time.tsx';
@@ -36,9 +36,7 @@ function HooksList({ search, canManage, reason }: { search: HooksSearch; canMana
   const [deleting, setDeleting] = useState<SystemHook | null>(null);
 
   usePrefetch(page.nextPage ? systemHooksQueries.list(connection, { ...search, page: page.nextPage }) : null);
-  useEffect(() => {
-    if (canManage) void loadDialogs();
-  }, [canManage]);
+  usePreloadWhenIdle(loadDialogs, canManage);
 
   const columns = useMemo<ColumnDef<SystemHook>[]>(() => {
     const base: ColumnDef<SystemHook>[] = [
