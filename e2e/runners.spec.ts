@@ -131,6 +131,26 @@ test.describe('runner fleet (administrator)', () => {
     for (const id of ids) await expect(fleet.row(id).getByText('Paused', { exact: true })).toHaveCount(0);
   });
 
+  test('pausing runners again after someone else resumed them is sent, not taken for a repeat', async ({ page, api }) => {
+    const { tag, ids } = await taggedRunners(api, 2);
+    const fleet = new RunnerFleetPage(page);
+    await fleet.goto(tagSearch(tag));
+    await fleet.selectPage.check();
+    await fleet.action('Pause selected').click();
+    await expect(fleet.outcome('Paused 2 runners.')).toBeVisible();
+
+    for (const id of ids) await api.put(`/runners/${id}`, { paused: false });
+    // the screen stays mounted: a filter shows the runners as they are now
+    await fleet.paused.selectOption({ label: 'Not paused' });
+    for (const id of ids) await expect(fleet.row(id)).toBeVisible();
+    await fleet.selectPage.check();
+    // a press within a double click's span of the first answer is its repeat: pressed again until past it
+    await expect(async () => {
+      await fleet.action('Pause selected').click();
+      for (const id of ids) await expect.poll(async () => (await api.get<RunnerAnswer>(`/runners/${id}`)).paused, { timeout: 1000 }).toBe(true);
+    }).toPass({ timeout: 10_000 });
+  });
+
   test('export the filtered fleet as CSV, every page of it', async ({ page, api }) => {
     const { ids } = await taggedRunners(api, 1, { description: 'E2E, "quoted"' });
     const fleet = new RunnerFleetPage(page);

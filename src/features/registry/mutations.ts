@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useConnection } from '../../api/react.ts';
 import { bulkDeleteTags, deleteRepository, deleteTag, registryQueries, updateCleanupPolicy, type BulkDeleteVariables, type CleanupPolicyValues } from '../../api/registry.ts';
-import { useWrite } from '../../components/use-write.ts';
+import { REPEAT_AFTER_MS, useWrite } from '../../components/use-write.ts';
 
 /** Any registry write changes counts and lists beside its own object: the area's queries are refreshed. */
 function useInvalidateRegistry() {
@@ -35,5 +35,10 @@ export function useBulkDeleteTags() {
 export function useUpdateCleanupPolicy() {
   const connection = useConnection();
   const invalidate = useInvalidateRegistry();
-  return useWrite({ send: (variables: { projectId: number; values: CleanupPolicyValues }) => updateCleanupPolicy(connection, variables), refresh: () => invalidate() });
+  return useWrite({
+    send: (variables: { projectId: number; values: CleanupPolicyValues }) => updateCleanupPolicy(connection, variables),
+    refresh: () => invalidate(),
+    // the same policy saved again is meant once someone else changed it meanwhile
+    repeatAfterMs: REPEAT_AFTER_MS,
+  });
 }

@@ -4,7 +4,7 @@ import {
   type SetPausedVariables, type UpdateRunnerVariables,
 } from '../../api/runners.ts';
 import { useConnection } from '../../api/react.ts';
-import { useWrite } from '../../components/use-write.ts';
+import { REPEAT_AFTER_MS, useWrite } from '../../components/use-write.ts';
 
 export function useUpdateRunner() {
   const connection = useConnection();
@@ -14,6 +14,8 @@ export function useUpdateRunner() {
     refresh: () => queryClient.invalidateQueries({ queryKey: runnersQueries.all() }),
     // pause and resume is a toggle; an edit of the settings is not
     toggleOf: ({ runnerId, body }) => (Object.keys(body).join() === 'paused' ? `runner ${runnerId}` : undefined),
+    // the same pause again is meant once someone else resumed the runner meanwhile
+    repeatAfterMs: REPEAT_AFTER_MS,
   });
 }
 
@@ -24,6 +26,8 @@ export function useSetRunnersPaused() {
   return useWrite({
     send: (variables: SetPausedVariables) => setRunnersPaused(connection, variables),
     refresh: () => queryClient.invalidateQueries({ queryKey: runnersQueries.all() }),
+    // the same runners paused again are meant once someone else resumed them meanwhile
+    repeatAfterMs: REPEAT_AFTER_MS,
   });
 }
 
