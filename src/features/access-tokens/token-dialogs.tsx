@@ -17,14 +17,14 @@ import { useCreateToken, useRevokeToken, useRotateToken } from './mutations.ts';
 import { FormError, FormActions } from '../../components/form-footer.tsx';
 
 interface CreateTokenDialogProps {
-  onOpenChange: (open: boolean) => void;
+  onClose: () => void;
   groupId: number;
   groupName: string;
   /** Receives the new token, secret included, to show once. */
   onCreated: (token: NewAccessToken) => void;
 }
 
-export function CreateTokenDialog({ onOpenChange, groupId, groupName, onCreated }: CreateTokenDialogProps) {
+export function CreateTokenDialog({ onClose, groupId, groupName, onCreated }: CreateTokenDialogProps) {
   const create = useCreateToken();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<CreateTokenInput, unknown, CreateTokenValues>({
@@ -37,7 +37,7 @@ export function CreateTokenDialog({ onOpenChange, groupId, groupName, onCreated 
       { groupId, values },
       {
         onSuccess: (token) => {
-          onOpenChange(false);
+          onClose();
           onCreated(token);
           // the mutation held the secret: let go of it now that the caller has it
           create.reset();
@@ -50,7 +50,7 @@ export function CreateTokenDialog({ onOpenChange, groupId, groupName, onCreated 
   });
   const { errors } = form.formState;
   return (
-    <Dialog open onOpenChange={(next) => (!create.isPending ? onOpenChange(next) : undefined)} title={`New access token for ${groupName}`}>
+    <Dialog open onOpenChange={(next) => (!next && !create.isPending ? onClose() : undefined)} title={`New access token for ${groupName}`}>
       <form className="form" noValidate onSubmit={submit}>
         <TokenFields form={form} scopes={GROUP_TOKEN_SCOPES}>
           <Field label="Role" error={errors.access_level?.message} hint="The token acts as a member of the group with this role.">
@@ -58,7 +58,7 @@ export function CreateTokenDialog({ onOpenChange, groupId, groupName, onCreated 
           </Field>
         </TokenFields>
         <FormError message={formError} />
-        <FormActions write={create} onCancel={() => onOpenChange(false)} submitLabel="Create token" pendingLabel="Creating…" />
+        <FormActions write={create} onCancel={onClose} submitLabel="Create token" pendingLabel="Creating…" />
       </form>
     </Dialog>
   );

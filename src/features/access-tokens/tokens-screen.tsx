@@ -122,7 +122,7 @@ function TokensList({ groupId, groupName, search }: TokensScreenProps) {
       <Paginator page={page} label="Access tokens pages" />
       {canManage ? (
         <Suspense fallback={null}>
-          {creating ? <CreateTokenDialog onOpenChange={setCreating} groupId={groupId} groupName={name} onCreated={showSecret('Your new access token')} /> : null}
+          {creating ? <CreateTokenDialog onClose={() => setCreating(false)} groupId={groupId} groupName={name} onCreated={showSecret('Your new access token')} /> : null}
           <RotateTokenDialog token={rotating} groupId={groupId} onClose={() => setRotating(null)} onRotated={showSecret('The rotated access token')} />
           <RevokeTokenDialog token={revoking} groupId={groupId} onClose={() => setRevoking(null)} onRevoked={(token) => notify(`Revoked ${token.name}.`)} />
         </Suspense>

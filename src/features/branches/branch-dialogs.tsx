@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
@@ -15,12 +15,12 @@ import { createBranchFieldError, createBranchFormSchema, type CreateBranchValues
 import { useCreateBranch, useDeleteBranch, useDeleteMergedBranches, useProtectBranch, useUnprotectBranch } from './mutations.ts';
 
 interface CreateBranchDialogProps {
-  onOpenChange: (open: boolean) => void;
+  onClose: () => void;
   projectId: number;
   defaultRef: string;
 }
 
-export function CreateBranchDialog({ onOpenChange, projectId, defaultRef }: CreateBranchDialogProps) {
+export function CreateBranchDialog({ onClose, projectId, defaultRef }: CreateBranchDialogProps) {
   const notify = useNotify();
   const create = useCreateBranch();
   const [formError, setFormError] = useState<string | null>(null);
@@ -35,7 +35,7 @@ export function CreateBranchDialog({ onOpenChange, projectId, defaultRef }: Crea
       {
         onSuccess: (branch) => {
           notify(`Created branch ${branch.name} at ${branch.commit.short_id}.`);
-          onOpenChange(false);
+          onClose();
         },
         onError: (error) => {
           const placed = createBranchFieldError(error);
@@ -47,7 +47,7 @@ export function CreateBranchDialog({ onOpenChange, projectId, defaultRef }: Crea
   });
   const { errors } = form.formState;
   return (
-    <Dialog open onOpenChange={(next) => (!create.isPending ? onOpenChange(next) : undefined)} title="New branch">
+    <Dialog open onOpenChange={(next) => (!next && !create.isPending ? onClose() : undefined)} title="New branch">
       <form className="form" noValidate onSubmit={submit}>
         <Field label="Branch name" error={errors.branch?.message} hint="For example feature/checkout. Letters, digits, / - _ . are safe.">
           <input className="input" autoComplete="off" spellCheck={false} {...form.register('branch')} />
@@ -56,17 +56,15 @@ export function CreateBranchDialog({ onOpenChange, projectId, defaultRef }: Crea
           <input className="input" autoComplete="off" spellCheck={false} {...form.register('ref')} />
         </Field>
         <FormError message={formError} />
-        <FormActions write={create} onCancel={() => onOpenChange(false)} submitLabel="Create branch" pendingLabel="Creating…" />
+        <FormActions write={create} onCancel={onClose} submitLabel="Create branch" pendingLabel="Creating…" />
       </form>
     </Dialog>
   );
 }
 
-export function DeleteBranchDialog({ branch, projectId, onClose }: { branch: Branch | null; projectId: number; onClose: () => void }) {
+export function DeleteBranchDialog({ branch, projectId, onClose }: { branch: Branch; projectId: number; onClose: () => void }) {
   const notify = useNotify();
   const remove = useDeleteBranch();
-  useEffect(() => remove.reset(), [branch?.name]);
-  if (!branch) return null;
   return (
     <ConfirmDialog
       open
@@ -98,15 +96,12 @@ export function DeleteBranchDialog({ branch, projectId, onClose }: { branch: Bra
   );
 }
 
-export function DeleteMergedDialog({ open, onOpenChange, projectId, defaultBranch }: { open: boolean; onOpenChange: (open: boolean) => void; projectId: number; defaultBranch: string | null }) {
+export function DeleteMergedDialog({ onClose, projectId, defaultBranch }: { onClose: () => void; projectId: number; defaultBranch: string | null }) {
   const connection = useConnection();
   const notify = useNotify();
   const remove = useDeleteMergedBranches();
   // computed afresh each time the dialog opens: every branch, page after page
-  const preview = useQuery({ ...branchesQueries.mergedPreview(connection, projectId), enabled: open, gcTime: 0 });
-  useEffect(() => {
-    if (open) remove.reset();
-  }, [open]);
+  const preview = useQuery({ ...branchesQueries.mergedPreview(connection, projectId), gcTime: 0 });
   const branches = preview.data ?? [];
   const count = `${branches.length} merged branch${branches.length === 1 ? '' : 'es'}`;
   const confirm = () =>
@@ -115,14 +110,14 @@ export function DeleteMergedDialog({ open, onOpenChange, projectId, defaultBranc
       {
         onSuccess: () => {
           notify(`Deleting ${count}; the list refreshes as the platform finishes.`);
-          onOpenChange(false);
+          onClose();
         },
       },
     );
   return (
     <Dialog
-      open={open}
-      onOpenChange={(next) => (!remove.isPending ? onOpenChange(next) : undefined)}
+      open
+      onOpenChange={(next) => (!next && !remove.isPending ? onClose() : undefined)}
       title="Delete merged branches?"
       description={
         <>
@@ -156,7 +151,7 @@ export function DeleteMergedDialog({ open, onOpenChange, projectId, defaultBranc
       ) : null}
       <UncertainWrite write={remove} />
       <div className="dialog__actions">
-        <button type="button" className="button" disabled={remove.isPending} onClick={() => onOpenChange(false)}>
+        <button type="button" className="button" disabled={remove.isPending} onClick={onClose}>
           Cancel
         </button>
         <button
@@ -180,7 +175,7 @@ const protectFormSchema = z.object({
 });
 type ProtectFormValues = z.output<typeof protectFormSchema>;
 
-export function ProtectBranchDialog({ branch, projectId, onClose }: { branch: Branch | null; projectId: number; onClose: () => void }) {
+export function ProtectBranchDialog({ branch, projectId, onClose }: { branch: Branch; projectId: number; onClose: () => void }) {
   const notify = useNotify();
   const protect = useProtectBranch();
   const [formError, setFormError] = useState<string | null>(null);
@@ -188,12 +183,6 @@ export function ProtectBranchDialog({ branch, projectId, onClose }: { branch: Br
     resolver: zodResolver(protectFormSchema),
     defaultValues: { push_access_level: '40', merge_access_level: '40', allow_force_push: false },
   });
-  useEffect(() => {
-    form.reset({ push_access_level: '40', merge_access_level: '40', allow_force_push: false });
-    protect.reset();
-    setFormError(null);
-  }, [branch?.name]);
-  if (!branch) return null;
   const submit = form.handleSubmit((values) => {
     setFormError(null);
     protect.mutate(
@@ -245,7 +234,7 @@ function LevelSelect(props: React.ComponentProps<'select'>) {
 }
 
 interface UnprotectDialogProps {
-  branch: Branch | null;
+  branch: Branch;
   /** The rules covering the branch, its own first. */
   rules: readonly ProtectedBranch[];
   projectId: number;
@@ -255,8 +244,6 @@ interface UnprotectDialogProps {
 export function UnprotectBranchDialog({ branch, rules, projectId, onClose }: UnprotectDialogProps) {
   const notify = useNotify();
   const unprotect = useUnprotectBranch();
-  useEffect(() => unprotect.reset(), [branch?.name]);
-  if (!branch) return null;
   const own = rules.find((rule) => rule.name === branch.name);
   const rule = own ?? rules[0];
   const others = rules.filter((item) => item !== rule);

@@ -4,7 +4,7 @@ import { branchesQueries, type Branch, type ProtectedBranch } from '../../api/br
 import { useConnection } from '../../api/react.ts';
 import { useProjectCaller } from '../../components/use-project-caller.ts';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
-import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
+import { usePrefetch, usePreloadWhenIdle, useSetSearch } from '../../components/list-hooks.ts';
 import { PerPageSelect, SearchInput } from '../../components/list-controls.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { QueryStates } from '../../components/query-states.tsx';
@@ -16,7 +16,7 @@ import { describeLevels, rulesFor } from './protection-rules.ts';
 import { regexCheckQuery } from './regex-check.ts';
 import { BRANCH_SORTS, branchListParams, branchesSearchSchema, isFiltered, type BranchesSearch } from './search.ts';
 
-// the forms load when the list is there, not before its first paint
+// mounted only while open; their code comes once the list is painted (usePreloadWhenIdle)
 const loadDialogs = () => import('./branch-dialogs.tsx');
 const CreateBranchDialog = lazy(() => loadDialogs().then((module) => ({ default: module.CreateBranchDialog })));
 const DeleteBranchDialog = lazy(() => loadDialogs().then((module) => ({ default: module.DeleteBranchDialog })));
@@ -36,6 +36,7 @@ export function BranchesScreen({ projectId, projectName, defaultBranch, search }
   const [creating, setCreating] = useState(false);
   const [deletingMerged, setDeletingMerged] = useState(false);
   const push = pushRefusal(caller);
+  usePreloadWhenIdle(loadDialogs, !pending && push === null);
   return (
     <section className="screen" aria-labelledby="branches-heading">
       <header className="screen__header">
@@ -62,8 +63,8 @@ export function BranchesScreen({ projectId, projectName, defaultBranch, search }
       ) : null}
       <BranchList projectId={projectId} search={search} caller={caller} />
       <Suspense fallback={null}>
-        {creating ? <CreateBranchDialog onOpenChange={setCreating} projectId={projectId} defaultRef={defaultBranch ?? ''} /> : null}
-        <DeleteMergedDialog open={deletingMerged} onOpenChange={setDeletingMerged} projectId={projectId} defaultBranch={defaultBranch ?? null} />
+        {creating ? <CreateBranchDialog onClose={() => setCreating(false)} projectId={projectId} defaultRef={defaultBranch ?? ''} /> : null}
+        {deletingMerged ? <DeleteMergedDialog onClose={() => setDeletingMerged(false)} projectId={projectId} defaultBranch={defaultBranch ?? null} /> : null}
       </Suspense>
     </section>
   );
@@ -229,9 +230,9 @@ function BranchList({ projectId, search, caller }: { projectId: number; search: 
       <BranchFilters search={search} />
       {body}
       <Suspense fallback={null}>
-        <DeleteBranchDialog branch={deleting} projectId={projectId} onClose={() => setDeleting(null)} />
-        <ProtectBranchDialog branch={protecting} projectId={projectId} onClose={() => setProtecting(null)} />
-        <UnprotectBranchDialog branch={unprotecting} rules={unprotecting ? rulesFor(unprotecting.name, rules) : []} projectId={projectId} onClose={() => setUnprotecting(null)} />
+        {deleting ? <DeleteBranchDialog branch={deleting} projectId={projectId} onClose={() => setDeleting(null)} /> : null}
+        {protecting ? <ProtectBranchDialog branch={protecting} projectId={projectId} onClose={() => setProtecting(null)} /> : null}
+        {unprotecting ? <UnprotectBranchDialog branch={unprotecting} rules={rulesFor(unprotecting.name, rules)} projectId={projectId} onClose={() => setUnprotecting(null)} /> : null}
       </Suspense>
     </>
   );

@@ -25,14 +25,14 @@ function FormError({ text }: { text: string | null }) {
 }
 
 interface CreateAccountDialogProps {
-  onOpenChange: (open: boolean) => void;
+  onClose: () => void;
   scope: ServiceAccountScope;
   /** The group's name, for the title; unused for the instance. */
   groupName: string;
   onCreated: (account: ServiceAccount) => void;
 }
 
-export function CreateAccountDialog({ onOpenChange, scope, groupName, onCreated }: CreateAccountDialogProps) {
+export function CreateAccountDialog({ onClose, scope, groupName, onCreated }: CreateAccountDialogProps) {
   const create = useCreateServiceAccount();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<CreateAccountInput, unknown, CreateAccountValues>({ resolver: zodResolver(createAccountSchema), defaultValues: EMPTY_ACCOUNT });
@@ -42,7 +42,7 @@ export function CreateAccountDialog({ onOpenChange, scope, groupName, onCreated 
       { scope, values },
       {
         onSuccess: (account) => {
-          onOpenChange(false);
+          onClose();
           onCreated(account);
         },
         // what the user typed stays; each complaint goes to its field
@@ -55,7 +55,7 @@ export function CreateAccountDialog({ onOpenChange, scope, groupName, onCreated 
   return (
     <Dialog
       open
-      onOpenChange={(next) => (!create.isPending ? onOpenChange(next) : undefined)}
+      onOpenChange={(next) => (!next && !create.isPending ? onClose() : undefined)}
       title={scope === 'instance' ? 'New instance service account' : `New service account for ${groupName}`}
       description="A service account is a machine user: it signs in with nothing but its tokens and takes no licence seat. Every field is optional."
     >
@@ -70,7 +70,7 @@ export function CreateAccountDialog({ onOpenChange, scope, groupName, onCreated 
           <input className="input" type="email" autoComplete="off" spellCheck={false} {...form.register('email')} />
         </Field>
         <FormError text={formError} />
-        <FormActions write={create} onCancel={() => onOpenChange(false)} submitLabel="Create service account" pendingLabel="Creating…" />
+        <FormActions write={create} onCancel={onClose} submitLabel="Create service account" pendingLabel="Creating…" />
       </form>
     </Dialog>
   );

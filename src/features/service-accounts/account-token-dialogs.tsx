@@ -17,7 +17,7 @@ import { FormError, FormActions } from '../../components/form-footer.tsx';
 const emptyToken = (): CreateAccountTokenInput => ({ name: '', description: '', scopes: [], expires_at: latestExpiry() });
 
 interface CreateAccountTokenDialogProps {
-  onOpenChange: (open: boolean) => void;
+  onClose: () => void;
   scope: ServiceAccountScope;
   userId: number;
   accountName: string;
@@ -25,7 +25,7 @@ interface CreateAccountTokenDialogProps {
   onCreated: (token: NewAccessToken) => void;
 }
 
-export function CreateAccountTokenDialog({ onOpenChange, scope, userId, accountName, onCreated }: CreateAccountTokenDialogProps) {
+export function CreateAccountTokenDialog({ onClose, scope, userId, accountName, onCreated }: CreateAccountTokenDialogProps) {
   const create = useCreateAccountToken();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<CreateAccountTokenInput, unknown, CreateAccountTokenValues>({ resolver: zodResolver(createAccountTokenSchema), defaultValues: emptyToken() });
@@ -35,7 +35,7 @@ export function CreateAccountTokenDialog({ onOpenChange, scope, userId, accountN
       { scope, userId, values },
       {
         onSuccess: (token) => {
-          onOpenChange(false);
+          onClose();
           onCreated(token);
           // the mutation held the secret: let go of it now that the caller has it
           create.reset();
@@ -45,11 +45,11 @@ export function CreateAccountTokenDialog({ onOpenChange, scope, userId, accountN
     );
   });
   return (
-    <Dialog open onOpenChange={(next) => (!create.isPending ? onOpenChange(next) : undefined)} title={`New token for ${accountName}`}>
+    <Dialog open onOpenChange={(next) => (!next && !create.isPending ? onClose() : undefined)} title={`New token for ${accountName}`}>
       <form className="form" noValidate onSubmit={submit}>
         <TokenFields form={form} scopes={SERVICE_ACCOUNT_TOKEN_SCOPES} />
         <FormError message={formError} />
-        <FormActions write={create} onCancel={() => onOpenChange(false)} submitLabel="Create token" pendingLabel="Creating…" />
+        <FormActions write={create} onCancel={onClose} submitLabel="Create token" pendingLabel="Creating…" />
       </form>
     </Dialog>
   );

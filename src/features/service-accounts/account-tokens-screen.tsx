@@ -110,7 +110,7 @@ function TokensList({ scope, userId, accountName, username, search, canManage }:
       <Paginator page={page} label="Tokens pages" />
       {canManage ? (
         <Suspense fallback={null}>
-          {creating ? <CreateAccountTokenDialog onOpenChange={setCreating} scope={scope} userId={userId} accountName={accountName} onCreated={showSecret(`New token of ${accountName}`)} /> : null}
+          {creating ? <CreateAccountTokenDialog onClose={() => setCreating(false)} scope={scope} userId={userId} accountName={accountName} onCreated={showSecret(`New token of ${accountName}`)} /> : null}
           <RotateAccountTokenDialog token={rotating} scope={scope} userId={userId} onClose={() => setRotating(null)} onRotated={showSecret(`Rotated token of ${accountName}`)} />
           <RevokeAccountTokenDialog token={revoking} scope={scope} userId={userId} accountName={accountName} onClose={() => setRevoking(null)} onRevoked={(token) => notify(`Revoked ${token.name}.`)} />
         </Suspense>

@@ -147,7 +147,7 @@ function AccountsList({ scope, search, title, canManage, groupName }: AccountsLi
         <Suspense fallback={null}>
           {creating ? (
             <CreateAccountDialog
-              onOpenChange={setCreating}
+              onClose={() => setCreating(false)}
               scope={scope}
               groupName={groupName}
               onCreated={(account) => notify(`Created the service account ${account.name} (@${account.username}).`)}
