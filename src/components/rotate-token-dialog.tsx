@@ -12,7 +12,7 @@ import { errorText } from './error-panel.tsx';
 import type { Write } from './use-write.ts';
 
 interface RotateTokenDialogProps<V> {
-  token: AccessToken | null;
+  token: AccessToken;
   /** The area's rotate mutation; it runs at most once per opening. */
   mutation: Write<NewAccessToken, V>;
   /** The mutation's variables for this token and the chosen expiry. */
@@ -29,13 +29,10 @@ interface RotateTokenDialogProps<V> {
  */
 export function RotateTokenDialog<V>({ token, mutation: rotate, variables, onClose, onRotated, self = false }: RotateTokenDialogProps<V>) {
   // the platform gives a rotated token without a date 7 days: the token's own lifetime is the default instead
-  const keepLifetime = token ? sameLifetimeExpiry(token) : '';
+  const keepLifetime = sameLifetimeExpiry(token);
   const form = useForm<RotateTokenInput>({ resolver: zodResolver(rotateTokenSchema), defaultValues: { expires_at: keepLifetime } });
-  useEffect(() => {
-    rotate.reset();
-    form.reset({ expires_at: keepLifetime });
-  }, [token?.id]);
-  if (!token) return null;
+  // mounted per opening, but the write may be the screen's: a refusal of the last opening is not this one's
+  useEffect(() => rotate.reset(), []);
   const lifetime = tokenLifetimeDays(token);
   const chosen = form.watch('expires_at');
   const confirm = form.handleSubmit(({ expires_at: expiresAt }) =>

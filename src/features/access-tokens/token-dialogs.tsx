@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
@@ -65,7 +65,7 @@ export function CreateTokenDialog({ onClose, groupId, groupName, onCreated }: Cr
 }
 
 interface RotateGroupTokenDialogProps {
-  token: AccessToken | null;
+  token: AccessToken;
   groupId: number;
   onClose: () => void;
   onRotated: (token: NewAccessToken) => void;
@@ -87,10 +87,8 @@ export function RotateTokenDialog({ token, groupId, onClose, onRotated, self = f
   );
 }
 
-export function RevokeTokenDialog({ token, groupId, onClose, onRevoked }: { token: AccessToken | null; groupId: number; onClose: () => void; onRevoked: (token: AccessToken) => void }) {
+export function RevokeTokenDialog({ token, groupId, onClose, onRevoked }: { token: AccessToken; groupId: number; onClose: () => void; onRevoked: (token: AccessToken) => void }) {
   const revoke = useRevokeToken();
-  useEffect(() => revoke.reset(), [token?.id]);
-  if (!token) return null;
   return (
     <ConfirmDialog
       open

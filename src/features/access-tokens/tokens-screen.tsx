@@ -123,8 +123,8 @@ function TokensList({ groupId, groupName, search }: TokensScreenProps) {
       {canManage ? (
         <Suspense fallback={null}>
           {creating ? <CreateTokenDialog onClose={() => setCreating(false)} groupId={groupId} groupName={name} onCreated={showSecret('Your new access token')} /> : null}
-          <RotateTokenDialog token={rotating} groupId={groupId} onClose={() => setRotating(null)} onRotated={showSecret('The rotated access token')} />
-          <RevokeTokenDialog token={revoking} groupId={groupId} onClose={() => setRevoking(null)} onRevoked={(token) => notify(`Revoked ${token.name}.`)} />
+          {rotating ? <RotateTokenDialog token={rotating} groupId={groupId} onClose={() => setRotating(null)} onRotated={showSecret('The rotated access token')} /> : null}
+          {revoking ? <RevokeTokenDialog token={revoking} groupId={groupId} onClose={() => setRevoking(null)} onRevoked={(token) => notify(`Revoked ${token.name}.`)} /> : null}
         </Suspense>
       ) : null}
       <SecretOnce secret={secret?.value ?? null} title={secret?.title ?? ''} onDone={() => setSecret(null)} />

@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { deployKeysQueries, type InstanceDeployKey, type KeyProject } from '../../api/deploy-keys.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
-import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
+import { usePrefetch, usePreloadWhenIdle, useSetSearch } from '../../components/list-hooks.ts';
 import { PerPageSelect } from '../../components/list-controls.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { QueryStates } from '../../components/query-states.tsx';
@@ -14,7 +14,7 @@ import { Expiry, Fingerprints } from './key-cells.tsx';
 import { instanceDeployKeysSearchSchema, type InstanceDeployKeysSearch } from './search.ts';
 import { RouteLink } from '../../components/route-link.tsx';
 
-// the form loads when the list is there, not before its first paint
+// mounted only while open; its code comes once the list is painted (usePreloadWhenIdle)
 const loadDialogs = () => import('./key-dialogs.tsx');
 const AddDeployKeyDialog = lazy(() => loadDialogs().then((module) => ({ default: module.AddDeployKeyDialog })));
 
@@ -65,6 +65,7 @@ function InstanceKeyList({ search, canWrite }: { search: InstanceDeployKeysSearc
   const [adding, setAdding] = useState(false);
   usePrefetch(list.data?.nextPage ? deployKeysQueries.instance(connection, { ...params, page: list.data.nextPage }) : null);
   const readOnly = canWrite ? null : 'This token is read-only (it lacks the api scope).';
+  usePreloadWhenIdle(loadDialogs, readOnly === null);
 
   const columns: ColumnDef<InstanceDeployKey>[] = [
     { id: 'title', header: 'Title', cell: ({ row: { original: key } }) => <strong>{key.title}</strong> },
@@ -114,7 +115,7 @@ function InstanceKeyList({ search, canWrite }: { search: InstanceDeployKeysSearc
       </div>
       {body}
       <Suspense fallback={null}>
-        <AddDeployKeyDialog open={adding} onOpenChange={setAdding} target="instance" />
+        {adding ? <AddDeployKeyDialog onClose={() => setAdding(false)} target="instance" /> : null}
       </Suspense>
     </>
   );

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
@@ -17,34 +17,25 @@ import { useAddInstanceDeployKey, useAddProjectDeployKey, useDeleteDeployKey, us
 const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
 
 interface AddKeyDialogProps {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
+  onClose: () => void;
   /** A project's key (with write access), or an instance-wide one (administrators). */
   target: { project: number } | 'instance';
 }
 
 /** Adds a key; the key text is checked here first, so a bad paste never leaves the browser. */
-export function AddDeployKeyDialog({ open, onOpenChange, target }: AddKeyDialogProps) {
+export function AddDeployKeyDialog({ onClose, target }: AddKeyDialogProps) {
   const notify = useNotify();
   const addToProject = useAddProjectDeployKey();
   const addToInstance = useAddInstanceDeployKey();
   const add = target === 'instance' ? addToInstance : addToProject;
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<DeployKeyFormValues>({ resolver: zodResolver(deployKeyFormSchema), defaultValues: EMPTY_DEPLOY_KEY_FORM });
-  useEffect(() => {
-    if (!open) {
-      form.reset(EMPTY_DEPLOY_KEY_FORM);
-      addToProject.reset();
-      addToInstance.reset();
-      setFormError(null);
-    }
-  }, [open]);
   const onError = (error: unknown) => {
     if (!applyServerErrors(form, deployKeyFieldErrors(error), ['title', 'key', 'expires_at', 'can_push'])) setFormError(errorText(error));
   };
   const onSuccess = (key: DeployKey) => {
     notify(`Added deploy key ${key.title}.`);
-    onOpenChange(false);
+    onClose();
   };
   const submit = form.handleSubmit((values) => {
     setFormError(null);
@@ -54,8 +45,8 @@ export function AddDeployKeyDialog({ open, onOpenChange, target }: AddKeyDialogP
   const { errors } = form.formState;
   return (
     <Dialog
-      open={open}
-      onOpenChange={(next) => (!add.isPending ? onOpenChange(next) : undefined)}
+      open
+      onOpenChange={(next) => (!next && !add.isPending ? onClose() : undefined)}
       title={target === 'instance' ? 'Add an instance deploy key' : 'Add a deploy key'}
       description={target === 'instance' ? 'An instance-wide key: Maintainers of any project can then enable it there.' : 'A key that lets a machine clone (and, if allowed, push to) this repository.'}
     >
@@ -75,23 +66,17 @@ export function AddDeployKeyDialog({ open, onOpenChange, target }: AddKeyDialogP
           <input className="input" type="date" min={tomorrow()} {...form.register('expires_at')} />
         </Field>
         <FormError message={formError} />
-        <FormActions write={add} onCancel={() => onOpenChange(false)} submitLabel="Add key" pendingLabel="Adding…" />
+        <FormActions write={add} onCancel={onClose} submitLabel="Add key" pendingLabel="Adding…" />
       </form>
     </Dialog>
   );
 }
 
-export function EditDeployKeyDialog({ projectId, deployKey, onClose }: { projectId: number; deployKey: ProjectDeployKey | null; onClose: () => void }) {
+export function EditDeployKeyDialog({ projectId, deployKey, onClose }: { projectId: number; deployKey: ProjectDeployKey; onClose: () => void }) {
   const notify = useNotify();
   const update = useUpdateDeployKey();
   const [formError, setFormError] = useState<string | null>(null);
-  const form = useForm<EditDeployKeyFormValues>({ resolver: zodResolver(editDeployKeyFormSchema), defaultValues: { title: '', can_push: false } });
-  useEffect(() => {
-    if (deployKey) form.reset({ title: deployKey.title, can_push: deployKey.can_push });
-    update.reset();
-    setFormError(null);
-  }, [deployKey?.id]);
-  if (!deployKey) return null;
+  const form = useForm<EditDeployKeyFormValues>({ resolver: zodResolver(editDeployKeyFormSchema), defaultValues: { title: deployKey.title, can_push: deployKey.can_push } });
   const submit = form.handleSubmit((values) => {
     setFormError(null);
     const changes = { ...(values.title !== deployKey.title ? { title: values.title } : {}), ...(values.can_push !== deployKey.can_push ? { can_push: values.can_push } : {}) };
@@ -128,11 +113,9 @@ export function EditDeployKeyDialog({ projectId, deployKey, onClose }: { project
   );
 }
 
-export function DeleteDeployKeyDialog({ projectId, projectName, deployKey, onClose }: { projectId: number; projectName: string; deployKey: ProjectDeployKey | null; onClose: () => void }) {
+export function DeleteDeployKeyDialog({ projectId, projectName, deployKey, onClose }: { projectId: number; projectName: string; deployKey: ProjectDeployKey; onClose: () => void }) {
   const notify = useNotify();
   const remove = useDeleteDeployKey();
-  useEffect(() => remove.reset(), [deployKey?.id]);
-  if (!deployKey) return null;
   return (
     <ConfirmDialog
       open
@@ -164,29 +147,23 @@ export function DeleteDeployKeyDialog({ projectId, projectName, deployKey, onClo
 }
 
 /** Keys of other projects (or the instance's) the caller may enable here, read-only at first. */
-export function EnableDeployKeyDialog({ open, onOpenChange, projectId }: { open: boolean; onOpenChange: (open: boolean) => void; projectId: number }) {
+export function EnableDeployKeyDialog({ onClose, projectId }: { onClose: () => void; projectId: number }) {
   const connection = useConnection();
   const notify = useNotify();
   const me = useActiveSession()?.connection;
   const caller = { userId: me?.userId ?? 0, isAdmin: Boolean(me?.isAdmin) };
-  const keys = useQuery({ ...deployKeysQueries.enableable(connection, caller), enabled: open });
-  const enabledHere = useQuery({ ...deployKeysQueries.projectKeyIds(connection, projectId), enabled: open });
+  const keys = useQuery(deployKeysQueries.enableable(connection, caller));
+  const enabledHere = useQuery(deployKeysQueries.projectKeyIds(connection, projectId));
   const enable = useEnableDeployKey();
   const [filter, setFilter] = useState('');
-  useEffect(() => {
-    if (open) {
-      enable.reset();
-      setFilter('');
-    }
-  }, [open]);
   const here = enabledHere.data ?? new Set<number>();
   const needle = filter.trim().toLowerCase();
   const shown = (keys.data ?? []).filter((key) => !here.has(key.id) && (!needle || key.title.toLowerCase().includes(needle) || (key.fingerprint_sha256 ?? '').toLowerCase().includes(needle)));
   const error = keys.error ?? enabledHere.error;
   return (
     <Dialog
-      open={open}
-      onOpenChange={(next) => (!enable.isPending ? onOpenChange(next) : undefined)}
+      open
+      onOpenChange={(next) => (!next && !enable.isPending ? onClose() : undefined)}
       title="Enable an existing deploy key"
       description={caller.isAdmin ? 'Every deploy key of the instance. It is enabled read-only; grant write access afterwards with Edit.' : 'The keys of the projects you maintain. It is enabled read-only; grant write access afterwards with Edit.'}
     >
@@ -221,7 +198,7 @@ export function EnableDeployKeyDialog({ open, onOpenChange, projectId }: { open:
                     {
                       onSuccess: () => {
                         notify(`Enabled deploy key ${key.title} (read-only).`);
-                        onOpenChange(false);
+                        onClose();
                       },
                     },
                   )
@@ -240,7 +217,7 @@ export function EnableDeployKeyDialog({ open, onOpenChange, projectId }: { open:
       ) : null}
       <UncertainWrite write={enable} />
       <div className="dialog__actions">
-        <button type="button" className="button" disabled={enable.isPending} onClick={() => onOpenChange(false)}>
+        <button type="button" className="button" disabled={enable.isPending} onClick={onClose}>
           Close
         </button>
       </div>

@@ -4,7 +4,7 @@ import { deployKeysQueries, type ProjectDeployKey } from '../../api/deploy-keys.
 import { useConnection } from '../../api/react.ts';
 import { useProjectCaller } from '../../components/use-project-caller.ts';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
-import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
+import { usePrefetch, usePreloadWhenIdle, useSetSearch } from '../../components/list-hooks.ts';
 import { PerPageSelect } from '../../components/list-controls.tsx';
 import { Note } from '../../components/note.tsx';
 import { Paginator } from '../../components/paginator.tsx';
@@ -16,7 +16,7 @@ import { Expiry, Fingerprints } from './key-cells.tsx';
 import { changeRefusal, projectKeysRefusal, type DeployKeyCaller } from './permissions.ts';
 import { projectDeployKeysSearchSchema, type ProjectDeployKeysSearch } from './search.ts';
 
-// the forms load when the list is there, not before its first paint
+// mounted only while open; their code comes once the list is painted (usePreloadWhenIdle)
 const loadDialogs = () => import('./key-dialogs.tsx');
 const AddDeployKeyDialog = lazy(() => loadDialogs().then((module) => ({ default: module.AddDeployKeyDialog })));
 const DeleteDeployKeyDialog = lazy(() => loadDialogs().then((module) => ({ default: module.DeleteDeployKeyDialog })));
@@ -59,6 +59,7 @@ function KeyList({ projectId, projectName, search, caller }: { projectId: number
   const [deleting, setDeleting] = useState<ProjectDeployKey | null>(null);
   usePrefetch(list.data?.nextPage ? deployKeysQueries.project(connection, projectId, { ...search, page: list.data.nextPage }) : null);
   const readOnly = changeRefusal(caller);
+  usePreloadWhenIdle(loadDialogs, readOnly === null);
 
   const columns: ColumnDef<ProjectDeployKey>[] = [
     { id: 'title', header: 'Title', cell: ({ row: { original: key } }) => <strong>{key.title}</strong> },
@@ -117,10 +118,10 @@ function KeyList({ projectId, projectName, search, caller }: { projectId: number
       </div>
       {body}
       <Suspense fallback={null}>
-        <AddDeployKeyDialog open={adding} onOpenChange={setAdding} target={{ project: projectId }} />
-        <EnableDeployKeyDialog open={enabling} onOpenChange={setEnabling} projectId={projectId} />
-        <EditDeployKeyDialog projectId={projectId} deployKey={editing} onClose={() => setEditing(null)} />
-        <DeleteDeployKeyDialog projectId={projectId} projectName={projectName} deployKey={deleting} onClose={() => setDeleting(null)} />
+        {adding ? <AddDeployKeyDialog onClose={() => setAdding(false)} target={{ project: projectId }} /> : null}
+        {enabling ? <EnableDeployKeyDialog onClose={() => setEnabling(false)} projectId={projectId} /> : null}
+        {editing ? <EditDeployKeyDialog projectId={projectId} deployKey={editing} onClose={() => setEditing(null)} /> : null}
+        {deleting ? <DeleteDeployKeyDialog projectId={projectId} projectName={projectName} deployKey={deleting} onClose={() => setDeleting(null)} /> : null}
       </Suspense>
     </>
   );

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import type { Issue } from '../../api/issues.ts';
@@ -38,26 +38,22 @@ function ProjectPicker({ currentId, value, onChange, everywhere }: { currentId: 
 }
 
 interface DialogProps {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
+  onClose: () => void;
   issue: Issue;
   issueRef: IssueRef;
   isAdmin: boolean;
 }
 
-export function MoveIssueDialog({ open, onOpenChange, issue, issueRef, isAdmin }: DialogProps) {
+export function MoveIssueDialog({ onClose, issue, issueRef, isAdmin }: DialogProps) {
   const move = useMoveIssue(issueRef);
   const navigate = useNavigate();
   const notify = useNotify();
   const [target, setTarget] = useState<Target | null>(null);
   const [unpicked, setUnpicked] = useState(false);
-  useEffect(() => {
-    if (open) (setTarget(null), setUnpicked(false), move.reset());
-  }, [open, move.reset]);
   return (
     <ConfirmDialog
-      open={open}
-      onOpenChange={onOpenChange}
+      open
+      onOpenChange={(next) => (!next ? onClose() : undefined)}
       title={`Move issue #${issue.iid}`}
       description={
         target
@@ -73,7 +69,7 @@ export function MoveIssueDialog({ open, onOpenChange, issue, issueRef, isAdmin }
           { toProjectId: target.id },
           {
             onSuccess: (moved) => {
-              onOpenChange(false);
+              onClose();
               notify(`Moved to ${target.name} as #${moved.iid}.`);
               void navigate({ to: '/projects/$projectId/issues/$issueIid', params: { projectId: String(moved.project_id), issueIid: String(moved.iid) } });
             },
@@ -86,20 +82,17 @@ export function MoveIssueDialog({ open, onOpenChange, issue, issueRef, isAdmin }
   );
 }
 
-export function CloneIssueDialog({ open, onOpenChange, issue, issueRef, isAdmin }: DialogProps) {
+export function CloneIssueDialog({ onClose, issue, issueRef, isAdmin }: DialogProps) {
   const clone = useCloneIssue(issueRef);
   const navigate = useNavigate();
   const notify = useNotify();
   const [target, setTarget] = useState<Target | null>(null);
   const [withNotes, setWithNotes] = useState(false);
   const [unpicked, setUnpicked] = useState(false);
-  useEffect(() => {
-    if (open) (setTarget(null), setWithNotes(false), setUnpicked(false), clone.reset());
-  }, [open, clone.reset]);
   return (
     <ConfirmDialog
-      open={open}
-      onOpenChange={onOpenChange}
+      open
+      onOpenChange={(next) => (!next ? onClose() : undefined)}
       title={`Clone issue #${issue.iid}`}
       description={
         target
@@ -115,7 +108,7 @@ export function CloneIssueDialog({ open, onOpenChange, issue, issueRef, isAdmin 
           { toProjectId: target.id, withNotes },
           {
             onSuccess: (cloned) => {
-              onOpenChange(false);
+              onClose();
               notify(`Cloned to ${target.name} as #${cloned.iid}.`);
               void navigate({ to: '/projects/$projectId/issues/$issueIid', params: { projectId: String(cloned.project_id), issueIid: String(cloned.iid) } });
             },
@@ -132,17 +125,14 @@ export function CloneIssueDialog({ open, onOpenChange, issue, issueRef, isAdmin 
   );
 }
 
-export function DeleteIssueDialog({ open, onOpenChange, issue, issueRef }: Omit<DialogProps, 'isAdmin'>) {
+export function DeleteIssueDialog({ onClose, issue, issueRef }: Omit<DialogProps, 'isAdmin'>) {
   const remove = useDeleteIssue(issueRef);
   const notify = useNotify();
   const navigate = useNavigate();
-  useEffect(() => {
-    if (open) remove.reset();
-  }, [open, remove.reset]);
   return (
     <ConfirmDialog
-      open={open}
-      onOpenChange={onOpenChange}
+      open
+      onOpenChange={(next) => (!next ? onClose() : undefined)}
       title={`Delete issue #${issue.iid}?`}
       description={`“${issue.title}” is deleted for good, with its comments, reactions and time records. Closing it instead keeps its history.`}
       confirmLabel="Delete issue"
@@ -152,7 +142,7 @@ export function DeleteIssueDialog({ open, onOpenChange, issue, issueRef }: Omit<
       onConfirm={() =>
         remove.mutate(undefined, {
           onSuccess: () => {
-            onOpenChange(false);
+            onClose();
             notify(`Deleted issue #${issue.iid}.`);
             // the project's issue list
             void navigate({ href: `/projects/${issueRef.projectId}/issues` });

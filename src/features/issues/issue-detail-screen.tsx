@@ -90,9 +90,9 @@ export function IssueDetailScreen({ projectId, iid }: { projectId: number; iid: 
         </div>
         <IssueSidebar issue={issue} issueRef={issueRef} editRefusal={edit} announce={caller.canWrite && caller.roleKnown} canWrite={caller.canWrite} />
       </div>
-      <MoveIssueDialog open={dialog === 'move'} onOpenChange={(open) => setDialog(open ? 'move' : null)} issue={issue} issueRef={issueRef} isAdmin={caller.isAdmin} />
-      <CloneIssueDialog open={dialog === 'clone'} onOpenChange={(open) => setDialog(open ? 'clone' : null)} issue={issue} issueRef={issueRef} isAdmin={caller.isAdmin} />
-      <DeleteIssueDialog open={dialog === 'delete'} onOpenChange={(open) => setDialog(open ? 'delete' : null)} issue={issue} issueRef={issueRef} />
+      {dialog === 'move' ? <MoveIssueDialog onClose={() => setDialog(null)} issue={issue} issueRef={issueRef} isAdmin={caller.isAdmin} /> : null}
+      {dialog === 'clone' ? <CloneIssueDialog onClose={() => setDialog(null)} issue={issue} issueRef={issueRef} isAdmin={caller.isAdmin} /> : null}
+      {dialog === 'delete' ? <DeleteIssueDialog onClose={() => setDialog(null)} issue={issue} issueRef={issueRef} /> : null}
     </article>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -57,14 +57,14 @@ function UserPicker({ value, onChange, error }: { value: number | undefined; onC
 
 /** Mounted while open: closing unmounts it, and its form with it. */
 interface AddMemberDialogProps {
-  onOpenChange: (open: boolean) => void;
+  onClose: () => void;
   scope: Scope;
   /** What the member is added to, for the title: "Add a member to Acme Engineering". */
   sourceName: string;
   roles: readonly number[];
 }
 
-export function AddMemberDialog({ onOpenChange, scope, sourceName, roles }: AddMemberDialogProps) {
+export function AddMemberDialog({ onClose, scope, sourceName, roles }: AddMemberDialogProps) {
   const notify = useNotify();
   const add = useAddMember();
   const [chosenName, setChosenName] = useState('');
@@ -80,7 +80,7 @@ export function AddMemberDialog({ onOpenChange, scope, sourceName, roles }: AddM
       {
         onSuccess: (member) => {
           notify(`Added ${member.name} as ${roleName(member.access_level)}.`);
-          onOpenChange(false);
+          onClose();
         },
         onError: (error) => {
           if (!applyServerErrors(form, error, ['access_level', 'expires_at', 'user_id'])) setFormError(errorText(error));
@@ -90,7 +90,7 @@ export function AddMemberDialog({ onOpenChange, scope, sourceName, roles }: AddM
   });
   const { errors } = form.formState;
   return (
-    <Dialog open onOpenChange={(next) => (!add.isPending ? onOpenChange(next) : undefined)} title={`Add a member to ${sourceName}`}>
+    <Dialog open onOpenChange={(next) => (!next && !add.isPending ? onClose() : undefined)} title={`Add a member to ${sourceName}`}>
       <form className="form" noValidate onSubmit={submit}>
         <UserPicker
           value={form.watch('user_id')}
@@ -107,14 +107,14 @@ export function AddMemberDialog({ onOpenChange, scope, sourceName, roles }: AddM
           <input className="input" type="date" min={tomorrow()} {...form.register('expires_at')} />
         </Field>
         <FormError message={formError} />
-        <FormActions write={add} onCancel={() => onOpenChange(false)} submitLabel={chosenName ? `Add ${chosenName}` : 'Add member'} pendingLabel="Adding…" />
+        <FormActions write={add} onCancel={onClose} submitLabel={chosenName ? `Add ${chosenName}` : 'Add member'} pendingLabel="Adding…" />
       </form>
     </Dialog>
   );
 }
 
 interface EditMemberDialogProps {
-  member: Member | null;
+  member: Member;
   onClose: () => void;
   scope: Scope;
   roles: readonly number[];
@@ -126,15 +126,9 @@ export function EditMemberDialog({ member, onClose, scope, roles }: EditMemberDi
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<MemberFormInput, unknown, MemberFormValues>({
     resolver: zodResolver(memberFormSchema),
-    defaultValues: { access_level: member?.access_level ?? 30, expires_at: member?.expires_at ?? '' },
-  });
-  useEffect(() => {
     // server data is the form's starting point only
-    if (member) form.reset({ access_level: member.access_level, expires_at: member.expires_at ?? '' });
-    setFormError(null);
-    update.reset();
-  }, [member?.id]);
-  if (!member) return null;
+    defaultValues: { access_level: member.access_level, expires_at: member.expires_at ?? '' },
+  });
   const offered = roles.includes(member.access_level) ? roles : [...roles, member.access_level].sort((a, b) => a - b);
   const submit = form.handleSubmit((values) => {
     setFormError(null);
@@ -169,7 +163,7 @@ export function EditMemberDialog({ member, onClose, scope, roles }: EditMemberDi
 }
 
 interface RemoveMemberDialogProps {
-  member: Member | null;
+  member: Member;
   onClose: () => void;
   scope: Scope;
   sourceName: string;
@@ -180,11 +174,6 @@ export function RemoveMemberDialog({ member, onClose, scope, sourceName, isGroup
   const notify = useNotify();
   const remove = useRemoveMember();
   const [alsoBelow, setAlsoBelow] = useState(true);
-  useEffect(() => {
-    setAlsoBelow(true);
-    remove.reset();
-  }, [member?.id]);
-  if (!member) return null;
   return (
     <ConfirmDialog
       open

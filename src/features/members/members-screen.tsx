@@ -245,7 +245,7 @@ export function MembersScreen({ kind, scope, sourceName: loadedName, topLevelGro
       {canManage ? (
         // a dialog is mounted while open only: a closed one built its form and schema on every load of the list
         <Suspense fallback={null}>
-          {adding ? <AddMemberDialog onOpenChange={setAdding} scope={scope} sourceName={sourceName} roles={roles} /> : null}
+          {adding ? <AddMemberDialog onClose={() => setAdding(false)} scope={scope} sourceName={sourceName} roles={roles} /> : null}
           {editing ? <EditMemberDialog member={editing} onClose={() => setEditing(null)} scope={scope} roles={roles} /> : null}
           {removing ? <RemoveMemberDialog member={removing} onClose={() => setRemoving(null)} scope={scope} sourceName={sourceName} isGroup={kind === 'group'} /> : null}
         </Suspense>

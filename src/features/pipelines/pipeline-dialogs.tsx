@@ -1,4 +1,3 @@
-import { useEffect } from 'react';
 import { isPipelineMoving, type Pipeline } from '../../api/pipelines.ts';
 import { ConfirmDialog } from '../../components/dialog.tsx';
 import { errorText } from '../../components/error-panel.tsx';
@@ -6,11 +5,9 @@ import { useNotify } from '../../components/toast.tsx';
 import { useDeletePipeline } from '../../components/pipeline-writes.ts';
 
 /** Deleting a pipeline says what goes with it (jobs, logs, artifacts, reports) and that it cannot be undone. */
-export function DeletePipelineDialog({ projectId, pipeline, onClose }: { projectId: number; pipeline: Pipeline | null; onClose: () => void }) {
+export function DeletePipelineDialog({ projectId, pipeline, onClose }: { projectId: number; pipeline: Pipeline; onClose: () => void }) {
   const notify = useNotify();
   const remove = useDeletePipeline();
-  useEffect(() => remove.reset(), [pipeline?.id]);
-  if (!pipeline) return null;
   return (
     <ConfirmDialog
       open

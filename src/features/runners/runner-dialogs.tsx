@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
@@ -14,20 +14,8 @@ import { FormError, FormActions } from '../../components/form-footer.tsx';
 
 const FORM_FIELDS = ['description', 'tag_list', 'run_untagged', 'locked', 'access_level', 'maximum_timeout', 'maintenance_note'] as const;
 
-interface EditRunnerDialogProps {
-  /** The runner being edited, or null when the dialog is closed. */
-  runner: RunnerDetail | null;
-  onClose: () => void;
-  onSaved: (runner: RunnerDetail) => void;
-}
-
-export function EditRunnerDialog({ runner, onClose, onSaved }: EditRunnerDialogProps) {
-  if (!runner) return null;
-  return <EditRunnerForm key={runner.id} runner={runner} onClose={onClose} onSaved={onSaved} />;
-}
-
 /** Sends only what changed, so a setting someone else changed meanwhile is not overwritten. */
-function EditRunnerForm({ runner, onClose, onSaved }: { runner: RunnerDetail; onClose: () => void; onSaved: (runner: RunnerDetail) => void }) {
+export function EditRunnerDialog({ runner, onClose, onSaved }: { runner: RunnerDetail; onClose: () => void; onSaved: (runner: RunnerDetail) => void }) {
   const update = useUpdateRunner();
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<RunnerFormValues>({ resolver: zodResolver(runnerFormSchema), defaultValues: runnerFormValues(runner) });
@@ -94,10 +82,8 @@ function EditRunnerForm({ runner, onClose, onSaved }: { runner: RunnerDetail; on
   );
 }
 
-export function DeleteRunnerDialog({ runner, onClose, onDeleted }: { runner: RunnerDetail | null; onClose: () => void; onDeleted: () => void }) {
+export function DeleteRunnerDialog({ runner, onClose, onDeleted }: { runner: RunnerDetail; onClose: () => void; onDeleted: () => void }) {
   const remove = useDeleteRunner();
-  useEffect(() => remove.reset(), [runner?.id]);
-  if (!runner) return null;
   return (
     <ConfirmDialog
       open
@@ -127,10 +113,8 @@ export function DeleteRunnerDialog({ runner, onClose, onDeleted }: { runner: Run
   );
 }
 
-export function ResetRunnerTokenDialog({ runner, onClose, onReset }: { runner: RunnerDetail | null; onClose: () => void; onReset: (token: string) => void }) {
+export function ResetRunnerTokenDialog({ runner, onClose, onReset }: { runner: RunnerDetail; onClose: () => void; onReset: (token: string) => void }) {
   const reset = useResetRunnerToken();
-  useEffect(() => reset.reset(), [runner?.id]);
-  if (!runner) return null;
   return (
     <ConfirmDialog
       open

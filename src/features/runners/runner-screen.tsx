@@ -180,9 +180,10 @@ export function RunnerScreen({ runnerId, fromAdmin, search }: RunnerScreenProps)
       <RunnerJobs runnerId={runner.id} search={search} />
       {canChange ? (
         <Suspense fallback={null}>
-          <EditRunnerDialog runner={editing ? runner : null} onClose={() => setEditing(false)} onSaved={() => notify(`Saved runner #${runner.id}.`)} />
-          <DeleteRunnerDialog runner={deleting ? runner : null} onClose={() => setDeleting(false)} onDeleted={afterDelete} />
-          <ResetRunnerTokenDialog runner={resetting ? runner : null} onClose={() => setResetting(false)} onReset={(token) => setSecret(token)} />
+          {/* keyed by the runner: another runner's screen (the same route) gets a fresh form */}
+          {editing ? <EditRunnerDialog key={runner.id} runner={runner} onClose={() => setEditing(false)} onSaved={() => notify(`Saved runner #${runner.id}.`)} /> : null}
+          {deleting ? <DeleteRunnerDialog runner={runner} onClose={() => setDeleting(false)} onDeleted={afterDelete} /> : null}
+          {resetting ? <ResetRunnerTokenDialog runner={runner} onClose={() => setResetting(false)} onReset={(token) => setSecret(token)} /> : null}
         </Suspense>
       ) : null}
       <SecretOnce secret={secret} title={`New authentication token of runner #${runner.id}`} onDone={() => setSecret(null)} />

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type * as z from 'zod/mini';
@@ -77,7 +77,7 @@ export function CreateAccountDialog({ onClose, scope, groupName, onCreated }: Cr
 }
 
 interface EditAccountDialogProps {
-  account: ServiceAccount | null;
+  account: ServiceAccount;
   scope: ServiceAccountScope;
   onClose: () => void;
   onSaved: (account: ServiceAccount) => void;
@@ -91,14 +91,8 @@ export function EditAccountDialog({ account, scope, onClose, onSaved }: EditAcco
   const [formError, setFormError] = useState<string | null>(null);
   const instance = scope === 'instance';
   const schema: z.ZodMiniType<EditAccountValues, EditAccountValues> = instance ? updateInstanceAccountSchema : updateAccountSchema;
-  const form = useForm<EditAccountValues, unknown, EditAccountValues>({ resolver: zodResolver(schema), defaultValues: { name: '', username: '', email: '' } });
-  useEffect(() => {
-    // the server's values are the form's starting point only
-    form.reset({ name: account?.name ?? '', username: account?.username ?? '', email: account?.email ?? '' });
-    setFormError(null);
-    update.reset();
-  }, [account?.id]);
-  if (!account) return null;
+  // the server's values are the form's starting point only
+  const form = useForm<EditAccountValues, unknown, EditAccountValues>({ resolver: zodResolver(schema), defaultValues: { name: account.name, username: account.username, email: account.email ?? '' } });
   const submit = form.handleSubmit(({ name, username, email }) => {
     setFormError(null);
     update.mutate(
@@ -140,7 +134,7 @@ export function EditAccountDialog({ account, scope, onClose, onSaved }: EditAcco
 }
 
 interface DeleteAccountDialogProps {
-  account: ServiceAccount | null;
+  account: ServiceAccount;
   scope: ServiceAccountScope;
   onClose: () => void;
   onDeleted: (account: ServiceAccount, hardDelete: boolean) => void;
@@ -150,11 +144,6 @@ export function DeleteAccountDialog({ account, scope, onClose, onDeleted }: Dele
   const remove = useDeleteServiceAccount();
   const [hardDelete, setHardDelete] = useState(false);
   const hardDeleteHelp = useId();
-  useEffect(() => {
-    setHardDelete(false);
-    remove.reset();
-  }, [account?.id]);
-  if (!account) return null;
   // spec 1, 4.4: without hard delete, an account that alone owns a group cannot go (409)
   const soleOwner = remove.error instanceof ApiError && remove.error.status === 409;
   return (

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { latestExpiry, type AccessToken, type NewAccessToken } from '../../api/access-tokens.ts';
@@ -56,7 +56,7 @@ export function CreateAccountTokenDialog({ onClose, scope, userId, accountName, 
 }
 
 interface TokenDialogProps {
-  token: AccessToken | null;
+  token: AccessToken;
   scope: ServiceAccountScope;
   userId: number;
   onClose: () => void;
@@ -77,8 +77,6 @@ export function RotateAccountTokenDialog({ token, scope, userId, onClose, onRota
 
 export function RevokeAccountTokenDialog({ token, scope, userId, accountName, onClose, onRevoked }: TokenDialogProps & { accountName: string; onRevoked: (token: AccessToken) => void }) {
   const revoke = useRevokeAccountToken();
-  useEffect(() => revoke.reset(), [token?.id]);
-  if (!token) return null;
   return (
     <ConfirmDialog
       open

@@ -111,8 +111,10 @@ function TokensList({ scope, userId, accountName, username, search, canManage }:
       {canManage ? (
         <Suspense fallback={null}>
           {creating ? <CreateAccountTokenDialog onClose={() => setCreating(false)} scope={scope} userId={userId} accountName={accountName} onCreated={showSecret(`New token of ${accountName}`)} /> : null}
-          <RotateAccountTokenDialog token={rotating} scope={scope} userId={userId} onClose={() => setRotating(null)} onRotated={showSecret(`Rotated token of ${accountName}`)} />
-          <RevokeAccountTokenDialog token={revoking} scope={scope} userId={userId} accountName={accountName} onClose={() => setRevoking(null)} onRevoked={(token) => notify(`Revoked ${token.name}.`)} />
+          {rotating ? <RotateAccountTokenDialog token={rotating} scope={scope} userId={userId} onClose={() => setRotating(null)} onRotated={showSecret(`Rotated token of ${accountName}`)} /> : null}
+          {revoking ? (
+            <RevokeAccountTokenDialog token={revoking} scope={scope} userId={userId} accountName={accountName} onClose={() => setRevoking(null)} onRevoked={(token) => notify(`Revoked ${token.name}.`)} />
+          ) : null}
         </Suspense>
       ) : null}
       <SecretOnce secret={secret?.value ?? null} title={secret?.title ?? ''} onDone={() => setSecret(null)} />

@@ -153,13 +153,15 @@ function AccountsList({ scope, search, title, canManage, groupName }: AccountsLi
               onCreated={(account) => notify(`Created the service account ${account.name} (@${account.username}).`)}
             />
           ) : null}
-          <EditAccountDialog account={editing} scope={scope} onClose={() => setEditing(null)} onSaved={(account) => notify(`Saved ${account.name}.`)} />
-          <DeleteAccountDialog
-            account={deleting}
-            scope={scope}
-            onClose={() => setDeleting(null)}
-            onDeleted={(account, hard) => notify(hard ? `Deleted ${account.name}, its contributions and the groups it owned alone.` : `Deleted ${account.name}.`)}
-          />
+          {editing ? <EditAccountDialog account={editing} scope={scope} onClose={() => setEditing(null)} onSaved={(account) => notify(`Saved ${account.name}.`)} /> : null}
+          {deleting ? (
+            <DeleteAccountDialog
+              account={deleting}
+              scope={scope}
+              onClose={() => setDeleting(null)}
+              onDeleted={(account, hard) => notify(hard ? `Deleted ${account.name}, its contributions and the groups it owned alone.` : `Deleted ${account.name}.`)}
+            />
+          ) : null}
         </Suspense>
       ) : null}
     </>

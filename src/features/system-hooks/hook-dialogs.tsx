@@ -1,14 +1,11 @@
-import { useEffect } from 'react';
 import type { SystemHook } from '../../api/system-hooks.ts';
 import { ConfirmDialog } from '../../components/dialog.tsx';
 import { errorText } from '../../components/error-panel.tsx';
 import { useDeleteHook } from './mutations.ts';
 import { hookTitle } from './hook-title.ts';
 
-export function DeleteHookDialog({ hook, onClose, onDeleted }: { hook: SystemHook | null; onClose: () => void; onDeleted: (hook: SystemHook) => void }) {
+export function DeleteHookDialog({ hook, onClose, onDeleted }: { hook: SystemHook; onClose: () => void; onDeleted: (hook: SystemHook) => void }) {
   const remove = useDeleteHook();
-  useEffect(() => remove.reset(), [hook?.id]);
-  if (!hook) return null;
   return (
     <ConfirmDialog
       open

@@ -90,7 +90,7 @@ function HooksList({ search, canManage, reason }: { search: HooksSearch; canMana
       <Paginator page={page} label="System hooks pages" />
       {canManage ? (
         <Suspense fallback={null}>
-          <DeleteHookDialog hook={deleting} onClose={() => setDeleting(null)} onDeleted={(hook) => notify(`Deleted ${hookTitle(hook)}.`)} />
+          {deleting ? <DeleteHookDialog hook={deleting} onClose={() => setDeleting(null)} onDeleted={(hook) => notify(`Deleted ${hookTitle(hook)}.`)} /> : null}
         </Suspense>
       ) : null}
     </section>
