@@ -182,6 +182,15 @@ test.describe('at 1440 px', () => {
     await expect(shell.areas).toBeHidden();
     await shell.navigationToggle.click();
     await expect(shell.section('Code')).toBeVisible();
+
+    // the width is followed after navigations too: a phone's width closes it into a drawer, a desktop's shows it again
+    await shell.section('Code').getByRole('link', { name: 'Branches' }).click();
+    await expect(page).toHaveURL((url) => url.pathname === `/projects/${webApp}/branches`);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(shell.areas).toBeHidden();
+    await expect(shell.navigationToggle).toHaveAttribute('aria-expanded', 'false');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await expect(shell.section('Code')).toBeVisible();
   });
 
   test('the command palette: Ctrl+K, a project by name, a screen of where one is, arrows and Enter', async ({ page, api, connectAs }) => {

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useParams, useRouterState } from '@tanstack/react-router';
 import { RouteLink, routeHref, type RoutePath } from '../../components/route-link.tsx';
@@ -15,15 +15,24 @@ const COLLAPSED_KEY = 'console.sidebar-collapsed';
 // a browser that blocks site data keeps the choice for this page only
 const preferences = usableStorage(() => globalThis.localStorage);
 
+// one list per query, and a subscription kept across renders: the shell renders at each navigation
+const mediaLists = new Map<string, MediaQueryList>();
+function mediaList(query: string): MediaQueryList {
+  let list = mediaLists.get(query);
+  if (!list) mediaLists.set(query, (list = matchMedia(query)));
+  return list;
+}
+
 function useMediaQuery(query: string): boolean {
-  return useSyncExternalStore(
-    (onChange) => {
-      const list = matchMedia(query);
+  const subscribe = useCallback(
+    (onChange: () => void) => {
+      const list = mediaList(query);
       list.addEventListener('change', onChange);
       return () => list.removeEventListener('change', onChange);
     },
-    () => matchMedia(query).matches,
+    [query],
   );
+  return useSyncExternalStore(subscribe, () => mediaList(query).matches);
 }
 
 /**
