@@ -72,6 +72,10 @@ test.describe('at 1440 px', () => {
     if (own.length === 0) await expect(page.getByRole('region', { name: 'Your groups' })).toContainText('You are not a member of any group yet.');
     else await expect(page.getByRole('region', { name: 'Your groups' }).getByRole('link', { name: own[0].full_name, exact: true })).toBeVisible();
     await expectNoAxeViolations(page, 'home');
+    // each count leads to the list behind it, filtered as counted
+    await expect(overview.getByRole('link', { name: /Runners online$/ })).toHaveAttribute('href', '/admin/runners?status=online');
+    await expect(overview.getByRole('link', { name: /Projects$/ })).toHaveAttribute('href', '/projects?archived=include');
+    await expect(overview.getByRole('link', { name: /Users$/ })).toHaveAttribute('href', '/users');
 
     const groups = await totalOf(api, '/groups?all_available=true');
     await overview.getByRole('link', { name: new RegExp(`^${groups} Groups$`) }).click();

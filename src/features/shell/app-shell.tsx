@@ -1,9 +1,10 @@
 import { useRef, type ReactNode } from 'react';
-import { Link, useRouterState } from '@tanstack/react-router';
+import { useRouterState } from '@tanstack/react-router';
 import { CommandPaletteOnDemand, ContextSwitcherOnDemand, UserMenuOnDemand } from './deferred-menus.tsx';
 import { usePreloadLikelyAreas } from './preload-likely-areas.ts';
 import { Sidebar, useSidebarState } from './sidebar.tsx';
 import { RateLimitStatus } from '../../components/rate-limit-status.tsx';
+import { RouteLink } from '../../components/route-link.tsx';
 import { useSettled } from '../../components/list-hooks.ts';
 
 const BUSY_AFTER_MS = 150;
@@ -31,9 +32,9 @@ export function AppShell({ children }: { children: ReactNode }) {
             <path d="M2 4h14M2 9h14M2 14h14" stroke="currentColor" strokeWidth="2" />
           </svg>
         </button>
-        <Link to="/" className="brand">
+        <RouteLink to="/" className="brand">
           Platform Console
-        </Link>
+        </RouteLink>
         <CommandPaletteOnDemand />
         <ContextSwitcherOnDemand />
         <RateLimitStatus />

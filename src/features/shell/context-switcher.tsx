@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
 import { Popover } from 'radix-ui';
 import { groupsQueries } from '../../api/groups.ts';
 import { projectsQueries } from '../../api/projects.ts';
@@ -8,6 +7,7 @@ import { useActiveSession, useConnection } from '../../api/react.ts';
 import { SearchInput } from '../../components/list-controls.tsx';
 import { errorText } from '../../components/error-panel.tsx';
 import { SwitcherTrigger } from './deferred-menus.tsx';
+import { RouteLink } from '../../components/route-link.tsx';
 
 /** Pick a group or project by search among those the user belongs to. */
 export function ContextSwitcher({ defaultOpen }: { defaultOpen: boolean }) {
@@ -35,9 +35,9 @@ export function ContextSwitcher({ defaultOpen }: { defaultOpen: boolean }) {
               <ul>
                 {groups.data?.items.map((group) => (
                   <li key={group.id}>
-                    <Link to="/groups/$groupId/members" params={{ groupId: String(group.id) }} onClick={close}>
+                    <RouteLink to="/groups/$groupId/members" params={{ groupId: group.id }} onClick={close}>
                       {group.full_name}
-                    </Link>
+                    </RouteLink>
                   </li>
                 ))}
               </ul>
@@ -49,9 +49,9 @@ export function ContextSwitcher({ defaultOpen }: { defaultOpen: boolean }) {
               <ul>
                 {projects.data?.items.map((project) => (
                   <li key={project.id}>
-                    <Link to="/projects/$projectId/members" params={{ projectId: String(project.id) }} onClick={close}>
+                    <RouteLink to="/projects/$projectId/members" params={{ projectId: project.id }} onClick={close}>
                       {project.name_with_namespace}
-                    </Link>
+                    </RouteLink>
                   </li>
                 ))}
               </ul>

@@ -1,5 +1,4 @@
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
 import { accessTokensQueries } from '../../api/access-tokens.ts';
 import { groupsQueries } from '../../api/groups.ts';
 import { projectsQueries } from '../../api/projects.ts';
@@ -11,9 +10,10 @@ import { EmptyState } from '../../components/states.tsx';
 import { formatDate } from '../../lib/time.ts';
 import { LISTED, SOON_DAYS, soonDay } from './home-queries.ts';
 import { formatCount } from '../../lib/numbers.ts';
+import { RouteLink } from '../../components/route-link.tsx';
 
 /** One count of the overview: its own request, so a slow or failed one holds nothing else back. */
-function Count({ label, query, to, search }: { label: string; query: UseQueryResult<number | null>; to?: string; search?: Record<string, string> }) {
+function Count({ label, query, to, search }: { label: string; query: UseQueryResult<number | null>; to?: '/users/' | '/groups/' | '/projects/' | '/admin/runners'; search?: Record<string, string> }) {
   const value = query.isPending ? '…' : query.isError ? 'Not available' : query.data === null ? 'Over 10,000' : formatCount(query.data);
   const body = (
     <>
@@ -24,9 +24,9 @@ function Count({ label, query, to, search }: { label: string; query: UseQueryRes
   return (
     <li className="stat" title={query.isError ? errorText(query.error) : undefined}>
       {to ? (
-        <Link to={to as never} search={search as never} className="stat__body">
+        <RouteLink to={to} search={search} className="stat__body">
           {body}
-        </Link>
+        </RouteLink>
       ) : (
         <div className="stat__body">{body}</div>
       )}
@@ -47,9 +47,9 @@ export function InstanceOverview() {
     <section aria-labelledby="home-instance">
       <h2 id="home-instance">Instance overview</h2>
       <ul className="stats">
-        <Count label="Users" query={users} to="/users" />
-        <Count label="Groups" query={groups} to="/groups" />
-        <Count label="Projects" query={projects} to="/projects" search={{ archived: 'include' }} />
+        <Count label="Users" query={users} to="/users/" />
+        <Count label="Groups" query={groups} to="/groups/" />
+        <Count label="Projects" query={projects} to="/projects/" search={{ archived: 'include' }} />
         <Count label="Runners online" query={runners} to="/admin/runners" search={{ status: 'online' }} />
         <Count label={`Personal access tokens expiring within ${SOON_DAYS} days`} query={tokens} />
       </ul>
@@ -80,7 +80,7 @@ export function NeedsYou({ userId }: { userId: number }) {
         </>
       ) : null}
       <p>
-        <Link to="/access-tokens/expiry">Token expiry of the groups you own</Link>
+        <RouteLink to="/access-tokens/expiry">Token expiry of the groups you own</RouteLink>
       </p>
     </section>
   );

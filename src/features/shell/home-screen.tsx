@@ -1,6 +1,5 @@
 import { Suspense, lazy, type ReactNode } from 'react';
 import { useSuspenseQuery } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
 import { RouteLink } from '../../components/route-link.tsx';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import { EmptyState, RoutePending } from '../../components/states.tsx';
@@ -36,7 +35,7 @@ export function HomeScreen() {
         </Suspense>
       ) : null}
       <div className="home__columns">
-        <LinkList id="home-groups" title="Your groups" empty={groups.items.length === 0 ? 'You are not a member of any group yet.' : null} all={<Link to="/groups">{me?.isAdmin ? 'All groups' : 'All your groups'}</Link>}>
+        <LinkList id="home-groups" title="Your groups" empty={groups.items.length === 0 ? 'You are not a member of any group yet.' : null} all={<RouteLink to="/groups/">{me?.isAdmin ? 'All groups' : 'All your groups'}</RouteLink>}>
           {groups.items.map((group) => (
             <li key={group.id}>
               <RouteLink to="/groups/$groupId/members" params={{ groupId: group.id }}>
@@ -50,7 +49,7 @@ export function HomeScreen() {
           id="home-projects"
           title="Your projects"
           empty={projects.items.length === 0 ? 'You are not a member of any project yet.' : null}
-          all={<Link to="/projects">{me?.isAdmin ? 'All projects' : 'All your projects'}</Link>}
+          all={<RouteLink to="/projects/">{me?.isAdmin ? 'All projects' : 'All your projects'}</RouteLink>}
         >
           {projects.items.map((project) => (
             <li key={project.id}>
