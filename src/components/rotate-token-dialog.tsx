@@ -1,4 +1,3 @@
-import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
@@ -13,7 +12,7 @@ import type { Write } from './use-write.ts';
 
 interface RotateTokenDialogProps<V> {
   token: AccessToken;
-  /** The area's rotate mutation; it runs at most once per opening. */
+  /** The area's rotate mutation, made per opening by the dialog's caller; it runs at most once. */
   mutation: Write<NewAccessToken, V>;
   /** The mutation's variables for this token and the chosen expiry. */
   variables: (token: AccessToken, expiresAt: string | undefined) => V;
@@ -31,8 +30,6 @@ export function RotateTokenDialog<V>({ token, mutation: rotate, variables, onClo
   // the platform gives a rotated token without a date 7 days: the token's own lifetime is the default instead
   const keepLifetime = sameLifetimeExpiry(token);
   const form = useForm<RotateTokenInput>({ resolver: zodResolver(rotateTokenSchema), defaultValues: { expires_at: keepLifetime } });
-  // mounted per opening, but the write may be the screen's: a refusal of the last opening is not this one's
-  useEffect(() => rotate.reset(), []);
   const lifetime = tokenLifetimeDays(token);
   const chosen = form.watch('expires_at');
   const confirm = form.handleSubmit(({ expires_at: expiresAt }) =>

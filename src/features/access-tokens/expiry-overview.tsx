@@ -31,6 +31,12 @@ function useRotateOverviewToken() {
   });
 }
 
+/** The rotation of one entry, mounted per opening: its write starts fresh each time. */
+function RotateEntryDialog({ entry, onClose, onRotated }: { entry: OverviewToken; onClose: () => void; onRotated: (token: NewAccessToken) => void }) {
+  const rotate = useRotateOverviewToken();
+  return <RotateTokenDialog token={entry.token} mutation={rotate} variables={(_token, expiresAt): OverviewRotation => ({ entry, expiresAt })} onClose={onClose} onRotated={onRotated} />;
+}
+
 export const REASONS: Array<{ value: ExpiryReason; label: string }> = [
   { value: 'expired', label: 'Expired' },
   { value: 'within_7_days', label: 'Expire within 7 days' },
@@ -52,7 +58,6 @@ export function ExpiryOverviewScreen({ search }: { search: ExpirySearch }) {
   const [progress, setProgress] = useState({ done: 0, total: 0 });
   const [rotating, setRotating] = useState<OverviewToken | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
-  const rotate = useRotateOverviewToken();
   const options = accessTokensQueries.expiry(connection, search.everywhere, (done, total) => setProgress({ done, total }));
   const overview = useQuery(options);
   const isAdmin = Boolean(session?.connection.isAdmin);
@@ -174,10 +179,8 @@ export function ExpiryOverviewScreen({ search }: { search: ExpirySearch }) {
       {overview.data ? <p className="muted" role="status">{`${shown.length} tokens in ${overview.data.groups} groups.`}</p> : null}
       <Suspense fallback={null}>
         {rotating ? (
-          <RotateTokenDialog
-            token={rotating.token}
-            mutation={rotate}
-            variables={(_token, expiresAt): OverviewRotation => ({ entry: rotating, expiresAt })}
+          <RotateEntryDialog
+            entry={rotating}
             onClose={() => setRotating(null)}
             onRotated={(token: NewAccessToken) => {
               replaceRotated(rotating, token);
