@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 import { canonicalUrl, forgetEarly } from './early.ts';
 import { firstRequests, knownFrom, sendFirstRequests } from './first-requests.ts';
 import { apiBase } from './params.ts';
-import { projectDetailKey } from './keys.ts';
+import { groupListsKey, projectDetailKey } from './keys.ts';
 import type { Connection } from './http.ts';
 import type { SessionStore } from './session.ts';
 import { membersSearchSchema } from '../features/members/search.ts';
@@ -147,6 +147,23 @@ describe('the first requests of a screen, sent before its code is there', () => 
   it('asks nothing that the caller may not read', () => {
     expect(firstRequests('/admin/runners', '', '', { isAdmin: false, userId: USER_ID })).toEqual([]);
     expect(firstRequests('/groups/5/access-tokens', '', '', { isAdmin: false, userId: USER_ID })).toEqual([]);
+  });
+
+  it.each([
+    ['group members', GroupMembers, '/groups/5/members', false, members],
+    ["a group's access tokens", GroupTokens, '/groups/5/access-tokens', true, tokens],
+  ])('%s reached from a list of groups: neither the press nor the loader asks for the group, which the list holds', async (_, route, pathname, isAdmin, deps) => {
+    const context = loaderContext(isAdmin);
+    const group = { id: 5, name: 'Platform', path: 'platform', full_name: 'Platform', full_path: 'platform', description: null, visibility: 'private', parent_id: null, web_url: `${INSTANCE}/groups/platform`, avatar_url: null };
+    context.queryClient.setQueryData([...groupListsKey, { scope: 'member' }], { items: [group], total: 1 });
+    const requests = firstRequests(pathname, '', '', { isAdmin, userId: USER_ID }, knownFrom(context.queryClient));
+    expect(requests.map((request) => request.path)).not.toContain('/groups/5');
+
+    const sent = instance();
+    sendFirstRequests(apiBase({ instanceUrl: INSTANCE }), TOKEN, requests);
+    await routeLoader(route as never, { groupId: '5' }, deps, [pathname, '', ''])(context);
+    expect(sent.map((url) => new URL(url).pathname)).not.toContain('/api/v4/groups/5');
+    expect(context.queryClient.getQueryData(['groups', { group: 5 }, 'detail'])).toEqual(group);
   });
 
   it.each([

@@ -1,6 +1,7 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { DETAIL_FRESH_MS, ROLE_FRESH_MS, startEarly } from './early.ts';
 import { parseLineHash } from '../lib/line-hash.ts';
-import { projectDetailKey } from './keys.ts';
+import { groupDetailKey, groupListsKey, listedItem, projectDetailKey } from './keys.ts';
 import { apiPath, encodeQuery, normalizePath, withoutEmpty, type QueryParams } from './params.ts';
 
 /**
@@ -30,11 +31,16 @@ export interface Caller {
 export interface Known {
   /** A project's default branch, from its details in the query cache. */
   defaultBranch?: (projectId: number) => string | undefined;
+  /** Whether a group's details are held, or a cached list holds the group (the loader takes them from it: api/groups.ts `ensureGroup`). */
+  group?: (groupId: number) => boolean;
 }
 
 /** What `cache` (the query client; not imported here, the boot script has none) holds for the table. */
-export function knownFrom(cache: { getQueryData<T>(key: readonly unknown[]): T | undefined }): Known {
-  return { defaultBranch: (projectId) => cache.getQueryData<{ default_branch?: string | null }>(projectDetailKey(projectId))?.default_branch ?? undefined };
+export function knownFrom(cache: Pick<QueryClient, 'getQueryData' | 'getQueriesData' | 'getQueryState'>): Known {
+  return {
+    defaultBranch: (projectId) => cache.getQueryData<{ default_branch?: string | null }>(projectDetailKey(projectId))?.default_branch ?? undefined,
+    group: (groupId) => cache.getQueryData(groupDetailKey(groupId)) !== undefined || listedItem(cache, groupListsKey, groupId) !== undefined,
+  };
 }
 
 type ScopeKind = 'groups' | 'projects';
@@ -42,6 +48,9 @@ type ScopeKind = 'groups' | 'projects';
 /** A group's or project's details, which a screen's title reads. */
 const detailOf = (kind: ScopeKind, id: string): FirstRequest =>
   kind === 'groups' ? { path: `/groups/${id}`, query: { with_projects: false }, freshMs: DETAIL_FRESH_MS } : { path: `/projects/${id}`, freshMs: DETAIL_FRESH_MS };
+
+/** The details a screen's title reads, unless the console holds the group already. */
+const unknownDetailOf = (kind: ScopeKind, id: string, known: Known): FirstRequest[] => (kind === 'groups' && known.group?.(Number(id)) ? [] : [detailOf(kind, id)]);
 
 /** The caller's role, which decides what a screen offers; an administrator may do everything and is not asked. */
 const roleOf = (kind: ScopeKind, id: string, caller: Caller): FirstRequest[] =>
@@ -120,7 +129,7 @@ export function firstRequests(pathname: string, search: string, hash: string, ca
   let match = /^\/(groups|projects)\/(\d+)\/members\/?$/.exec(pathname);
   if (match) {
     const [, kind, id] = match as unknown as [string, ScopeKind, string];
-    return plainSearch(search, []) ? [{ path: `/${kind}/${id}/members`, query: FIRST_PAGE }, detailOf(kind, id), ...roleOf(kind, id, caller)] : [];
+    return plainSearch(search, []) ? [{ path: `/${kind}/${id}/members`, query: FIRST_PAGE }, ...unknownDetailOf(kind, id, known), ...roleOf(kind, id, caller)] : [];
   }
 
   match = /^\/(?:admin|(groups|projects)\/(\d+))\/runners\/?$/.exec(pathname);
@@ -143,7 +152,7 @@ export function firstRequests(pathname: string, search: string, hash: string, ca
 
   match = /^\/groups\/(\d+)\/access-tokens\/?$/.exec(pathname);
   // anyone else's role is read first: the list may not be theirs to see
-  if (match) return plainSearch(search, []) && caller.isAdmin ? [{ path: `/groups/${match[1]}/access_tokens`, query: { sort: 'created_desc', ...FIRST_PAGE } }, detailOf('groups', match[1])] : [];
+  if (match) return plainSearch(search, []) && caller.isAdmin ? [{ path: `/groups/${match[1]}/access_tokens`, query: { sort: 'created_desc', ...FIRST_PAGE } }, ...unknownDetailOf('groups', match[1], known)] : [];
 
   match = /^\/projects\/(\d+)\/(tree|blame)(?:\/(.*))?$/.exec(pathname);
   if (match) {

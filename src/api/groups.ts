@@ -1,7 +1,8 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { request, requestPage, type Connection } from './http.ts';
 import { DETAIL_FRESH_MS } from './early.ts';
+import { groupDetailKey, groupListsKey, listedItem } from './keys.ts';
 import { apiPath, withoutEmpty } from './params.ts';
 import { loose } from './schema.ts';
 
@@ -46,11 +47,11 @@ export const groupsQueries = {
   all: () => ['groups'] as const,
   detail: (connection: Connection, groupId: number) =>
     queryOptions({
-      queryKey: [...groupsQueries.all(), { group: groupId }, 'detail'] as const,
+      queryKey: groupDetailKey(groupId),
       queryFn: ({ signal }) => request(connection, apiPath`/groups/${groupId}`, groupSchema, { query: { with_projects: false }, signal }),
       staleTime: DETAIL_FRESH_MS,
     }),
-  lists: () => [...groupsQueries.all(), 'list'] as const,
+  lists: () => groupListsKey,
   list: (connection: Connection, params: GroupListParams) =>
     queryOptions({
       queryKey: [...groupsQueries.lists(), params] as const,
@@ -71,3 +72,17 @@ export const groupsQueries = {
       staleTime: 60_000,
     }),
 };
+
+/**
+ * A group's details for a loader: from a cached list when one holds the group, stamped with that
+ * list's time, so a click from a list of groups waits for no request of its own (first-requests.ts
+ * then sends none either).
+ */
+export function ensureGroup(queryClient: QueryClient, connection: Connection, groupId: number): Promise<Group> {
+  const options = groupsQueries.detail(connection, groupId);
+  if (queryClient.getQueryData(options.queryKey) === undefined) {
+    const listed = listedItem<Group>(queryClient, groupListsKey, groupId);
+    if (listed) queryClient.setQueryData(options.queryKey, listed.item, { updatedAt: listed.updatedAt });
+  }
+  return queryClient.ensureQueryData(options);
+}

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { accessTokensQueries } from '../../api/access-tokens.ts';
-import { groupsQueries } from '../../api/groups.ts';
+import { ensureGroup } from '../../api/groups.ts';
 import type { Connection } from '../../api/http.ts';
 import { membersQueries } from '../../api/members.ts';
 import type { SessionStore } from '../../api/session.ts';
@@ -16,7 +16,7 @@ export const TOKENS_ROLE = 50;
 export async function loadGroupTokens(context: { queryClient: QueryClient; api: Connection; session: SessionStore }, groupId: number, search: TokensSearch) {
   const { queryClient, api } = context;
   const me = context.session.getActive()?.connection;
-  void queryClient.prefetchQuery(groupsQueries.detail(api, groupId));
+  void ensureGroup(queryClient, api, groupId).catch(() => undefined);
   if (!me?.isAdmin && (await queryClient.ensureQueryData(membersQueries.myAccess(api, { group: groupId }, me?.userId ?? 0))) < TOKENS_ROLE) return undefined;
   return queryClient.ensureQueryData(accessTokensQueries.list(api, groupId, tokenListParams(search)));
 }

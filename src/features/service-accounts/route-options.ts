@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../api/errors.ts';
-import { groupsQueries } from '../../api/groups.ts';
+import { ensureGroup } from '../../api/groups.ts';
 import type { Connection } from '../../api/http.ts';
 import { membersQueries } from '../../api/members.ts';
 import { serviceAccountsQueries, type ServiceAccountScope } from '../../api/service-accounts.ts';
@@ -20,7 +20,7 @@ const refusedAsNull = (error: unknown) => {
 function loadAccess({ queryClient, api, session }: LoaderContext, scope: ServiceAccountScope): Array<Promise<unknown>> {
   const me = session.getActive()?.connection;
   if (scope === 'instance') return [];
-  const group = queryClient.ensureQueryData(groupsQueries.detail(api, scope.group));
+  const group = ensureGroup(queryClient, api, scope.group);
   return me?.isAdmin ? [group] : [group, queryClient.ensureQueryData(membersQueries.myAccess(api, scope, me?.userId ?? 0))];
 }
 

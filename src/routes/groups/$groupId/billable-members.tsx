@@ -1,7 +1,7 @@
 import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { BILLABLE_SEARCH_DEFAULTS, billableRouteOptions } from '../../../features/members/search.ts';
-import { groupsQueries } from '../../../api/groups.ts';
+import { ensureGroup, groupsQueries } from '../../../api/groups.ts';
 import { membersQueries } from '../../../api/members.ts';
 import { BillableMembersScreen } from '../../../features/members/billable-members-screen.tsx';
 
@@ -11,7 +11,7 @@ export const Route = createFileRoute('/groups/$groupId/billable-members')({
   search: { middlewares: [stripSearchParams(BILLABLE_SEARCH_DEFAULTS)] },
   loader: ({ context: { queryClient, api }, params, deps }) =>
     Promise.all([
-      queryClient.ensureQueryData(groupsQueries.detail(api, Number(params.groupId))),
+      ensureGroup(queryClient, api, Number(params.groupId)),
       queryClient.ensureQueryData(membersQueries.billable(api, Number(params.groupId), deps)),
     ]),
   component: BillableRoute,

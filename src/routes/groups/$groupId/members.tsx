@@ -1,14 +1,14 @@
 import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { MEMBERS_SEARCH_DEFAULTS, membersRouteOptions } from '../../../features/members/search.ts';
-import { groupsQueries } from '../../../api/groups.ts';
+import { ensureGroup, groupsQueries } from '../../../api/groups.ts';
 import { MembersScreen } from '../../../features/members/members-screen.tsx';
 import { loadMembers } from '../../../features/members/route-options.ts';
 
 export const Route = createFileRoute('/groups/$groupId/members')({
   ...membersRouteOptions,
   search: { middlewares: [stripSearchParams(MEMBERS_SEARCH_DEFAULTS)] },
-  loader: ({ context, params, deps }) => loadMembers(context, { group: Number(params.groupId) }, deps, () => context.queryClient.ensureQueryData(groupsQueries.detail(context.api, Number(params.groupId)))),
+  loader: ({ context, params, deps }) => loadMembers(context, { group: Number(params.groupId) }, deps, () => ensureGroup(context.queryClient, context.api, Number(params.groupId))),
   component: GroupMembersRoute,
 });
 
