@@ -1,5 +1,5 @@
-import { Suspense, lazy, useEffect, useState } from 'react';
-import { whenIdle } from '../../lib/idle.ts';
+import { Suspense, lazy, useState } from 'react';
+import { usePreloadWhenIdle } from '../../components/list-hooks.ts';
 import { RefButton } from './ref-button.tsx';
 import type { RefSwitcherProps } from './ref-popover.tsx';
 
@@ -11,7 +11,7 @@ const RefPopover = lazy(loadPopover);
 /** Chooses the branch, tag or commit a screen shows: a filtered list of each, or a sha typed in. */
 export function RefSwitcher(props: RefSwitcherProps) {
   const [used, setUsed] = useState(false);
-  useEffect(() => whenIdle(() => void loadPopover()), []);
+  usePreloadWhenIdle(loadPopover, true);
   const button = <RefButton gitRef={props.gitRef} aria-expanded={used} onClick={() => setUsed(true)} />;
   return used ? (
     <Suspense fallback={button}>
