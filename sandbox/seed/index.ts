@@ -15,20 +15,28 @@ export const ADMIN_TOKEN_SCOPES = ['api', 'read_api', 'read_user', 'read_reposit
 export function seedInstance(sandbox: Sandbox, kind: SeedKind): void {
   const { db } = sandbox;
   if (db.prepare("SELECT 1 FROM settings WHERE key = 'seed'").get()) return;
-  db.transaction(() => {
-    const createdAt = timestamp(new Date(sandbox.now().getTime() - 400 * 86_400_000));
-    createUser(db, {
-      username: 'root',
-      name: 'Administrator',
-      email: 'admin@example.com',
-      isAdmin: true,
-      createdAt,
-      lastSignInAt: createdAt,
-      lastActivityOn: today(sandbox.now()),
-    });
-    if (kind === 'demo') seedDemo(sandbox);
-    db.prepare("INSERT INTO settings (key, value) VALUES ('seed', ?)").run(kind);
-  })();
+  // the seed's 100,000 rows are checked against their foreign keys once, not row by row (SQLite cannot switch this inside a transaction)
+  db.pragma('foreign_keys = OFF');
+  try {
+    db.transaction(() => {
+      const createdAt = timestamp(new Date(sandbox.now().getTime() - 400 * 86_400_000));
+      createUser(db, {
+        username: 'root',
+        name: 'Administrator',
+        email: 'admin@example.com',
+        isAdmin: true,
+        createdAt,
+        lastSignInAt: createdAt,
+        lastActivityOn: today(sandbox.now()),
+      });
+      if (kind === 'demo') seedDemo(sandbox);
+      db.prepare("INSERT INTO settings (key, value) VALUES ('seed', ?)").run(kind);
+      const broken = db.pragma('foreign_key_check') as Array<{ table: string; rowid: number; parent: string }>;
+      if (broken.length) throw new Error(`the ${kind} seed broke ${broken.length} foreign keys, first ${broken[0].table} row ${broken[0].rowid} → ${broken[0].parent}`);
+    })();
+  } finally {
+    db.pragma('foreign_keys = ON');
+  }
 }
 
 /**

@@ -1,7 +1,13 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from './harness.ts';
 import { DEMO_DEAD_TOKENS, DEMO_MERGE_REQUESTS, DEMO_PATHS, DEMO_SAML_PROVIDER_ID, DEMO_TOKENS } from '../seed/demo.ts';
 import { addDays } from '../model/time.ts';
+import { openDb } from '../db.ts';
+import { seedInstance } from '../seed/index.ts';
+import { DEFAULT_CONFIG } from '../server.ts';
 
 // a fixed clock: expiry dates and the determinism check do not depend on when the suite runs
 const NOW = new Date('2026-03-16T10:20:30.000Z');
@@ -316,5 +322,29 @@ describe('demo seed: determinism', () => {
     // root is made by the instance seed at the clock's exact time; the demo data is anchored to the day
     const withoutRoot = (pages: unknown[]) => (pages as Array<Array<{ id: number }>>).flat().filter((user) => user.id !== 1);
     expect(withoutRoot(await usersPages(later))).toEqual(withoutRoot(await usersPages(h)));
+  });
+});
+
+describe('seed: foreign keys', () => {
+  it('leaves foreign keys enforced after the demo seed', () => {
+    expect(h.sandbox.db.pragma('foreign_keys', { simple: true })).toBe(1);
+  });
+
+  it('refuses a seed that leaves a row pointing at nothing, and stores none of it', () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-test-'));
+    const db = openDb(dataDir);
+    // a row the seed's one check at the end must catch: a job of a project that does not exist
+    db.pragma('foreign_keys = OFF');
+    db.prepare("INSERT INTO ci_builds (project_id, name, stage, status, ref, sha, created_at, updated_at) VALUES (424242, 'orphan', 'test', 'success', 'main', 'abc', '2026-01-01', '2026-01-01')").run();
+    db.pragma('foreign_keys = ON');
+    const sandbox = { db, config: DEFAULT_CONFIG, now: clock(NOW), dataDir };
+    try {
+      expect(() => seedInstance(sandbox, 'empty')).toThrow(/broke 1 foreign keys, first ci_builds row \d+ → projects/);
+      expect(db.prepare("SELECT count(*) FROM settings WHERE key = 'seed'").pluck().get()).toBe(0);
+      expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    } finally {
+      db.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
