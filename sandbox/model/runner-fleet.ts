@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Sandbox } from '../context.ts';
 import { ONLINE_CONTACT_TIMEOUT_MS, STALE_TIMEOUT_MS, type RunnerType } from './runners.ts';
 import { generator } from '../seed/random.ts';
+import { timestampAt } from './time.ts';
 
 /** How many runners of each type the demo fleet has (2,600 in all). */
 export const DEMO_FLEET = { instance_type: 260, group_type: 940, project_type: 1400 } as const satisfies Record<RunnerType, number>;
@@ -63,7 +64,7 @@ export function seedRunners(sandbox: Sandbox): void {
   const now = sandbox.now().getTime();
   // a seed of its own, so the fleet never shifts the rest of the demo data
   const random = generator(0x7a11_2026);
-  const at = (ms: number) => new Date(ms).toISOString();
+  const at = timestampAt;
 
   const projects = db.prepare('SELECT id, namespace_id FROM projects ORDER BY id').all() as Array<{ id: number; namespace_id: number }>;
   const groups = db.prepare("SELECT id, parent_id FROM namespaces WHERE kind = 'group' ORDER BY id").all() as Place[];
@@ -213,7 +214,7 @@ function seedJobs(
         tagRef ? 1 : 0, random.hex(40), random.pick(COMMIT_TITLES),
         stage === 'test' && status === 'success' ? Math.round(random.between(55, 97) * 100) / 100 : null,
         name === 'lint' ? 1 : 0, status === 'failed' ? random.pick(['script_failure', 'runner_system_failure', 'job_execution_timeout']) : null,
-        new Date(createdAt).toISOString(), new Date(startedAt).toISOString(), finishedAt === null ? null : new Date(finishedAt).toISOString(),
+        timestampAt(createdAt), timestampAt(startedAt), finishedAt === null ? null : timestampAt(finishedAt),
       );
     }
   }

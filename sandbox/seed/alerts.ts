@@ -9,6 +9,7 @@ import type { Sandbox, UserRow } from '../context.ts';
 import type { ProjectRow } from '../model/access.ts';
 import { insertIntegration, LEGACY_IDENTIFIER, type AlertStatus } from '../alerts/store.ts';
 import { generator, type Random } from './random.ts';
+import { timestampAt } from '../model/time.ts';
 
 /** Where the demo's alerts are, and the keys that send to them (tests, the docs and the bench). */
 export const DEMO_ALERTS = {
@@ -88,8 +89,8 @@ function bulkAlerts(sandbox: Sandbox, project: ProjectRow, count: number, random
     // every status and severity appears; the first 24 alerts spell out each pair
     const severity = iid <= 24 ? SEVERITIES[iid % SEVERITIES.length] : random.pick(SEVERITIES);
     const status: AlertStatus = iid <= 24 ? STATUSES[iid % STATUSES.length][0] : random.weighted(STATUSES);
-    const started = new Date(startedMs).toISOString();
-    const ended = status === 'resolved' ? new Date(startedMs + random.int(2, 600) * MINUTE_MS).toISOString() : null;
+    const started = timestampAt(startedMs);
+    const ended = status === 'resolved' ? timestampAt(startedMs + random.int(2, 600) * MINUTE_MS) : null;
     // a fingerprint of its own for each (open alerts may not share one); opaque 40 hex digits as the platform's SHA-1
     const fingerprint = `${project.id.toString(16)}a1e7${iid.toString(16)}`.padStart(40, '0');
     const id = Number(insert.run(

@@ -19,6 +19,7 @@ import { planPipeline, predefinedVariables, type JobPlan } from '../ci/config.ts
 import type { TestCase, TestSuite } from '../ci/junit.ts';
 import { History, people } from './repositories.ts';
 import { generator, type Random } from './random.ts';
+import { timestampAt } from '../model/time.ts';
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
@@ -248,7 +249,7 @@ interface PipelineSpec {
   keepPlans: boolean;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
+const iso = timestampAt;
 
 /** What every pipeline of a plan repeats, computed once per job of the plan: its dependencies and its JSON columns. */
 const preparedJobs = new WeakMap<JobPlan, { deps: string[]; needsJson: string | null; tagsJson: string; planJson: string }>();

@@ -3,6 +3,7 @@ import type { Sandbox } from '../context.ts';
 import type { ProjectRow } from '../model/access.ts';
 import { AccessLevel } from '../model/access.ts';
 import { generator } from './random.ts';
+import { timestampAt } from '../model/time.ts';
 
 /**
  * The demo's container registry: images in several acme-engineering projects, and the API
@@ -114,7 +115,7 @@ export function seedDemoRegistry(sandbox: Sandbox, anchor: Date): void {
     if (!row) throw new Error(`demo registry seed: no project ${path}`);
     return row;
   };
-  const stamp = (daysAgo: number) => new Date(anchor.getTime() - daysAgo * DAY_MS).toISOString();
+  const stamp = (daysAgo: number) => timestampAt(anchor.getTime() - daysAgo * DAY_MS);
   const insertRepository = db.prepare('INSERT INTO container_repositories (project_id, name, created_at, cleanup_policy_started_at) VALUES (?, ?, ?, ?)');
   const insertTag = db.prepare('INSERT INTO container_tags (repository_id, name, digest, revision, total_size, created_at) VALUES (?, ?, ?, ?, ?, ?)');
   const image = (owner: ProjectRow, name: string, tags: SeedTag[], policyStartedDaysAgo: number | null) => {
