@@ -379,10 +379,12 @@ export function seedDemoPipelines(sandbox: Sandbox, gateway: ProjectRow, anchor:
   const history = new History();
   const marks: Array<{ mark: number; branch: string; at: number; message: string; author: { name: string; email: string } }> = [];
   const start = anchor.getTime() - 180 * DAY_MS;
+  // commits and their pipelines end before the special pipelines (3 days ago and later), so ids follow creation times as on the platform
+  const historyDays = 175;
   const commits = 240;
   const goFile = (n: number) => `package main\n\nimport "net/http"\n\n// version ${n}\nfunc main() {\n\thttp.ListenAndServe(":8080", router())\n}\n`;
   for (let n = 0; n < commits; n++) {
-    const at = start + Math.floor((n / commits) * 179 * DAY_MS) + random.int(9, 17) * 3_600_000;
+    const at = start + Math.floor((n / commits) * historyDays * DAY_MS) + random.int(9, 17) * 3_600_000;
     const author = team[n % team.length];
     const message = n === 0 ? 'Gateway skeleton with CI' : random.pick(['Tune the rate limiter', 'Log upstream latency', 'Retry idempotent requests', 'Bump Go to 1.22', 'Add request ids', 'Handle upstream timeouts', 'Cache JWKS keys', 'Trim allocations in the router']);
     const files: Record<string, string> = n === 0
@@ -447,8 +449,11 @@ export function seedDemoPipelines(sandbox: Sandbox, gateway: ProjectRow, anchor:
   const v100 = commitInfos[120];
   events.push({ at: v100.at + 3_700_000, commit: { ...v100, sha: v100Sha }, source: 'push', ref: 'v1.0.0', tag: true });
   const remaining = total - events.length;
+  // from the first commit on: a pipeline runs a commit that exists
+  const firstAt = commitInfos[0].at;
+  const lastAt = start + historyDays * DAY_MS;
   for (let n = 0; n < remaining; n++) {
-    const at = start + Math.floor(((n + 0.5) / remaining) * 179 * DAY_MS);
+    const at = firstAt + Math.floor(((n + 0.5) / remaining) * (lastAt - firstAt));
     const head = [...commitInfos].reverse().find((commit) => commit.at <= at) ?? commitInfos[0];
     const source = random.weighted([['schedule', 80], ['web', 12], ['api', 6], ['trigger', 2]] as const);
     events.push({ at, commit: head, source, ref: 'main', tag: false });

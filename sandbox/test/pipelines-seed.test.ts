@@ -29,6 +29,13 @@ describe('demo seed: pipelines', () => {
     expect((await h.get(`/projects/${project}/pipelines/${DEMO_PIPELINES.blockedId}`)).body).toMatchObject({ status: 'manual', tag: true });
   });
 
+  it('numbers the gateway pipelines in the order they were created, each after its commit', () => {
+    const rows = h.sandbox.db.prepare('SELECT id, created_at, committed_at FROM ci_pipelines WHERE id <= ? ORDER BY id').all(DEMO_PIPELINES.count) as Array<{ id: number; created_at: string; committed_at: string }>;
+    const outOfOrder = rows.filter((row, index) => index > 0 && row.created_at < rows[index - 1].created_at).map((row) => row.id);
+    expect(outOfOrder).toEqual([]);
+    expect(rows.filter((row) => row.created_at < row.committed_at).map((row) => row.id)).toEqual([]);
+  });
+
   it('gives every job of the runner fleet a real pipeline', () => {
     const orphans = h.sandbox.db.prepare('SELECT count(*) FROM ci_builds WHERE pipeline_id IS NULL OR pipeline_id NOT IN (SELECT id FROM ci_pipelines)').pluck().get();
     expect(orphans).toBe(0);
