@@ -586,3 +586,38 @@ test.describe('billable members', () => {
     await expect.poll(param(page, 'member')).toBeNull();
   });
 });
+
+test.describe('billable members, for whom they are not shown', () => {
+  /** The API answers the screen got, as `status method path`. */
+  function apiAnswers(page: Page): string[] {
+    const answers: string[] = [];
+    page.on('response', (response) => {
+      const { pathname } = new URL(response.url());
+      if (pathname.startsWith('/api/v4/')) answers.push(`${response.status()} ${response.request().method()} ${pathname}`);
+    });
+    return answers;
+  }
+
+  test('a Maintainer is told the page is for Owners and their own role, and the list is not asked for', async ({ page, api, connectAs }) => {
+    const groupId = await api.groupId(DEMO_PATHS.bigGroup);
+    const answers = apiAnswers(page);
+    await connectAs(page, DEMO_TOKENS.maintainer.secret);
+    const billable = new BillableMembersPage(page);
+    await billable.goto(groupId);
+    await expect(billable.heading(BIG_GROUP_NAME)).toBeVisible();
+    await expect(billable.notice(/^Only Owners of this group and administrators can see its billable members\. Your role in this group is \w+\.$/)).toBeVisible();
+    await expect(billable.errorPanel).toHaveCount(0);
+    expect(answers.filter((answer) => answer.includes('/billable_members'))).toEqual([]);
+  });
+
+  test('an administrator on a subgroup is told seats are counted in its top-level group (the platform answers a bare 400)', async ({ page, context, api, adminSession }) => {
+    const subgroupId = await api.groupId('acme-engineering/backend');
+    const answers = apiAnswers(page);
+    await applyAdminSession(context, adminSession);
+    const billable = new BillableMembersPage(page);
+    await billable.goto(subgroupId);
+    await expect(billable.notice('Seats are counted in top-level groups, and this is a subgroup: its members take their seats in “acme-engineering”.')).toBeVisible();
+    await expect(billable.errorPanel).toHaveCount(0);
+    expect(answers.filter((answer) => answer.includes('/billable_members'))).toEqual([]);
+  });
+});

@@ -229,6 +229,16 @@ export class BillableMembersPage {
     return this.page.getByRole('heading', { level: 1, name: `Billable members of ${groupName}`, exact: true });
   }
 
+  /** Why the list is not shown: a `<p role="note">`. */
+  notice(text: string | RegExp): Locator {
+    return this.page.getByRole('main').getByRole('note').filter({ hasText: text });
+  }
+
+  /** A route that failed to load: a role="alert" panel. */
+  get errorPanel(): Locator {
+    return this.page.getByRole('main').getByRole('alert');
+  }
+
   /** `role="search"` named "Filter billable members". */
   get filters(): Locator {
     return this.page.getByRole('search', { name: 'Filter billable members' });

@@ -2,11 +2,12 @@ import { useMemo } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { useNavigate} from '@tanstack/react-router';
 import { BILLABLE_SORTS, membersQueries, type BillableMember } from '../../api/members.ts';
-import { useConnection } from '../../api/react.ts';
+import { useActiveSession, useConnection } from '../../api/react.ts';
 import { PersonCell } from '../../components/person-cell.tsx';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { ErrorPanel } from '../../components/error-panel.tsx';
+import { RefusedScreen } from '../../components/refused-screen.tsx';
 import { PerPageSelect, SearchInput } from '../../components/list-controls.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { SearchLink } from '../../components/search-link.tsx';
@@ -16,6 +17,7 @@ import { EmptyState, RoutePending } from '../../components/states.tsx';
 import { Time } from '../../components/time.tsx';
 import { Expiry, RoleBadge } from './badges.tsx';
 import { billableSearchSchema, type BillableSearch } from './search.ts';
+import { billableRefusal } from './route-options.ts';
 import { BreakableText } from '../../components/breakable-text.tsx';
 
 const MEMBERSHIP_TYPES: Record<string, string> = {
@@ -55,8 +57,20 @@ function MembershipsPanel({ groupId, member, memberId, onClose }: { groupId: num
   );
 }
 
+/** A top-level group's seats for its Owners and administrators; anyone else is told what it takes. */
+export function BillableMembersScreen({ group, search }: { group: { id: number; full_name: string; full_path: string; parent_id: number | null }; search: BillableSearch }) {
+  const me = useActiveSession()?.connection;
+  const isAdmin = Boolean(me?.isAdmin);
+  const role = useQuery({ ...membersQueries.myAccess(useConnection(), { group: group.id }, me?.userId ?? 0), enabled: !isAdmin });
+  if (!isAdmin && role.isPending) return <RoutePending />;
+  if (!isAdmin && role.isError) return <ErrorPanel error={role.error} onRetry={() => void role.refetch()} />;
+  const refusal = billableRefusal(group, { isAdmin, role: role.data ?? 0 });
+  if (refusal) return <RefusedScreen title={`Billable members of ${group.full_name}`} reason={refusal} />;
+  return <BillableMembersList groupId={group.id} groupName={group.full_name} search={search} />;
+}
+
 /** Who takes a seat in a top-level group: search, every sort, and each member's memberships. */
-export function BillableMembersScreen({ groupId, groupName, search }: { groupId: number; groupName: string; search: BillableSearch }) {
+function BillableMembersList({ groupId, groupName, search }: { groupId: number; groupName: string; search: BillableSearch }) {
   const connection = useConnection();
   const navigate = useNavigate();
   const { member: memberId, ...listParams } = search;
