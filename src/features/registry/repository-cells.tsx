@@ -25,7 +25,7 @@ export function RepositoryStatus({ repository }: { repository: Pick<RegistryRepo
   if (repository.cleanup_policy_started_at) {
     return (
       <span>
-        Cleanup running since <Time value={repository.cleanup_policy_started_at} relative />
+        Cleanup running, started <Time value={repository.cleanup_policy_started_at} relative />
       </span>
     );
   }
