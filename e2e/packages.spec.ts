@@ -304,3 +304,43 @@ test.describe('package registry: names as text', () => {
     await expectNoScriptRan(page);
   });
 });
+
+test.describe('package registry at 390 px', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+  test.beforeEach(({ context, adminSession }) => applyAdminSession(context, adminSession));
+
+  /** The text of `element` as the lines it is laid out in. */
+  function renderedLines(element: Element): string[] {
+    const lines: string[] = [];
+    let lastTop: number | null = null;
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    const range = document.createRange();
+    while (walker.nextNode()) {
+      const text = walker.currentNode as Text;
+      for (let index = 0; index < text.length; index++) {
+        range.setStart(text, index);
+        range.setEnd(text, index + 1);
+        const top = range.getBoundingClientRect().top;
+        if (lastTop === null || top > lastTop + 2) lines.push('');
+        lastTop = top;
+        lines[lines.length - 1] += text.data[index];
+      }
+    }
+    return lines;
+  }
+
+  test('a narrow table scrolls in its box rather than break a package name inside a word', async ({ page, api, consoleServer }) => {
+    const project = await newProject(api);
+    const short = 'api-gateway';
+    const long = `acme.payments.api-gateway-windows-amd64-${unique()}`;
+    for (const name of [short, long]) await uploadGeneric(consoleServer, project.id, { name, version: '1.0.0', fileName: 'build.txt', bytes: Buffer.from(name) });
+    const packages = new PackagesPage(page);
+    await packages.gotoProject(project.id);
+    const shortLines = await packages.table.getByRole('link', { name: short, exact: true }).evaluate(renderedLines);
+    expect(shortLines).toEqual([short]);
+    const longLines = await packages.table.getByRole('link', { name: long, exact: true }).evaluate(renderedLines);
+    expect(longLines.join('')).toBe(long);
+    // every line but the last ends at a joint of the name
+    expect(longLines.slice(0, -1).filter((line) => !/[./_-]$/.test(line))).toEqual([]);
+  });
+});

@@ -10,10 +10,10 @@ const SHORT = 16;
  */
 export function BreakableText({ text }: { text: string }) {
   // a short one fits any column: no break opportunities to add (a list of usernames had 133 of them)
-  if (text.length <= SHORT) return <span className="breakable">{text}</span>;
+  if (text.length <= SHORT) return <span className="breakable--short">{text}</span>;
   const parts = text.split(JOINTS);
   return (
-    <span className="breakable">
+    <span className="breakable breakable--joints">
       {parts.map((part, index) => (
         <Fragment key={index}>
           {index > 0 ? <wbr /> : null}

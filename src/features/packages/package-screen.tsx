@@ -18,6 +18,7 @@ import { formatCount, formatBytes } from '../../lib/numbers.ts';
 import { installSteps } from './install.ts';
 import { PackagePipelineLink, PackageStatusBadge, PackageTags, packageTypeLabel } from './package-bits.tsx';
 import { PACKAGE_FILES_PER_PAGE } from './route-options.ts';
+import { BreakableText } from '../../components/breakable-text.tsx';
 
 // the confirmations load when one opens
 const DeletePackageDialog = lazy(() => import('./package-dialogs.tsx').then((module) => ({ default: module.DeletePackageDialog })));
@@ -170,7 +171,7 @@ function FilesSection({ pkg, projectId, page, refused }: { pkg: PackageDetail; p
   };
 
   const columns: ColumnDef<PackageFile>[] = [
-    { id: 'name', header: 'Name', cell: ({ row: { original: file } }) => <span className="breakable">{file.file_name}</span> },
+    { id: 'name', header: 'Name', cell: ({ row: { original: file } }) => <BreakableText text={file.file_name} /> },
     { id: 'size', header: 'Size', cell: ({ row: { original: file } }) => (file.size === null || file.size === undefined ? <span className="muted">—</span> : formatBytes(file.size)) },
     {
       id: 'sha256',

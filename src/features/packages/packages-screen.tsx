@@ -14,6 +14,7 @@ import { Time } from '../../components/time.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { PackagePipelineLink, PackageStatusBadge, PackageTags, packageTypeLabel } from './package-bits.tsx';
 import { isFiltered, packageListParams, packagesSearchSchema, type PackagesSearch } from './search.ts';
+import { BreakableText } from '../../components/breakable-text.tsx';
 
 interface PackagesScreenProps {
   scope: PackageScope;
@@ -102,11 +103,11 @@ function PackageList({ scope, search }: { scope: PackageScope; search: PackagesS
         const projectId = projectOf(pkg);
         // the single package answers only for default and deprecated ones, the ones with a web path
         return projectId && pkg._links.web_path ? (
-          <RouteLink to="/projects/$projectId/packages/$packageId" params={{ projectId, packageId: pkg.id }} className="breakable">
-            {pkg.name}
+          <RouteLink to="/projects/$projectId/packages/$packageId" params={{ projectId, packageId: pkg.id }}>
+            <BreakableText text={pkg.name} />
           </RouteLink>
         ) : (
-          <span className="breakable">{pkg.name}</span>
+          <BreakableText text={pkg.name} />
         );
       },
     },
@@ -121,11 +122,11 @@ function PackageList({ scope, search }: { scope: PackageScope; search: PackagesS
             header: 'Project',
             cell: ({ row: { original: pkg } }: { row: { original: Package } }) =>
               pkg.project_id ? (
-                <RouteLink to="/projects/$projectId/packages/" params={{ projectId: pkg.project_id }} className="breakable">
-                  {pkg.project_path ?? `Project ${pkg.project_id}`}
+                <RouteLink to="/projects/$projectId/packages/" params={{ projectId: pkg.project_id }}>
+                  <BreakableText text={pkg.project_path ?? `Project ${pkg.project_id}`} />
                 </RouteLink>
               ) : (
-                <span className="breakable">{pkg.project_path ?? ''}</span>
+                <BreakableText text={pkg.project_path ?? ''} />
               ),
           },
         ]
