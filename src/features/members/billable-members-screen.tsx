@@ -17,7 +17,7 @@ import { EmptyState, RoutePending } from '../../components/states.tsx';
 import { Time } from '../../components/time.tsx';
 import { Expiry, RoleBadge } from './badges.tsx';
 import { billableSearchSchema, type BillableSearch } from './search.ts';
-import { billableRefusal } from './route-options.ts';
+import { billableRefusal } from './billable-access.ts';
 import { BreakableText } from '../../components/breakable-text.tsx';
 
 const MEMBERSHIP_TYPES: Record<string, string> = {

@@ -2,7 +2,7 @@ import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { BILLABLE_SEARCH_DEFAULTS, billableRouteOptions } from '../../../features/members/search.ts';
 import { groupsQueries } from '../../../api/groups.ts';
-import { loadBillableMembers } from '../../../features/members/route-options.ts';
+import { loadBillableMembers } from '../../../features/members/billable-access.ts';
 import { BillableMembersScreen } from '../../../features/members/billable-members-screen.tsx';
 
 export const Route = createFileRoute('/groups/$groupId/billable-members')({
