@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
-import { expect, test, applyAdminSession, type Api } from './fixtures.ts';
+import { DEMO_PATHS, expect, test, applyAdminSession, type Api } from './fixtures.ts';
 import { axeViolations } from './axe.ts';
+import { renderedLines } from './rendered-lines.ts';
 
 interface IssueAnswer {
   id: number;
@@ -224,6 +225,14 @@ test.describe('issue board', () => {
     await expect(page.getByText('needs the Planner role or above')).toBeVisible();
     await expect(page.getByRole('button', { name: /^Move #/ })).toHaveCount(0);
     for (const name of ['Create board', 'Delete board', 'Add list', 'Remove list To do']) await expect(page.getByRole('button', { name })).toHaveCount(0);
+  });
+
+  test('a scoped label’s list title breaks after its scope, not inside a word', async ({ page, api }) => {
+    await page.goto(`/projects/${await api.projectId(DEMO_PATHS.issueTracker)}/boards`);
+    for (const title of ['workflow::triage', 'workflow::in dev']) {
+      const lines = await columnHeadings(page).filter({ hasText: title }).evaluate(renderedLines);
+      expect([[title], ['workflow::', title.slice('workflow::'.length)]]).toContainEqual(lines);
+    }
   });
 
   test('creates and removes a list; switches and creates boards; no axe violations', async ({ page, api }) => {

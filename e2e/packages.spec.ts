@@ -7,6 +7,7 @@ import { newPackagesProject, uploadGeneric, type PackageAnswer, type PackageFile
 import { PackagesPage } from './pages/packages.ts';
 import { DEMO_PACKAGES } from '../sandbox/seed/packages.ts';
 import { XSS_CORPUS, expectNoScriptRan } from './xss.ts';
+import { renderedLines } from './rendered-lines.ts';
 
 /**
  * The package registry in the browser: each test makes its own project and packages through the
@@ -308,26 +309,6 @@ test.describe('package registry: names as text', () => {
 test.describe('package registry at 390 px', () => {
   test.use({ viewport: { width: 390, height: 844 } });
   test.beforeEach(({ context, adminSession }) => applyAdminSession(context, adminSession));
-
-  /** The text of `element` as the lines it is laid out in. */
-  function renderedLines(element: Element): string[] {
-    const lines: string[] = [];
-    let lastTop: number | null = null;
-    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
-    const range = document.createRange();
-    while (walker.nextNode()) {
-      const text = walker.currentNode as Text;
-      for (let index = 0; index < text.length; index++) {
-        range.setStart(text, index);
-        range.setEnd(text, index + 1);
-        const top = range.getBoundingClientRect().top;
-        if (lastTop === null || top > lastTop + 2) lines.push('');
-        lastTop = top;
-        lines[lines.length - 1] += text.data[index];
-      }
-    }
-    return lines;
-  }
 
   test('a narrow table scrolls in its box rather than break a package name inside a word', async ({ page, api, consoleServer }) => {
     const project = await newProject(api);

@@ -63,7 +63,9 @@ export const BoardColumn = memo(function BoardColumn({ column, scope, moving, mo
       <header className="board-column__header">
         <h2 id={headingId} className="board-column__title">
           {column.list?.label ? <span className="board-column__swatch" style={{ background: column.list.label.color }} aria-hidden="true" /> : null}
-          <span>{column.title}</span>
+          <span>
+            <ListTitle title={column.title} />
+          </span>
         </h2>
         {count !== undefined ? (
           <span className="board-column__count">
@@ -146,5 +148,17 @@ export function CardBody({ issue }: { issue: Issue }) {
         </ul>
       ) : null}
     </div>
+  );
+}
+
+/** A scoped label's list breaks after its scope ("workflow::" / "in dev"), not inside a word. */
+function ListTitle({ title }: { title: string }) {
+  const scope = title.lastIndexOf('::') + 2;
+  return scope < 2 ? title : (
+    <>
+      {title.slice(0, scope)}
+      <wbr />
+      {title.slice(scope)}
+    </>
   );
 }
