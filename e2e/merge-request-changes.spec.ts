@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { DEMO_PATHS, expect, test, applyAdminSession, type Api } from './fixtures.ts';
 import { axeViolations } from './axe.ts';
+import { renderedLines } from './rendered-lines.ts';
 import { DEMO_MERGE_REQUESTS } from '../sandbox/seed/demo.ts';
 
 const unique = () => randomBytes(4).toString('hex');
@@ -318,4 +319,19 @@ test('on a phone the tree opens on request and nothing scrolls sideways', async 
   // picked, the tree steps aside for the changes
   await expect(toggle).toHaveAttribute('aria-expanded', 'false');
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+});
+
+test.describe('at 390 px', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('a file’s path breaks at its slashes and dots, not inside a name', async ({ page, api }) => {
+    const path = 'src/components/checkout/AddressAutocomplete.tsx';
+    const changes = await requestChanging(api, {}, { [path]: 'export {};\n' });
+    await page.goto(changes);
+    const lines = await page.getByRole('heading', { level: 2 }).getByRole('button', { name: path, exact: true }).evaluate(renderedLines);
+    expect(lines.join('').endsWith(path)).toBe(true);
+    expect(lines.length).toBeGreaterThan(1);
+    // the chevron and the path start the first line; every line but the last ends at a joint
+    expect(lines.slice(0, -1).filter((line) => !/[./]$/.test(line))).toEqual([]);
+  });
 });

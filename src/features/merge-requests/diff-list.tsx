@@ -7,6 +7,7 @@ import { Highlighted } from '../../components/highlighted.tsx';
 import { filesInView, type DiffEntry, type DiffRow, type DiffRows } from './diff-model.ts';
 import { lineAnchor, lineLabel } from './line-anchors.ts';
 import { useDiffHighlight } from './diff-highlight.ts';
+import { BreakableText } from '../../components/breakable-text.tsx';
 
 // first guesses; each row is measured once drawn (long lines wrap)
 const ESTIMATES: Record<DiffRow['type'], number> = { file: 44, hunk: 24, line: 20, split: 20, note: 40, threads: 160 };
@@ -211,10 +212,10 @@ const FileHeader = memo(function FileHeader({ entry, open, onToggle, viewed, onV
           <span aria-hidden="true" className="diff-file__chevron">{open ? '▾' : '▸'}</span>{' '}
           {entry.status === 'renamed' ? (
             <>
-              <span className="diff-file__path">{entry.file.old_path}</span> → <span className="diff-file__path">{entry.file.new_path}</span>
+              <span className="diff-file__path"><BreakableText text={entry.file.old_path} /></span> → <span className="diff-file__path"><BreakableText text={entry.file.new_path} /></span>
             </>
           ) : (
-            <span className="diff-file__path">{entry.path}</span>
+            <span className="diff-file__path"><BreakableText text={entry.path} /></span>
           )}
         </button>
       </h2>
