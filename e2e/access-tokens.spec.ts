@@ -4,6 +4,7 @@ import { DEMO_PATHS, DEMO_TOKENS, expect, test, applyAdminSession, type Api } fr
 import { AccessTokensPage, ExpiryOverviewPage } from './pages/access-tokens.ts';
 import { MembersPage } from './pages/members.ts';
 import { Shell } from './pages/shell.ts';
+import { apiAnswers } from './api-answers.ts';
 
 interface TokenAnswer {
   id: number;
@@ -407,11 +408,7 @@ test.describe('a group owner manages its access tokens', () => {
 test.describe('a member who is not an Owner', () => {
   test('gets no Access tokens link, and the page itself says which role it takes, without asking for the list', async ({ page, api, connectAs }) => {
     const groupId = await api.groupId(DEMO_PATHS.bigGroup);
-    const answers: string[] = [];
-    page.on('response', (response) => {
-      const { pathname } = new URL(response.url());
-      if (pathname.startsWith('/api/v4/')) answers.push(`${response.status()} ${response.request().method()} ${pathname}`);
-    });
+    const answers = apiAnswers(page);
     await connectAs(page, DEMO_TOKENS.developer.secret);
     const shell = new Shell(page);
     const members = new MembersPage(page);

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { DEMO_PATHS, DEMO_TOKENS, expect, test, applyAdminSession, type Api } from './fixtures.ts';
 import { BillableMembersPage, MembersPage } from './pages/members.ts';
+import { apiAnswers } from './api-answers.ts';
 
 interface MemberAnswer {
   id: number;
@@ -588,16 +589,6 @@ test.describe('billable members', () => {
 });
 
 test.describe('billable members, for whom they are not shown', () => {
-  /** The API answers the screen got, as `status method path`. */
-  function apiAnswers(page: Page): string[] {
-    const answers: string[] = [];
-    page.on('response', (response) => {
-      const { pathname } = new URL(response.url());
-      if (pathname.startsWith('/api/v4/')) answers.push(`${response.status()} ${response.request().method()} ${pathname}`);
-    });
-    return answers;
-  }
-
   test('a Maintainer is told the page is for Owners and their own role, and the list is not asked for', async ({ page, api, connectAs }) => {
     const groupId = await api.groupId(DEMO_PATHS.bigGroup);
     const answers = apiAnswers(page);

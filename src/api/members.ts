@@ -27,6 +27,11 @@ export function roleName(level: number): string {
   return ROLES.find((role) => role.value === level)?.label ?? `Role ${level}`;
 }
 
+/** "Your role in this group is Developer.", or that the caller is no member: for a refusal's reason. */
+export function yourGroupRole(role: number): string {
+  return role ? `Your role in this group is ${roleName(role)}.` : 'You are not a member of this group.';
+}
+
 /** spec 1, 2.5 */
 export const memberSchema = z.extend(userSummarySchema, {
   access_level: z.number(),

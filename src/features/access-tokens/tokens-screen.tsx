@@ -1,12 +1,10 @@
 import { Suspense, lazy, useMemo, useState } from 'react';
-import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
+import { useSuspenseQuery } from '@tanstack/react-query';
 
 import { accessTokensQueries, type AccessToken, type NewAccessToken } from '../../api/access-tokens.ts';
 import { tokenColumns } from '../../components/token-status.tsx';
-import { membersQueries, roleName } from '../../api/members.ts';
-import { RefusedScreen } from '../../components/refused-screen.tsx';
-import { ErrorPanel } from '../../components/error-panel.tsx';
-import { RoutePending } from '../../components/states.tsx';
+import { GroupRoleGate } from '../../components/role-gate.tsx';
+import { yourGroupRole } from '../../api/members.ts';
 import { TOKENS_ROLE } from './route-options.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import { DataTable } from '../../components/data-table.tsx';
@@ -47,19 +45,17 @@ interface TokensScreenProps {
   search: TokensSearch;
 }
 
-/** A group's access tokens for its Owners; anyone else is told the role it takes and theirs. */
+/** A group's access tokens for its Owners; anyone else is told the role it takes and theirs (administrators see every group's). */
 export function TokensScreen(props: TokensScreenProps) {
-  const me = useActiveSession()?.connection;
-  // administrators see every group's tokens: their role is not asked for
-  const role = useQuery({ ...membersQueries.myAccess(useConnection(), { group: props.groupId }, me?.userId ?? 0), enabled: !me?.isAdmin });
-  if (!me?.isAdmin && role.isPending) return <RoutePending />;
-  if (!me?.isAdmin && role.isError) return <ErrorPanel error={role.error} onRetry={() => void role.refetch()} />;
-  if (!me?.isAdmin && (role.data ?? 0) < TOKENS_ROLE) {
-    const title = props.groupName ? `Access tokens of ${props.groupName}` : 'Access tokens';
-    const yours = role.data ? `Your role in this group is ${roleName(role.data)}.` : 'You are not a member of this group.';
-    return <RefusedScreen title={title} reason={`Only Owners of this group can see its access tokens. ${yours}`} />;
-  }
-  return <TokensList {...props} />;
+  return (
+    <GroupRoleGate
+      groupId={props.groupId}
+      title={props.groupName ? `Access tokens of ${props.groupName}` : 'Access tokens'}
+      refusal={({ isAdmin, role }) => (isAdmin || role >= TOKENS_ROLE ? null : `Only Owners of this group can see its access tokens. ${yourGroupRole(role)}`)}
+    >
+      <TokensList {...props} />
+    </GroupRoleGate>
+  );
 }
 
 /** Every filter of the platform, create, rotate and revoke for Owners. */

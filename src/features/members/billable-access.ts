@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { ensureGroup } from '../../api/groups.ts';
 import type { Connection } from '../../api/http.ts';
-import { membersQueries, roleName, type BillableListParams } from '../../api/members.ts';
+import { membersQueries, yourGroupRole, type BillableListParams } from '../../api/members.ts';
 import type { SessionStore } from '../../api/session.ts';
 
 /** Seats are counted in top-level groups, for their Owners and administrators (spec 1, billable members). */
@@ -14,7 +14,7 @@ const BILLABLE_ROLE = 50;
 export function billableRefusal(group: { parent_id: number | null; full_path: string }, caller: { isAdmin: boolean; role: number }): string | null {
   if (group.parent_id !== null) return `Seats are counted in top-level groups, and this is a subgroup: its members take their seats in “${group.full_path.split('/')[0]}”.`;
   if (caller.isAdmin || caller.role >= BILLABLE_ROLE) return null;
-  return `Only Owners of this group and administrators can see its billable members. ${caller.role ? `Your role in this group is ${roleName(caller.role)}.` : 'You are not a member of this group.'}`;
+  return `Only Owners of this group and administrators can see its billable members. ${yourGroupRole(caller.role)}`;
 }
 
 /** The group and the caller's role first (the shell usually holds both), then the list, for those it is shown to. */

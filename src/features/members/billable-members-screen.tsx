@@ -2,12 +2,12 @@ import { useMemo } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { useNavigate} from '@tanstack/react-router';
 import { BILLABLE_SORTS, membersQueries, type BillableMember } from '../../api/members.ts';
-import { useActiveSession, useConnection } from '../../api/react.ts';
+import { useConnection } from '../../api/react.ts';
 import { PersonCell } from '../../components/person-cell.tsx';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { Dialog } from '../../components/dialog.tsx';
 import { ErrorPanel } from '../../components/error-panel.tsx';
-import { RefusedScreen } from '../../components/refused-screen.tsx';
+import { GroupRoleGate } from '../../components/role-gate.tsx';
 import { PerPageSelect, SearchInput } from '../../components/list-controls.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { SearchLink } from '../../components/search-link.tsx';
@@ -59,14 +59,11 @@ function MembershipsPanel({ groupId, member, memberId, onClose }: { groupId: num
 
 /** A top-level group's seats for its Owners and administrators; anyone else is told what it takes. */
 export function BillableMembersScreen({ group, search }: { group: { id: number; full_name: string; full_path: string; parent_id: number | null }; search: BillableSearch }) {
-  const me = useActiveSession()?.connection;
-  const isAdmin = Boolean(me?.isAdmin);
-  const role = useQuery({ ...membersQueries.myAccess(useConnection(), { group: group.id }, me?.userId ?? 0), enabled: !isAdmin });
-  if (!isAdmin && role.isPending) return <RoutePending />;
-  if (!isAdmin && role.isError) return <ErrorPanel error={role.error} onRetry={() => void role.refetch()} />;
-  const refusal = billableRefusal(group, { isAdmin, role: role.data ?? 0 });
-  if (refusal) return <RefusedScreen title={`Billable members of ${group.full_name}`} reason={refusal} />;
-  return <BillableMembersList groupId={group.id} groupName={group.full_name} search={search} />;
+  return (
+    <GroupRoleGate groupId={group.id} title={`Billable members of ${group.full_name}`} refusal={(caller) => billableRefusal(group, caller)}>
+      <BillableMembersList groupId={group.id} groupName={group.full_name} search={search} />
+    </GroupRoleGate>
+  );
 }
 
 /** Who takes a seat in a top-level group: search, every sort, and each member's memberships. */

@@ -1,0 +1,21 @@
+import type { ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { membersQueries } from '../api/members.ts';
+import { useActiveSession, useConnection } from '../api/react.ts';
+import { ErrorPanel } from './error-panel.tsx';
+import { RefusedScreen } from './refused-screen.tsx';
+import { RoutePending } from './states.tsx';
+
+/**
+ * A group screen for some callers only: their role is read (an administrator's is not asked), and
+ * whoever `refusal` turns away is told why, under the screen's title, instead of seeing it.
+ */
+export function GroupRoleGate({ groupId, title, refusal, children }: { groupId: number; title: string; refusal: (caller: { isAdmin: boolean; role: number }) => string | null; children: ReactNode }) {
+  const me = useActiveSession()?.connection;
+  const isAdmin = Boolean(me?.isAdmin);
+  const role = useQuery({ ...membersQueries.myAccess(useConnection(), { group: groupId }, me?.userId ?? 0), enabled: !isAdmin });
+  if (!isAdmin && role.isPending) return <RoutePending />;
+  if (!isAdmin && role.isError) return <ErrorPanel error={role.error} onRetry={() => void role.refetch()} />;
+  const reason = refusal({ isAdmin, role: role.data ?? 0 });
+  return reason ? <RefusedScreen title={title} reason={reason} /> : children;
+}
