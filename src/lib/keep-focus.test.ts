@@ -9,8 +9,12 @@ function pressAndSend(button: HTMLButtonElement) {
   button.disabled = true;
 }
 
-// a few ms: the focus comes back in a timer set by the observer of the change, after this one is set
-const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
+// the focus comes back in a timer the mutation observer sets in a microtask: let that run first, so
+// this wait's timer is set after it and ends after it however late a loaded machine runs them
+const settle = async () => {
+  await Promise.resolve();
+  await new Promise((resolve) => setTimeout(resolve, 5));
+};
 
 describe('keepFocusThroughDisable', () => {
   let stop = () => {};
