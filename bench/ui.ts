@@ -14,6 +14,7 @@ import { mergeRequestChangesFigures } from './merge-request-changes.ts';
 import { pipelineDetailFigures } from './jobs.ts';
 import { registryPreviewFigures } from './registry.ts';
 import { alertsTesterFigures } from './alerts-tester.ts';
+import { dialogFigures } from './dialog.ts';
 
 /**
  * The console's parts of the bench, by name (`npm run bench -- --only <prefix>` runs the parts
@@ -30,6 +31,8 @@ export const CONSOLE_PARTS: ReadonlyArray<readonly [string, () => void | Promise
   // the list of the demo's 10,000 alerts (GraphQL), by the same method
   ['console.alerts_list', () => clickFigures(['alerts'])],
   ['console.approve', approveFigures],
+  // a dialog's first opening: the press to its title painted
+  ['console.dialog_open', dialogFigures],
   ['console.cold', coldFigures],
   ['console.expiry', expiryFigures],
   ['console.fleet', fleetFigures],

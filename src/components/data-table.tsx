@@ -1,8 +1,14 @@
-import { Suspense, lazy, useMemo, useRef, type ReactNode } from 'react';
+import { useMemo, useRef, type ReactNode } from 'react';
 import type VirtualRowsOf from './data-table-virtual-rows.tsx';
+import { chunk, lazyPart } from './lazy-part.ts';
 
-// the virtualizer's code comes only with the first long page: most pages are 20 rows (lazy() drops the generic)
-const VirtualRows = lazy(() => import('./data-table-virtual-rows.tsx')) as unknown as typeof VirtualRowsOf;
+// the virtualizer's code comes only with the first long page: most pages are 20 rows (a lazy part drops the generic)
+// until its code is in, a long page shows all its rows
+const VirtualRows = lazyPart(
+  chunk(() => import('./data-table-virtual-rows.tsx')),
+  (module) => module.default,
+  ({ rows, columns }) => rows.map((row) => bodyRow(row, columns, false)),
+) as unknown as typeof VirtualRowsOf;
 
 // pages longer than this render only the rows in view
 const VIRTUALIZE_FROM = 60;
@@ -62,10 +68,7 @@ export function DataTable<T>({ caption, columns, data, getRowId, stale, footer }
           </thead>
           <tbody>
             {virtual ? (
-              // until its code is in, a long page shows all its rows
-              <Suspense fallback={rows.map((row) => bodyRow(row, columns, false))}>
-                <VirtualRows rows={rows} columns={columns} scrollRef={scrollRef} />
-              </Suspense>
+              <VirtualRows rows={rows} columns={columns} scrollRef={scrollRef} />
             ) : (
               rows.map((row) => bodyRow(row, columns, false))
             )}

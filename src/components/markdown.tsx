@@ -1,5 +1,5 @@
-import { lazy, Suspense } from 'react';
 import type { ReferenceContext, ReferenceHref } from '../lib/markdown.ts';
+import { chunk, lazyPart } from './lazy-part.ts';
 
 export type { MarkdownReference, ReferenceContext, ReferenceHref } from '../lib/markdown.ts';
 
@@ -24,19 +24,11 @@ export interface MarkdownProps {
 }
 
 // the parser, the sanitizer and their rules are a chunk of their own, loaded by the first screen that shows Markdown
-const MarkdownView = lazy(() => import('./markdown-view.tsx'));
-
 /** GitLab Flavored Markdown, parsed and sanitized: the one way user-written Markdown reaches the page. */
-export function Markdown(props: MarkdownProps) {
-  return (
-    <Suspense
-      fallback={
-        <div className="markdown markdown--pending" role="status">
-          Loading…
-        </div>
-      }
-    >
-      <MarkdownView {...props} />
-    </Suspense>
-  );
-}
+export const Markdown = lazyPart(
+  chunk(() => import('./markdown-view.tsx')),
+  (module) => module.default,
+  <div className="markdown markdown--pending" role="status">
+    Loading…
+  </div>,
+);

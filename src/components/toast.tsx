@@ -1,12 +1,13 @@
-import { createContext, lazy, Suspense, useCallback, useContext, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useState, type ReactNode } from 'react';
 import type { ToastItem } from './toast-list.tsx';
+import { chunk, lazyPart } from './lazy-part.ts';
 
 type Notify = (message: string) => void;
 
 const ToastContext = createContext<Notify>(() => {});
 
 // Radix's toasts (about 12 KB gzip with their layers) load with the first message, not with every first screen
-const ToastList = lazy(() => import('./toast-list.tsx'));
+const ToastList = lazyPart(chunk(() => import('./toast-list.tsx')), (module) => module.default);
 
 /** Success messages after an action; announced politely, gone after a few seconds. */
 export function ToastProvider({ children }: { children: ReactNode }) {
@@ -19,9 +20,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     <ToastContext.Provider value={notify}>
       {children}
       {toasts.length ? (
-        <Suspense fallback={null}>
-          <ToastList toasts={toasts} onDismiss={dismiss} />
-        </Suspense>
+        <ToastList toasts={toasts} onDismiss={dismiss} />
       ) : null}
     </ToastContext.Provider>
   );

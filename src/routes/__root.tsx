@@ -3,15 +3,12 @@ import { Outlet, createRootRouteWithContext, redirect, useRouterState } from '@t
 import type { RouterContext } from '../router.tsx';
 import { ToastProvider } from '../components/toast.tsx';
 import { EmptyState } from '../components/states.tsx';
-
-type ShellModule = typeof import('../features/shell/app-shell.tsx');
+import { chunk } from '../components/lazy-part.ts';
 
 // the connect screen, often the first one, does not load the shell's menus; every other screen
 // waits for them in the root loader, beside its own loader, so the shell never suspends: a
 // suspended boundary would hold the first screen back by React's 300 ms reveal throttle
-let shell: ShellModule | undefined;
-let shellLoading: Promise<ShellModule> | undefined;
-const loadShell = () => (shellLoading ??= import('../features/shell/app-shell.tsx').then((module) => (shell = module)));
+const loadShell = chunk(() => import('../features/shell/app-shell.tsx'));
 
 export const Route = createRootRouteWithContext<RouterContext>()({
   beforeLoad: ({ context, location }) => {
@@ -20,7 +17,7 @@ export const Route = createRootRouteWithContext<RouterContext>()({
       throw redirect({ to: '/connect', search: { redirect: location.href } });
     }
   },
-  loader: ({ location }) => (shell || location.pathname === '/connect' ? undefined : loadShell().then(() => undefined)),
+  loader: ({ location }) => (loadShell.loaded || location.pathname === '/connect' ? undefined : loadShell().then(() => undefined)),
   component: Root,
   notFoundComponent: () => <EmptyState title="There is no such page in the console." />,
 });
@@ -35,7 +32,7 @@ function Root() {
     );
   }
   // the root loader has loaded the shell already; `use` covers a render that came before it
-  const { AppShell } = shell ?? use(loadShell());
+  const { AppShell } = loadShell.loaded ?? use(loadShell());
   return (
     <ToastProvider>
       <AppShell>

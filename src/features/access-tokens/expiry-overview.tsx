@@ -1,4 +1,4 @@
-import { Suspense, lazy, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { accessTokensQueries, expiryReasons, rotateGroupToken, type ExpiryOverview, type ExpiryReason, type NewAccessToken, type OverviewToken } from '../../api/access-tokens.ts';
@@ -12,9 +12,12 @@ import { SecretOnce } from '../../components/secret-once.tsx';
 import { Time } from '../../components/time.tsx';
 import { TokenExpiry } from '../../components/token-status.tsx';
 import { useWrite } from '../../components/use-write.ts';
+import { usePreloadWhenIdle } from '../../components/list-hooks.ts';
+import { chunk, lazyPart } from '../../components/lazy-part.ts';
 
 // lazy keeps the form code out of the first paint; the cast keeps the dialog's generic type
-const RotateTokenDialog = lazy(() => import('../../components/rotate-token-dialog.tsx').then((module) => ({ default: module.RotateTokenDialog }))) as unknown as typeof import('../../components/rotate-token-dialog.tsx').RotateTokenDialog;
+const loadRotateDialog = chunk(() => import('../../components/rotate-token-dialog.tsx'));
+const RotateTokenDialog = lazyPart(loadRotateDialog, (module) => module.RotateTokenDialog) as unknown as typeof import('../../components/rotate-token-dialog.tsx').RotateTokenDialog;
 
 type OverviewRotation = { entry: OverviewToken; expiresAt?: string };
 
@@ -60,6 +63,7 @@ export function ExpiryOverviewScreen({ search }: { search: ExpirySearch }) {
   const [secret, setSecret] = useState<string | null>(null);
   const options = accessTokensQueries.expiry(connection, search.everywhere, (done, total) => setProgress({ done, total }));
   const overview = useQuery(options);
+  usePreloadWhenIdle(loadRotateDialog, Boolean(overview.data));
   const isAdmin = Boolean(session?.connection.isAdmin);
   const canWrite = Boolean(session?.connection.canWrite);
   const shown = useMemo(
@@ -177,18 +181,16 @@ export function ExpiryOverviewScreen({ search }: { search: ExpirySearch }) {
         )
       ) : null}
       {overview.data ? <p className="muted" role="status">{`${shown.length} tokens in ${overview.data.groups} groups.`}</p> : null}
-      <Suspense fallback={null}>
-        {rotating ? (
-          <RotateEntryDialog
-            entry={rotating}
-            onClose={() => setRotating(null)}
-            onRotated={(token: NewAccessToken) => {
-              replaceRotated(rotating, token);
-              setSecret(token.token);
-            }}
-          />
-        ) : null}
-      </Suspense>
+      {rotating ? (
+        <RotateEntryDialog
+          entry={rotating}
+          onClose={() => setRotating(null)}
+          onRotated={(token: NewAccessToken) => {
+            replaceRotated(rotating, token);
+            setSecret(token.token);
+          }}
+        />
+      ) : null}
       <SecretOnce secret={secret} title="The rotated access token" onDone={() => setSecret(null)} />
     </section>
   );

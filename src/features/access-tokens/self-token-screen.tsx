@@ -1,4 +1,4 @@
-import { Suspense, lazy, useState } from 'react';
+import { useState } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { accessTokensQueries, type NewAccessToken } from '../../api/access-tokens.ts';
 import { roleName } from '../../api/members.ts';
@@ -8,8 +8,11 @@ import { EmptyState, RoutePending } from '../../components/states.tsx';
 import { SecretOnce } from '../../components/secret-once.tsx';
 import { Time } from '../../components/time.tsx';
 import { TokenExpiry, TokenStateBadge } from '../../components/token-status.tsx';
+import { usePreloadWhenIdle } from '../../components/list-hooks.ts';
+import { chunk, lazyPart } from '../../components/lazy-part.ts';
 
-const RotateTokenDialog = lazy(() => import('./token-dialogs.tsx').then((module) => ({ default: module.RotateTokenDialog })));
+const loadDialogs = chunk(() => import('./token-dialogs.tsx'));
+const RotateTokenDialog = lazyPart(loadDialogs, (module) => module.RotateTokenDialog);
 
 /** A self-rotation needs `api` or `self_rotate` on the token itself (spec 1, 4.2). */
 const SELF_ROTATE_SCOPES = ['api', 'self_rotate'];
@@ -21,10 +24,10 @@ function GroupTokenDetails({ groupId, groupName }: { groupId: number; groupName:
   const token = useQuery(accessTokensQueries.self(connection, groupId));
   const [rotating, setRotating] = useState(false);
   const [secret, setSecret] = useState<string | null>(null);
+  const canRotate = Boolean(token.data?.scopes.some((scope) => SELF_ROTATE_SCOPES.includes(scope)));
+  usePreloadWhenIdle(loadDialogs, canRotate);
   if (token.isPending) return <RoutePending />;
   if (token.error) return <ErrorPanel error={token.error} onRetry={() => void token.refetch()} />;
-  const scopes = token.data.scopes;
-  const canRotate = scopes.some((scope) => SELF_ROTATE_SCOPES.includes(scope));
   return (
     <>
       <dl className="details">
@@ -39,7 +42,7 @@ function GroupTokenDetails({ groupId, groupName }: { groupId: number; groupName:
         <dt>Role</dt>
         <dd>{roleName(token.data.access_level ?? 0)}</dd>
         <dt>Scopes</dt>
-        <dd>{scopes.join(', ')}</dd>
+        <dd>{token.data.scopes.join(', ')}</dd>
         <dt>Expires</dt>
         <dd>
           <TokenExpiry token={token.data} />
@@ -59,22 +62,20 @@ function GroupTokenDetails({ groupId, groupName }: { groupId: number; groupName:
         Rotate this token
       </button>
       {!canRotate ? <p className="muted">It cannot rotate itself: that needs the api or self_rotate scope. An Owner of {groupName} can rotate it.</p> : null}
-      <Suspense fallback={null}>
-        {rotating ? (
-          <RotateTokenDialog
-            self
-            token={token.data}
-            groupId={groupId}
-            onClose={() => setRotating(false)}
-            onRotated={(rotated: NewAccessToken) => {
-              // the old secret is revoked: the console carries on with the new one
-              if (active) session.replaceToken(rotated.token);
-              setSecret(rotated.token);
-              void token.refetch();
-            }}
-          />
-        ) : null}
-      </Suspense>
+      {rotating ? (
+        <RotateTokenDialog
+          self
+          token={token.data}
+          groupId={groupId}
+          onClose={() => setRotating(false)}
+          onRotated={(rotated: NewAccessToken) => {
+            // the old secret is revoked: the console carries on with the new one
+            if (active) session.replaceToken(rotated.token);
+            setSecret(rotated.token);
+            void token.refetch();
+          }}
+        />
+      ) : null}
       <SecretOnce secret={secret} title="This token, rotated" onDone={() => setSecret(null)} />
     </>
   );

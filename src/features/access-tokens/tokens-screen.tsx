@@ -1,4 +1,4 @@
-import { Suspense, lazy, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useSuspenseQuery } from '@tanstack/react-query';
 
 import { accessTokensQueries, type AccessToken, type NewAccessToken } from '../../api/access-tokens.ts';
@@ -16,12 +16,13 @@ import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { SecretOnce } from '../../components/secret-once.tsx';
 import { useNotify } from '../../components/toast.tsx';
 import { tokenListParams, tokensSearchSchema, type TokensSearch } from './search.ts';
+import { chunk, lazyPart } from '../../components/lazy-part.ts';
 
 // the forms load after the list, not before its first row
-const loadDialogs = () => import('./token-dialogs.tsx');
-const CreateTokenDialog = lazy(() => loadDialogs().then((module) => ({ default: module.CreateTokenDialog })));
-const RotateTokenDialog = lazy(() => loadDialogs().then((module) => ({ default: module.RotateTokenDialog })));
-const RevokeTokenDialog = lazy(() => loadDialogs().then((module) => ({ default: module.RevokeTokenDialog })));
+const loadDialogs = chunk(() => import('./token-dialogs.tsx'));
+const CreateTokenDialog = lazyPart(loadDialogs, (module) => module.CreateTokenDialog);
+const RotateTokenDialog = lazyPart(loadDialogs, (module) => module.RotateTokenDialog);
+const RevokeTokenDialog = lazyPart(loadDialogs, (module) => module.RevokeTokenDialog);
 
 function DateRange({ label, after, before, onChange }: { label: string; after?: string; before?: string; onChange: (after?: string, before?: string) => void }) {
   return (
@@ -117,11 +118,11 @@ function TokensList({ groupId, groupName, search }: TokensScreenProps) {
       )}
       <Paginator page={page} label="Access tokens pages" />
       {canManage ? (
-        <Suspense fallback={null}>
+        <>
           {creating ? <CreateTokenDialog onClose={() => setCreating(false)} groupId={groupId} groupName={name} onCreated={showSecret('Your new access token')} /> : null}
           {rotating ? <RotateTokenDialog token={rotating} groupId={groupId} onClose={() => setRotating(null)} onRotated={showSecret('The rotated access token')} /> : null}
           {revoking ? <RevokeTokenDialog token={revoking} groupId={groupId} onClose={() => setRevoking(null)} onRevoked={(token) => notify(`Revoked ${token.name}.`)} /> : null}
-        </Suspense>
+        </>
       ) : null}
       <SecretOnce secret={secret?.value ?? null} title={secret?.title ?? ''} onDone={() => setSecret(null)} />
     </section>

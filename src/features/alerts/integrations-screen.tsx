@@ -1,5 +1,5 @@
 import './alerts.css';
-import { lazy, Suspense, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { alertsQueries, integrationNameSchema, type Integration } from '../../api/alerts.ts';
@@ -17,9 +17,10 @@ import { CopyButton } from '../../components/copy-button.tsx';
 import { useCreateHttpIntegration, useCreatePrometheusIntegration, useDestroyIntegration, useResetIntegrationToken, useSetIntegrationActive } from './mutations.ts';
 import { integrationTypeLabel } from './integration-labels.ts';
 import { AlertsScreen } from './alerts-screen.tsx';
+import { chunk, lazyPart } from '../../components/lazy-part.ts';
 
 // the mapping editor loads when it is opened, not with the list
-const MappingEditor = lazy(() => import('./mapping-editor.tsx').then((module) => ({ default: module.MappingEditor })));
+const MappingEditor = lazyPart(chunk(() => import('./mapping-editor.tsx')), (module) => module.MappingEditor, <RoutePending />);
 
 const MAINTAINER = 40;
 
@@ -171,9 +172,7 @@ function Integrations({ projectId, fullPath, editable }: { projectId: number; fu
         }
       </QueryStates>
       {mapping ? (
-        <Suspense fallback={<RoutePending />}>
-          <MappingEditor key={mapping.id} projectId={projectId} fullPath={fullPath} integration={mapping} onClose={() => setMappingId(null)} />
-        </Suspense>
+        <MappingEditor key={mapping.id} projectId={projectId} fullPath={fullPath} integration={mapping} onClose={() => setMappingId(null)} />
       ) : null}
       {resetting ? <ConfirmIntegration kind="reset" fullPath={fullPath} integration={resetting} onClose={() => setResetting(null)} /> : null}
       {deleting ? <ConfirmIntegration kind="delete" fullPath={fullPath} integration={deleting} onClose={() => setDeleting(null)} /> : null}

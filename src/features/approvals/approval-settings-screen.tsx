@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { approvalsQueries, type ApprovalRule } from '../../api/approvals.ts';
 import { useConnection } from '../../api/react.ts';
@@ -9,13 +9,14 @@ import { EmptyState } from '../../components/states.tsx';
 import { useProjectCaller } from '../../components/use-project-caller.ts';
 import { approvalsReadOnly } from './permissions.ts';
 import { usePreloadWhenIdle } from '../../components/list-hooks.ts';
+import { chunk, lazyPart } from '../../components/lazy-part.ts';
 
 // the rule forms load once the screen knows the caller may change rules, not before its first paint
-const loadDialogs = () => import('./rule-dialogs.tsx');
+const loadDialogs = chunk(() => import('./rule-dialogs.tsx'));
 // the switches are a form (react-hook-form and its resolver): their code loads beside the settings' request, not in the route's chunk
-const SettingsSection = lazy(() => import('./settings-section.tsx').then((module) => ({ default: module.SettingsSection })));
-const RuleDialog = lazy(() => loadDialogs().then((module) => ({ default: module.RuleDialog })));
-const DeleteRuleDialog = lazy(() => loadDialogs().then((module) => ({ default: module.DeleteRuleDialog })));
+const SettingsSection = lazyPart(chunk(() => import('./settings-section.tsx')), (module) => module.SettingsSection, <p role="status">Loading the settings…</p>);
+const RuleDialog = lazyPart(loadDialogs, (module) => module.RuleDialog);
+const DeleteRuleDialog = lazyPart(loadDialogs, (module) => module.DeleteRuleDialog);
 
 export function ApprovalSettingsScreen({ projectId, projectName }: { projectId: number; projectName?: string }) {
   const connection = useConnection();
@@ -30,9 +31,7 @@ export function ApprovalSettingsScreen({ projectId, projectName }: { projectId: 
       {pending ? null : <Note>{readOnly}</Note>}
       <QueryStates query={settings}>
         {(data) => (
-          <Suspense fallback={<p role="status">Loading the settings…</p>}>
-            <SettingsSection projectId={projectId} settings={data} readOnly={readOnly} />
-          </Suspense>
+<SettingsSection projectId={projectId} settings={data} readOnly={readOnly} />
         )}
       </QueryStates>
       <RulesSection projectId={projectId} readOnly={readOnly} />
@@ -106,11 +105,9 @@ function RulesSection({ projectId, readOnly }: { projectId: number; readOnly: st
           )
         }
       </QueryStates>
-      <Suspense fallback={null}>
-        {adding ? <RuleDialog projectId={projectId} rule={null} onClose={() => setAdding(false)} /> : null}
-        {editing ? <RuleDialog key={editing.id} projectId={projectId} rule={editing} onClose={() => setEditing(null)} /> : null}
-        {deleting ? <DeleteRuleDialog projectId={projectId} rule={deleting} onClose={() => setDeleting(null)} /> : null}
-      </Suspense>
+      {adding ? <RuleDialog projectId={projectId} rule={null} onClose={() => setAdding(false)} /> : null}
+      {editing ? <RuleDialog key={editing.id} projectId={projectId} rule={editing} onClose={() => setEditing(null)} /> : null}
+      {deleting ? <DeleteRuleDialog projectId={projectId} rule={deleting} onClose={() => setDeleting(null)} /> : null}
     </section>
   );
 }

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import {
   DndContext, DragOverlay, KeyboardSensor, PointerSensor, closestCenter, pointerWithin, rectIntersection, useSensor, useSensors,
@@ -17,13 +17,16 @@ import { boardColumns, cardReference, type Column } from './columns.ts';
 import { useDeleteBoard, useRemoveList } from './mutations.ts';
 import { useCardMove } from './use-card-move.ts';
 import './boards.css';
+import { usePreloadWhenIdle } from '../../components/list-hooks.ts';
+import { chunk, lazyPart } from '../../components/lazy-part.ts';
 
-// the board's forms load when one opens: the board itself is its drag and drop
-const loadDialogs = () => import('./board-dialogs.tsx');
-const CreateBoardDialog = lazy(() => loadDialogs().then((module) => ({ default: module.CreateBoardDialog })));
-const AddListDialog = lazy(() => loadDialogs().then((module) => ({ default: module.AddListDialog })));
+// the board's forms are not in its chunk (the board itself is its drag and drop): they load once it is idle
+const loadDialogs = chunk(() => import('./board-dialogs.tsx'));
+const CreateBoardDialog = lazyPart(loadDialogs, (module) => module.CreateBoardDialog);
+const AddListDialog = lazyPart(loadDialogs, (module) => module.AddListDialog);
 // confirmations too (the dialog library with them), mounted only while asked
-const ConfirmDialog = lazy(() => import('../../components/dialog.tsx').then((module) => ({ default: module.ConfirmDialog })));
+const loadConfirm = chunk(() => import('../../components/dialog.tsx'));
+const ConfirmDialog = lazyPart(loadConfirm, (module) => module.ConfirmDialog);
 
 interface BoardScreenProps {
   scope: Scope;
@@ -48,6 +51,8 @@ export function BoardScreen({ scope, boardId, onSelectBoard, sourceName }: Board
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const deleteBoard = useDeleteBoard();
+  usePreloadWhenIdle(loadDialogs, canPlan);
+  usePreloadWhenIdle(loadConfirm, canPlan);
 
   return (
     <section className="screen board-screen" aria-labelledby="board-heading">
@@ -79,28 +84,24 @@ export function BoardScreen({ scope, boardId, onSelectBoard, sourceName }: Board
         </div>
       </header>
       {creating ? (
-        <Suspense fallback={null}>
-          <CreateBoardDialog onOpenChange={setCreating} scope={scope} onCreated={(created) => onSelectBoard(created.id)} />
-        </Suspense>
+        <CreateBoardDialog onOpenChange={setCreating} scope={scope} onCreated={(created) => onSelectBoard(created.id)} />
       ) : null}
       {board ? (
         <>
           {deleting ? (
-            <Suspense fallback={null}>
-              <ConfirmDialog
-                open
-                onOpenChange={setDeleting}
-                title={`Delete board ${board.name ?? board.id}?`}
-                description={`The board ${board.name ?? board.id} and its lists are deleted. The issues and labels stay as they are.`}
-                confirmLabel="Delete board"
-                destructive
-                write={deleteBoard}
-                error={deleteBoard.status === 'refused' ? errorText(deleteBoard.error) : null}
-                onConfirm={() =>
-                  deleteBoard.mutate({ scope, boardId: board.id }, { onSuccess: () => (setDeleting(false), onSelectBoard(undefined)) })
-                }
-              />
-            </Suspense>
+            <ConfirmDialog
+              open
+              onOpenChange={setDeleting}
+              title={`Delete board ${board.name ?? board.id}?`}
+              description={`The board ${board.name ?? board.id} and its lists are deleted. The issues and labels stay as they are.`}
+              confirmLabel="Delete board"
+              destructive
+              write={deleteBoard}
+              error={deleteBoard.status === 'refused' ? errorText(deleteBoard.error) : null}
+              onConfirm={() =>
+                deleteBoard.mutate({ scope, boardId: board.id }, { onSuccess: () => (setDeleting(false), onSelectBoard(undefined)) })
+              }
+            />
           ) : null}
           {myAccess.isSuccess && !canPlan ? (
             <p className="notice">Your role here shows the board; moving cards and changing boards and lists needs the Planner role or above.</p>
@@ -235,24 +236,20 @@ function BoardColumns({ board, scope, canPlan }: { board: Board; scope: Scope; c
         </div>
       ) : null}
       {adding ? (
-        <Suspense fallback={null}>
-          <AddListDialog onOpenChange={setAdding} scope={scope} board={board} />
-        </Suspense>
+        <AddListDialog onOpenChange={setAdding} scope={scope} board={board} />
       ) : null}
       {removing?.list ? (
-        <Suspense fallback={null}>
-          <ConfirmDialog
-            open
-            onOpenChange={(open) => (!open ? setRemoving(null) : undefined)}
-            title={`Remove list ${removing.title}?`}
-            description={`The list ${removing.title} leaves the board. Its issues keep their ${removing.kind === 'label' ? 'label' : removing.kind} and show in Open.`}
-            confirmLabel="Remove list"
-            destructive
-            write={removeList}
-            error={removeList.status === 'refused' ? errorText(removeList.error) : null}
-            onConfirm={() => removeList.mutate({ scope, boardId: board.id, listId: removing.list!.id }, { onSuccess: () => setRemoving(null) })}
-          />
-        </Suspense>
+        <ConfirmDialog
+          open
+          onOpenChange={(open) => (!open ? setRemoving(null) : undefined)}
+          title={`Remove list ${removing.title}?`}
+          description={`The list ${removing.title} leaves the board. Its issues keep their ${removing.kind === 'label' ? 'label' : removing.kind} and show in Open.`}
+          confirmLabel="Remove list"
+          destructive
+          write={removeList}
+          error={removeList.status === 'refused' ? errorText(removeList.error) : null}
+          onConfirm={() => removeList.mutate({ scope, boardId: board.id, listId: removing.list!.id }, { onSuccess: () => setRemoving(null) })}
+        />
       ) : null}
       {outcome ? (
         <div className={outcome.kind === 'refused' ? 'form-error board-screen__outcome' : 'notice board-screen__outcome'} role={outcome.kind === 'refused' ? 'alert' : 'status'}>

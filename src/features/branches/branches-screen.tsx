@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { branchesQueries, type Branch, type ProtectedBranch } from '../../api/branches.ts';
 import { useConnection } from '../../api/react.ts';
@@ -15,14 +15,15 @@ import { deleteRefusal, protectRefusal, pushRefusal, type BranchCaller } from '.
 import { describeLevels, rulesFor } from './protection-rules.ts';
 import { regexCheckQuery } from './regex-check.ts';
 import { BRANCH_SORTS, branchListParams, branchesSearchSchema, isFiltered, type BranchesSearch } from './search.ts';
+import { chunk, lazyPart } from '../../components/lazy-part.ts';
 
 // mounted only while open; their code comes once the list is painted (usePreloadWhenIdle)
-const loadDialogs = () => import('./branch-dialogs.tsx');
-const CreateBranchDialog = lazy(() => loadDialogs().then((module) => ({ default: module.CreateBranchDialog })));
-const DeleteBranchDialog = lazy(() => loadDialogs().then((module) => ({ default: module.DeleteBranchDialog })));
-const DeleteMergedDialog = lazy(() => loadDialogs().then((module) => ({ default: module.DeleteMergedDialog })));
-const ProtectBranchDialog = lazy(() => loadDialogs().then((module) => ({ default: module.ProtectBranchDialog })));
-const UnprotectBranchDialog = lazy(() => loadDialogs().then((module) => ({ default: module.UnprotectBranchDialog })));
+const loadDialogs = chunk(() => import('./branch-dialogs.tsx'));
+const CreateBranchDialog = lazyPart(loadDialogs, (module) => module.CreateBranchDialog);
+const DeleteBranchDialog = lazyPart(loadDialogs, (module) => module.DeleteBranchDialog);
+const DeleteMergedDialog = lazyPart(loadDialogs, (module) => module.DeleteMergedDialog);
+const ProtectBranchDialog = lazyPart(loadDialogs, (module) => module.ProtectBranchDialog);
+const UnprotectBranchDialog = lazyPart(loadDialogs, (module) => module.UnprotectBranchDialog);
 
 interface BranchesScreenProps {
   projectId: number;
@@ -62,10 +63,8 @@ export function BranchesScreen({ projectId, projectName, defaultBranch, search }
         </p>
       ) : null}
       <BranchList projectId={projectId} search={search} caller={caller} />
-      <Suspense fallback={null}>
-        {creating ? <CreateBranchDialog onClose={() => setCreating(false)} projectId={projectId} defaultRef={defaultBranch ?? ''} /> : null}
-        {deletingMerged ? <DeleteMergedDialog onClose={() => setDeletingMerged(false)} projectId={projectId} defaultBranch={defaultBranch ?? null} /> : null}
-      </Suspense>
+      {creating ? <CreateBranchDialog onClose={() => setCreating(false)} projectId={projectId} defaultRef={defaultBranch ?? ''} /> : null}
+      {deletingMerged ? <DeleteMergedDialog onClose={() => setDeletingMerged(false)} projectId={projectId} defaultBranch={defaultBranch ?? null} /> : null}
     </section>
   );
 }
@@ -229,11 +228,9 @@ function BranchList({ projectId, search, caller }: { projectId: number; search: 
     <>
       <BranchFilters search={search} />
       {body}
-      <Suspense fallback={null}>
-        {deleting ? <DeleteBranchDialog branch={deleting} projectId={projectId} onClose={() => setDeleting(null)} /> : null}
-        {protecting ? <ProtectBranchDialog branch={protecting} projectId={projectId} onClose={() => setProtecting(null)} /> : null}
-        {unprotecting ? <UnprotectBranchDialog branch={unprotecting} rules={rulesFor(unprotecting.name, rules)} projectId={projectId} onClose={() => setUnprotecting(null)} /> : null}
-      </Suspense>
+      {deleting ? <DeleteBranchDialog branch={deleting} projectId={projectId} onClose={() => setDeleting(null)} /> : null}
+      {protecting ? <ProtectBranchDialog branch={protecting} projectId={projectId} onClose={() => setProtecting(null)} /> : null}
+      {unprotecting ? <UnprotectBranchDialog branch={unprotecting} rules={rulesFor(unprotecting.name, rules)} projectId={projectId} onClose={() => setUnprotecting(null)} /> : null}
     </>
   );
 }

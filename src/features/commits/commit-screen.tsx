@@ -1,4 +1,4 @@
-import { Suspense, lazy, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { commitsQueries, type CommitRef, type PickKind } from '../../api/commits.ts';
@@ -13,10 +13,11 @@ import { DiffView } from './diff-view.tsx';
 import { pickAccess, roleIn } from './permissions.ts';
 import { formatCount } from '../../lib/numbers.ts';
 import { usePreloadWhenIdle } from '../../components/list-hooks.ts';
+import { chunk, lazyPart } from '../../components/lazy-part.ts';
 
 // the dialog loads when someone may use it, not before the commit's first paint
-const loadPickDialog = () => import('./pick-dialog.tsx');
-const PickDialog = lazy(() => loadPickDialog().then((module) => ({ default: module.PickDialog })));
+const loadPickDialog = chunk(() => import('./pick-dialog.tsx'));
+const PickDialog = lazyPart(loadPickDialog, (module) => module.PickDialog);
 
 function When({ value }: { value: string | null | undefined }) {
   if (!value) return <span className="muted">unknown</span>;
@@ -240,9 +241,7 @@ export function CommitScreen({ projectId, sha }: { projectId: number; sha: strin
         <DiffView key={commit.id} projectId={projectId} sha={commit.id} />
       </section>
       {access?.allowed && picking ? (
-        <Suspense fallback={null}>
-          <PickDialog open onOpenChange={(open) => !open && setPicking(null)} kind={picking} projectId={projectId} commit={commit} />
-        </Suspense>
+        <PickDialog open onOpenChange={(open) => !open && setPicking(null)} kind={picking} projectId={projectId} commit={commit} />
       ) : null}
     </article>
   );

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { deployKeysQueries, type InstanceDeployKey, type KeyProject } from '../../api/deploy-keys.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
@@ -13,10 +13,11 @@ import { Time } from '../../components/time.tsx';
 import { Expiry, Fingerprints } from './key-cells.tsx';
 import { instanceDeployKeysSearchSchema, type InstanceDeployKeysSearch } from './search.ts';
 import { RouteLink } from '../../components/route-link.tsx';
+import { chunk, lazyPart } from '../../components/lazy-part.ts';
 
 // mounted only while open; its code comes once the list is painted (usePreloadWhenIdle)
-const loadDialogs = () => import('./key-dialogs.tsx');
-const AddDeployKeyDialog = lazy(() => loadDialogs().then((module) => ({ default: module.AddDeployKeyDialog })));
+const loadDialogs = chunk(() => import('./key-dialogs.tsx'));
+const AddDeployKeyDialog = lazyPart(loadDialogs, (module) => module.AddDeployKeyDialog);
 
 /** Every deploy key of the instance, with the projects using each (administrators only). */
 export function InstanceKeysScreen({ search }: { search: InstanceDeployKeysSearch }) {
@@ -114,9 +115,7 @@ function InstanceKeyList({ search, canWrite }: { search: InstanceDeployKeysSearc
         <PerPageSelect value={wanted.per_page} onChange={(perPage) => setSearch({ per_page: perPage as InstanceDeployKeysSearch['per_page'] })} />
       </div>
       {body}
-      <Suspense fallback={null}>
-        {adding ? <AddDeployKeyDialog onClose={() => setAdding(false)} target="instance" /> : null}
-      </Suspense>
+      {adding ? <AddDeployKeyDialog onClose={() => setAdding(false)} target="instance" /> : null}
     </>
   );
 }

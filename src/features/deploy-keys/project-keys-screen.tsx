@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { deployKeysQueries, type ProjectDeployKey } from '../../api/deploy-keys.ts';
 import { useConnection } from '../../api/react.ts';
@@ -15,13 +15,14 @@ import { Time } from '../../components/time.tsx';
 import { Expiry, Fingerprints } from './key-cells.tsx';
 import { changeRefusal, projectKeysRefusal, type DeployKeyCaller } from './permissions.ts';
 import { projectDeployKeysSearchSchema, type ProjectDeployKeysSearch } from './search.ts';
+import { chunk, lazyPart } from '../../components/lazy-part.ts';
 
 // mounted only while open; their code comes once the list is painted (usePreloadWhenIdle)
-const loadDialogs = () => import('./key-dialogs.tsx');
-const AddDeployKeyDialog = lazy(() => loadDialogs().then((module) => ({ default: module.AddDeployKeyDialog })));
-const DeleteDeployKeyDialog = lazy(() => loadDialogs().then((module) => ({ default: module.DeleteDeployKeyDialog })));
-const EditDeployKeyDialog = lazy(() => loadDialogs().then((module) => ({ default: module.EditDeployKeyDialog })));
-const EnableDeployKeyDialog = lazy(() => loadDialogs().then((module) => ({ default: module.EnableDeployKeyDialog })));
+const loadDialogs = chunk(() => import('./key-dialogs.tsx'));
+const AddDeployKeyDialog = lazyPart(loadDialogs, (module) => module.AddDeployKeyDialog);
+const DeleteDeployKeyDialog = lazyPart(loadDialogs, (module) => module.DeleteDeployKeyDialog);
+const EditDeployKeyDialog = lazyPart(loadDialogs, (module) => module.EditDeployKeyDialog);
+const EnableDeployKeyDialog = lazyPart(loadDialogs, (module) => module.EnableDeployKeyDialog);
 
 interface ProjectKeysScreenProps {
   projectId: number;
@@ -117,12 +118,10 @@ function KeyList({ projectId, projectName, search, caller }: { projectId: number
         <PerPageSelect value={wanted.per_page} onChange={(perPage) => setSearch({ per_page: perPage as ProjectDeployKeysSearch['per_page'] })} />
       </div>
       {body}
-      <Suspense fallback={null}>
-        {adding ? <AddDeployKeyDialog onClose={() => setAdding(false)} target={{ project: projectId }} /> : null}
-        {enabling ? <EnableDeployKeyDialog onClose={() => setEnabling(false)} projectId={projectId} /> : null}
-        {editing ? <EditDeployKeyDialog projectId={projectId} deployKey={editing} onClose={() => setEditing(null)} /> : null}
-        {deleting ? <DeleteDeployKeyDialog projectId={projectId} projectName={projectName} deployKey={deleting} onClose={() => setDeleting(null)} /> : null}
-      </Suspense>
+      {adding ? <AddDeployKeyDialog onClose={() => setAdding(false)} target={{ project: projectId }} /> : null}
+      {enabling ? <EnableDeployKeyDialog onClose={() => setEnabling(false)} projectId={projectId} /> : null}
+      {editing ? <EditDeployKeyDialog projectId={projectId} deployKey={editing} onClose={() => setEditing(null)} /> : null}
+      {deleting ? <DeleteDeployKeyDialog projectId={projectId} projectName={projectName} deployKey={deleting} onClose={() => setDeleting(null)} /> : null}
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { commitsQueries } from '../../api/commits.ts';
@@ -18,8 +18,11 @@ import { formatBytes, imageTypeFor } from './file-kind.ts';
 import { FilesToolbar } from './files-toolbar.tsx';
 import { useFilesContext, type FilesContext } from './use-files-context.ts';
 import { formatCount } from '../../lib/numbers.ts';
+import { usePreloadWhenIdle } from '../../components/list-hooks.ts';
+import { chunk, lazyPart } from '../../components/lazy-part.ts';
 
-const DeleteFileDialog = lazy(() => import('./delete-file-dialog.tsx').then((module) => ({ default: module.DeleteFileDialog })));
+const loadDeleteDialog = chunk(() => import('./delete-file-dialog.tsx'));
+const DeleteFileDialog = lazyPart(loadDeleteDialog, (module) => module.DeleteFileDialog);
 
 /** One file at a ref: size, last commit, the content (code, image or a binary notice), download, blame, edit, delete. */
 export function BlobScreen({ projectId, path: rawPath, urlRef }: { projectId: number; path: string; urlRef: string }) {
@@ -123,6 +126,7 @@ function FileActions({ projectId, file, path, urlRef, context }: { projectId: nu
   const [downloading, setDownloading] = useState(false);
   const [downloadError, setDownloadError] = useState<string | null>(null);
   const [deleting, setDeleting] = useState(false);
+  usePreloadWhenIdle(loadDeleteDialog, context.access.canEdit);
   const project = String(projectId);
   const download = async () => {
     setDownloading(true);
@@ -159,19 +163,17 @@ function FileActions({ projectId, file, path, urlRef, context }: { projectId: nu
         </span>
       ) : null}
       {deleting ? (
-        <Suspense fallback={null}>
-          <DeleteFileDialog
-            projectId={projectId}
-            file={file}
-            context={context}
-            onClose={() => setDeleting(false)}
-            onDeleted={async (branch) => {
-              notify(`Deleted ${path} on ${branch}.`);
-              const directory = await existingDirectory(connection, projectId, parentDirectory(path), branch);
-              void navigate({ to: '/projects/$projectId/tree/$', params: { projectId: project, _splat: directory }, search: { ref: branch === context.gitRef ? urlRef : branch } });
-            }}
-          />
-        </Suspense>
+        <DeleteFileDialog
+          projectId={projectId}
+          file={file}
+          context={context}
+          onClose={() => setDeleting(false)}
+          onDeleted={async (branch) => {
+            notify(`Deleted ${path} on ${branch}.`);
+            const directory = await existingDirectory(connection, projectId, parentDirectory(path), branch);
+            void navigate({ to: '/projects/$projectId/tree/$', params: { projectId: project, _splat: directory }, search: { ref: branch === context.gitRef ? urlRef : branch } });
+          }}
+        />
       ) : null}
     </div>
   );

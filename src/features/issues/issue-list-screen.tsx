@@ -1,4 +1,4 @@
-import { Suspense, lazy, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { useNavigate} from '@tanstack/react-router';
 import { issuesQueries, nextIssueCursor, type Issue, type IssueScope } from '../../api/issues.ts';
@@ -18,10 +18,11 @@ import { ISSUE_ORDERS, clearTokens, isFiltered, issueFilters, issuesSearchSchema
 import { isOffsetPage, issueListOptions } from './route-options.ts';
 import { IssueListKeysetPages } from './issue-list-keyset-pages.tsx';
 import { RouteLink } from '../../components/route-link.tsx';
+import { chunk, lazyPart } from '../../components/lazy-part.ts';
 
 // the bulk panel (its pickers and the move dialog) loads after the list, not before its first row
-const loadBulkEdit = () => import('./bulk-edit.tsx');
-const BulkEdit = lazy(() => loadBulkEdit().then((module) => ({ default: module.BulkEdit })));
+const loadBulkEdit = chunk(() => import('./bulk-edit.tsx'));
+const BulkEdit = lazyPart(loadBulkEdit, (module) => module.BulkEdit);
 
 const NO_SELECTION: ReadonlyMap<number, BulkTarget> = new Map();
 
@@ -186,17 +187,15 @@ export function IssueListScreen({ scope, sourceName, search }: IssueListScreenPr
       {canWrite && (selected.size || bulkUsed) ? (
         <>
           <p role="status">{`${selected.size} selected`}</p>
-          <Suspense fallback={null}>
-            <BulkEdit
-              scope={scope}
-              selected={[...selected.values()]}
-              onDone={(failedIds) => {
-                setBulkUsed(true);
-                // the issues whose write failed stay selected, to try again or deselect
-                setSelected((previous) => new Map([...previous].filter(([id]) => failedIds.includes(id))));
-              }}
-            />
-          </Suspense>
+          <BulkEdit
+            scope={scope}
+            selected={[...selected.values()]}
+            onDone={(failedIds) => {
+              setBulkUsed(true);
+              // the issues whose write failed stay selected, to try again or deselect
+              setSelected((previous) => new Map([...previous].filter(([id]) => failedIds.includes(id))));
+            }}
+          />
         </>
       ) : null}
       {items.length === 0 ? (

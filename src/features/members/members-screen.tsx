@@ -1,4 +1,4 @@
-import { Suspense, lazy, useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 
 import { ROLES, membersQueries, type Member } from '../../api/members.ts';
@@ -16,12 +16,13 @@ import { Time } from '../../components/time.tsx';
 import { Expiry, RoleBadge } from './badges.tsx';
 import { membersListParams, membersSearchSchema, type MembersSearch } from './search.ts';
 import { BreakableText } from '../../components/breakable-text.tsx';
+import { chunk, lazyPart } from '../../components/lazy-part.ts';
 
 // the forms (react-hook-form and the resolver) load after the list, not before its first row
-const loadDialogs = () => import('./member-dialogs.tsx');
-const AddMemberDialog = lazy(() => loadDialogs().then((module) => ({ default: module.AddMemberDialog })));
-const EditMemberDialog = lazy(() => loadDialogs().then((module) => ({ default: module.EditMemberDialog })));
-const RemoveMemberDialog = lazy(() => loadDialogs().then((module) => ({ default: module.RemoveMemberDialog })));
+const loadDialogs = chunk(() => import('./member-dialogs.tsx'));
+const AddMemberDialog = lazyPart(loadDialogs, (module) => module.AddMemberDialog);
+const EditMemberDialog = lazyPart(loadDialogs, (module) => module.EditMemberDialog);
+const RemoveMemberDialog = lazyPart(loadDialogs, (module) => module.RemoveMemberDialog);
 
 interface MembersScreenProps {
   kind: SourceKind;
@@ -242,13 +243,13 @@ export function MembersScreen({ kind, scope, sourceName: loadedName, topLevelGro
         <DataTable caption={listName} columns={columns} data={page.items} getRowId={(member) => String(member.id)} />
       )}
       <Paginator page={page} label={`${listName} pages`} />
+      {/* a dialog is mounted while open only: a closed one built its form and schema on every load of the list */}
       {canManage ? (
-        // a dialog is mounted while open only: a closed one built its form and schema on every load of the list
-        <Suspense fallback={null}>
+        <>
           {adding ? <AddMemberDialog onClose={() => setAdding(false)} scope={scope} sourceName={sourceName} roles={roles} /> : null}
           {editing ? <EditMemberDialog member={editing} onClose={() => setEditing(null)} scope={scope} roles={roles} /> : null}
           {removing ? <RemoveMemberDialog member={removing} onClose={() => setRemoving(null)} scope={scope} sourceName={sourceName} isGroup={kind === 'group'} /> : null}
-        </Suspense>
+        </>
       ) : null}
     </section>
   );

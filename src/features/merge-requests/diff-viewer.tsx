@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useQueries, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useLocation, useNavigate } from '@tanstack/react-router';
 import { mergeRequestsQueries, type Discussion, type MergeRequestDetail } from '../../api/merge-requests.ts';
@@ -21,6 +21,7 @@ import type { DiffSearch } from './diff-search.ts';
 import '../../components/highlight.css';
 import './diff.css';
 import { formatCount } from '../../lib/numbers.ts';
+import { chunk, lazyPart } from '../../components/lazy-part.ts';
 
 // wide enough for the tree beside the changes; narrower, the tree opens on request
 const wideScreen = () => typeof window.matchMedia !== 'function' || window.matchMedia('(min-width: 60rem)').matches;
@@ -243,8 +244,7 @@ function useLineThreads(projectId: number, iid: number, request: MergeRequestDet
     setComposing({ anchor: lineAnchor(entry.path, line), position, label: `${entry.path}, ${lineLabel(line)}` });
   };
   const render = (anchors: readonly string[]) => (
-    <Suspense fallback={<p role="status">Loading the threads…</p>}>
-      <LineThreads
+    <LineThreads
         target={target}
         caller={caller}
         threads={anchors.flatMap((anchor) => byLine.get(anchor) ?? [])}
@@ -253,13 +253,12 @@ function useLineThreads(projectId: number, iid: number, request: MergeRequestDet
         mayResolve={mayResolve}
         mayComment={mayComment}
       />
-    </Suspense>
   );
   return { threaded, mayComment, compose, render };
 }
 
 // the threads and their forms arrive with the first line that has one: the changes paint without them
-const LineThreads = lazy(() => import('./merge-request-threads.tsx').then((module) => ({ default: module.LineThreads })));
+const LineThreads = lazyPart(chunk(() => import('./merge-request-threads.tsx')), (module) => module.LineThreads, <p role="status">Loading the threads…</p>);
 
 /** The hash as the anchor it was made from (the browser percent-encodes a path's spaces). */
 function decodedHash(hash: string): string {

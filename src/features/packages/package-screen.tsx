@@ -1,4 +1,4 @@
-import { Suspense, lazy, useState } from 'react';
+import { useState } from 'react';
 import { keepPreviousData, useInfiniteQuery, useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { downloadPackageFile, downloadRefusal, packageFilePath, packagesQueries, type PackageDetail, type PackageFile } from '../../api/packages.ts';
 import { projectsQueries } from '../../api/projects.ts';
@@ -19,10 +19,12 @@ import { installSteps } from './install.ts';
 import { PackagePipelineLink, PackageStatusBadge, PackageTags, packageTypeLabel } from './package-bits.tsx';
 import { PACKAGE_FILES_PER_PAGE } from './route-options.ts';
 import { BreakableText } from '../../components/breakable-text.tsx';
+import { chunk, lazyPart } from '../../components/lazy-part.ts';
 
 // the confirmations load when one opens
-const DeletePackageDialog = lazy(() => import('./package-dialogs.tsx').then((module) => ({ default: module.DeletePackageDialog })));
-const DeleteFileDialog = lazy(() => import('./package-dialogs.tsx').then((module) => ({ default: module.DeleteFileDialog })));
+const loadDialogs = chunk(() => import('./package-dialogs.tsx'));
+const DeletePackageDialog = lazyPart(loadDialogs, (module) => module.DeletePackageDialog);
+const DeleteFileDialog = lazyPart(loadDialogs, (module) => module.DeleteFileDialog);
 
 interface PackageScreenProps {
   projectId: number;
@@ -113,9 +115,7 @@ export function PackageScreen({ projectId, packageId, page }: PackageScreenProps
       <VersionsSection pkg={pkg} projectId={projectId} />
       <PipelinesSection projectId={projectId} packageId={packageId} />
       {deleting ? (
-        <Suspense fallback={null}>
-          <DeletePackageDialog projectId={projectId} pkg={pkg} onClose={() => setDeleting(false)} />
-        </Suspense>
+        <DeletePackageDialog projectId={projectId} pkg={pkg} onClose={() => setDeleting(false)} />
       ) : null}
     </section>
   );
@@ -235,9 +235,7 @@ function FilesSection({ pkg, projectId, page, refused }: { pkg: PackageDetail; p
         )}
       </QueryStates>
       {deleting ? (
-        <Suspense fallback={null}>
-          <DeleteFileDialog projectId={projectId} pkg={pkg} file={deleting} onClose={() => setDeleting(null)} />
-        </Suspense>
+        <DeleteFileDialog projectId={projectId} pkg={pkg} file={deleting} onClose={() => setDeleting(null)} />
       ) : null}
     </section>
   );

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useState } from 'react';
+import { useState } from 'react';
 import { useForm, type UseFormReturn } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
@@ -17,8 +17,11 @@ import { READ_ONLY_TOKEN, useProjectCaller, type ProjectCaller } from '../../com
 import { UncertainWrite } from '../../components/uncertain-write.tsx';
 import { useCreateProtectionRule } from './mutations.ts';
 import { packageTypeLabel } from './package-bits.tsx';
+import { usePreloadWhenIdle } from '../../components/list-hooks.ts';
+import { chunk, lazyPart } from '../../components/lazy-part.ts';
 
-const DeleteRuleDialog = lazy(() => import('./protection-dialogs.tsx').then((module) => ({ default: module.DeleteRuleDialog })));
+const loadDialogs = chunk(() => import('./protection-dialogs.tsx'));
+const DeleteRuleDialog = lazyPart(loadDialogs, (module) => module.DeleteRuleDialog);
 
 const MAINTAINER = 40;
 
@@ -62,6 +65,7 @@ function RuleList({ projectId }: { projectId: number }) {
   const connection = useConnection();
   const rules = useQuery(packagesQueries.rules(connection, projectId));
   const [deleting, setDeleting] = useState<ProtectionRule | null>(null);
+  usePreloadWhenIdle(loadDialogs, Boolean(rules.data?.items.length));
   const columns: ColumnDef<ProtectionRule>[] = [
     { id: 'pattern', header: 'Name pattern', cell: ({ row: { original: rule } }) => <code className="breakable">{rule.package_name_pattern}</code> },
     { id: 'type', header: 'Type', cell: ({ row: { original: rule } }) => packageTypeLabel(rule.package_type) },
@@ -90,9 +94,7 @@ function RuleList({ projectId }: { projectId: number }) {
         }
       </QueryStates>
       {deleting ? (
-        <Suspense fallback={null}>
-          <DeleteRuleDialog projectId={projectId} rule={deleting} onClose={() => setDeleting(null)} />
-        </Suspense>
+        <DeleteRuleDialog projectId={projectId} rule={deleting} onClose={() => setDeleting(null)} />
       ) : null}
     </section>
   );

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { pipelinesQueries } from '../../api/pipelines.ts';
@@ -13,9 +13,10 @@ import { formatDuration } from '../../lib/duration.ts';
 import { durationPoints, durationSummary } from './durations.ts';
 import { PIPELINE_CHART_COUNTS, type PipelineChartSearch } from './search.ts';
 import './pipelines.css';
+import { chunk, lazyPart } from '../../components/lazy-part.ts';
 
 // uPlot comes with the chart only, never with the list or the entry
-const DurationsChart = lazy(() => import('./durations-chart.tsx'));
+const DurationsChart = lazyPart(chunk(() => import('./durations-chart.tsx')), (module) => module.default, <div className="durations-chart" aria-hidden="true" />);
 
 const COUNT_CHOICES = PIPELINE_CHART_COUNTS.map((count) => ({ value: String(count), label: `Last ${count}` }));
 
@@ -72,9 +73,7 @@ export function DurationsScreen({ projectId, projectName, defaultBranch, search 
                   {durationSummary(points)}
                 </p>
                 <figure className="durations-figure">
-                  <Suspense fallback={<div className="durations-chart" aria-hidden="true" />}>
-                    <DurationsChart points={points} />
-                  </Suspense>
+                  <DurationsChart points={points} />
                   <figcaption className="muted">
                     Duration (solid) and queue time (dashed) of the last {points.length} finished pipelines on {ref}, by creation time.
                   </figcaption>

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import {
@@ -11,7 +11,7 @@ import { ChoiceSelect } from '../../components/choice-select.tsx';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { errorText } from '../../components/error-panel.tsx';
 import { FormError } from '../../components/form-footer.tsx';
-import { useIdleSinceMount, usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
+import { useIdleSinceMount, usePrefetch, useSetSearch, usePreloadWhenIdle } from '../../components/list-hooks.ts';
 import { PerPageSelect, SearchInput, SortControls } from '../../components/list-controls.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { QueryStates } from '../../components/query-states.tsx';
@@ -27,9 +27,11 @@ import { deleteRefusal, runRefusal, useCancelPipeline, useRetryPipeline } from '
 import { pipelineListParams } from './route-options.ts';
 import { PIPELINE_ORDER_LABELS, PIPELINE_TABS, isFiltered, jumpToDate, pipelinesSearchSchema, type PipelinesSearch } from './search.ts';
 import { RouteLink } from '../../components/route-link.tsx';
+import { chunk, lazyPart } from '../../components/lazy-part.ts';
 
 // the confirmation loads once the rows are there, not before their first paint
-const DeletePipelineDialog = lazy(() => import('./pipeline-dialogs.tsx').then((module) => ({ default: module.DeletePipelineDialog })));
+const loadDialogs = chunk(() => import('./pipeline-dialogs.tsx'));
+const DeletePipelineDialog = lazyPart(loadDialogs, (module) => module.DeletePipelineDialog);
 
 interface PipelinesScreenProps {
   projectId: number;
@@ -159,6 +161,7 @@ function PipelineList({ projectId, search, runRefused, deleteRefused }: Pipeline
   const retry = useRetryPipeline();
   const cancel = useCancelPipeline();
   const [deleting, setDeleting] = useState<Pipeline | null>(null);
+  usePreloadWhenIdle(loadDialogs, deleteRefused === null && Boolean(list.data?.items.length));
   const [actionError, setActionError] = useState<string | null>(null);
 
   const act = (write: Write<PipelineDetail, PipelineActionVariables>, pipeline: Pipeline, done: string) => {
@@ -234,9 +237,7 @@ function PipelineList({ projectId, search, runRefused, deleteRefused }: Pipeline
         )}
       </QueryStates>
       {deleting ? (
-        <Suspense fallback={null}>
-          <DeletePipelineDialog projectId={projectId} pipeline={deleting} onClose={() => setDeleting(null)} />
-        </Suspense>
+        <DeletePipelineDialog projectId={projectId} pipeline={deleting} onClose={() => setDeleting(null)} />
       ) : null}
     </>
   );

@@ -1,4 +1,3 @@
-import { Suspense, lazy } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useConnection } from '../../api/react.ts';
 import { registryQueries } from '../../api/registry.ts';
@@ -8,9 +7,10 @@ import { RouteLink } from '../../components/route-link.tsx';
 import { RoutePending } from '../../components/states.tsx';
 import { useProjectCaller } from '../../components/use-project-caller.ts';
 import { maintainerRefusal } from './permissions.ts';
+import { chunk, lazyPart } from '../../components/lazy-part.ts';
 
 // the form and its preview come with the rules engine (RE2), in a chunk of their own
-const PolicyEditor = lazy(() => import('./policy-editor.tsx'));
+const PolicyEditor = lazyPart(chunk(() => import('./policy-editor.tsx')), (module) => module.default, <RoutePending />);
 
 /** The project's container registry cleanup policy, edited with the preview of its next run. */
 export function PolicyScreen({ projectId, projectName }: { projectId: number; projectName?: string }) {
@@ -34,9 +34,7 @@ export function PolicyScreen({ projectId, projectName }: { projectId: number; pr
       ) : (
         <>
           <Note>{refusal}</Note>
-          <Suspense fallback={<RoutePending />}>
-            <PolicyEditor projectId={projectId} policy={project.data.container_expiration_policy} caller={caller} refusal={refusal} />
-          </Suspense>
+          <PolicyEditor projectId={projectId} policy={project.data.container_expiration_policy} caller={caller} refusal={refusal} />
         </>
       )}
     </section>

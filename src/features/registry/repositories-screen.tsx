@@ -1,10 +1,10 @@
-import { Suspense, lazy, useState } from 'react';
+import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useConnection } from '../../api/react.ts';
 import { isRepositoryDeleting, registryQueries, type RegistryRepository, type RegistryScope } from '../../api/registry.ts';
 import type { Page } from '../../api/pagination.ts';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
-import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
+import { usePrefetch, useSetSearch, usePreloadWhenIdle } from '../../components/list-hooks.ts';
 import { PerPageSelect } from '../../components/list-controls.tsx';
 import { Note } from '../../components/note.tsx';
 import { Paginator } from '../../components/paginator.tsx';
@@ -20,8 +20,10 @@ import { formatBytes, formatCount } from '../../lib/numbers.ts';
 import { maintainerRefusal } from './permissions.ts';
 import { RepositoryStatus, repositoryTitle } from './repository-cells.tsx';
 import type { RepositoriesSearch } from './search.ts';
+import { chunk, lazyPart } from '../../components/lazy-part.ts';
 
-const DeleteRepositoryDialog = lazy(() => import('./registry-dialogs.tsx').then((module) => ({ default: module.DeleteRepositoryDialog })));
+const loadDialogs = chunk(() => import('./registry-dialogs.tsx'));
+const DeleteRepositoryDialog = lazyPart(loadDialogs, (module) => module.DeleteRepositoryDialog);
 
 
 interface RepositoriesScreenProps {
@@ -64,6 +66,7 @@ function RepositoryList({ scope, search, refusal: projectRefusal }: { scope: Reg
   const list = useQuery({ ...registryQueries.repositories(connection, scope, params), placeholderData: keepPreviousData, refetchInterval: live });
   usePrefetch(list.data?.nextPage === undefined ? null : registryQueries.repositories(connection, scope, { ...params, page: list.data.nextPage }));
   const [deleting, setDeleting] = useState<RegistryRepository | null>(null);
+  usePreloadWhenIdle(loadDialogs, refusal === null && Boolean(list.data?.items.length));
 
   const columns: ColumnDef<RegistryRepository>[] = [
     {
@@ -126,9 +129,7 @@ function RepositoryList({ scope, search, refusal: projectRefusal }: { scope: Reg
         )}
       </QueryStates>
       {deleting && deleting.project_id !== undefined ? (
-        <Suspense fallback={null}>
-          <DeleteRepositoryDialog projectId={deleting.project_id} repository={deleting} onClose={() => setDeleting(null)} />
-        </Suspense>
+        <DeleteRepositoryDialog projectId={deleting.project_id} repository={deleting} onClose={() => setDeleting(null)} />
       ) : null}
     </>
   );

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useEffect, useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useConnection } from '../../api/react.ts';
 import { isRepositoryDeleting, registryQueries, type RegistryRepository, type RegistryTag } from '../../api/registry.ts';
@@ -14,12 +14,13 @@ import { useProjectCaller, type ProjectCaller } from '../../components/use-proje
 import { formatBytes, formatCount } from '../../lib/numbers.ts';
 import { maintainerRefusal, tagDeleteRefusal } from './permissions.ts';
 import { RepositoryStatus, repositoryTitle } from './repository-cells.tsx';
+import { chunk, lazyPart } from '../../components/lazy-part.ts';
 
-const loadDialogs = () => import('./registry-dialogs.tsx');
-const DeleteTagDialog = lazy(() => loadDialogs().then((module) => ({ default: module.DeleteTagDialog })));
-const TagDetailsDialog = lazy(() => loadDialogs().then((module) => ({ default: module.TagDetailsDialog })));
+const loadDialogs = chunk(() => import('./registry-dialogs.tsx'));
+const DeleteTagDialog = lazyPart(loadDialogs, (module) => module.DeleteTagDialog);
+const TagDetailsDialog = lazyPart(loadDialogs, (module) => module.TagDetailsDialog);
 // the rules engine (RE2) and the preview come only when the bulk delete opens
-const BulkDelete = lazy(() => import('./bulk-delete.tsx'));
+const BulkDelete = lazyPart(chunk(() => import('./bulk-delete.tsx')), (module) => module.default, <p role="status">Loading the bulk delete…</p>);
 
 /** Tags a bulk delete was accepted for, and the count the image should come down to. */
 export interface TagsGoing {
@@ -91,17 +92,15 @@ export function RepositoryScreen({ projectId, repositoryId }: { projectId: numbe
         </p>
       ) : null}
       {bulkOpen ? (
-        <Suspense fallback={<p role="status">Loading the bulk delete…</p>}>
-          <BulkDelete
-            projectId={projectId}
-            repository={image}
-            caller={caller}
-            onAccepted={(names) => {
-              setGoing({ names, remaining: Math.max(0, (count ?? names.size) - names.size) });
-              setBulkOpen(false);
-            }}
-          />
-        </Suspense>
+        <BulkDelete
+          projectId={projectId}
+          repository={image}
+          caller={caller}
+          onAccepted={(names) => {
+            setGoing({ names, remaining: Math.max(0, (count ?? names.size) - names.size) });
+            setBulkOpen(false);
+          }}
+        />
       ) : null}
       <TagList projectId={projectId} repositoryId={repositoryId} total={count} refusal={refusal} caller={caller} going={going} />
     </section>
@@ -185,10 +184,8 @@ function TagList({ projectId, repositoryId, total, refusal, caller, going }: Tag
           }
         />
       )}
-      <Suspense fallback={null}>
-        {details ? <TagDetailsDialog projectId={projectId} repositoryId={repositoryId} tagName={details} onClose={() => setDetails(null)} /> : null}
-        {deleting ? <DeleteTagDialog projectId={projectId} repositoryId={repositoryId} tagName={deleting} caller={caller} onClose={() => setDeleting(null)} /> : null}
-      </Suspense>
+      {details ? <TagDetailsDialog projectId={projectId} repositoryId={repositoryId} tagName={details} onClose={() => setDetails(null)} /> : null}
+      {deleting ? <DeleteTagDialog projectId={projectId} repositoryId={repositoryId} tagName={deleting} caller={caller} onClose={() => setDeleting(null)} /> : null}
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useState } from 'react';
+import { useState } from 'react';
 import { keepPreviousData, useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { membersQueries } from '../../api/members.ts';
@@ -21,12 +21,13 @@ import { runnerDetailRefusal } from './permissions.ts';
 import { RunnerStatus, RunnerVersion, typeLabel } from './runner-badges.tsx';
 import { runnerJobsParams, runnerSearchSchema, type RunnerSearch } from './search.ts';
 import { majorMinor } from './version-drift.ts';
+import { chunk, lazyPart } from '../../components/lazy-part.ts';
 
 // the forms load after the runner, not before its first paint
-const loadDialogs = () => import('./runner-dialogs.tsx');
-const EditRunnerDialog = lazy(() => loadDialogs().then((module) => ({ default: module.EditRunnerDialog })));
-const DeleteRunnerDialog = lazy(() => loadDialogs().then((module) => ({ default: module.DeleteRunnerDialog })));
-const ResetRunnerTokenDialog = lazy(() => loadDialogs().then((module) => ({ default: module.ResetRunnerTokenDialog })));
+const loadDialogs = chunk(() => import('./runner-dialogs.tsx'));
+const EditRunnerDialog = lazyPart(loadDialogs, (module) => module.EditRunnerDialog);
+const DeleteRunnerDialog = lazyPart(loadDialogs, (module) => module.DeleteRunnerDialog);
+const ResetRunnerTokenDialog = lazyPart(loadDialogs, (module) => module.ResetRunnerTokenDialog);
 
 interface RunnerScreenProps {
   runnerId: number;
@@ -179,12 +180,12 @@ export function RunnerScreen({ runnerId, fromAdmin, search }: RunnerScreenProps)
       </section>
       <RunnerJobs runnerId={runner.id} search={search} />
       {canChange ? (
-        <Suspense fallback={null}>
+        <>
           {/* keyed by the runner: another runner's screen (the same route) gets a fresh form */}
           {editing ? <EditRunnerDialog key={runner.id} runner={runner} onClose={() => setEditing(false)} onSaved={() => notify(`Saved runner #${runner.id}.`)} /> : null}
           {deleting ? <DeleteRunnerDialog runner={runner} onClose={() => setDeleting(false)} onDeleted={afterDelete} /> : null}
           {resetting ? <ResetRunnerTokenDialog runner={runner} onClose={() => setResetting(false)} onReset={(token) => setSecret(token)} /> : null}
-        </Suspense>
+        </>
       ) : null}
       <SecretOnce secret={secret} title={`New authentication token of runner #${runner.id}`} onDone={() => setSecret(null)} />
     </section>

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 
 import type { AccessToken, NewAccessToken } from '../../api/access-tokens.ts';
@@ -19,12 +19,13 @@ import { useNotify } from '../../components/toast.tsx';
 import { AccountsLink } from './links.tsx';
 import { accountTokenListParams, accountTokensSearchSchema, type AccountTokensSearch } from './search.ts';
 import { useServiceAccountAccess } from './use-service-account-access.ts';
+import { chunk, lazyPart } from '../../components/lazy-part.ts';
 
 // the forms load after the list, not before its first row
-const loadDialogs = () => import('./account-token-dialogs.tsx');
-const CreateAccountTokenDialog = lazy(() => loadDialogs().then((module) => ({ default: module.CreateAccountTokenDialog })));
-const RotateAccountTokenDialog = lazy(() => loadDialogs().then((module) => ({ default: module.RotateAccountTokenDialog })));
-const RevokeAccountTokenDialog = lazy(() => loadDialogs().then((module) => ({ default: module.RevokeAccountTokenDialog })));
+const loadDialogs = chunk(() => import('./account-token-dialogs.tsx'));
+const CreateAccountTokenDialog = lazyPart(loadDialogs, (module) => module.CreateAccountTokenDialog);
+const RotateAccountTokenDialog = lazyPart(loadDialogs, (module) => module.RotateAccountTokenDialog);
+const RevokeAccountTokenDialog = lazyPart(loadDialogs, (module) => module.RevokeAccountTokenDialog);
 
 interface AccountTokensScreenProps {
   scope: ServiceAccountScope;
@@ -109,13 +110,13 @@ function TokensList({ scope, userId, accountName, username, search, canManage }:
       )}
       <Paginator page={page} label="Tokens pages" />
       {canManage ? (
-        <Suspense fallback={null}>
+        <>
           {creating ? <CreateAccountTokenDialog onClose={() => setCreating(false)} scope={scope} userId={userId} accountName={accountName} onCreated={showSecret(`New token of ${accountName}`)} /> : null}
           {rotating ? <RotateAccountTokenDialog token={rotating} scope={scope} userId={userId} onClose={() => setRotating(null)} onRotated={showSecret(`Rotated token of ${accountName}`)} /> : null}
           {revoking ? (
             <RevokeAccountTokenDialog token={revoking} scope={scope} userId={userId} accountName={accountName} onClose={() => setRevoking(null)} onRevoked={(token) => notify(`Revoked ${token.name}.`)} />
           ) : null}
-        </Suspense>
+        </>
       ) : null}
       <SecretOnce secret={secret?.value ?? null} title={secret?.title ?? ''} onDone={() => setSecret(null)} />
     </>

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useSuspenseQuery } from '@tanstack/react-query';
 
 import { ACCOUNT_SORTS, serviceAccountsQueries, type ServiceAccount, type ServiceAccountScope } from '../../api/service-accounts.ts';
@@ -15,12 +15,13 @@ import { AccountTokensLink } from './links.tsx';
 import { accountListParams, accountSortOf, accountSortParams, accountsSearchSchema, type AccountSort, type AccountsSearch } from './search.ts';
 import { useServiceAccountAccess } from './use-service-account-access.ts';
 import { BreakableText } from '../../components/breakable-text.tsx';
+import { chunk, lazyPart } from '../../components/lazy-part.ts';
 
 // the forms load after the list, not before its first row
-const loadDialogs = () => import('./account-dialogs.tsx');
-const CreateAccountDialog = lazy(() => loadDialogs().then((module) => ({ default: module.CreateAccountDialog })));
-const EditAccountDialog = lazy(() => loadDialogs().then((module) => ({ default: module.EditAccountDialog })));
-const DeleteAccountDialog = lazy(() => loadDialogs().then((module) => ({ default: module.DeleteAccountDialog })));
+const loadDialogs = chunk(() => import('./account-dialogs.tsx'));
+const CreateAccountDialog = lazyPart(loadDialogs, (module) => module.CreateAccountDialog);
+const EditAccountDialog = lazyPart(loadDialogs, (module) => module.EditAccountDialog);
+const DeleteAccountDialog = lazyPart(loadDialogs, (module) => module.DeleteAccountDialog);
 
 interface ServiceAccountsScreenProps {
   scope: ServiceAccountScope;
@@ -144,7 +145,7 @@ function AccountsList({ scope, search, title, canManage, groupName }: AccountsLi
       )}
       <Paginator page={page} label="Service accounts pages" />
       {canManage ? (
-        <Suspense fallback={null}>
+        <>
           {creating ? (
             <CreateAccountDialog
               onClose={() => setCreating(false)}
@@ -162,7 +163,7 @@ function AccountsList({ scope, search, title, canManage, groupName }: AccountsLi
               onDeleted={(account, hard) => notify(hard ? `Deleted ${account.name}, its contributions and the groups it owned alone.` : `Deleted ${account.name}.`)}
             />
           ) : null}
-        </Suspense>
+        </>
       ) : null}
     </>
   );

@@ -1,7 +1,8 @@
-import { Suspense, lazy, useEffect, useState, type ComponentProps } from 'react';
+import { useEffect, useState, type ComponentProps } from 'react';
 import type { SavedConnection } from '../../api/session.ts';
 import { useActiveSession } from '../../api/react.ts';
 import { Avatar } from '../../components/avatar.tsx';
+import { chunk, lazyPart, useChunk, type Chunk } from '../../components/lazy-part.ts';
 
 /**
  * The shell's two menus carry Radix's menu, popover and positioning code (about 18 KB gzip), which
@@ -9,12 +10,10 @@ import { Avatar } from '../../components/avatar.tsx';
  * download, a click swaps in the real menu already open (Radix then moves focus into it), and the
  * idle shell preloads both.
  */
-const loadUserMenu = () => import('./user-menu.tsx');
-const loadContextSwitcher = () => import('./context-switcher.tsx');
-const loadPalette = () => import('./command-palette.tsx');
-const UserMenu = lazy(() => loadUserMenu().then((module) => ({ default: module.UserMenu })));
-const ContextSwitcher = lazy(() => loadContextSwitcher().then((module) => ({ default: module.ContextSwitcher })));
-const CommandPalette = lazy(() => loadPalette().then((module) => ({ default: module.CommandPalette })));
+const loadUserMenu = chunk(() => import('./user-menu.tsx'));
+const loadContextSwitcher = chunk(() => import('./context-switcher.tsx'));
+const loadPalette = chunk(() => import('./command-palette.tsx'));
+const CommandPalette = lazyPart(loadPalette, (module) => module.CommandPalette);
 
 export function preloadMenus(): void {
   void loadUserMenu();
@@ -49,37 +48,24 @@ export function SwitcherTrigger(props: TriggerProps) {
   );
 }
 
-/** Until clicked, the plain trigger; the click mounts the real menu, open. */
-function useOpenOnDemand(load: () => Promise<unknown>) {
+/** Until clicked, the plain trigger; the click mounts the real menu, open, once its code is in. */
+function useOpenOnDemand<M>(load: Chunk<M>) {
   const [wanted, setWanted] = useState(false);
+  const menu = useChunk(load, wanted);
   const intent = { onPointerEnter: () => void load(), onFocus: () => void load(), onClick: () => setWanted(true) };
-  return { wanted, intent };
+  return { menu: wanted ? menu : undefined, intent };
 }
 
 export function UserMenuOnDemand() {
   const active = useActiveSession();
-  const { wanted, intent } = useOpenOnDemand(loadUserMenu);
+  const { menu, intent } = useOpenOnDemand(loadUserMenu);
   if (!active) return null;
-  const plain = <AccountTrigger connection={active.connection} {...intent} />;
-  return wanted ? (
-    <Suspense fallback={plain}>
-      <UserMenu defaultOpen />
-    </Suspense>
-  ) : (
-    plain
-  );
+  return menu ? <menu.UserMenu defaultOpen /> : <AccountTrigger connection={active.connection} {...intent} />;
 }
 
 export function ContextSwitcherOnDemand() {
-  const { wanted, intent } = useOpenOnDemand(loadContextSwitcher);
-  const plain = <SwitcherTrigger {...intent} />;
-  return wanted ? (
-    <Suspense fallback={plain}>
-      <ContextSwitcher defaultOpen />
-    </Suspense>
-  ) : (
-    plain
-  );
+  const { menu, intent } = useOpenOnDemand(loadContextSwitcher);
+  return menu ? <menu.ContextSwitcher defaultOpen /> : <SwitcherTrigger {...intent} />;
 }
 
 /** Ctrl+K, or Cmd+K on a Mac: the platform's own shortcut for "Search or go to". */
@@ -121,11 +107,7 @@ export function CommandPaletteOnDemand() {
         <span className="palette__label">Search or go to…</span>
         <kbd aria-hidden="true">Ctrl K</kbd>
       </button>
-      {wanted ? (
-        <Suspense fallback={null}>
-          <CommandPalette open={open} onOpenChange={setOpen} />
-        </Suspense>
-      ) : null}
+      {wanted ? <CommandPalette open={open} onOpenChange={setOpen} /> : null}
     </>
   );
 }

@@ -1,14 +1,15 @@
-import { Suspense, lazy, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { RouteLink } from '../../components/route-link.tsx';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import { EmptyState, RoutePending } from '../../components/states.tsx';
 import { homeQueries } from './home-queries.ts';
+import { chunk, lazyPart } from '../../components/lazy-part.ts';
 
 // the overview and the tokens each wait for their own requests: their code (runners, tokens) comes with them, after the lists
-const loadPanels = () => import('./home-panels.tsx');
-const InstanceOverview = lazy(() => loadPanels().then((module) => ({ default: module.InstanceOverview })));
-const NeedsYou = lazy(() => loadPanels().then((module) => ({ default: module.NeedsYou })));
+const loadPanels = chunk(() => import('./home-panels.tsx'));
+const InstanceOverview = lazyPart(loadPanels, (module) => module.InstanceOverview, <RoutePending />);
+const NeedsYou = lazyPart(loadPanels, (module) => module.NeedsYou, <RoutePending />);
 
 function LinkList({ id, title, all, empty, children }: { id: string; title: string; all: ReactNode; empty: string | null; children: ReactNode }) {
   return (
@@ -30,9 +31,7 @@ export function HomeScreen() {
     <div className="home">
       <h1>Welcome, {me?.name}</h1>
       {me?.isAdmin ? (
-        <Suspense fallback={<RoutePending />}>
-          <InstanceOverview />
-        </Suspense>
+        <InstanceOverview />
       ) : null}
       <div className="home__columns">
         <LinkList id="home-groups" title="Your groups" empty={groups.items.length === 0 ? 'You are not a member of any group yet.' : null} all={<RouteLink to="/groups/">{me?.isAdmin ? 'All groups' : 'All your groups'}</RouteLink>}>
@@ -61,9 +60,7 @@ export function HomeScreen() {
           ))}
         </LinkList>
         {me ? (
-          <Suspense fallback={<RoutePending />}>
-            <NeedsYou userId={me.userId} />
-          </Suspense>
+          <NeedsYou userId={me.userId} />
         ) : null}
       </div>
     </div>

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useSuspenseQuery } from '@tanstack/react-query';
 
 import { canReschedule, storageMovesQueries, type StorageMove } from '../../api/storage-moves.ts';
@@ -17,11 +17,12 @@ import { storageMovesAccess } from './permissions.ts';
 import type { MovesSearch } from './search.ts';
 import { FormError } from '../../components/form-footer.tsx';
 import { Note } from '../../components/note.tsx';
+import { chunk, lazyPart } from '../../components/lazy-part.ts';
 
 // the forms load after the list, not before its first row
-const loadForms = () => import('./move-forms.tsx');
-const ScheduleMoveForm = lazy(() => loadForms().then((module) => ({ default: module.ScheduleMoveForm })));
-const BulkMoveForm = lazy(() => loadForms().then((module) => ({ default: module.BulkMoveForm })));
+const loadForms = chunk(() => import('./move-forms.tsx'));
+const ScheduleMoveForm = lazyPart(loadForms, (module) => module.ScheduleMoveForm);
+const BulkMoveForm = lazyPart(loadForms, (module) => module.BulkMoveForm);
 
 const TITLE = 'Repository storage moves';
 
@@ -36,10 +37,10 @@ export function MovesScreen({ search }: { search: MovesSearch }) {
       </header>
       <Note>{access.reason}</Note>
       {access.canManage ? (
-        <Suspense fallback={null}>
+        <>
           <ScheduleMoveForm />
           <BulkMoveForm />
-        </Suspense>
+        </>
       ) : null}
       <MovesList search={search} canManage={access.canManage} />
     </section>

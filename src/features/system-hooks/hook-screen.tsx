@@ -1,4 +1,4 @@
-import { Suspense, lazy, useState } from 'react';
+import { useState } from 'react';
 import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useForm } from 'react-hook-form';
@@ -21,10 +21,13 @@ import { systemHooksAccess } from './permissions.ts';
 import { FormError } from '../../components/form-footer.tsx';
 import { Note } from '../../components/note.tsx';
 import { UncertainWrite } from '../../components/uncertain-write.tsx';
+import { usePreloadWhenIdle } from '../../components/list-hooks.ts';
+import { chunk, lazyPart } from '../../components/lazy-part.ts';
 
 // the delivery log sits below the form and brings the table machinery: it loads after
-const RecentDeliveries = lazy(() => import('./recent-deliveries.tsx').then((module) => ({ default: module.RecentDeliveries })));
-const DeleteHookDialog = lazy(() => import('./hook-dialogs.tsx').then((module) => ({ default: module.DeleteHookDialog })));
+const RecentDeliveries = lazyPart(chunk(() => import('./recent-deliveries.tsx')), (module) => module.RecentDeliveries, <p className="muted" role="status">Loading deliveries…</p>);
+const loadDialogs = chunk(() => import('./hook-dialogs.tsx'));
+const DeleteHookDialog = lazyPart(loadDialogs, (module) => module.DeleteHookDialog);
 
 /** One system hook: its settings, URL variables, a test call, the recent deliveries, deletion. */
 export function HookScreen({ hookId }: { hookId: number }) {
@@ -42,6 +45,7 @@ function HookDetail({ hookId, canManage, reason }: { hookId: number; canManage: 
   // a fresh form after each save: the token and new variables fields start empty again
   const [formVersion, setFormVersion] = useState(0);
   const [deleting, setDeleting] = useState(false);
+  usePreloadWhenIdle(loadDialogs, canManage);
   const title = hookTitle(hook);
   return (
     <section className="screen" aria-labelledby="system-hook-heading">
@@ -100,21 +104,17 @@ function HookDetail({ hookId, canManage, reason }: { hookId: number; canManage: 
 
       <UrlVariables hook={hook} canManage={canManage} />
       {canManage ? <TestHook hookId={hookId} /> : null}
-      <Suspense fallback={<p className="muted" role="status">Loading deliveries…</p>}>
-        <RecentDeliveries hookId={hookId} />
-      </Suspense>
+      <RecentDeliveries hookId={hookId} />
 
       {canManage && deleting ? (
-        <Suspense fallback={null}>
-          <DeleteHookDialog
-            hook={hook}
-            onClose={() => setDeleting(false)}
-            onDeleted={(deleted) => {
-              notify(`Deleted ${hookTitle(deleted)}.`);
-              void navigate({ to: '/admin/hooks' });
-            }}
-          />
-        </Suspense>
+        <DeleteHookDialog
+          hook={hook}
+          onClose={() => setDeleting(false)}
+          onDeleted={(deleted) => {
+            notify(`Deleted ${hookTitle(deleted)}.`);
+            void navigate({ to: '/admin/hooks' });
+          }}
+        />
       ) : null}
     </section>
   );

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link} from '@tanstack/react-router';
 import { systemHooksQueries, type SystemHook } from '../../api/system-hooks.ts';
@@ -15,10 +15,11 @@ import { hookEventsText, hookTitle } from './hook-title.ts';
 import { systemHooksAccess } from './permissions.ts';
 import type { HooksSearch } from './search.ts';
 import { RouteLink } from '../../components/route-link.tsx';
+import { chunk, lazyPart } from '../../components/lazy-part.ts';
 
 // the confirmation loads after the list, not before its first row
-const loadDialogs = () => import('./hook-dialogs.tsx');
-const DeleteHookDialog = lazy(() => loadDialogs().then((module) => ({ default: module.DeleteHookDialog })));
+const loadDialogs = chunk(() => import('./hook-dialogs.tsx'));
+const DeleteHookDialog = lazyPart(loadDialogs, (module) => module.DeleteHookDialog);
 
 const TITLE = 'System hooks';
 
@@ -89,9 +90,9 @@ function HooksList({ search, canManage, reason }: { search: HooksSearch; canMana
       )}
       <Paginator page={page} label="System hooks pages" />
       {canManage ? (
-        <Suspense fallback={null}>
+        <>
           {deleting ? <DeleteHookDialog hook={deleting} onClose={() => setDeleting(null)} onDeleted={(hook) => notify(`Deleted ${hookTitle(hook)}.`)} /> : null}
-        </Suspense>
+        </>
       ) : null}
     </section>
   );
