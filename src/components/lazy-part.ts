@@ -1,4 +1,5 @@
 import { createElement, useEffect, useState, type ComponentType, type ReactNode } from 'react';
+import { whenIdle } from '../lib/idle.ts';
 
 /** A chunk's loader that keeps its module once it is in, so that what renders from it can do so at once. */
 export interface Chunk<M> {
@@ -55,4 +56,12 @@ export function lazyPart<M, P extends object>(from: Chunk<M>, pick: (module: M) 
     if (module) return createElement(pick(module), props);
     return typeof fallback === 'function' ? fallback(props) : fallback;
   };
+}
+
+/**
+ * Fetches a screen's optional code (its dialogs) once `wanted`, when the browser is next idle: an
+ * effect of a click's render runs before its frame is painted, and a cold load's before its rows.
+ */
+export function usePreloadWhenIdle(load: () => Promise<unknown>, wanted: boolean): void {
+  useEffect(() => (wanted ? whenIdle(() => void load()) : undefined), [wanted, load]);
 }

@@ -22,14 +22,6 @@ export function useIdleSinceMount(): boolean {
   return idle;
 }
 
-/**
- * Fetches a screen's optional code (its dialogs) once `wanted`, when the browser is next idle: an
- * effect of a click's render runs before its frame is painted, and a cold load's before its rows.
- */
-export function usePreloadWhenIdle(load: () => Promise<unknown>, wanted: boolean): void {
-  useEffect(() => (wanted ? whenIdle(() => void load()) : undefined), [wanted, load]);
-}
-
 /** Changes some search params of this screen in place; a new filter starts again at page 1. */
 export function useSetSearch<T>(options: { paged: boolean } = { paged: true }) {
   const navigate = useNavigate();

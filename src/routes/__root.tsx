@@ -1,9 +1,8 @@
-import { use } from 'react';
 import { Outlet, createRootRouteWithContext, redirect, useRouterState } from '@tanstack/react-router';
 import type { RouterContext } from '../router.tsx';
 import { ToastProvider } from '../components/toast.tsx';
-import { EmptyState } from '../components/states.tsx';
-import { chunk } from '../components/lazy-part.ts';
+import { EmptyState, RoutePending } from '../components/states.tsx';
+import { chunk, useChunk, usePreloadWhenIdle } from '../components/lazy-part.ts';
 
 // the connect screen, often the first one, does not load the shell's menus; every other screen
 // waits for them in the root loader, beside its own loader, so the shell never suspends: a
@@ -24,6 +23,9 @@ export const Route = createRootRouteWithContext<RouterContext>()({
 
 function Root() {
   const bare = useRouterState({ select: (state) => state.location.pathname === '/connect' });
+  // the connect screen leads to the shell: its code comes while the token is typed
+  usePreloadWhenIdle(loadShell, bare);
+  const shell = useChunk(loadShell, !bare);
   if (bare) {
     return (
       <ToastProvider>
@@ -31,8 +33,9 @@ function Root() {
       </ToastProvider>
     );
   }
-  // the root loader has loaded the shell already; `use` covers a render that came before it
-  const { AppShell } = loadShell.loaded ?? use(loadShell());
+  // the root loader has loaded the shell already; a render before it waits without suspending
+  if (!shell) return <RoutePending />;
+  const { AppShell } = shell;
   return (
     <ToastProvider>
       <AppShell>

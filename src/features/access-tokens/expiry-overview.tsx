@@ -12,8 +12,8 @@ import { SecretOnce } from '../../components/secret-once.tsx';
 import { Time } from '../../components/time.tsx';
 import { TokenExpiry } from '../../components/token-status.tsx';
 import { useWrite } from '../../components/use-write.ts';
-import { usePreloadWhenIdle } from '../../components/list-hooks.ts';
-import { chunk, lazyPart } from '../../components/lazy-part.ts';
+
+import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
 
 // lazy keeps the form code out of the first paint; the cast keeps the dialog's generic type
 const loadRotateDialog = chunk(() => import('../../components/rotate-token-dialog.tsx'));

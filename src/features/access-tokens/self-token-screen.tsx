@@ -8,8 +8,8 @@ import { EmptyState, RoutePending } from '../../components/states.tsx';
 import { SecretOnce } from '../../components/secret-once.tsx';
 import { Time } from '../../components/time.tsx';
 import { TokenExpiry, TokenStateBadge } from '../../components/token-status.tsx';
-import { usePreloadWhenIdle } from '../../components/list-hooks.ts';
-import { chunk, lazyPart } from '../../components/lazy-part.ts';
+
+import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
 
 const loadDialogs = chunk(() => import('./token-dialogs.tsx'));
 const RotateTokenDialog = lazyPart(loadDialogs, (module) => module.RotateTokenDialog);

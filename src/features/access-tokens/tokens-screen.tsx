@@ -11,12 +11,12 @@ import { DataTable } from '../../components/data-table.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { TokenFilters } from '../../components/token-filters.tsx';
 import { FilteredEmptyState } from '../../components/search-link.tsx';
-import { usePrefetch, usePreloadWhenIdle, useSetSearch } from '../../components/list-hooks.ts';
+import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { SecretOnce } from '../../components/secret-once.tsx';
 import { useNotify } from '../../components/toast.tsx';
 import { tokenListParams, tokensSearchSchema, type TokensSearch } from './search.ts';
-import { chunk, lazyPart } from '../../components/lazy-part.ts';
+import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
 
 // the forms load after the list, not before its first row
 const loadDialogs = chunk(() => import('./token-dialogs.tsx'));

@@ -17,8 +17,8 @@ import { boardColumns, cardReference, type Column } from './columns.ts';
 import { useDeleteBoard, useRemoveList } from './mutations.ts';
 import { useCardMove } from './use-card-move.ts';
 import './boards.css';
-import { usePreloadWhenIdle } from '../../components/list-hooks.ts';
-import { chunk, lazyPart } from '../../components/lazy-part.ts';
+
+import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
 
 // the board's forms are not in its chunk (the board itself is its drag and drop): they load once it is idle
 const loadDialogs = chunk(() => import('./board-dialogs.tsx'));

@@ -4,7 +4,7 @@ import { branchesQueries, type Branch, type ProtectedBranch } from '../../api/br
 import { useConnection } from '../../api/react.ts';
 import { useProjectCaller } from '../../components/use-project-caller.ts';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
-import { usePrefetch, usePreloadWhenIdle, useSetSearch } from '../../components/list-hooks.ts';
+import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { PerPageSelect, SearchInput } from '../../components/list-controls.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { QueryStates } from '../../components/query-states.tsx';
@@ -15,7 +15,7 @@ import { deleteRefusal, protectRefusal, pushRefusal, type BranchCaller } from '.
 import { describeLevels, rulesFor } from './protection-rules.ts';
 import { regexCheckQuery } from './regex-check.ts';
 import { BRANCH_SORTS, branchListParams, branchesSearchSchema, isFiltered, type BranchesSearch } from './search.ts';
-import { chunk, lazyPart } from '../../components/lazy-part.ts';
+import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
 
 // mounted only while open; their code comes once the list is painted (usePreloadWhenIdle)
 const loadDialogs = chunk(() => import('./branch-dialogs.tsx'));

@@ -12,8 +12,8 @@ import { messageBody } from './commit-text.ts';
 import { DiffView } from './diff-view.tsx';
 import { pickAccess, roleIn } from './permissions.ts';
 import { formatCount } from '../../lib/numbers.ts';
-import { usePreloadWhenIdle } from '../../components/list-hooks.ts';
-import { chunk, lazyPart } from '../../components/lazy-part.ts';
+
+import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
 
 // the dialog loads when someone may use it, not before the commit's first paint
 const loadPickDialog = chunk(() => import('./pick-dialog.tsx'));

@@ -3,7 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { deployKeysQueries, type InstanceDeployKey, type KeyProject } from '../../api/deploy-keys.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
-import { usePrefetch, usePreloadWhenIdle, useSetSearch } from '../../components/list-hooks.ts';
+import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { PerPageSelect } from '../../components/list-controls.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { QueryStates } from '../../components/query-states.tsx';
@@ -13,7 +13,7 @@ import { Time } from '../../components/time.tsx';
 import { Expiry, Fingerprints } from './key-cells.tsx';
 import { instanceDeployKeysSearchSchema, type InstanceDeployKeysSearch } from './search.ts';
 import { RouteLink } from '../../components/route-link.tsx';
-import { chunk, lazyPart } from '../../components/lazy-part.ts';
+import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
 
 // mounted only while open; its code comes once the list is painted (usePreloadWhenIdle)
 const loadDialogs = chunk(() => import('./key-dialogs.tsx'));

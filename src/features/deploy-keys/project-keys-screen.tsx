@@ -4,7 +4,7 @@ import { deployKeysQueries, type ProjectDeployKey } from '../../api/deploy-keys.
 import { useConnection } from '../../api/react.ts';
 import { useProjectCaller } from '../../components/use-project-caller.ts';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
-import { usePrefetch, usePreloadWhenIdle, useSetSearch } from '../../components/list-hooks.ts';
+import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { PerPageSelect } from '../../components/list-controls.tsx';
 import { Note } from '../../components/note.tsx';
 import { Paginator } from '../../components/paginator.tsx';
@@ -15,7 +15,7 @@ import { Time } from '../../components/time.tsx';
 import { Expiry, Fingerprints } from './key-cells.tsx';
 import { changeRefusal, projectKeysRefusal, type DeployKeyCaller } from './permissions.ts';
 import { projectDeployKeysSearchSchema, type ProjectDeployKeysSearch } from './search.ts';
-import { chunk, lazyPart } from '../../components/lazy-part.ts';
+import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
 
 // mounted only while open; their code comes once the list is painted (usePreloadWhenIdle)
 const loadDialogs = chunk(() => import('./key-dialogs.tsx'));

@@ -18,8 +18,8 @@ import { formatBytes, imageTypeFor } from './file-kind.ts';
 import { FilesToolbar } from './files-toolbar.tsx';
 import { useFilesContext, type FilesContext } from './use-files-context.ts';
 import { formatCount } from '../../lib/numbers.ts';
-import { usePreloadWhenIdle } from '../../components/list-hooks.ts';
-import { chunk, lazyPart } from '../../components/lazy-part.ts';
+
+import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
 
 const loadDeleteDialog = chunk(() => import('./delete-file-dialog.tsx'));
 const DeleteFileDialog = lazyPart(loadDeleteDialog, (module) => module.DeleteFileDialog);

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { usePreloadWhenIdle } from '../../components/list-hooks.ts';
-import { chunk, useChunk } from '../../components/lazy-part.ts';
+
+import { chunk, useChunk, usePreloadWhenIdle } from '../../components/lazy-part.ts';
 import { RefButton } from './ref-button.tsx';
 import type { RefSwitcherProps } from './ref-popover.tsx';
 

@@ -6,7 +6,7 @@ import { useActiveSession, useConnection } from '../../api/react.ts';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { FilteredEmptyState, SearchTabs } from '../../components/search-link.tsx';
-import { usePrefetch, usePreloadWhenIdle, useSetSearch, useViewState } from '../../components/list-hooks.ts';
+import { usePrefetch, useSetSearch, useViewState } from '../../components/list-hooks.ts';
 import { PerPageSelect, SortControls } from '../../components/list-controls.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { LabelChipList } from '../../components/label-chip.tsx';
@@ -18,7 +18,7 @@ import { ISSUE_ORDERS, clearTokens, isFiltered, issueFilters, issuesSearchSchema
 import { isOffsetPage, issueListOptions } from './route-options.ts';
 import { IssueListKeysetPages } from './issue-list-keyset-pages.tsx';
 import { RouteLink } from '../../components/route-link.tsx';
-import { chunk, lazyPart } from '../../components/lazy-part.ts';
+import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
 
 // the bulk panel (its pickers and the move dialog) loads after the list, not before its first row
 const loadBulkEdit = chunk(() => import('./bulk-edit.tsx'));

@@ -17,8 +17,8 @@ import { READ_ONLY_TOKEN, useProjectCaller, type ProjectCaller } from '../../com
 import { UncertainWrite } from '../../components/uncertain-write.tsx';
 import { useCreateProtectionRule } from './mutations.ts';
 import { packageTypeLabel } from './package-bits.tsx';
-import { usePreloadWhenIdle } from '../../components/list-hooks.ts';
-import { chunk, lazyPart } from '../../components/lazy-part.ts';
+
+import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
 
 const loadDialogs = chunk(() => import('./protection-dialogs.tsx'));
 const DeleteRuleDialog = lazyPart(loadDialogs, (module) => module.DeleteRuleDialog);

@@ -11,7 +11,7 @@ import { ChoiceSelect } from '../../components/choice-select.tsx';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { errorText } from '../../components/error-panel.tsx';
 import { FormError } from '../../components/form-footer.tsx';
-import { useIdleSinceMount, usePrefetch, useSetSearch, usePreloadWhenIdle } from '../../components/list-hooks.ts';
+import { useIdleSinceMount, usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { PerPageSelect, SearchInput, SortControls } from '../../components/list-controls.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { QueryStates } from '../../components/query-states.tsx';
@@ -27,7 +27,7 @@ import { deleteRefusal, runRefusal, useCancelPipeline, useRetryPipeline } from '
 import { pipelineListParams } from './route-options.ts';
 import { PIPELINE_ORDER_LABELS, PIPELINE_TABS, isFiltered, jumpToDate, pipelinesSearchSchema, type PipelinesSearch } from './search.ts';
 import { RouteLink } from '../../components/route-link.tsx';
-import { chunk, lazyPart } from '../../components/lazy-part.ts';
+import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
 
 // the confirmation loads once the rows are there, not before their first paint
 const loadDialogs = chunk(() => import('./pipeline-dialogs.tsx'));

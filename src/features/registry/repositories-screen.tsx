@@ -4,7 +4,7 @@ import { useConnection } from '../../api/react.ts';
 import { isRepositoryDeleting, registryQueries, type RegistryRepository, type RegistryScope } from '../../api/registry.ts';
 import type { Page } from '../../api/pagination.ts';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
-import { usePrefetch, useSetSearch, usePreloadWhenIdle } from '../../components/list-hooks.ts';
+import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { PerPageSelect } from '../../components/list-controls.tsx';
 import { Note } from '../../components/note.tsx';
 import { Paginator } from '../../components/paginator.tsx';
@@ -20,11 +20,10 @@ import { formatBytes, formatCount } from '../../lib/numbers.ts';
 import { maintainerRefusal } from './permissions.ts';
 import { RepositoryStatus, repositoryTitle } from './repository-cells.tsx';
 import type { RepositoriesSearch } from './search.ts';
-import { chunk, lazyPart } from '../../components/lazy-part.ts';
+import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
 
 const loadDialogs = chunk(() => import('./registry-dialogs.tsx'));
 const DeleteRepositoryDialog = lazyPart(loadDialogs, (module) => module.DeleteRepositoryDialog);
-
 
 interface RepositoriesScreenProps {
   scope: RegistryScope;

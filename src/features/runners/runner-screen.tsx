@@ -6,7 +6,7 @@ import { useActiveSession, useConnection, useInstancePage } from '../../api/reac
 import { JOB_STATUSES, RUNNER_ACCESS_LEVELS, runnersQueries, type RunnerDetail, type RunnerJob } from '../../api/runners.ts';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { ErrorPanel, errorText } from '../../components/error-panel.tsx';
-import { usePreloadWhenIdle, useSetSearch } from '../../components/list-hooks.ts';
+import { useSetSearch } from '../../components/list-hooks.ts';
 import { PerPageSelect } from '../../components/list-controls.tsx';
 import { Note } from '../../components/note.tsx';
 import { Paginator } from '../../components/paginator.tsx';
@@ -21,7 +21,7 @@ import { runnerDetailRefusal } from './permissions.ts';
 import { RunnerStatus, RunnerVersion, typeLabel } from './runner-badges.tsx';
 import { runnerJobsParams, runnerSearchSchema, type RunnerSearch } from './search.ts';
 import { majorMinor } from './version-drift.ts';
-import { chunk, lazyPart } from '../../components/lazy-part.ts';
+import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
 
 // the forms load after the runner, not before its first paint
 const loadDialogs = chunk(() => import('./runner-dialogs.tsx'));

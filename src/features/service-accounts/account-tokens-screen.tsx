@@ -12,14 +12,14 @@ import { RoutePending } from '../../components/states.tsx';
 import { FilteredEmptyState } from '../../components/search-link.tsx';
 import { SecretOnce } from '../../components/secret-once.tsx';
 import { tokenColumns } from '../../components/token-status.tsx';
-import { usePrefetch, usePreloadWhenIdle, useSetSearch } from '../../components/list-hooks.ts';
+import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { Note } from '../../components/note.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { useNotify } from '../../components/toast.tsx';
 import { AccountsLink } from './links.tsx';
 import { accountTokenListParams, accountTokensSearchSchema, type AccountTokensSearch } from './search.ts';
 import { useServiceAccountAccess } from './use-service-account-access.ts';
-import { chunk, lazyPart } from '../../components/lazy-part.ts';
+import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
 
 // the forms load after the list, not before its first row
 const loadDialogs = chunk(() => import('./account-token-dialogs.tsx'));

@@ -7,7 +7,7 @@ import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { PerPageSelect } from '../../components/list-controls.tsx';
 import { EmptyState, RoutePending } from '../../components/states.tsx';
-import { usePrefetch, usePreloadWhenIdle, useSetSearch } from '../../components/list-hooks.ts';
+import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { Note } from '../../components/note.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { useNotify } from '../../components/toast.tsx';
@@ -15,7 +15,7 @@ import { AccountTokensLink } from './links.tsx';
 import { accountListParams, accountSortOf, accountSortParams, accountsSearchSchema, type AccountSort, type AccountsSearch } from './search.ts';
 import { useServiceAccountAccess } from './use-service-account-access.ts';
 import { BreakableText } from '../../components/breakable-text.tsx';
-import { chunk, lazyPart } from '../../components/lazy-part.ts';
+import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
 
 // the forms load after the list, not before its first row
 const loadDialogs = chunk(() => import('./account-dialogs.tsx'));

@@ -21,8 +21,8 @@ import { systemHooksAccess } from './permissions.ts';
 import { FormError } from '../../components/form-footer.tsx';
 import { Note } from '../../components/note.tsx';
 import { UncertainWrite } from '../../components/uncertain-write.tsx';
-import { usePreloadWhenIdle } from '../../components/list-hooks.ts';
-import { chunk, lazyPart } from '../../components/lazy-part.ts';
+
+import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
 
 // the delivery log sits below the form and brings the table machinery: it loads after
 const RecentDeliveries = lazyPart(chunk(() => import('./recent-deliveries.tsx')), (module) => module.RecentDeliveries, <p className="muted" role="status">Loading deliveries…</p>);

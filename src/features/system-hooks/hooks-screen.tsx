@@ -6,7 +6,7 @@ import { useActiveSession, useConnection } from '../../api/react.ts';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { EmptyState } from '../../components/states.tsx';
-import { usePrefetch, usePreloadWhenIdle } from '../../components/list-hooks.ts';
+import { usePrefetch } from '../../components/list-hooks.ts';
 import { Note } from '../../components/note.tsx';
 import { useNotify } from '../../components/toast.tsx';
 import { Time } from '../../components/time.tsx';
@@ -15,7 +15,7 @@ import { hookEventsText, hookTitle } from './hook-title.ts';
 import { systemHooksAccess } from './permissions.ts';
 import type { HooksSearch } from './search.ts';
 import { RouteLink } from '../../components/route-link.tsx';
-import { chunk, lazyPart } from '../../components/lazy-part.ts';
+import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
 
 // the confirmation loads after the list, not before its first row
 const loadDialogs = chunk(() => import('./hook-dialogs.tsx'));
