@@ -1,10 +1,13 @@
 import { createElement, useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import { whenIdle } from '../lib/idle.ts';
 
-/** A chunk's loader that keeps its module once it is in, so that what renders from it can do so at once. */
+/**
+ * A chunk's loader that keeps its module once it is in, so that what renders from it can do so at
+ * once (`loaded` is required: a plain loader, which never says it is in, is not a chunk).
+ */
 export interface Chunk<M> {
   (): Promise<M>;
-  readonly loaded?: M;
+  readonly loaded: M | undefined;
 }
 
 /** One loader per chunk, shared by its parts and by whoever preloads it; a failed load is tried again next time. */
@@ -12,7 +15,7 @@ export function chunk<M>(load: () => Promise<M>): Chunk<M> {
   let pending: Promise<M> | undefined;
   const get = (() =>
     (pending ??= load().then(
-      (module) => ((get as { loaded?: M }).loaded = module),
+      (module) => ((get as { loaded: M | undefined }).loaded = module),
       (error: unknown) => {
         pending = undefined;
         throw error;

@@ -12,7 +12,6 @@ import { SecretOnce } from '../../components/secret-once.tsx';
 import { Time } from '../../components/time.tsx';
 import { TokenExpiry } from '../../components/token-status.tsx';
 import { useWrite } from '../../components/use-write.ts';
-
 import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
 
 // lazy keeps the form code out of the first paint; the cast keeps the dialog's generic type

@@ -8,7 +8,6 @@ import { EmptyState, RoutePending } from '../../components/states.tsx';
 import { SecretOnce } from '../../components/secret-once.tsx';
 import { Time } from '../../components/time.tsx';
 import { TokenExpiry, TokenStateBadge } from '../../components/token-status.tsx';
-
 import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
 
 const loadDialogs = chunk(() => import('./token-dialogs.tsx'));

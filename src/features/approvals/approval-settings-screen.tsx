@@ -8,7 +8,6 @@ import { QueryStates } from '../../components/query-states.tsx';
 import { EmptyState } from '../../components/states.tsx';
 import { useProjectCaller } from '../../components/use-project-caller.ts';
 import { approvalsReadOnly } from './permissions.ts';
-
 import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
 
 // the rule forms load once the screen knows the caller may change rules, not before its first paint

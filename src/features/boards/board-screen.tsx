@@ -17,7 +17,6 @@ import { boardColumns, cardReference, type Column } from './columns.ts';
 import { useDeleteBoard, useRemoveList } from './mutations.ts';
 import { useCardMove } from './use-card-move.ts';
 import './boards.css';
-
 import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
 
 // the board's forms are not in its chunk (the board itself is its drag and drop): they load once it is idle

@@ -12,7 +12,6 @@ import { messageBody } from './commit-text.ts';
 import { DiffView } from './diff-view.tsx';
 import { pickAccess, roleIn } from './permissions.ts';
 import { formatCount } from '../../lib/numbers.ts';
-
 import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
 
 // the dialog loads when someone may use it, not before the commit's first paint

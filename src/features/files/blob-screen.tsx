@@ -18,7 +18,6 @@ import { formatBytes, imageTypeFor } from './file-kind.ts';
 import { FilesToolbar } from './files-toolbar.tsx';
 import { useFilesContext, type FilesContext } from './use-files-context.ts';
 import { formatCount } from '../../lib/numbers.ts';
-
 import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
 
 const loadDeleteDialog = chunk(() => import('./delete-file-dialog.tsx'));

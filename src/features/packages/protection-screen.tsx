@@ -17,7 +17,6 @@ import { READ_ONLY_TOKEN, useProjectCaller, type ProjectCaller } from '../../com
 import { UncertainWrite } from '../../components/uncertain-write.tsx';
 import { useCreateProtectionRule } from './mutations.ts';
 import { packageTypeLabel } from './package-bits.tsx';
-
 import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
 
 const loadDialogs = chunk(() => import('./protection-dialogs.tsx'));

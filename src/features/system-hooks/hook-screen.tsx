@@ -21,7 +21,6 @@ import { systemHooksAccess } from './permissions.ts';
 import { FormError } from '../../components/form-footer.tsx';
 import { Note } from '../../components/note.tsx';
 import { UncertainWrite } from '../../components/uncertain-write.tsx';
-
 import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
 
 // the delivery log sits below the form and brings the table machinery: it loads after
