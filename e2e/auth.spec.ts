@@ -96,6 +96,23 @@ test.describe('connecting', () => {
     await expect(account).toHaveAccessibleName(/read-only/i);
     await expect(account).not.toHaveAccessibleName(/administrator/i);
   });
+
+  test('the connect screen gives way to the shell whole: it is never shown inside the shell', async ({ page, connectAs }) => {
+    // every change of the document is looked at as it is made: a single commit of both is caught
+    await page.addInitScript(() => {
+      new MutationObserver(() => {
+        const mains = document.querySelectorAll('main, [role="main"]').length;
+        const most = (window as unknown as { mostMains?: number }).mostMains ?? 0;
+        (window as unknown as { mostMains: number }).mostMains = Math.max(most, mains);
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await page.goto('/connect');
+    // the shell's code is in before the press, as it is once the connect screen has been idle
+    await page.waitForLoadState('networkidle');
+    await connectAs(page, DEMO_TOKENS.maintainer.secret);
+    await expect(page.getByRole('heading', { level: 1, name: /^Welcome, / })).toBeVisible();
+    expect(await page.evaluate(() => (window as unknown as { mostMains: number }).mostMains)).toBe(1);
+  });
 });
 
 test.describe('a console started with --target', () => {

@@ -22,7 +22,9 @@ export const Route = createRootRouteWithContext<RouterContext>()({
 });
 
 function Root() {
-  const bare = useRouterState({ select: (state) => state.location.pathname === '/connect' });
+  // by the screen shown, not the address: on the way from /connect the address changes first, and
+  // the shell would frame the connect screen until the next screen is loaded
+  const bare = useRouterState({ select: (state) => state.matches.at(-1)?.routeId === '/connect' });
   // the connect screen leads to the shell: its code comes while the token is typed
   usePreloadWhenIdle(loadShell, bare);
   const shell = useChunk(loadShell, !bare);
