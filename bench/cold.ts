@@ -3,7 +3,7 @@ import { DEMO_PATHS } from '../sandbox/seed/demo.ts';
 import { chromiumLaunchOptions } from '../e2e/browser.ts';
 import { startConsoleServer } from '../e2e/console-server.ts';
 import { addPaintClock, painted, readClock, type Target } from './paint-clock.ts';
-import { signedInStorage, withSession } from './session.ts';
+import { demoId, signedInStorage, withSession } from './session.ts';
 import { emit, log, median, round } from './report.ts';
 import { floorLoad, type FloorLoad } from './floor.ts';
 
@@ -121,14 +121,9 @@ export async function coldFigures(): Promise<void> {
   const browser = await chromium.launch(chromiumLaunchOptions());
   try {
     const headers = { 'PRIVATE-TOKEN': server.adminToken };
-    const idOf = async (kind: 'groups' | 'projects', path: string) => {
-      const answer = await fetch(`${server.baseURL}/api/v4/${kind}/${encodeURIComponent(path)}`, { headers });
-      if (!answer.ok) throw new Error(`GET /${kind}/${path} answered ${answer.status}`);
-      return ((await answer.json()) as { id: number }).id;
-    };
-    const group = await idOf('groups', DEMO_PATHS.bigGroup);
+    const group = await demoId(server, 'groups', DEMO_PATHS.bigGroup);
     const groupName = ((await (await fetch(`${server.baseURL}/api/v4/groups/${group}`, { headers })).json()) as { full_name: string }).full_name;
-    const lumen = await idOf('projects', LUMEN);
+    const lumen = await demoId(server, 'projects', LUMEN);
     // the lumen repository is built on first use, and its blame computed once per commit: not timed
     const warm = await fetch(`${server.baseURL}/api/v4/projects/${lumen}/repository/files/${encodeURIComponent(BLAME_FILE)}/blame?ref=main&range[start]=1&range[end]=1`, { headers });
     if (!warm.ok) throw new Error(`warming the blame answered ${warm.status}`);

@@ -4,7 +4,7 @@ import { chromiumLaunchOptions } from '../e2e/browser.ts';
 import { startConsoleServer } from '../e2e/console-server.ts';
 import { press } from './click.ts';
 import { addPaintClock, arm, painted } from './paint-clock.ts';
-import { signedInStorage, withSession } from './session.ts';
+import { demoId, signedInStorage, withSession } from './session.ts';
 import { emit, log, median, round } from './report.ts';
 
 /**
@@ -31,11 +31,8 @@ export async function dialogFigures(): Promise<void> {
   const server = await startConsoleServer({ rateLimitPerMinute: 0 });
   const browser = await chromium.launch(chromiumLaunchOptions());
   try {
-    const admin = { 'PRIVATE-TOKEN': server.adminToken };
-    const lookup = async (kind: 'groups' | 'projects', path: string) =>
-      ((await (await fetch(`${server.baseURL}/api/v4/${kind}/${encodeURIComponent(path)}`, { headers: admin })).json()) as { id: number }).id;
-    const groupId = await lookup('groups', DEMO_PATHS.bigGroup);
-    const projectId = await lookup('projects', DEMO_PATHS.issueTracker);
+    const groupId = await demoId(server, 'groups', DEMO_PATHS.bigGroup);
+    const projectId = await demoId(server, 'projects', DEMO_PATHS.issueTracker);
     const main = (name: string) => (page: Page) => page.getByRole('main').getByRole('button', { name, exact: true });
     const screens: DialogScreen[] = [
       { name: 'add_member', path: `/groups/${groupId}/members`, opener: main('Add member'), painted: '[role=dialog] .dialog__title' },

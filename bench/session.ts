@@ -17,3 +17,10 @@ export async function withSession(context: BrowserContext, storage: Record<strin
     for (const [key, value] of Object.entries(entries)) if (sessionStorage.getItem(key) === null) sessionStorage.setItem(key, value);
   }, storage);
 }
+
+/** The id of a demo group or project by its full path, asked of the sandbox as its administrator. */
+export async function demoId(server: { baseURL: string; adminToken: string }, kind: 'groups' | 'projects', path: string): Promise<number> {
+  const answer = await fetch(`${server.baseURL}/api/v4/${kind}/${encodeURIComponent(path)}`, { headers: { 'PRIVATE-TOKEN': server.adminToken } });
+  if (!answer.ok) throw new Error(`GET /${kind}/${path} answered ${answer.status}`);
+  return ((await answer.json()) as { id: number }).id;
+}
