@@ -333,12 +333,18 @@ test.describe('as the administrator', () => {
 
     await page.getByRole('button', { name: 'Clone…' }).click();
     const dialog = page.getByRole('alertdialog', { name: `Clone issue #${issue.iid}` });
+    const confirm = dialog.getByRole('button', { name: 'Clone issue' });
+    await expect(dialog.getByRole('radio').nth(1)).toBeVisible();
+    const before = await confirm.boundingBox();
     await dialog.getByLabel('Search your projects').fill(target.name);
+    await expect(dialog.getByRole('radio')).toHaveCount(1);
+    // the list shrank to one project, and the button did not move under the pointer
+    expect(await confirm.boundingBox()).toEqual(before);
     await dialog.getByRole('radio', { name: new RegExp(target.name) }).check();
     await dialog.getByRole('checkbox', { name: 'Copy the comments too' }).check();
     await expect(dialog).toContainText(`is created in`);
     await expect(dialog).toContainText('with its comments');
-    await dialog.getByRole('button', { name: 'Clone issue' }).click();
+    await confirm.click();
     await expect(page).toHaveURL(new RegExp(`/projects/${target.id}/issues/\\d+$`));
     await expect(page.getByRole('heading', { level: 1, name: issue.title })).toBeVisible();
     await expect(page.getByRole('article', { name: /^Comment by / })).toContainText('Only for the team');
