@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { chromiumLaunchOptions } from './e2e/browser.ts';
+import { testLaunchOptions } from './e2e/browser.ts';
 
 const ci = Boolean(process.env.CI);
 
@@ -21,7 +21,7 @@ export default defineConfig({
   reporter: [['list'], ['json', { outputFile: 'test-results/playwright.json' }]],
   use: {
     browserName: 'chromium',
-    launchOptions: chromiumLaunchOptions(),
+    launchOptions: testLaunchOptions(),
     trace: 'on-first-retry',
   },
 });

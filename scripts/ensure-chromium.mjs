@@ -1,10 +1,13 @@
-// Makes sure a Chromium exists for the e2e tests and the bench: Playwright's own build when it was
-// downloaded, else Debian's /usr/bin/chromium, installed with apt-get when we are root on Debian.
-// Exits 1 with the reason when there is none and it cannot install one.
+// Makes sure the browsers exist: Playwright's own Chromium when it was downloaded, else Debian's
+// /usr/bin/chromium (the bench's: the browser users run), and Debian's chromium-headless-shell
+// (the e2e tests', see e2e/browser.ts), installed with apt-get when we are root on Debian.
+// Exits 1 with the reason when there is no Chromium and it cannot install one; without the
+// headless shell the tests run in the full Chromium.
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 
 const SYSTEM_CHROMIUM = '/usr/bin/chromium';
+const SYSTEM_HEADLESS_SHELL = '/usr/lib/chromium/chromium-headless-shell';
 
 /** Playwright's own Chromium; loading Playwright takes a moment, so only asked when needed. */
 async function bundledChromium() {
@@ -23,17 +26,26 @@ function fail(reason) {
   process.exit(1);
 }
 
-if (!fs.existsSync(SYSTEM_CHROMIUM) && !(await bundledChromium())) {
-  const root = typeof process.getuid === 'function' && process.getuid() === 0;
-  const debian = fs.existsSync('/etc/debian_version') && fs.existsSync('/usr/bin/apt-get');
-  if (!debian) fail('this is not a Debian-like system with apt-get, so it cannot be installed here');
-  if (!root) fail('installing it with apt-get needs root');
-  console.error('ensure-chromium: installing Debian\'s chromium with apt-get (a few minutes)...');
+const needChromium = !fs.existsSync(SYSTEM_CHROMIUM) && !(await bundledChromium());
+const wantShell = !fs.existsSync(SYSTEM_HEADLESS_SHELL);
+const canInstall = fs.existsSync('/etc/debian_version') && fs.existsSync('/usr/bin/apt-get') && process.getuid?.() === 0;
+if (needChromium && !canInstall) fail('it is missing, and only root on a Debian-like system with apt-get installs it here');
+if (canInstall && (needChromium || wantShell)) {
+  const packages = [needChromium && 'chromium', wantShell && 'chromium-headless-shell'].filter(Boolean);
+  console.error(`ensure-chromium: installing Debian's ${packages.join(' and ')} with apt-get (a minute or two)...`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const aptGet = (command) => execSync(`apt-get ${command}`, { stdio: ['ignore', 'inherit', 'inherit'], env });
   try {
-    execSync('apt-get update && apt-get install -y chromium', { stdio: ['ignore', 'inherit', 'inherit'], env });
+    aptGet('update');
+    if (needChromium) aptGet('install -y chromium');
   } catch (error) {
-    fail(`apt-get failed (${error.message.split('\n')[0]})`);
+    if (needChromium) fail(`apt-get failed (${error.message.split('\n')[0]})`);
   }
-  if (!fs.existsSync(SYSTEM_CHROMIUM)) fail(`apt-get finished but ${SYSTEM_CHROMIUM} is missing`);
+  if (needChromium && !fs.existsSync(SYSTEM_CHROMIUM)) fail(`apt-get finished but ${SYSTEM_CHROMIUM} is missing`);
+  try {
+    // a Debian release without the package keeps the tests in the full Chromium
+    if (wantShell) aptGet('install -y chromium-headless-shell');
+  } catch {
+    console.error('ensure-chromium: no headless shell; the e2e tests run in the full Chromium');
+  }
 }
