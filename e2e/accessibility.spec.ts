@@ -1,5 +1,6 @@
 import { axeViolations as violations } from './axe.ts';
 import { test, expect, applyAdminSession } from './fixtures.ts';
+import { watchApiRequests } from './api-settled.ts';
 import { ConnectPage } from './pages/connect.ts';
 
 /**
@@ -55,11 +56,12 @@ test.describe('accessibility', () => {
       ['file editor', `/projects/${webApp}/edit/README.md`],
     ];
     const found: string[] = [];
+    const apiSettled = watchApiRequests(page);
     for (const [index, [name, path]] of screens.entries()) {
       if (index % SHARDS !== shard) continue;
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-      await page.waitForLoadState('networkidle');
+      await apiSettled();
       found.push(...(await violations(page, name)));
     }
     expect(found).toEqual([]);

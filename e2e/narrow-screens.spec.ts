@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Page, Request } from '@playwright/test';
 import { DEMO_PATHS, expect, test, type Api } from './fixtures.ts';
+import { watchApiRequests } from './api-settled.ts';
 import { DEMO_MERGE_REQUESTS, DEMO_REGISTRY } from '../sandbox/seed/demo.ts';
 import { DEMO_PIPELINES } from '../sandbox/seed/pipelines.ts';
 import { DEMO_PACKAGES } from '../sandbox/seed/packages.ts';
@@ -171,41 +171,18 @@ test('every route has an address here', () => {
   expect(Object.keys(ADDRESSES).sort()).toEqual(routeFiles(ROUTES_DIR).sort());
 });
 
-/**
- * Waits until no API request of the page has been in flight for 300 ms: the screen's data, and
- * whatever it widens, are in. Unlike the network going idle this leaves out the scripts the screen
- * prefetches when idle, which change no layout: waiting for them doubled this test's time.
- */
-function watchApiRequests(page: Page): () => Promise<void> {
-  const QUIET_MS = 300;
-  const inFlight = new Set<Request>();
-  let lastSettled = Date.now();
-  const isApi = (request: Request) => new URL(request.url()).pathname.startsWith('/api/');
-  page.on('request', (request) => void (isApi(request) && inFlight.add(request)));
-  const settle = (request: Request) => {
-    if (inFlight.delete(request)) lastSettled = Date.now();
-  };
-  page.on('requestfinished', settle);
-  page.on('requestfailed', settle);
-  return () => {
-    // counted from the call too: a query the screen starts after its heading shows has had time to begin
-    const since = Date.now();
-    return expect.poll(() => inFlight.size === 0 && Date.now() - Math.max(lastSettled, since) >= QUIET_MS, { intervals: [50] }).toBe(true);
-  };
-}
-
 // the screens in two halves, one per worker: a visit is a few seconds and there are over seventy
 const SHARDS = 2;
 for (let shard = 0; shard < SHARDS; shard++) test(`no screen scrolls sideways at 390 px (wide content scrolls in its own box), and at 1440 px nothing needs to (part ${shard + 1} of ${SHARDS})`, async ({ page, api, connectAs, consoleServer }) => {
   test.setTimeout(300_000);
   const ids = await demoIds(api);
   const wider: string[] = [];
-  const apiQuiet = watchApiRequests(page);
+  const apiSettled = watchApiRequests(page);
   const check = async (address: string) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(address);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-    await apiQuiet();
+    await apiSettled();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     if (overflow > 0) wider.push(`${address}: ${overflow} px too wide`);
     // the same screen on a desktop: its tables fit, so no action button hides behind a scroll
