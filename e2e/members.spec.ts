@@ -321,6 +321,21 @@ test.describe('managing group members', () => {
     expect(stored).toMatchObject({ access_level: 40, expires_at: isoDay(30) });
   });
 
+  test('on a phone, the long usernames of bots wrap in the user search instead of widening the dialog past the window', async ({ page }) => {
+    const members = new MembersPage(page);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await members.gotoGroup(groupId);
+    await members.addMember.click();
+    const dialog = members.addDialog(BIG_GROUP_NAME);
+    await dialog.userSearch.fill('bot');
+    const results = dialog.root.getByRole('radiogroup', { name: 'Matching users' });
+    // bots' usernames are 40 characters and more, such as project_10_bot_9df4fbc934f79d239e04c306c3c8d808
+    await expect(results.getByRole('radio', { name: /_bot_[0-9a-f]{32}$/ }).first()).toBeVisible();
+    // the list, and the dialog with it, stay within the window: nothing to scroll sideways to
+    expect(await results.evaluate((box) => box.getBoundingClientRect().right - innerWidth)).toBeLessThanOrEqual(0);
+    expect(await dialog.root.evaluate((box) => box.scrollWidth - box.clientWidth)).toBe(0);
+  });
+
   test('with emails and SSO identities shown, each row’s Edit and Remove stay wholly in view', async ({ page }) => {
     const members = new MembersPage(page);
     await page.setViewportSize({ width: 1280, height: 720 });

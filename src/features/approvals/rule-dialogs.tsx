@@ -7,6 +7,7 @@ import { branchesQueries } from '../../api/branches.ts';
 import { groupsQueries } from '../../api/groups.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import { usersQueries } from '../../api/users.ts';
+import { BreakableText } from '../../components/breakable-text.tsx';
 import { ConfirmDialog, Dialog } from '../../components/dialog.tsx';
 import { errorText } from '../../components/error-panel.tsx';
 import { Field } from '../../components/field.tsx';
@@ -50,7 +51,7 @@ function MultiPicker({ legend, searchLabel, chosen, onChange, useMatches }: {
           <label key={option.id} className="user-picker__option">
             <input type="checkbox" checked={chosenIds.has(option.id)} onChange={(event) => toggle(option, event.target.checked)} />
             <span>
-              {option.label} <span className="muted">{option.detail}</span>
+              {option.label} <span className="muted"><BreakableText text={option.detail} /></span>
             </span>
           </label>
         ))}

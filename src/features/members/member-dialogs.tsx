@@ -19,6 +19,7 @@ import { applyServerErrors } from '../../components/form-errors.ts';
 import { RoleSelect } from '../../components/role-select.tsx';
 import { useAddMember, useRemoveMember, useUpdateMember } from './mutations.ts';
 import { FormError, FormActions } from '../../components/form-footer.tsx';
+import { BreakableText } from '../../components/breakable-text.tsx';
 
 const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
 
@@ -41,7 +42,7 @@ function UserPicker({ value, onChange, error }: { value: number | undefined; onC
             <input type="radio" name={name} checked={value === user.id} onChange={() => onChange(user.id, user.name)} />
             <Avatar url={user.avatar_url} name={user.name} size={24} />
             <span>
-              {user.name} <span className="muted">@{user.username}</span>
+              {user.name} <span className="muted">@<BreakableText text={user.username} /></span>
             </span>
           </label>
         ))}
