@@ -3,7 +3,7 @@ import { DEMO_PATHS } from '../sandbox/seed/demo.ts';
 import { chromiumLaunchOptions } from '../e2e/browser.ts';
 import { startConsoleServer } from '../e2e/console-server.ts';
 import { addPaintClock, painted, readClock, type Target } from './paint-clock.ts';
-import { demoId, signedInStorage, withSession } from './session.ts';
+import { demoId, demoObject, signedInStorage, withSession } from './session.ts';
 import { emit, log, median, round } from './report.ts';
 import { floorLoad, type FloorLoad } from './floor.ts';
 
@@ -121,8 +121,7 @@ export async function coldFigures(): Promise<void> {
   const browser = await chromium.launch(chromiumLaunchOptions());
   try {
     const headers = { 'PRIVATE-TOKEN': server.adminToken };
-    const group = await demoId(server, 'groups', DEMO_PATHS.bigGroup);
-    const groupName = ((await (await fetch(`${server.baseURL}/api/v4/groups/${group}`, { headers })).json()) as { full_name: string }).full_name;
+    const { id: group, full_name: groupName } = await demoObject<{ id: number; full_name: string }>(server, 'groups', DEMO_PATHS.bigGroup);
     const lumen = await demoId(server, 'projects', LUMEN);
     // the lumen repository is built on first use, and its blame computed once per commit: not timed
     const warm = await fetch(`${server.baseURL}/api/v4/projects/${lumen}/repository/files/${encodeURIComponent(BLAME_FILE)}/blame?ref=main&range[start]=1&range[end]=1`, { headers });

@@ -18,9 +18,14 @@ export async function withSession(context: BrowserContext, storage: Record<strin
   }, storage);
 }
 
-/** The id of a demo group or project by its full path, asked of the sandbox as its administrator. */
-export async function demoId(server: { baseURL: string; adminToken: string }, kind: 'groups' | 'projects', path: string): Promise<number> {
+/** A demo group or project by its full path, as the sandbox answers its administrator. */
+export async function demoObject<T extends { id: number }>(server: { baseURL: string; adminToken: string }, kind: 'groups' | 'projects', path: string): Promise<T> {
   const answer = await fetch(`${server.baseURL}/api/v4/${kind}/${encodeURIComponent(path)}`, { headers: { 'PRIVATE-TOKEN': server.adminToken } });
   if (!answer.ok) throw new Error(`GET /${kind}/${path} answered ${answer.status}`);
-  return ((await answer.json()) as { id: number }).id;
+  return (await answer.json()) as T;
+}
+
+/** The id of a demo group or project by its full path. */
+export async function demoId(server: { baseURL: string; adminToken: string }, kind: 'groups' | 'projects', path: string): Promise<number> {
+  return (await demoObject(server, kind, path)).id;
 }
