@@ -21,6 +21,8 @@ import { Route as Blame } from '../routes/projects/$projectId/blame.$.tsx';
 import { Route as Issues } from '../routes/projects/$projectId/issues/index.tsx';
 import { Route as MergeRequests } from '../routes/projects/$projectId/merge-requests/index.tsx';
 import { Route as Pipelines } from '../routes/projects/$projectId/pipelines/index.tsx';
+import { Route as ProjectPackages } from '../routes/projects/$projectId/packages/index.tsx';
+import { Route as GroupPackages } from '../routes/groups/$groupId/packages.tsx';
 
 const INSTANCE = 'http://instance.test';
 const TOKEN = 'glpat-first-requests';
@@ -92,6 +94,8 @@ const CASES: Case[] = [
   ['a project\'s open issues', ['/projects/10/issues', '', ''], false, Issues, { projectId: '10' }, searchOf(Issues)],
   ['a project\'s open merge requests', ['/projects/10/merge-requests', '', ''], true, MergeRequests, { projectId: '10' }, searchOf(MergeRequests)],
   ['a project\'s pipelines', ['/projects/10/pipelines', '', ''], false, Pipelines, { projectId: '10' }, searchOf(Pipelines)],
+  ["a project's packages", ['/projects/10/packages', '', ''], false, ProjectPackages, { projectId: '10' }, searchOf(ProjectPackages)],
+  ["a group's packages", ['/groups/5/packages', '', ''], false, GroupPackages, { groupId: '5' }, searchOf(GroupPackages)],
 ].map(([name, address, isAdmin, route, params, deps]) => ({ name, address, isAdmin, load: routeLoader(route as never, params as Record<string, string>, deps, address as Case['address']) }) as Case);
 
 afterEach(() => {
@@ -142,6 +146,7 @@ describe('the first requests of a screen, sent before its code is there', () => 
     expect(firstRequests('/projects/10/tree/src', '?ref=main&page=2', '', { isAdmin: true, userId: USER_ID })).toEqual([]);
     expect(firstRequests('/projects/10/issues', '?state=%22closed%22', '', { isAdmin: true, userId: USER_ID })).toEqual([]);
     expect(firstRequests('/projects/10/boards', '', '', { isAdmin: true, userId: USER_ID })).toEqual([]);
+    expect(firstRequests('/groups/5/packages', '?package_type=%22npm%22', '', { isAdmin: true, userId: USER_ID })).toEqual([]);
   });
 
   it('asks nothing that the caller may not read', () => {

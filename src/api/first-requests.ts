@@ -67,6 +67,8 @@ export const rangeEnd = (index: number) => (index + 1) * RANGE_LINES;
 const FIRST_PAGE = { page: 1, per_page: 20 } as const;
 // the open issues, newest first, in keyset pages with their labels' colours (api/issues.ts)
 const ISSUES_FIRST_PAGE = { state: 'opened', order_by: 'created_at', sort: 'desc', per_page: 20, with_labels_details: true, pagination: 'keyset' } as const;
+// the newest packages of a project or group (features/packages/search.ts's defaults)
+const PACKAGES_FIRST_PAGE = { order_by: 'created_at', sort: 'desc', ...FIRST_PAGE } as const;
 
 /** `GET /projects/:id/repository/tree`'s query for a directory at a ref. */
 export function treeQuery(path: string | undefined, ref: string | undefined, recursive?: boolean): QueryParams {
@@ -148,6 +150,12 @@ export function firstRequests(pathname: string, search: string, hash: string, ca
     if (list === 'issues') return [{ path: `/projects/${id}/issues`, query: ISSUES_FIRST_PAGE }, project, { path: `/projects/${id}/issues_statistics` }];
     if (list === 'merge-requests') return [{ path: `/projects/${id}/merge_requests`, query: { state: 'opened', order_by: 'created_at', sort: 'desc', ...FIRST_PAGE } }, project];
     return [{ path: `/projects/${id}/pipelines`, query: { order_by: 'id', sort: 'desc', ...FIRST_PAGE } }, project, ...roleOf('projects', id, caller)];
+  }
+
+  match = /^\/(groups|projects)\/(\d+)\/packages\/?$/.exec(pathname);
+  if (match) {
+    const [, kind, id] = match as unknown as [string, ScopeKind, string];
+    return plainSearch(search, []) ? [{ path: `/${kind}/${id}/packages`, query: PACKAGES_FIRST_PAGE }, ...unknownDetailOf(kind, id, known)] : [];
   }
 
   match = /^\/groups\/(\d+)\/access-tokens\/?$/.exec(pathname);
