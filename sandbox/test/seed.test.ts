@@ -325,9 +325,10 @@ describe('demo seed: determinism', () => {
   });
 });
 
-describe('seed: foreign keys', () => {
-  it('leaves foreign keys enforced after the demo seed', () => {
+describe('seed: foreign keys and journal', () => {
+  it('leaves foreign keys enforced and the store in WAL mode (readers beside a writer) after the demo seed', () => {
     expect(h.sandbox.db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(h.sandbox.db.pragma('journal_mode', { simple: true })).toBe('wal');
   });
 
   it('refuses a seed that leaves a row pointing at nothing, and stores none of it', () => {
@@ -342,6 +343,7 @@ describe('seed: foreign keys', () => {
       expect(() => seedInstance(sandbox, 'empty')).toThrow(/broke 1 foreign keys, first ci_builds row \d+ → projects/);
       expect(db.prepare("SELECT count(*) FROM settings WHERE key = 'seed'").pluck().get()).toBe(0);
       expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     } finally {
       db.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
