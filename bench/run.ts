@@ -1,5 +1,5 @@
 import { DEMO_PATHS } from '../sandbox/seed/demo.ts';
-import { emit, log, percentile, round } from './report.ts';
+import { emit, log, median, percentile, round } from './report.ts';
 import { CONSOLE_PARTS } from './ui.ts';
 import { keepAliveClient, type KeepAliveClient } from './http-client.ts';
 import { startSandboxProcess } from './sandbox-child.ts';
@@ -26,6 +26,8 @@ const CONCURRENT_MAX_REQUESTS = 5_000;
 // parts together take longer than any one may
 const PART_TIMEOUT_MS = 600_000;
 const REQUEST_TIMEOUT_MS = 10_000;
+// one start of the seeded sandbox swung by half a second between runs on a busy two-core machine
+const SEED_STARTS = 3;
 
 type Client = KeepAliveClient;
 
@@ -88,10 +90,17 @@ async function concurrent(api: Client, paths: readonly string[]): Promise<void> 
 
 
 async function sandboxFigures(): Promise<void> {
+  const starts: number[] = [];
+  for (let start = 1; start < SEED_STARTS; start++) {
+    const discarded = await startSandboxProcess();
+    starts.push(discarded.startMs);
+    await discarded.stop();
+  }
   const ready = await startSandboxProcess();
+  starts.push(ready.startMs);
   const stopServer = ready.stop;
-  log(`sandbox at ${ready.apiUrl}`);
-  emit({ name: 'sandbox.start_with_demo_seed', value: round(ready.startMs, 1), unit: 'ms' });
+  log(`sandbox at ${ready.apiUrl}; ${starts.length} starts with the demo seed took ${starts.map((ms) => round(ms)).join(', ')} ms`);
+  emit({ name: 'sandbox.start_with_demo_seed', value: round(median(starts), 1), unit: 'ms', goal: 2000 });
   const api = keepAliveClient(ready.apiUrl, ready.adminToken, { maxSockets: CONCURRENT_CLIENTS, timeoutMs: REQUEST_TIMEOUT_MS });
   try {
     const project = await api.get(`/projects/${encodeURIComponent(DEMO_PATHS.inheritedProject)}`);
