@@ -20,6 +20,15 @@ const param = (page: Page, name: string) => () => new URL(page.url()).searchPara
 /** A `YYYY-MM-DD` date `days` from today (UTC, as the API reads dates). */
 const isoDay = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
+/** The big group's Add member dialog, opened on a phone's window. */
+async function addDialogOnPhone(page: Page, groupId: number) {
+  const members = new MembersPage(page);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await members.gotoGroup(groupId);
+  await members.addMember.click();
+  return members.addDialog(BIG_GROUP_NAME);
+}
+
 /** The list's total as the API counts it (x-total), so the checks hold on a re-run. */
 async function totalOf(api: Api, path: string): Promise<number> {
   const answer = await api.call('GET', `${path}${path.includes('?') ? '&' : '?'}per_page=1`);
@@ -322,11 +331,7 @@ test.describe('managing group members', () => {
   });
 
   test('on a phone, the long usernames of bots wrap in the user search instead of widening the dialog past the window', async ({ page }) => {
-    const members = new MembersPage(page);
-    await page.setViewportSize({ width: 390, height: 844 });
-    await members.gotoGroup(groupId);
-    await members.addMember.click();
-    const dialog = members.addDialog(BIG_GROUP_NAME);
+    const dialog = await addDialogOnPhone(page, groupId);
     await dialog.userSearch.fill('bot');
     const results = dialog.root.getByRole('radiogroup', { name: 'Matching users' });
     // bots' usernames are 40 characters and more, such as project_10_bot_9df4fbc934f79d239e04c306c3c8d808
@@ -334,6 +339,19 @@ test.describe('managing group members', () => {
     // the list, and the dialog with it, stay within the window: nothing to scroll sideways to
     expect(await results.evaluate((box) => box.getBoundingClientRect().right - innerWidth)).toBeLessThanOrEqual(0);
     expect(await dialog.root.evaluate((box) => box.scrollWidth - box.clientWidth)).toBe(0);
+  });
+
+  test('a search that finds nobody says so on a line kept for it: the results and the dialog’s buttons stay where they were', async ({ page }) => {
+    const dialog = await addDialogOnPhone(page, groupId);
+    const submit = dialog.root.getByRole('button', { name: 'Add member', exact: true });
+    await dialog.userSearch.fill('maya');
+    await expect(dialog.userOption('maya.chen')).toBeVisible();
+    const before = await submit.boundingBox();
+    // longer than the line at 390 px: it is cut to the line rather than wrapping onto a second one
+    const search = `nobody-${'x'.repeat(80)}`;
+    await dialog.userSearch.fill(search);
+    await expect(dialog.root.getByText(`No active user matches “${search}”.`)).toBeVisible();
+    expect(await submit.boundingBox()).toEqual(before);
   });
 
   test('with emails and SSO identities shown, each row’s Edit and Remove stay wholly in view', async ({ page }) => {

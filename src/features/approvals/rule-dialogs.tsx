@@ -17,6 +17,7 @@ import { SearchInput } from '../../components/list-controls.tsx';
 import { useNotify } from '../../components/toast.tsx';
 import { useCreateApprovalRule, useDeleteApprovalRule, useUpdateApprovalRule } from './mutations.ts';
 import { ruleFormDefaults, ruleFormSchema, ruleValues, type RuleFormInput, type RuleFormValues } from './rule-form.ts';
+import { PickerStatus } from '../../components/picker-status.tsx';
 
 interface Option {
   id: number;
@@ -44,8 +45,7 @@ function MultiPicker({ legend, searchLabel, chosen, onChange, useMatches }: {
     <fieldset className="field user-picker">
       <legend className="field__label">{legend}</legend>
       <SearchInput label={searchLabel} value={search} onSearch={setSearch} placeholder="Name" delayMs={200} />
-      {matches.error ? <p role="alert">{errorText(matches.error)}</p> : null}
-      {search && matches.options?.length === 0 ? <p className="muted">Nothing matches “{search}”.</p> : null}
+      <PickerStatus error={matches.error} empty={search && matches.options?.length === 0 ? `Nothing matches “${search}”.` : null} />
       <div className="user-picker__results">
         {offered.map((option) => (
           <label key={option.id} className="user-picker__option">

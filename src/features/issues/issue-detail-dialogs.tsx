@@ -9,6 +9,7 @@ import { errorText } from '../../components/error-panel.tsx';
 import { SearchInput } from '../../components/list-controls.tsx';
 import { useNotify } from '../../components/toast.tsx';
 import { useCloneIssue, useDeleteIssue, useMoveIssue, type IssueRef } from './issue-detail-mutations.ts';
+import { PickerStatus } from '../../components/picker-status.tsx';
 
 type Target = { id: number; name: string };
 
@@ -23,8 +24,7 @@ function ProjectPicker({ currentId, value, onChange, everywhere }: { currentId: 
     <fieldset className="field user-picker">
       <legend className="field__label">Target project</legend>
       <SearchInput label="Search your projects" value={search} onSearch={setSearch} placeholder="Project name" delayMs={200} />
-      {projects.error ? <p role="alert">{errorText(projects.error)}</p> : null}
-      {projects.data && others.length === 0 ? <p className="muted">{search ? `No other project matches “${search}”.` : 'You have no other project.'}</p> : null}
+      <PickerStatus error={projects.error} empty={projects.data && others.length === 0 ? (search ? `No other project matches “${search}”.` : 'You have no other project.') : null} />
       <div className="user-picker__results" role="radiogroup" aria-label="Projects">
         {others.map((project) => (
           <label key={project.id} className="user-picker__option">

@@ -20,6 +20,7 @@ import { RoleSelect } from '../../components/role-select.tsx';
 import { useAddMember, useRemoveMember, useUpdateMember } from './mutations.ts';
 import { FormError, FormActions } from '../../components/form-footer.tsx';
 import { BreakableText } from '../../components/breakable-text.tsx';
+import { PickerStatus } from '../../components/picker-status.tsx';
 
 const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
 
@@ -34,8 +35,7 @@ function UserPicker({ value, onChange, error }: { value: number | undefined; onC
     <fieldset className="field user-picker">
       <legend className="field__label">User</legend>
       <SearchInput label="Search users by name or username" value={search} onSearch={setSearch} placeholder="Name or username" delayMs={200} />
-      {results.error ? <p role="alert">{errorText(results.error)}</p> : null}
-      {search && results.data?.items.length === 0 ? <p className="muted">No active user matches “{search}”.</p> : null}
+      <PickerStatus error={results.error} empty={search && results.data?.items.length === 0 ? `No active user matches “${search}”.` : null} />
       <div className="user-picker__results" role="radiogroup" aria-label="Matching users" aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined}>
         {results.data?.items.map((user) => (
           <label key={user.id} className="user-picker__option">
