@@ -1,8 +1,9 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { ROLE_FRESH_MS } from './early.ts';
 import { ApiError } from './errors.ts';
 import { request, requestPage, send, type Connection } from './http.ts';
+import type { SessionStore } from './session.ts';
 import { scopePath, type Scope } from './keys.ts';
 import { apiPath } from './params.ts';
 import { flag, isoDate, loose } from './schema.ts';
@@ -136,6 +137,12 @@ export const membersQueries = {
         requestPage(connection, apiPath`/groups/${groupId}/billable_members/${userId}/memberships`, billableMembershipSchema, { query: { per_page: 100 }, signal }),
     }),
 };
+
+/** A loader starts reading the caller's role in `scope` beside its data; an administrator may do everything and is not asked. */
+export function prefetchMyAccess({ queryClient, api, session }: { queryClient: QueryClient; api: Connection; session: SessionStore }, scope: Scope): void {
+  const me = session.getActive()?.connection;
+  if (me && !me.isAdmin) void queryClient.prefetchQuery(membersQueries.myAccess(api, scope, me.userId));
+}
 
 const today = () => new Date().toISOString().slice(0, 10);
 

@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
-import { useQuery } from '@tanstack/react-query';
-import { membersQueries } from '../api/members.ts';
-import { useActiveSession, useConnection } from '../api/react.ts';
+import { useActiveSession } from '../api/react.ts';
+import { useMyAccess } from './use-my-access.ts';
 import { ErrorPanel } from './error-panel.tsx';
 import { RefusedScreen } from './refused-screen.tsx';
 import { RoutePending } from './states.tsx';
@@ -11,9 +10,8 @@ import { RoutePending } from './states.tsx';
  * whoever `refusal` turns away is told why, under the screen's title, instead of seeing it.
  */
 export function GroupRoleGate({ groupId, title, refusal, children }: { groupId: number; title: string; refusal: (caller: { isAdmin: boolean; role: number }) => string | null; children: ReactNode }) {
-  const me = useActiveSession()?.connection;
-  const isAdmin = Boolean(me?.isAdmin);
-  const role = useQuery({ ...membersQueries.myAccess(useConnection(), { group: groupId }, me?.userId ?? 0), enabled: !isAdmin });
+  const isAdmin = Boolean(useActiveSession()?.connection.isAdmin);
+  const role = useMyAccess({ group: groupId });
   if (!isAdmin && role.isPending) return <RoutePending />;
   if (!isAdmin && role.isError) return <ErrorPanel error={role.error} onRetry={() => void role.refetch()} />;
   const reason = refusal({ isAdmin, role: role.data ?? 0 });

@@ -1,6 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
-import { membersQueries } from '../api/members.ts';
-import { useActiveSession, useConnection } from '../api/react.ts';
+import { useActiveSession } from '../api/react.ts';
+import { useMyAccess } from './use-my-access.ts';
 
 /** Who is asking, for a project screen's permissions. */
 export interface ProjectCaller {
@@ -13,10 +12,9 @@ export interface ProjectCaller {
 
 /** The caller's rights on a project; the role is asked only of non-administrators. */
 export function useProjectCaller(projectId: number): { caller: ProjectCaller; pending: boolean } {
-  const connection = useConnection();
   const me = useActiveSession()?.connection;
   const isAdmin = Boolean(me?.isAdmin);
-  const role = useQuery({ ...membersQueries.myAccess(connection, { project: projectId }, me?.userId ?? 0), enabled: !isAdmin });
+  const role = useMyAccess({ project: projectId });
   return { caller: { isAdmin, canWrite: Boolean(me?.canWrite), role: role.data ?? 0 }, pending: !isAdmin && role.isPending };
 }
 

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
+import { useSuspenseQuery } from '@tanstack/react-query';
 import {
   DndContext, DragOverlay, KeyboardSensor, PointerSensor, closestCenter, pointerWithin, rectIntersection, useSensor, useSensors,
   type Announcements, type CollisionDetection, type KeyboardCoordinateGetter, type DragEndEvent, type DragStartEvent, type ScreenReaderInstructions,
@@ -8,7 +8,6 @@ import { sortableKeyboardCoordinates } from '@dnd-kit/sortable';
 import { boardsQueries, type Board } from '../../api/boards.ts';
 import type { Issue } from '../../api/issues.ts';
 import type { Scope } from '../../api/keys.ts';
-import { membersQueries } from '../../api/members.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import { errorText } from '../../components/error-panel.tsx';
 import { EmptyState } from '../../components/states.tsx';
@@ -18,6 +17,7 @@ import { useDeleteBoard, useRemoveList } from './mutations.ts';
 import { useCardMove } from './use-card-move.ts';
 import './boards.css';
 import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
+import { useMyAccess } from '../../components/use-my-access.ts';
 
 // the board's forms are not in its chunk (the board itself is its drag and drop): they load once it is idle
 const loadDialogs = chunk(() => import('./board-dialogs.tsx'));
@@ -43,7 +43,7 @@ export function BoardScreen({ scope, boardId, onSelectBoard, sourceName }: Board
   const connection = useConnection();
   const me = useActiveSession()?.connection;
   // not awaited by the route: the controls that change the board appear once the caller's role is known
-  const myAccess = useQuery({ ...membersQueries.myAccess(connection, scope, me?.userId ?? 0), enabled: !me?.isAdmin });
+  const myAccess = useMyAccess(scope);
   const canPlan = Boolean(me?.isAdmin) || (myAccess.data ?? 0) >= PLANNER;
   const boards = useSuspenseQuery(boardsQueries.list(connection, scope)).data.items;
   const board = boards.find((item) => item.id === boardId) ?? boards[0];

@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { branchesQueries } from '../../api/branches.ts';
 import type { Connection } from '../../api/http.ts';
-import { membersQueries } from '../../api/members.ts';
+import { prefetchMyAccess } from '../../api/members.ts';
 import type { SessionStore } from '../../api/session.ts';
 import { regexCheckQuery } from './regex-check.ts';
 import { branchListParams, type BranchesSearch } from './search.ts';
@@ -14,8 +14,7 @@ type LoaderContext = { queryClient: QueryClient; api: Connection; session: Sessi
  * the screen shows the reason, or a refusal from the server, next to the filter that caused it.
  */
 export async function loadBranches(context: LoaderContext, projectId: number, search: BranchesSearch) {
-  const me = context.session.getActive()?.connection;
-  if (!me?.isAdmin) void context.queryClient.prefetchQuery(membersQueries.myAccess(context.api, { project: projectId }, me?.userId ?? 0));
+  prefetchMyAccess(context, { project: projectId });
   void context.queryClient.prefetchQuery(branchesQueries.protections(context.api, projectId));
   if (search.regex && (await context.queryClient.ensureQueryData(regexCheckQuery(search.regex)))) return undefined;
   return context.queryClient.ensureQueryData(branchesQueries.list(context.api, projectId, branchListParams(search))).catch(() => undefined);

@@ -2,7 +2,6 @@ import { useId, useState } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { commitsQueries, type CommitRef, type PickKind } from '../../api/commits.ts';
-import { membersQueries } from '../../api/members.ts';
 import { projectsQueries } from '../../api/projects.ts';
 import { useActiveSession, useConnection, useInstancePage } from '../../api/react.ts';
 import { ErrorPanel, errorText } from '../../components/error-panel.tsx';
@@ -13,6 +12,7 @@ import { DiffView } from './diff-view.tsx';
 import { pickAccess, roleIn } from './permissions.ts';
 import { formatCount } from '../../lib/numbers.ts';
 import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
+import { useMyAccess } from '../../components/use-my-access.ts';
 
 // the dialog loads when someone may use it, not before the commit's first paint
 const loadPickDialog = chunk(() => import('./pick-dialog.tsx'));
@@ -107,7 +107,7 @@ export function CommitScreen({ projectId, sha }: { projectId: number; sha: strin
   // the project's `permissions` name direct rows only on some instances: the effective role comes from members/all
   const roleNeeded = Boolean(me?.canWrite) && !me?.isAdmin;
   const project = useQuery({ ...projectsQueries.detail(connection, projectId), enabled: roleNeeded });
-  const membership = useQuery({ ...membersQueries.myAccess(connection, { project: projectId }, me?.userId ?? 0), enabled: roleNeeded && Boolean(me) });
+  const membership = useMyAccess(roleNeeded ? { project: projectId } : null);
   const roleError = project.error ?? membership.error;
   const access = !roleNeeded
     ? pickAccess({ isAdmin: Boolean(me?.isAdmin), canWrite: Boolean(me?.canWrite), role: 0 })

@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { deployKeysQueries } from '../../api/deploy-keys.ts';
 import type { Connection } from '../../api/http.ts';
-import { membersQueries } from '../../api/members.ts';
+import { prefetchMyAccess } from '../../api/members.ts';
 import type { SessionStore } from '../../api/session.ts';
 import type { InstanceDeployKeysSearch, ProjectDeployKeysSearch } from './search.ts';
 
@@ -9,8 +9,7 @@ type LoaderContext = { queryClient: QueryClient; api: Connection; session: Sessi
 
 /** A project's keys are its Maintainers': others get the screen's explanation, and errors show beside the actions. */
 export function loadProjectDeployKeys(context: LoaderContext, projectId: number, search: ProjectDeployKeysSearch) {
-  const me = context.session.getActive()?.connection;
-  if (!me?.isAdmin) void context.queryClient.prefetchQuery(membersQueries.myAccess(context.api, { project: projectId }, me?.userId ?? 0));
+  prefetchMyAccess(context, { project: projectId });
   return context.queryClient.ensureQueryData(deployKeysQueries.project(context.api, projectId, search)).catch(() => undefined);
 }
 

@@ -2,10 +2,10 @@ import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { branchesQueries } from '../../api/branches.ts';
 import { commitsQueries } from '../../api/commits.ts';
 import { ApiError } from '../../api/errors.ts';
-import { membersQueries } from '../../api/members.ts';
 import { projectsQueries, type Project } from '../../api/projects.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import { fileEditAccess, type FileEditAccess, type FileEditCaller, type RefTarget } from './permissions.ts';
+import { useMyAccess } from '../../components/use-my-access.ts';
 
 export interface FilesContext {
   project: Project;
@@ -48,7 +48,7 @@ export function useFilesContext(projectId: number, ref: string): FilesContext {
         : { kind: 'unknown', name: gitRef };
   const isAdmin = Boolean(me?.isAdmin);
   // inherited roles count: /members/all answers with the highest, through every ancestor group
-  const membership = useQuery({ ...membersQueries.myAccess(connection, { project: projectId }, me?.userId ?? 0), enabled: !isAdmin && Boolean(me) });
+  const membership = useMyAccess({ project: projectId });
   const caller: FileEditCaller = { isAdmin, canWrite: Boolean(me?.canWrite), role: Math.max(projectRole(project), membership.data ?? 0) };
   // until the role is known, offer nothing and explain nothing
   const access = !isAdmin && membership.isPending ? { canEdit: false, canPushToRef: false, reason: null } : fileEditAccess(caller, target);

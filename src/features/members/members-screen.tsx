@@ -17,6 +17,7 @@ import { Expiry, RoleBadge } from './badges.tsx';
 import { membersListParams, membersSearchSchema, type MembersSearch } from './search.ts';
 import { BreakableText } from '../../components/breakable-text.tsx';
 import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
+import { useMyAccess } from '../../components/use-my-access.ts';
 
 // the forms (react-hook-form and the resolver) load after the list, not before its first row
 const loadDialogs = chunk(() => import('./member-dialogs.tsx'));
@@ -84,7 +85,7 @@ export function MembersScreen({ kind, scope, sourceName: loadedName, topLevelGro
   const list = useSuspenseQuery(membersQueries.list(connection, scope, tab, params));
   const me = session?.connection;
   // not awaited by the route: actions appear once the caller's role is known
-  const myAccess = useQuery({ ...membersQueries.myAccess(connection, scope, me?.userId ?? 0), enabled: !me?.isAdmin });
+  const myAccess = useMyAccess(scope);
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<Member | null>(null);
   const [removing, setRemoving] = useState<Member | null>(null);

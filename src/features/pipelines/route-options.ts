@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { Connection } from '../../api/http.ts';
-import { membersQueries } from '../../api/members.ts';
+import { prefetchMyAccess } from '../../api/members.ts';
 import { pipelinesQueries, type PipelineListParams } from '../../api/pipelines.ts';
 import type { SessionStore } from '../../api/session.ts';
 import { sinceOf, untilOf } from '../../lib/time.ts';
@@ -23,11 +23,6 @@ export function pipelineListParams(search: PipelinesSearch): PipelineListParams 
 
 /** The caller's role is asked beside the list (it decides which row actions show); a failed list shows on the screen. */
 export function loadPipelines(context: LoaderContext, projectId: number, search: PipelinesSearch) {
-  prefetchRole(context, projectId);
+  prefetchMyAccess(context, { project: projectId });
   return context.queryClient.ensureQueryData(pipelinesQueries.list(context.api, projectId, pipelineListParams(search))).catch(() => undefined);
-}
-
-export function prefetchRole(context: LoaderContext, projectId: number) {
-  const me = context.session.getActive()?.connection;
-  if (!me?.isAdmin) void context.queryClient.prefetchQuery(membersQueries.myAccess(context.api, { project: projectId }, me?.userId ?? 0));
 }

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
-import { membersQueries } from '../../api/members.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import {
   RUNNER_STATUSES, RUNNER_TYPES, exportRunners, runnersQueries,
@@ -22,6 +21,7 @@ import { isFiltered, runnerFilters, runnerListParams, runnersSearchSchema, type 
 import { newestMajorMinor } from './version-drift.ts';
 import { RouteLink } from '../../components/route-link.tsx';
 import { formatCount } from '../../lib/numbers.ts';
+import { useMyAccess } from '../../components/use-my-access.ts';
 
 interface FleetScreenProps {
   scope: RunnerScope;
@@ -34,11 +34,9 @@ const scopeKind = (scope: RunnerScope) => (scope === 'instance' ? 'instance' : '
 
 /** The caller's rights on a scope's fleet; the role is asked only where it matters. */
 function useFleetCaller(scope: RunnerScope): { caller: RunnerCaller; pending: boolean; version: string | null } {
-  const connection = useConnection();
   const me = useActiveSession()?.connection;
   const isAdmin = Boolean(me?.isAdmin);
-  const memberScope = scope === 'instance' ? { group: 0 } : scope;
-  const role = useQuery({ ...membersQueries.myAccess(connection, memberScope, me?.userId ?? 0), enabled: scope !== 'instance' && !isAdmin });
+  const role = useMyAccess(scope === 'instance' ? null : scope);
   return {
     caller: { isAdmin, canWrite: Boolean(me?.canWrite), scopes: me?.scopes, role: role.data ?? 0 },
     pending: scope !== 'instance' && !isAdmin && role.isPending,

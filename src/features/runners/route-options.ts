@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../api/errors.ts';
 import type { Connection } from '../../api/http.ts';
-import { membersQueries } from '../../api/members.ts';
+import { prefetchMyAccess } from '../../api/members.ts';
 import { runnersQueries, type RunnerScope } from '../../api/runners.ts';
 import type { SessionStore } from '../../api/session.ts';
 import { runnerJobsParams, runnerListParams, type RunnerSearch, type RunnersSearch } from './search.ts';
@@ -18,7 +18,7 @@ export function loadFleet(context: LoaderContext, scope: RunnerScope, search: Ru
   if (scope === 'instance' && !me?.isAdmin) return undefined;
   const list = context.queryClient.ensureQueryData(runnersQueries.list(context.api, scope, runnerListParams(search)));
   if (scope === 'instance' || me?.isAdmin) return list;
-  void context.queryClient.prefetchQuery(membersQueries.myAccess(context.api, scope, me?.userId ?? 0));
+  prefetchMyAccess(context, scope);
   return list.catch((error: unknown) => {
     if (error instanceof ApiError && error.status === 403) return undefined;
     throw error;

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { keepPreviousData, useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { membersQueries } from '../../api/members.ts';
 import { useActiveSession, useConnection, useInstancePage } from '../../api/react.ts';
 import { JOB_STATUSES, RUNNER_ACCESS_LEVELS, runnersQueries, type RunnerDetail, type RunnerJob } from '../../api/runners.ts';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
@@ -22,6 +21,7 @@ import { RunnerStatus, RunnerVersion, typeLabel } from './runner-badges.tsx';
 import { runnerJobsParams, runnerSearchSchema, type RunnerSearch } from './search.ts';
 import { majorMinor } from './version-drift.ts';
 import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
+import { useMyAccess } from '../../components/use-my-access.ts';
 
 // the forms load after the runner, not before its first paint
 const loadDialogs = chunk(() => import('./runner-dialogs.tsx'));
@@ -37,11 +37,9 @@ interface RunnerScreenProps {
 }
 
 /** The caller's role where the runner belongs: its group (Owner) or its first project (Maintainer). */
-function useOwnerRole(runner: RunnerDetail, isAdmin: boolean, userId: number): number {
-  const connection = useConnection();
+function useOwnerRole(runner: RunnerDetail): number {
   const scope = runner.runner_type === 'group_type' && runner.groups[0] ? { group: runner.groups[0].id } : runner.runner_type === 'project_type' && runner.projects[0] ? { project: runner.projects[0].id } : null;
-  const role = useQuery({ ...membersQueries.myAccess(connection, scope ?? { group: 0 }, userId), enabled: Boolean(scope) && !isAdmin });
-  return role.data ?? 0;
+  return useMyAccess(scope).data ?? 0;
 }
 
 export function RunnerScreen({ runnerId, fromAdmin, search }: RunnerScreenProps) {
@@ -51,7 +49,7 @@ export function RunnerScreen({ runnerId, fromAdmin, search }: RunnerScreenProps)
   const navigate = useNavigate();
   const runner = useSuspenseQuery(runnersQueries.detail(connection, runnerId)).data;
   const isAdmin = Boolean(me?.isAdmin);
-  const ownerRole = useOwnerRole(runner, isAdmin, me?.userId ?? 0);
+  const ownerRole = useOwnerRole(runner);
   const refusal = runnerDetailRefusal({ isAdmin, canWrite: Boolean(me?.canWrite), scopes: me?.scopes, role: 0, ownerRole }, runner.runner_type);
   const canChange = refusal === null;
   const [editing, setEditing] = useState(false);

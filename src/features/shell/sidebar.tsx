@@ -3,11 +3,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useParams, useRouterState } from '@tanstack/react-router';
 import { RouteLink, routeHref, type RoutePath } from '../../components/route-link.tsx';
 import { groupsQueries } from '../../api/groups.ts';
-import { membersQueries } from '../../api/members.ts';
 import { projectsQueries } from '../../api/projects.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import { usableStorage } from '../../api/stored-session.ts';
 import { ADMIN_SECTION, contextSections, yourWork, type NavContext, type NavItem, type NavSection } from './nav-model.ts';
+import { useMyAccess } from '../../components/use-my-access.ts';
 
 /** Below this width the sidebar is a drawer over the page, closed until asked for. */
 const NARROW = '(max-width: 768px)';
@@ -72,7 +72,7 @@ export function useNavContext(): NavContext & { title?: { kind: string; name: st
   const isAdmin = Boolean(me?.isAdmin);
   const group = useQuery({ ...groupsQueries.detail(connection, groupId ?? 0), enabled: groupId !== undefined });
   // group areas that only Owners may open are listed for Owners (and administrators) only
-  const access = useQuery({ ...membersQueries.myAccess(connection, { group: groupId ?? 0 }, me?.userId ?? 0), enabled: groupId !== undefined && !isAdmin });
+  const access = useMyAccess(groupId === undefined ? null : { group: groupId });
   const project = useQuery({ ...projectsQueries.detail(connection, projectId ?? 0), enabled: projectId !== undefined });
   const base = { isAdmin, isBot: Boolean(me?.isBot) };
   if (projectId !== undefined) {

@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { approvalsQueries } from '../../../api/approvals.ts';
-import { membersQueries } from '../../../api/members.ts';
+import { prefetchMyAccess } from '../../../api/members.ts';
 import { projectsQueries } from '../../../api/projects.ts';
 import { ApprovalSettingsScreen } from '../../../features/approvals/approval-settings-screen.tsx';
 
@@ -10,8 +10,7 @@ export const Route = createFileRoute('/projects/$projectId/approval-settings')({
     const projectId = Number(params.projectId);
     void context.queryClient.prefetchQuery(projectsQueries.detail(context.api, projectId));
     void context.queryClient.prefetchQuery(approvalsQueries.rules(context.api, { projectId }));
-    const me = context.session.getActive()?.connection;
-    if (!me?.isAdmin) void context.queryClient.prefetchQuery(membersQueries.myAccess(context.api, { project: projectId }, me?.userId ?? 0));
+    prefetchMyAccess(context, { project: projectId });
     await context.queryClient.ensureQueryData(approvalsQueries.settings(context.api, projectId));
   },
   component: ApprovalSettingsRoute,

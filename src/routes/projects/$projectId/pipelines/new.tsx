@@ -1,7 +1,7 @@
 import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
 import { projectsQueries } from '../../../../api/projects.ts';
-import { prefetchRole } from '../../../../features/pipelines/route-options.ts';
+import { prefetchMyAccess } from '../../../../api/members.ts';
 import { RunPipelineScreen } from '../../../../features/pipelines/run-pipeline-screen.tsx';
 import { runPipelineSearchSchema } from '../../../../features/pipelines/search.ts';
 import { idParams } from '../../../../lib/route-params.ts';
@@ -12,7 +12,7 @@ export const Route = createFileRoute('/projects/$projectId/pipelines/new')({
   // the project names the default branch and the full path the CI file's variables are asked by
   loader: ({ context, params }) => {
     const { projectId } = idParams(params);
-    prefetchRole(context, projectId);
+    prefetchMyAccess(context, { project: projectId });
     return context.queryClient.ensureQueryData(projectsQueries.detail(context.api, projectId));
   },
   component: RunPipelineRoute,
