@@ -157,6 +157,7 @@ describe('the first requests of a screen, sent before its code is there', () => 
   it.each([
     ['group members', GroupMembers, '/groups/5/members', false, members],
     ["a group's access tokens", GroupTokens, '/groups/5/access-tokens', true, tokens],
+    ["a group's packages", GroupPackages, '/groups/5/packages', false, searchOf(GroupPackages)],
   ])('%s reached from a list of groups: neither the press nor the loader asks for the group, which the list holds', async (_, route, pathname, isAdmin, deps) => {
     const context = loaderContext(isAdmin);
     const group = { id: 5, name: 'Platform', path: 'platform', full_name: 'Platform', full_path: 'platform', description: null, visibility: 'private', parent_id: null, web_url: `${INSTANCE}/groups/platform`, avatar_url: null };

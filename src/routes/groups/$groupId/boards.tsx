@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
-import { groupsQueries } from '../../../api/groups.ts';
+import { groupsQueries, prefetchGroup } from '../../../api/groups.ts';
 import { BoardScreen } from '../../../features/boards/board-screen.tsx';
 import { loadBoards } from '../../../features/boards/route-options.ts';
 import { boardSearchSchema } from '../../../features/boards/search.ts';
@@ -9,7 +9,7 @@ export const Route = createFileRoute('/groups/$groupId/boards')({
   validateSearch: boardSearchSchema,
   loaderDeps: ({ search }) => search,
   loader: ({ context, params, deps }) => {
-    void context.queryClient.prefetchQuery(groupsQueries.detail(context.api, Number(params.groupId)));
+    prefetchGroup(context.queryClient, context.api, Number(params.groupId));
     return loadBoards(context, { group: Number(params.groupId) }, deps.board);
   },
   component: GroupBoardsRoute,

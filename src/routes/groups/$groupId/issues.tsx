@@ -1,6 +1,6 @@
 import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
-import { groupsQueries } from '../../../api/groups.ts';
+import { groupsQueries, prefetchGroup } from '../../../api/groups.ts';
 import { ISSUES_SEARCH_DEFAULTS, issuesRouteOptions } from '../../../features/issues/search.ts';
 import { IssueListScreen } from '../../../features/issues/issue-list-screen.tsx';
 import { loadIssues } from '../../../features/issues/route-options.ts';
@@ -10,7 +10,7 @@ export const Route = createFileRoute('/groups/$groupId/issues')({
   search: { middlewares: [stripSearchParams(ISSUES_SEARCH_DEFAULTS)] },
   loader: ({ context, params, deps }) => {
     const list = loadIssues(context, { group: Number(params.groupId) }, deps);
-    void context.queryClient.prefetchQuery(groupsQueries.detail(context.api, Number(params.groupId)));
+    prefetchGroup(context.queryClient, context.api, Number(params.groupId));
     return list;
   },
   component: GroupIssuesRoute,

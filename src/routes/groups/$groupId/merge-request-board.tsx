@@ -1,6 +1,6 @@
 import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
-import { groupsQueries } from '../../../api/groups.ts';
+import { groupsQueries, prefetchGroup } from '../../../api/groups.ts';
 import { MERGE_REQUEST_BOARD_SEARCH_DEFAULTS, mergeRequestBoardSearchSchema } from '../../../features/merge-requests/search.ts';
 import { MergeRequestBoardScreen } from '../../../features/merge-requests/board-screen.tsx';
 import { loadBoard } from '../../../features/merge-requests/board-queries.ts';
@@ -10,7 +10,7 @@ export const Route = createFileRoute('/groups/$groupId/merge-request-board')({
   search: { middlewares: [stripSearchParams(MERGE_REQUEST_BOARD_SEARCH_DEFAULTS)] },
   loaderDeps: ({ search }) => search,
   loader: ({ context, params, deps }) => {
-    void context.queryClient.prefetchQuery(groupsQueries.detail(context.api, Number(params.groupId)));
+    prefetchGroup(context.queryClient, context.api, Number(params.groupId));
     return loadBoard(context, { group: Number(params.groupId) }, deps);
   },
   component: GroupMergeRequestBoardRoute,

@@ -1,6 +1,6 @@
 import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
-import { groupsQueries } from '../../../api/groups.ts';
+import { groupsQueries, prefetchGroup } from '../../../api/groups.ts';
 import { MERGE_REQUESTS_SEARCH_DEFAULTS, mergeRequestsRouteOptions } from '../../../features/merge-requests/search.ts';
 import { MergeRequestListScreen } from '../../../features/merge-requests/merge-request-list-screen.tsx';
 import { loadMergeRequests } from '../../../features/merge-requests/route-options.ts';
@@ -10,7 +10,7 @@ export const Route = createFileRoute('/groups/$groupId/merge-requests')({
   search: { middlewares: [stripSearchParams(MERGE_REQUESTS_SEARCH_DEFAULTS)] },
   loader: ({ context, params, deps }) => {
     const list = loadMergeRequests(context, { group: Number(params.groupId) }, deps);
-    void context.queryClient.prefetchQuery(groupsQueries.detail(context.api, Number(params.groupId)));
+    prefetchGroup(context.queryClient, context.api, Number(params.groupId));
     return list;
   },
   component: GroupMergeRequestsRoute,

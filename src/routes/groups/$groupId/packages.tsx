@@ -1,6 +1,6 @@
 import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
-import { groupsQueries } from '../../../api/groups.ts';
+import { groupsQueries, prefetchGroup } from '../../../api/groups.ts';
 import { PackagesScreen } from '../../../features/packages/packages-screen.tsx';
 import { loadPackages } from '../../../features/packages/route-options.ts';
 import { PACKAGES_SEARCH_DEFAULTS, packagesSearchSchema } from '../../../features/packages/search.ts';
@@ -12,7 +12,7 @@ export const Route = createFileRoute('/groups/$groupId/packages')({
   loaderDeps: ({ search }) => search,
   loader: ({ context, params, deps }) => {
     const { groupId } = idParams(params);
-    void context.queryClient.prefetchQuery(groupsQueries.detail(context.api, groupId));
+    prefetchGroup(context.queryClient, context.api, groupId);
     return loadPackages(context, { group: groupId }, deps);
   },
   component: GroupPackagesRoute,

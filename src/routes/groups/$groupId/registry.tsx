@@ -1,6 +1,6 @@
 import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
-import { groupsQueries } from '../../../api/groups.ts';
+import { groupsQueries, prefetchGroup } from '../../../api/groups.ts';
 import { RepositoriesScreen } from '../../../features/registry/repositories-screen.tsx';
 import { loadRepositories } from '../../../features/registry/route-options.ts';
 import { REPOSITORIES_SEARCH_DEFAULTS, repositoriesSearchSchema } from '../../../features/registry/search.ts';
@@ -12,7 +12,7 @@ export const Route = createFileRoute('/groups/$groupId/registry')({
   loaderDeps: ({ search }) => search,
   loader: ({ context, params, deps }) => {
     const { groupId } = idParams(params);
-    void context.queryClient.prefetchQuery(groupsQueries.detail(context.api, groupId));
+    prefetchGroup(context.queryClient, context.api, groupId);
     return loadRepositories(context, { group: groupId }, deps);
   },
   component: GroupRegistryRoute,

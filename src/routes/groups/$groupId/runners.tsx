@@ -1,6 +1,6 @@
 import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
-import { groupsQueries } from '../../../api/groups.ts';
+import { groupsQueries, prefetchGroup } from '../../../api/groups.ts';
 import { FleetScreen } from '../../../features/runners/fleet-screen.tsx';
 import { loadFleet } from '../../../features/runners/route-options.ts';
 import { RUNNERS_SEARCH_DEFAULTS, runnersSearchSchema } from '../../../features/runners/search.ts';
@@ -11,7 +11,7 @@ export const Route = createFileRoute('/groups/$groupId/runners')({
   loaderDeps: ({ search }) => search,
   loader: ({ context, params, deps }) => {
     const list = loadFleet(context, { group: Number(params.groupId) }, deps);
-    void context.queryClient.prefetchQuery(groupsQueries.detail(context.api, Number(params.groupId)));
+    prefetchGroup(context.queryClient, context.api, Number(params.groupId));
     return list;
   },
   component: GroupRunnersRoute,
