@@ -87,7 +87,7 @@ export function ensureGroup(queryClient: QueryClient, connection: Connection, gr
   return queryClient.ensureQueryData(options);
 }
 
-/** A group's details started for a screen's heading, taken from a cached list when one holds the group; a failure is the screen's to show. */
-export function prefetchGroup(queryClient: QueryClient, connection: Connection, groupId: number): void {
-  ensureGroup(queryClient, connection, groupId).catch(() => undefined);
+/** A loader starts a group's details for its screen's heading, taken from a cached list when one holds the group; a failure is the screen's to show. */
+export function prefetchGroup({ queryClient, api }: { queryClient: QueryClient; api: Connection }, groupId: number): void {
+  ensureGroup(queryClient, api, groupId).catch(() => undefined);
 }

@@ -9,7 +9,7 @@ export const Route = createFileRoute('/groups/$groupId/boards')({
   validateSearch: boardSearchSchema,
   loaderDeps: ({ search }) => search,
   loader: ({ context, params, deps }) => {
-    prefetchGroup(context.queryClient, context.api, Number(params.groupId));
+    prefetchGroup(context, Number(params.groupId));
     return loadBoards(context, { group: Number(params.groupId) }, deps.board);
   },
   component: GroupBoardsRoute,

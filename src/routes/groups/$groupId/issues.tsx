@@ -10,7 +10,7 @@ export const Route = createFileRoute('/groups/$groupId/issues')({
   search: { middlewares: [stripSearchParams(ISSUES_SEARCH_DEFAULTS)] },
   loader: ({ context, params, deps }) => {
     const list = loadIssues(context, { group: Number(params.groupId) }, deps);
-    prefetchGroup(context.queryClient, context.api, Number(params.groupId));
+    prefetchGroup(context, Number(params.groupId));
     return list;
   },
   component: GroupIssuesRoute,

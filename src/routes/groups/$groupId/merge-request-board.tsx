@@ -10,7 +10,7 @@ export const Route = createFileRoute('/groups/$groupId/merge-request-board')({
   search: { middlewares: [stripSearchParams(MERGE_REQUEST_BOARD_SEARCH_DEFAULTS)] },
   loaderDeps: ({ search }) => search,
   loader: ({ context, params, deps }) => {
-    prefetchGroup(context.queryClient, context.api, Number(params.groupId));
+    prefetchGroup(context, Number(params.groupId));
     return loadBoard(context, { group: Number(params.groupId) }, deps);
   },
   component: GroupMergeRequestBoardRoute,

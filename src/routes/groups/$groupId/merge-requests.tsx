@@ -10,7 +10,7 @@ export const Route = createFileRoute('/groups/$groupId/merge-requests')({
   search: { middlewares: [stripSearchParams(MERGE_REQUESTS_SEARCH_DEFAULTS)] },
   loader: ({ context, params, deps }) => {
     const list = loadMergeRequests(context, { group: Number(params.groupId) }, deps);
-    prefetchGroup(context.queryClient, context.api, Number(params.groupId));
+    prefetchGroup(context, Number(params.groupId));
     return list;
   },
   component: GroupMergeRequestsRoute,

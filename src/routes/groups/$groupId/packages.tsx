@@ -12,7 +12,7 @@ export const Route = createFileRoute('/groups/$groupId/packages')({
   loaderDeps: ({ search }) => search,
   loader: ({ context, params, deps }) => {
     const { groupId } = idParams(params);
-    prefetchGroup(context.queryClient, context.api, groupId);
+    prefetchGroup(context, groupId);
     return loadPackages(context, { group: groupId }, deps);
   },
   component: GroupPackagesRoute,

@@ -12,7 +12,7 @@ export const Route = createFileRoute('/groups/$groupId/registry')({
   loaderDeps: ({ search }) => search,
   loader: ({ context, params, deps }) => {
     const { groupId } = idParams(params);
-    prefetchGroup(context.queryClient, context.api, groupId);
+    prefetchGroup(context, groupId);
     return loadRepositories(context, { group: groupId }, deps);
   },
   component: GroupRegistryRoute,

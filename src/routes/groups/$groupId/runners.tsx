@@ -11,7 +11,7 @@ export const Route = createFileRoute('/groups/$groupId/runners')({
   loaderDeps: ({ search }) => search,
   loader: ({ context, params, deps }) => {
     const list = loadFleet(context, { group: Number(params.groupId) }, deps);
-    prefetchGroup(context.queryClient, context.api, Number(params.groupId));
+    prefetchGroup(context, Number(params.groupId));
     return list;
   },
   component: GroupRunnersRoute,
