@@ -23,6 +23,8 @@ import { Route as MergeRequests } from '../routes/projects/$projectId/merge-requ
 import { Route as Pipelines } from '../routes/projects/$projectId/pipelines/index.tsx';
 import { Route as ProjectPackages } from '../routes/projects/$projectId/packages/index.tsx';
 import { Route as GroupPackages } from '../routes/groups/$groupId/packages.tsx';
+import { Route as GroupIssues } from '../routes/groups/$groupId/issues.tsx';
+import { Route as GroupMergeRequests } from '../routes/groups/$groupId/merge-requests.tsx';
 
 const INSTANCE = 'http://instance.test';
 const TOKEN = 'glpat-first-requests';
@@ -96,6 +98,8 @@ const CASES: Case[] = [
   ['a project\'s pipelines', ['/projects/10/pipelines', '', ''], false, Pipelines, { projectId: '10' }, searchOf(Pipelines)],
   ["a project's packages", ['/projects/10/packages', '', ''], false, ProjectPackages, { projectId: '10' }, searchOf(ProjectPackages)],
   ["a group's packages", ['/groups/5/packages', '', ''], false, GroupPackages, { groupId: '5' }, searchOf(GroupPackages)],
+  ["a group's open issues", ['/groups/5/issues', '', ''], false, GroupIssues, { groupId: '5' }, searchOf(GroupIssues)],
+  ["a group's open merge requests", ['/groups/5/merge-requests', '', ''], true, GroupMergeRequests, { groupId: '5' }, searchOf(GroupMergeRequests)],
 ].map(([name, address, isAdmin, route, params, deps]) => ({ name, address, isAdmin, load: routeLoader(route as never, params as Record<string, string>, deps, address as Case['address']) }) as Case);
 
 afterEach(() => {
@@ -147,6 +151,7 @@ describe('the first requests of a screen, sent before its code is there', () => 
     expect(firstRequests('/projects/10/issues', '?state=%22closed%22', '', { isAdmin: true, userId: USER_ID })).toEqual([]);
     expect(firstRequests('/projects/10/boards', '', '', { isAdmin: true, userId: USER_ID })).toEqual([]);
     expect(firstRequests('/groups/5/packages', '?package_type=%22npm%22', '', { isAdmin: true, userId: USER_ID })).toEqual([]);
+    expect(firstRequests('/groups/5/pipelines', '', '', { isAdmin: true, userId: USER_ID })).toEqual([]);
   });
 
   it('asks nothing that the caller may not read', () => {
@@ -158,6 +163,7 @@ describe('the first requests of a screen, sent before its code is there', () => 
     ['group members', GroupMembers, '/groups/5/members', false, members],
     ["a group's access tokens", GroupTokens, '/groups/5/access-tokens', true, tokens],
     ["a group's packages", GroupPackages, '/groups/5/packages', false, searchOf(GroupPackages)],
+    ["a group's open issues", GroupIssues, '/groups/5/issues', false, searchOf(GroupIssues)],
   ])('%s reached from a list of groups: neither the press nor the loader asks for the group, which the list holds', async (_, route, pathname, isAdmin, deps) => {
     const context = loaderContext(isAdmin);
     const group = { id: 5, name: 'Platform', path: 'platform', full_name: 'Platform', full_path: 'platform', description: null, visibility: 'private', parent_id: null, web_url: `${INSTANCE}/groups/platform`, avatar_url: null };

@@ -65,8 +65,9 @@ export const rangeStart = (index: number) => index * RANGE_LINES + 1;
 export const rangeEnd = (index: number) => (index + 1) * RANGE_LINES;
 
 const FIRST_PAGE = { page: 1, per_page: 20 } as const;
-// the open issues, newest first, in keyset pages with their labels' colours (api/issues.ts)
-const ISSUES_FIRST_PAGE = { state: 'opened', order_by: 'created_at', sort: 'desc', per_page: 20, with_labels_details: true, pagination: 'keyset' } as const;
+// the open issues, newest first, with their labels' colours (api/issues.ts): a project's in keyset pages, a group's by offset
+const ISSUES_FIRST_PAGE = { state: 'opened', order_by: 'created_at', sort: 'desc', per_page: 20, with_labels_details: true } as const;
+const ISSUES_FIRST_PAGES = { projects: { ...ISSUES_FIRST_PAGE, pagination: 'keyset' }, groups: { ...ISSUES_FIRST_PAGE, page: 1 } } as const;
 // the newest packages of a project or group (features/packages/search.ts's defaults)
 const PACKAGES_FIRST_PAGE = { order_by: 'created_at', sort: 'desc', ...FIRST_PAGE } as const;
 
@@ -142,14 +143,14 @@ export function firstRequests(pathname: string, search: string, hash: string, ca
     return kind ? [{ path: `/${kind}/${id}/runners`, query: FIRST_PAGE }, ...roleOf(kind, id, caller)] : [{ path: '/runners/all', query: FIRST_PAGE }];
   }
 
-  match = /^\/projects\/(\d+)\/(issues|merge-requests|pipelines)\/?$/.exec(pathname);
+  match = /^\/(groups|projects)\/(\d+)\/(issues|merge-requests|pipelines)\/?$/.exec(pathname);
   if (match) {
-    const [, id, list] = match;
-    if (!plainSearch(search, [])) return [];
-    const project = detailOf('projects', id);
-    if (list === 'issues') return [{ path: `/projects/${id}/issues`, query: ISSUES_FIRST_PAGE }, project, { path: `/projects/${id}/issues_statistics` }];
-    if (list === 'merge-requests') return [{ path: `/projects/${id}/merge_requests`, query: { state: 'opened', order_by: 'created_at', sort: 'desc', ...FIRST_PAGE } }, project];
-    return [{ path: `/projects/${id}/pipelines`, query: { order_by: 'id', sort: 'desc', ...FIRST_PAGE } }, project, ...roleOf('projects', id, caller)];
+    const [, kind, id, list] = match as unknown as [string, ScopeKind, string, string];
+    if (!plainSearch(search, []) || (kind === 'groups' && list === 'pipelines')) return [];
+    const details = unknownDetailOf(kind, id, known);
+    if (list === 'issues') return [{ path: `/${kind}/${id}/issues`, query: ISSUES_FIRST_PAGES[kind] }, ...details, { path: `/${kind}/${id}/issues_statistics` }];
+    if (list === 'merge-requests') return [{ path: `/${kind}/${id}/merge_requests`, query: { state: 'opened', order_by: 'created_at', sort: 'desc', ...FIRST_PAGE } }, ...details];
+    return [{ path: `/projects/${id}/pipelines`, query: { order_by: 'id', sort: 'desc', ...FIRST_PAGE } }, ...details, ...roleOf('projects', id, caller)];
   }
 
   match = /^\/(groups|projects)\/(\d+)\/packages\/?$/.exec(pathname);
