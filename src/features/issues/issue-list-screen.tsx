@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
-import { useNavigate} from '@tanstack/react-router';
+import { useNavigate } from '@tanstack/react-router';
 import { issuesQueries, nextIssueCursor, type Issue, type IssueScope } from '../../api/issues.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
@@ -70,13 +70,31 @@ function IssueTitle({ issue, reference }: { issue: Issue; reference: string }) {
   );
 }
 
+/** The state tabs with their counts: the counts come after the list, and re-render these tabs alone, not its rows. */
+function IssueStateTabs({ scope, search }: { scope: IssueScope; search: IssuesSearch }) {
+  const statistics = useQuery(issuesQueries.statistics(useConnection(), scope, issueFilters(search, scope === 'instance')));
+  const counts = statistics.data?.statistics.counts;
+  return (
+    <>
+      <SearchTabs
+        label="Issue states"
+        param="state"
+        tabs={STATE_TABS}
+        current={search.state}
+        reset={['cursor']}
+        badge={(state) => (counts ? <span className="badge">{counts[state]}</span> : null)}
+      />
+      {statistics.error ? <p className="notice" role="note">The counts could not be read.</p> : null}
+    </>
+  );
+}
+
 /** An issue list of the instance, a group or a project: tabs with counts, the filter bar, sort, rows, pages and bulk edit. */
 export function IssueListScreen({ scope, sourceName, search }: IssueListScreenProps) {
   const connection = useConnection();
   const session = useActiveSession();
   const instance = scope === 'instance';
   const list = useSuspenseQuery(issueListOptions(connection, scope, search));
-  const statistics = useQuery(issuesQueries.statistics(connection, scope, issueFilters(search, instance)));
   const navigate = useNavigate();
   const setSearch = useSetSearch<IssuesSearch>();
   const wanted = useRequestedSearch(issuesSearchSchema, search);
@@ -158,7 +176,6 @@ export function IssueListScreen({ scope, sourceName, search }: IssueListScreenPr
     ];
   }, [scope, canWrite, allSelected, someSelected, items, selected]);
 
-  const counts = statistics.data?.statistics.counts;
   const heading = instance ? 'Issues' : sourceName ? `Issues of ${sourceName}` : 'Issues';
   const listName = `${STATE_TABS.find((tab) => tab.value === search.state)?.label ?? ''} issues`;
   return (
@@ -169,15 +186,7 @@ export function IssueListScreen({ scope, sourceName, search }: IssueListScreenPr
       {instance ? (
         <SearchTabs label="Whose issues" param="scope" tabs={SCOPE_TABS} current={search.scope} reset={['cursor']} />
       ) : null}
-      <SearchTabs
-        label="Issue states"
-        param="state"
-        tabs={STATE_TABS}
-        current={search.state}
-        reset={['cursor']}
-        badge={(state) => (counts ? <span className="badge">{counts[state]}</span> : null)}
-      />
-      {statistics.error ? <p className="notice" role="note">The counts could not be read.</p> : null}
+      <IssueStateTabs scope={scope} search={search} />
       <FilterBar scope={scope} search={search} onChange={(next) => void navigate({ to: '.', search: next as never, replace: true })} />
       <div className="filter-bar">
         <SortControls orders={ISSUE_ORDERS} orderBy={wanted.order_by} sort={wanted.sort} onChange={(change) => setSearch({ ...change, cursor: undefined })} />
