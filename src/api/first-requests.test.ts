@@ -25,6 +25,9 @@ import { Route as ProjectPackages } from '../routes/projects/$projectId/packages
 import { Route as GroupPackages } from '../routes/groups/$groupId/packages.tsx';
 import { Route as GroupIssues } from '../routes/groups/$groupId/issues.tsx';
 import { Route as GroupMergeRequests } from '../routes/groups/$groupId/merge-requests.tsx';
+import { Route as Home } from '../routes/index.tsx';
+import { Route as Groups } from '../routes/groups/index.tsx';
+import { Route as Projects } from '../routes/projects/index.tsx';
 
 const INSTANCE = 'http://instance.test';
 const TOKEN = 'glpat-first-requests';
@@ -100,6 +103,12 @@ const CASES: Case[] = [
   ["a group's packages", ['/groups/5/packages', '', ''], false, GroupPackages, { groupId: '5' }, searchOf(GroupPackages)],
   ["a group's open issues", ['/groups/5/issues', '', ''], false, GroupIssues, { groupId: '5' }, searchOf(GroupIssues)],
   ["a group's open merge requests", ['/groups/5/merge-requests', '', ''], true, GroupMergeRequests, { groupId: '5' }, searchOf(GroupMergeRequests)],
+  ["a user's home", ['/', '', ''], false, Home, {}, {}],
+  ["an administrator's home", ['/', '', ''], true, Home, {}, {}],
+  ['the groups I belong to', ['/groups', '', ''], false, Groups, {}, searchOf(Groups)],
+  ["every group, for an administrator", ['/groups/', '', ''], true, Groups, {}, searchOf(Groups)],
+  ['the projects I belong to', ['/projects', '', ''], false, Projects, {}, searchOf(Projects)],
+  ["every project, for an administrator", ['/projects', '', ''], true, Projects, {}, searchOf(Projects)],
 ].map(([name, address, isAdmin, route, params, deps]) => ({ name, address, isAdmin, load: routeLoader(route as never, params as Record<string, string>, deps, address as Case['address']) }) as Case);
 
 afterEach(() => {
@@ -152,6 +161,8 @@ describe('the first requests of a screen, sent before its code is there', () => 
     expect(firstRequests('/projects/10/boards', '', '', { isAdmin: true, userId: USER_ID })).toEqual([]);
     expect(firstRequests('/groups/5/packages', '?package_type=%22npm%22', '', { isAdmin: true, userId: USER_ID })).toEqual([]);
     expect(firstRequests('/groups/5/pipelines', '', '', { isAdmin: true, userId: USER_ID })).toEqual([]);
+    expect(firstRequests('/projects', '?scope=%22starred%22', '', { isAdmin: false, userId: USER_ID })).toEqual([]);
+    expect(firstRequests('/', '?from=%22connect%22', '', { isAdmin: false, userId: USER_ID })).toEqual([]);
   });
 
   it('asks nothing that the caller may not read', () => {

@@ -71,6 +71,14 @@ const ISSUES_FIRST_PAGES = { projects: { ...ISSUES_FIRST_PAGE, pagination: 'keys
 // the newest packages of a project or group (features/packages/search.ts's defaults)
 const PACKAGES_FIRST_PAGE = { order_by: 'created_at', sort: 'desc', ...FIRST_PAGE } as const;
 
+// the groups and projects lists (features/groups|projects/search.ts's defaults): the caller's own, every one for an administrator
+const GROUPS_FIRST_PAGE = { order_by: 'name', sort: 'asc', page: 1 } as const;
+const PROJECTS_FIRST_PAGE = { order_by: 'last_activity_at', sort: 'desc', archived: false, page: 1 } as const;
+const groupsPage = (perPage: number, all: boolean): FirstRequest => ({ path: '/groups', query: { ...GROUPS_FIRST_PAGE, per_page: perPage, all_available: all } });
+const projectsPage = (perPage: number, all: boolean): FirstRequest => ({ path: '/projects', query: { ...PROJECTS_FIRST_PAGE, per_page: perPage, membership: all ? undefined : true } });
+// home lists the caller's own first few (features/shell/home-queries.ts)
+const HOME_LISTED = 8;
+
 /** `GET /projects/:id/repository/tree`'s query for a directory at a ref. */
 export function treeQuery(path: string | undefined, ref: string | undefined, recursive?: boolean): QueryParams {
   return { ...withoutEmpty({ path, ref, recursive }), pagination: 'keyset', per_page: TREE_PAGE_SIZE };
@@ -129,7 +137,14 @@ function atRef(projectId: number, urlRef: string | undefined, known: Known, { pr
 }
 
 export function firstRequests(pathname: string, search: string, hash: string, caller: Caller, known: Known = {}): FirstRequest[] {
-  let match = /^\/(groups|projects)\/(\d+)\/members\/?$/.exec(pathname);
+  if (pathname === '/') return plainSearch(search, []) ? [groupsPage(HOME_LISTED, false), projectsPage(HOME_LISTED, false)] : [];
+  let match = /^\/(groups|projects)\/?$/.exec(pathname);
+  if (match) {
+    if (!plainSearch(search, [])) return [];
+    return [match[1] === 'groups' ? groupsPage(FIRST_PAGE.per_page, caller.isAdmin) : projectsPage(FIRST_PAGE.per_page, caller.isAdmin)];
+  }
+
+  match = /^\/(groups|projects)\/(\d+)\/members\/?$/.exec(pathname);
   if (match) {
     const [, kind, id] = match as unknown as [string, ScopeKind, string];
     return plainSearch(search, []) ? [{ path: `/${kind}/${id}/members`, query: FIRST_PAGE }, ...unknownDetailOf(kind, id, known), ...roleOf(kind, id, caller)] : [];
