@@ -138,8 +138,16 @@ export const membersQueries = {
     }),
 };
 
+type RoleContext = { queryClient: QueryClient; api: Connection; session: SessionStore };
+
+/** A loader that needs the caller's role in `scope` before it goes on; null for an administrator, who may do everything and is not asked. */
+export function ensureMyAccess({ queryClient, api, session }: RoleContext, scope: Scope): Promise<number | null> {
+  const me = session.getActive()?.connection;
+  return me?.isAdmin ? Promise.resolve(null) : queryClient.ensureQueryData(membersQueries.myAccess(api, scope, me?.userId ?? 0));
+}
+
 /** A loader starts reading the caller's role in `scope` beside its data; an administrator may do everything and is not asked. */
-export function prefetchMyAccess({ queryClient, api, session }: { queryClient: QueryClient; api: Connection; session: SessionStore }, scope: Scope): void {
+export function prefetchMyAccess({ queryClient, api, session }: RoleContext, scope: Scope): void {
   const me = session.getActive()?.connection;
   if (me && !me.isAdmin) void queryClient.prefetchQuery(membersQueries.myAccess(api, scope, me.userId));
 }

@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { accessTokensQueries } from '../../api/access-tokens.ts';
 import { ensureGroup } from '../../api/groups.ts';
 import type { Connection } from '../../api/http.ts';
-import { membersQueries } from '../../api/members.ts';
+import { ensureMyAccess } from '../../api/members.ts';
 import type { SessionStore } from '../../api/session.ts';
 import { tokenListParams, type TokensSearch } from './search.ts';
 
@@ -15,8 +15,8 @@ export const TOKENS_ROLE = 50;
  */
 export async function loadGroupTokens(context: { queryClient: QueryClient; api: Connection; session: SessionStore }, groupId: number, search: TokensSearch) {
   const { queryClient, api } = context;
-  const me = context.session.getActive()?.connection;
   void ensureGroup(queryClient, api, groupId).catch(() => undefined);
-  if (!me?.isAdmin && (await queryClient.ensureQueryData(membersQueries.myAccess(api, { group: groupId }, me?.userId ?? 0))) < TOKENS_ROLE) return undefined;
+  const role = await ensureMyAccess(context, { group: groupId });
+  if (role !== null && role < TOKENS_ROLE) return undefined;
   return queryClient.ensureQueryData(accessTokensQueries.list(api, groupId, tokenListParams(search)));
 }

@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { ensureGroup } from '../../api/groups.ts';
 import type { Connection } from '../../api/http.ts';
-import { membersQueries, yourGroupRole, type BillableListParams } from '../../api/members.ts';
+import { ensureMyAccess, membersQueries, yourGroupRole, type BillableListParams } from '../../api/members.ts';
 import type { SessionStore } from '../../api/session.ts';
 
 /** Seats are counted in top-level groups, for their Owners and administrators (spec 1, billable members). */
@@ -20,11 +20,10 @@ export function billableRefusal(group: { parent_id: number | null; full_path: st
 /** The group and the caller's role first (the shell usually holds both), then the list, for those it is shown to. */
 export async function loadBillableMembers(context: { queryClient: QueryClient; api: Connection; session: SessionStore }, groupId: number, search: BillableListParams) {
   const { queryClient, api } = context;
-  const me = context.session.getActive()?.connection;
   const [group, role] = await Promise.all([
     ensureGroup(queryClient, api, groupId),
-    me?.isAdmin ? 0 : queryClient.ensureQueryData(membersQueries.myAccess(api, { group: groupId }, me?.userId ?? 0)),
+    ensureMyAccess(context, { group: groupId }),
   ]);
-  if (billableRefusal(group, { isAdmin: Boolean(me?.isAdmin), role })) return undefined;
+  if (billableRefusal(group, { isAdmin: role === null, role: role ?? 0 })) return undefined;
   return queryClient.ensureQueryData(membersQueries.billable(api, groupId, search));
 }

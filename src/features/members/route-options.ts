@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { Connection } from '../../api/http.ts';
 import type { Scope } from '../../api/keys.ts';
-import { membersQueries } from '../../api/members.ts';
+import { ensureMyAccess, membersQueries } from '../../api/members.ts';
 import type { SessionStore } from '../../api/session.ts';
 import { membersListParams, type MembersSearch } from './search.ts';
 
@@ -12,10 +12,8 @@ import { membersListParams, type MembersSearch } from './search.ts';
  * one that fails is the screen's to say, not the route's.
  */
 export function loadMembers(context: { queryClient: QueryClient; api: Connection; session: SessionStore }, scope: Scope, search: MembersSearch, loadSource: () => Promise<unknown>) {
-  const me = context.session.getActive()?.connection;
   // the list's request goes out first: the server answers in turn
   const list = context.queryClient.ensureQueryData(membersQueries.list(context.api, scope, search.tab, membersListParams(search)));
-  // an administrator may do everything: no need to ask (and often no membership to find: a 404)
-  const role = me?.isAdmin ? undefined : context.queryClient.ensureQueryData(membersQueries.myAccess(context.api, scope, me?.userId ?? 0));
-  return Promise.all([list, role?.catch(() => undefined), loadSource().catch(() => undefined)]).then(([page]) => page);
+  const role = ensureMyAccess(context, scope).catch(() => undefined);
+  return Promise.all([list, role, loadSource().catch(() => undefined)]).then(([page]) => page);
 }

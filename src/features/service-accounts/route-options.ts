@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../api/errors.ts';
 import { ensureGroup } from '../../api/groups.ts';
 import type { Connection } from '../../api/http.ts';
-import { membersQueries } from '../../api/members.ts';
+import { ensureMyAccess } from '../../api/members.ts';
 import { serviceAccountsQueries, type ServiceAccountScope } from '../../api/service-accounts.ts';
 import type { SessionStore } from '../../api/session.ts';
 import { usersQueries } from '../../api/users.ts';
@@ -17,11 +17,10 @@ const refusedAsNull = (error: unknown) => {
 };
 
 /** What decides the caller's rights: the group (top-level or not) and their role in it, fetched beside the list. */
-function loadAccess({ queryClient, api, session }: LoaderContext, scope: ServiceAccountScope): Array<Promise<unknown>> {
-  const me = session.getActive()?.connection;
+function loadAccess(context: LoaderContext, scope: ServiceAccountScope): Array<Promise<unknown>> {
   if (scope === 'instance') return [];
-  const group = ensureGroup(queryClient, api, scope.group);
-  return me?.isAdmin ? [group] : [group, queryClient.ensureQueryData(membersQueries.myAccess(api, scope, me?.userId ?? 0))];
+  const group = ensureGroup(context.queryClient, context.api, scope.group);
+  return [group, ensureMyAccess(context, scope)];
 }
 
 const mayAsk = (context: LoaderContext, scope: ServiceAccountScope) => scope !== 'instance' || Boolean(context.session.getActive()?.connection.isAdmin);
