@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { applyAdminSession, expect, test } from './fixtures.ts';
 import { axeViolations } from './axe.ts';
+import { apiAnswers } from './api-answers.ts';
 import { newPackagesProject, uploadGeneric, type PackageAnswer, type PackageFileAnswer as FileAnswer } from './packages-api.ts';
 import { PackagesPage } from './pages/packages.ts';
 import { DEMO_PACKAGES } from '../sandbox/seed/packages.ts';
@@ -248,7 +249,7 @@ test.describe('package registry (other roles)', () => {
     expect((await api.get<FileAnswer[]>(`/projects/${project.id}/packages/${pkg.id}/package_files`)).map((file) => file.file_name)).toEqual(['guarded.txt']);
   });
 
-  test('a Developer sees why the delete actions are missing', async ({ page, api, connectAs, consoleServer }) => {
+  test('a Developer sees why the delete actions are missing, and the protection rules are not asked for', async ({ page, api, connectAs, consoleServer }) => {
     const project = await newProject(api);
     const pkg = await uploadGeneric(consoleServer, project.id, { name: `dev-${unique()}`, version: '1.0.0', fileName: 'dev.txt', bytes: Buffer.from('dev') });
     const developer = await api.createUser();
@@ -261,9 +262,12 @@ test.describe('package registry (other roles)', () => {
     await expect(packages.deleteFile('dev.txt')).toHaveCount(0);
     await expect(packages.download('dev.txt')).toBeEnabled();
 
+    const answers = apiAnswers(page);
     await page.goto(`/projects/${project.id}/packages-and-registries`);
     await expect(page.getByRole('note')).toContainText('Only Maintainers and Owners of this project can see and change package protection rules.');
     await expect(page.getByRole('form', { name: 'Add protection rule' })).toHaveCount(0);
+    // the role is read first: the rules the platform would refuse (403) are not asked for
+    expect(answers.filter((answer) => answer.includes('/packages/protection/rules'))).toEqual([]);
   });
 });
 

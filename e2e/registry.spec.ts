@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { expect, test, applyAdminSession, type Api } from './fixtures.ts';
 import { axeViolations } from './axe.ts';
+import { apiAnswers } from './api-answers.ts';
+import { watchApiRequests } from './api-settled.ts';
 import { XSS_CORPUS, expectNoScriptRan } from './xss.ts';
 import { pushTags, type PushedTag } from './registry-control.ts';
 
@@ -319,6 +321,22 @@ test.describe('bulk delete as a Maintainer, every rule at once', () => {
     expect(kept(decisions)).toEqual(['feature-y', 'latest', 'main-aaa4', 'main-aaa5', 'undated', 'v1.0.0', 'v1.1.0', 'v2.0.0', 'v2.0.0-rc.1', 'v2.0.0-rc.2']);
     await deleteAsPreviewed(page, api, project.id, image.id, decisions);
   });
+});
+
+test('a Developer reads the cleanup policy with its preview; the protection rules, a Maintainer’s to read, are not asked for', async ({ page, api, consoleServer, connectAs }) => {
+  const project = await newProject(api);
+  await pushTags(consoleServer, project.id, 'app', RULE_TAGS);
+  const developer = await api.createUser();
+  await api.post(`/projects/${project.id}/members`, { user_id: developer.id, access_level: 30 });
+  await connectAs(page, developer.token);
+  const answers = apiAnswers(page);
+  const settled = watchApiRequests(page);
+  await page.goto(`/projects/${project.id}/registry/cleanup-policy`);
+  await expect(main(page).getByRole('note').filter({ hasText: 'Changing the cleanup policy needs the Maintainer role' })).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Preview of the cleanup policy' })).toBeVisible();
+  await settled();
+  // the platform would refuse them (403) on every visit
+  expect(answers.filter((answer) => answer.includes('/registry/protection/'))).toEqual([]);
 });
 
 test.describe('the cleanup policy', () => {

@@ -146,6 +146,17 @@ export function ensureMyAccess({ queryClient, api, session }: RoleContext, scope
   return me?.isAdmin ? Promise.resolve(null) : queryClient.ensureQueryData(membersQueries.myAccess(api, scope, me?.userId ?? 0));
 }
 
+/**
+ * A list that only some roles may read, as a loader asks for it: the caller's role first (from the
+ * cache when held, even stale), then `load` when `allowed` says so (null: an administrator). The
+ * platform is not asked for what it would refuse on every visit; a role that could not be read is
+ * the screen's to report.
+ */
+export async function whenRoleAllows<T>(context: RoleContext, scope: Scope, allowed: (role: number | null) => boolean, load: () => Promise<T>): Promise<T | undefined> {
+  const role = await ensureMyAccess(context, scope).catch(() => undefined);
+  return role !== undefined && allowed(role) ? load() : undefined;
+}
+
 /** A loader starts reading the caller's role in `scope` beside its data; an administrator may do everything and is not asked. */
 export function prefetchMyAccess({ queryClient, api, session }: RoleContext, scope: Scope): void {
   const me = session.getActive()?.connection;

@@ -13,7 +13,8 @@ import { FormError } from '../../components/form-footer.tsx';
 import { QueryStates } from '../../components/query-states.tsx';
 import { EmptyState } from '../../components/states.tsx';
 import { useNotify } from '../../components/toast.tsx';
-import { READ_ONLY_TOKEN, useProjectCaller, type ProjectCaller } from '../../components/use-project-caller.ts';
+import { useProjectCaller } from '../../components/use-project-caller.ts';
+import { rulesRefusal } from './protection-access.ts';
 import { UncertainWrite } from '../../components/uncertain-write.tsx';
 import { useCreateProtectionRule } from './mutations.ts';
 import { packageTypeLabel } from './package-bits.tsx';
@@ -21,15 +22,6 @@ import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.
 
 const loadDialogs = chunk(() => import('./protection-dialogs.tsx'));
 const DeleteRuleDialog = lazyPart(loadDialogs, (module) => module.DeleteRuleDialog);
-
-const MAINTAINER = 40;
-
-/** Who may manage package protection rules: Maintainers and up (the platform's admin_package). */
-export function rulesRefusal(caller: ProjectCaller): string | null {
-  if (!caller.canWrite) return READ_ONLY_TOKEN;
-  if (caller.isAdmin || caller.role >= MAINTAINER) return null;
-  return 'Only Maintainers and Owners of this project can see and change package protection rules.';
-}
 
 const LEVEL_LABELS: Record<string, string> = { maintainer: 'Maintainer', owner: 'Owner', admin: 'Administrator' };
 const levelText = (level: string | null | undefined) => (level ? (LEVEL_LABELS[level] ?? level) : 'No minimum');

@@ -1,7 +1,10 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { Connection } from '../../api/http.ts';
+import { whenRoleAllows } from '../../api/members.ts';
 import { packagesQueries, type PackageScope } from '../../api/packages.ts';
 import { projectsQueries } from '../../api/projects.ts';
+import type { SessionStore } from '../../api/session.ts';
+import { rulesRefusal } from './protection-access.ts';
 import { packageListParams, type PackagesSearch } from './search.ts';
 
 type LoaderContext = { queryClient: QueryClient; api: Connection };
@@ -18,4 +21,12 @@ export function loadPackage(context: LoaderContext, projectId: number, packageId
   void context.queryClient.prefetchQuery(projectsQueries.detail(context.api, projectId));
   void context.queryClient.prefetchQuery(packagesQueries.files(context.api, projectId, packageId, { page: filesPage, per_page: PACKAGE_FILES_PER_PAGE }));
   return context.queryClient.ensureQueryData(packagesQueries.detail(context.api, projectId, packageId));
+}
+
+/** The package protection rules, for whom the screen shows them: below Maintainer, or with a read-only token, it says why and they are not asked for. */
+export function loadProtectionRules(context: LoaderContext & { session: SessionStore }, projectId: number) {
+  void context.queryClient.prefetchQuery(projectsQueries.detail(context.api, projectId));
+  const canWrite = Boolean(context.session.getActive()?.connection.canWrite);
+  const allowed = (role: number | null) => rulesRefusal({ isAdmin: role === null, canWrite, role: role ?? 0 }) === null;
+  return whenRoleAllows(context, { project: projectId }, allowed, () => context.queryClient.ensureQueryData(packagesQueries.rules(context.api, projectId))).catch(() => undefined);
 }

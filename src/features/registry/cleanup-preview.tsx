@@ -7,7 +7,7 @@ import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { ErrorPanel } from '../../components/error-panel.tsx';
 import { formatCount } from '../../lib/numbers.ts';
 import { CLEANUP_REASON_TEXT, compileCleanupRules, planCleanup, type CleanupDecision, type CleanupField, type CleanupReason, type CleanupRules, type CleanupTag } from '../../lib/registry-cleanup.ts';
-import { protectionMatcher, type ProtectionCaller } from './protection.ts';
+import { mayReadRules, protectionMatcher, type ProtectionCaller } from './protection.ts';
 import { REASON_CODES, type PreviewAnswer, type PreviewRequest } from './preview-protocol.ts';
 import previewWorkerUrl from './preview.worker.ts?worker&url';
 
@@ -35,7 +35,8 @@ export function useAllTags(projectId: number, repositoryId: number, enabled = tr
  */
 export function useProtectedNames(projectId: number, caller: ProtectionCaller, rows: readonly RegistryTag[]) {
   const connection = useConnection();
-  const rules = useQuery(registryQueries.protectionRules(connection, projectId));
+  const readable = mayReadRules(caller);
+  const rules = useQuery({ ...registryQueries.protectionRules(connection, projectId), enabled: readable });
   const [matcher, setMatcher] = useState<((name: string) => unknown) | null>(null);
   useEffect(() => {
     if (!rules.data) return;
@@ -46,8 +47,8 @@ export function useProtectedNames(projectId: number, caller: ProtectionCaller, r
     };
   }, [rules.data, caller.isAdmin, caller.role]);
   const protectedNames = useMemo(() => (matcher ? new Set(rows.filter((tag) => matcher(tag.name)).map((tag) => tag.name)) : null), [matcher, rows]);
-  const unreadable = rules.error instanceof ApiError && (rules.error.status === 403 || rules.error.status === 404);
-  return { protectedNames, ready: protectedNames !== null || rules.isError, unreadable, error: rules.error };
+  const unreadable = !readable || (rules.error instanceof ApiError && (rules.error.status === 403 || rules.error.status === 404));
+  return { protectedNames, ready: protectedNames !== null || rules.isError || !readable, unreadable, error: rules.error };
 }
 
 export interface PreviewResult {

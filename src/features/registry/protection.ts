@@ -9,6 +9,11 @@ export interface ProtectionCaller {
   role: number;
 }
 
+/** Whether the caller may read the project's tag protection rules: Maintainers and up (the platform refuses them below, so they are not asked for). */
+export function mayReadRules(caller: ProtectionCaller): boolean {
+  return caller.isAdmin || caller.role >= LEVELS.maintainer;
+}
+
 /** Whether this rule stops the caller deleting: its delete level is above the caller's role. */
 export function refusesDelete(rule: Pick<TagProtectionRule, 'minimum_access_level_for_delete'>, caller: ProtectionCaller): boolean {
   if (caller.isAdmin) return false;

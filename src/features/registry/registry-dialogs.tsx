@@ -10,7 +10,7 @@ import { Time } from '../../components/time.tsx';
 import { useNotify } from '../../components/toast.tsx';
 import { formatBytes, formatCount } from '../../lib/numbers.ts';
 import { useDeleteRepository, useDeleteTag } from './mutations.ts';
-import { protectionMatcher, type ProtectionCaller } from './protection.ts';
+import { mayReadRules, protectionMatcher, type ProtectionCaller } from './protection.ts';
 import { repositoryTitle } from './repository-cells.tsx';
 
 /** Deletes an image with all its tags; the list then follows its removal, which runs in the background. */
@@ -61,7 +61,7 @@ export function DeleteTagDialog({ projectId, repositoryId, tagName, caller, onCl
   const notify = useNotify();
   const remove = useDeleteTag();
   const refused = remove.error instanceof ApiError && remove.error.status === 403;
-  const rules = useQuery({ ...registryQueries.protectionRules(connection, projectId), enabled: refused });
+  const rules = useQuery({ ...registryQueries.protectionRules(connection, projectId), enabled: refused && mayReadRules(caller) });
   const [rule, setRule] = useState<TagProtectionRule | null>(null);
   useEffect(() => {
     if (!refused || !rules.data) return;

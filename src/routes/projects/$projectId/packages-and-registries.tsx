@@ -1,17 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { useQuery } from '@tanstack/react-query';
-import { packagesQueries } from '../../../api/packages.ts';
 import { projectsQueries } from '../../../api/projects.ts';
 import { ProtectionScreen } from '../../../features/packages/protection-screen.tsx';
+import { loadProtectionRules } from '../../../features/packages/route-options.ts';
 import { idParams } from '../../../lib/route-params.ts';
 
 export const Route = createFileRoute('/projects/$projectId/packages-and-registries')({
-  loader: ({ context, params }) => {
-    const { projectId } = idParams(params);
-    void context.queryClient.prefetchQuery(projectsQueries.detail(context.api, projectId));
-    // refused below Maintainer: the screen says why, the loader does not fail
-    return context.queryClient.ensureQueryData(packagesQueries.rules(context.api, projectId)).catch(() => undefined);
-  },
+  loader: ({ context, params }) => loadProtectionRules(context, idParams(params).projectId),
   component: ProtectionRoute,
 });
 
