@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { DEMO_TOKENS, expect, test, applyAdminSession, type Api } from './fixtures.ts';
 import { RunnerFleetPage, RunnerPage } from './pages/runners.ts';
+import { apiAnswers } from './api-answers.ts';
 
 interface RunnerAnswer {
   id: number;
@@ -264,7 +265,19 @@ test('a non-administrator sees no instance fleet and the console does not ask fo
   expect(asked).toEqual([]);
 });
 
-test('owners see their group’s fleet; a Maintainer who is not Owner is told why not', async ({ page, api, connectAs }) => {
+test('a Developer on an instance runner’s page is told its jobs are for administrators, and they are not asked for', async ({ page, api, connectAs }) => {
+  const [instanceRunner] = await api.get<Array<{ id: number }>>('/runners/all?type=instance_type&per_page=1');
+  await connectAs(page, DEMO_TOKENS.developer.secret);
+  const answers = apiAnswers(page);
+  await page.goto(`/runners/${instanceRunner.id}`);
+  const jobs = page.getByRole('region', { name: 'Jobs' });
+  await expect(jobs.getByRole('note')).toHaveText('The jobs of an instance runner are shown to administrators only.');
+  await expect(jobs.getByRole('table')).toHaveCount(0);
+  // the platform would refuse them (403) on every visit
+  expect(answers.filter((answer) => answer.includes(`/runners/${instanceRunner.id}/jobs`))).toEqual([]);
+});
+
+test('owners see their group’s fleet; a Maintainer who is not Owner is told why not, and the list is not asked for', async ({ page, api, connectAs }) => {
   const backend = await api.groupId('acme-engineering/backend');
   const owner = await api.createUser();
   await api.post(`/groups/${backend}/members`, { user_id: owner.id, access_level: 50 });
@@ -281,7 +294,13 @@ test('owners see their group’s fleet; a Maintainer who is not Owner is told wh
 
   await page.goto('/connect');
   await connectAs(page, DEMO_TOKENS.maintainer.secret);
+  const answers = apiAnswers(page);
+  // a deep link: the boot script's early requests, then the loader's
   await page.goto(`/groups/${backend}/runners`);
   await expect(fleet.notice(/Only Owners of this group and administrators/)).toBeVisible();
   await expect(fleet.table).toHaveCount(0);
+  await page.reload();
+  await expect(fleet.notice(/Only Owners of this group and administrators/)).toBeVisible();
+  // the role is read first: the list the platform would refuse (403) is never asked for
+  expect(answers.filter((answer) => answer.endsWith(`/groups/${backend}/runners`))).toEqual([]);
 });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { test, expect, DEMO_TOKENS, DEMO_PATHS, applyAdminSession } from './fixtures.ts';
+import { apiAnswers } from './api-answers.ts';
 import { AccountTokensPage, ServiceAccountsPage } from './pages/service-accounts.ts';
 
 interface AccountAnswer {
@@ -143,6 +144,7 @@ test.describe('group service accounts', () => {
     api.deleteAfter(`/groups/${groupId}/service_accounts/${account.id}?hard_delete=true`);
     const accounts = new ServiceAccountsPage(page);
     await connectAs(page, DEMO_TOKENS.developer.secret);
+    const answers = apiAnswers(page);
     await accounts.gotoGroup(groupId);
     await expect(accounts.heading(`Service accounts of ${BIG_GROUP_NAME}`)).toBeVisible();
     await expect(accounts.notice('Only Owners of this group and administrators can see and manage its service accounts.')).toBeVisible();
@@ -155,6 +157,8 @@ test.describe('group service accounts', () => {
     await expect(tokens.notice('Only Owners of this group and administrators')).toBeVisible();
     await expect(tokens.newToken).toHaveCount(0);
     await expect(tokens.table).toHaveCount(0);
+    // the role is read first: neither list the platform would refuse (403) is asked for
+    expect(answers.filter((answer) => answer.includes('/service_accounts'))).toEqual([]);
   });
 
   test('a subgroup explains that service accounts live on the top-level group', async ({ page, context, api, adminSession }) => {

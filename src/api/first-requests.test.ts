@@ -30,24 +30,28 @@ import { Route as Groups } from '../routes/groups/index.tsx';
 import { Route as Projects } from '../routes/projects/index.tsx';
 
 const INSTANCE = 'http://instance.test';
+const USER_ID = 7;
 const TOKEN = 'glpat-first-requests';
 const PROJECT = {
   id: 10, name: 'lumen', name_with_namespace: 'lumen / lumen', path: 'lumen', path_with_namespace: 'lumen/lumen',
   visibility: 'private', default_branch: 'trunk', web_url: `${INSTANCE}/lumen/lumen`, namespace: { id: 1, kind: 'group', full_path: 'lumen', parent_id: null },
 };
 
-/** Every GET sent, answered as the instance would for these screens: the project, else an empty list. */
-function instance(): string[] {
+/** The caller's membership (members/all) with this role. */
+const memberWith = (accessLevel: number) => ({ id: USER_ID, username: 'me', name: 'Me', state: 'active', locked: false, avatar_url: null, web_url: `${INSTANCE}/me`, access_level: accessLevel });
+
+/** Every GET sent, answered as the instance would for these screens: the project, the caller as a member with `role`, else an empty list. */
+function instance(role = 50): string[] {
   const sent: string[] = [];
   vi.stubGlobal('fetch', async (url: string) => {
     sent.push(url);
-    const body = new URL(url).pathname === '/api/v4/projects/10' ? PROJECT : [];
+    const path = new URL(url).pathname;
+    const body = path === '/api/v4/projects/10' ? PROJECT : path.endsWith(`/members/all/${USER_ID}`) ? memberWith(role) : [];
     return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json', 'X-Page': '1', 'X-Per-Page': '20' } });
   });
   return sent;
 }
 
-const USER_ID = 7;
 
 function loaderContext(isAdmin: boolean) {
   const connection: Connection = { instanceUrl: INSTANCE, token: TOKEN };
@@ -91,6 +95,7 @@ const CASES: Case[] = [
   ["the instance's runners", ['/admin/runners', '', ''], true, InstanceRunners, {}, runners],
   ["a group's runners", ['/groups/5/runners', '', ''], false, GroupRunners, { groupId: '5' }, runners],
   ["a project's runners", ['/projects/10/runners', '', ''], true, ProjectRunners, { projectId: '10' }, runners],
+  ["a project's runners, for its Maintainer", ['/projects/10/runners', '', ''], false, ProjectRunners, { projectId: '10' }, runners],
   ["a group's access tokens", ['/groups/5/access-tokens', '', ''], true, GroupTokens, { groupId: '5' }, tokens],
   ['the root directory at the default branch', ['/projects/10/tree/', '', ''], false, Tree, { projectId: '10', _splat: '' }, { ref: '' }],
   ['a directory at a ref', ['/projects/10/tree/src/text%20tools', '?ref=v1.0', ''], false, Tree, { projectId: '10', _splat: 'src/text tools' }, { ref: 'v1.0' }],
@@ -163,6 +168,29 @@ describe('the first requests of a screen, sent before its code is there', () => 
     expect(firstRequests('/groups/5/pipelines', '', '', { isAdmin: true, userId: USER_ID })).toEqual([]);
     expect(firstRequests('/projects', '?scope=%22starred%22', '', { isAdmin: false, userId: USER_ID })).toEqual([]);
     expect(firstRequests('/', '?from=%22connect%22', '', { isAdmin: false, userId: USER_ID })).toEqual([]);
+  });
+
+  it.each([
+    ["a group's runners, of its Owners", GroupRunners, '/groups/5/runners', { groupId: '5' }, 40],
+    ["a project's runners, of its Maintainers", ProjectRunners, '/projects/10/runners', { projectId: '10' }, 30],
+  ])('%s: a lesser role is read first, and the list it would be refused is asked for neither early nor by the loader', async (_, route, pathname, params, role) => {
+    const early = instance(role);
+    sendFirstRequests(apiBase({ instanceUrl: INSTANCE }), TOKEN, firstRequests(pathname, '', '', { isAdmin: false, userId: USER_ID }));
+    for (let tick = 0; tick < 5; tick++) await settle();
+    expect(early.map((url) => new URL(url).pathname)).toEqual([`/api/v4${pathname.replace('/runners', '')}/members/all/${USER_ID}`]);
+    vi.unstubAllGlobals();
+    forgetEarly();
+
+    const byLoader = instance(role);
+    await routeLoader(route as never, params, runners, [pathname, '', ''])(loaderContext(false));
+    expect(byLoader.map((url) => new URL(url).pathname)).not.toContain(`/api/v4${pathname}`);
+    // the role suffices: the list follows it, early and from the loader
+    vi.unstubAllGlobals();
+    forgetEarly();
+    const allowed = instance(role + 10);
+    sendFirstRequests(apiBase({ instanceUrl: INSTANCE }), TOKEN, firstRequests(pathname, '', '', { isAdmin: false, userId: USER_ID }));
+    for (let tick = 0; tick < 5; tick++) await settle();
+    expect(allowed.map((url) => new URL(url).pathname)).toContain(`/api/v4${pathname}`);
   });
 
   it('asks nothing that the caller may not read', () => {

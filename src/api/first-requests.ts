@@ -56,6 +56,23 @@ const unknownDetailOf = (kind: ScopeKind, id: string, known: Known): FirstReques
 const roleOf = (kind: ScopeKind, id: string, caller: Caller): FirstRequest[] =>
   caller.isAdmin ? [] : [{ path: `/${kind}/${id}/members/all/${caller.userId}`, freshMs: ROLE_FRESH_MS }];
 
+/** The role a member answer (members/all) gives: none while awaiting approval, as api/members.ts reads it. */
+const accessLevelOf = (member: unknown): number => {
+  const { access_level: level, membership_state: state } = (member ?? {}) as { access_level?: unknown; membership_state?: unknown };
+  return typeof level === 'number' && state !== 'awaiting' ? level : 0;
+};
+
+/**
+ * A list only some roles may read: for anyone but an administrator the caller's role goes first and
+ * the list follows if the role is at least `level` (the loader waits for the role as well:
+ * api/members.ts whenRoleAllows), so the platform is not asked for what it would refuse.
+ */
+const forRole = (kind: ScopeKind, id: string, caller: Caller, level: number, requests: FirstRequest[]): FirstRequest[] =>
+  caller.isAdmin ? requests : roleOf(kind, id, caller).map((role) => ({ ...role, then: (member: unknown) => (accessLevelOf(member) >= level ? requests : []) }));
+
+// who may list a group's or a project's runners (features/runners/permissions.ts): its Owners, its Maintainers
+const RUNNERS_LEVEL = { groups: 50, projects: 40 } as const;
+
 /** A page of a directory: keyset pages of this size. */
 export const TREE_PAGE_SIZE = 100;
 /** Lines per blame request: small enough to answer fast, large enough that a screen needs one or two. */
@@ -155,7 +172,7 @@ export function firstRequests(pathname: string, search: string, hash: string, ca
     const [, kind, id] = match as unknown as [string, ScopeKind | undefined, string];
     // a non-administrator is not sent to the instance's fleet at all
     if (!plainSearch(search, []) || (!kind && !caller.isAdmin)) return [];
-    return kind ? [{ path: `/${kind}/${id}/runners`, query: FIRST_PAGE }, ...roleOf(kind, id, caller)] : [{ path: '/runners/all', query: FIRST_PAGE }];
+    return kind ? forRole(kind, id, caller, RUNNERS_LEVEL[kind], [{ path: `/${kind}/${id}/runners`, query: FIRST_PAGE }]) : [{ path: '/runners/all', query: FIRST_PAGE }];
   }
 
   match = /^\/(groups|projects)\/(\d+)\/(issues|merge-requests|pipelines)\/?$/.exec(pathname);

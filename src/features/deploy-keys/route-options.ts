@@ -1,16 +1,17 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { deployKeysQueries } from '../../api/deploy-keys.ts';
 import type { Connection } from '../../api/http.ts';
-import { prefetchMyAccess } from '../../api/members.ts';
+import { whenRoleAllows } from '../../api/members.ts';
+import { projectKeysRefusal } from './permissions.ts';
 import type { SessionStore } from '../../api/session.ts';
 import type { InstanceDeployKeysSearch, ProjectDeployKeysSearch } from './search.ts';
 
 type LoaderContext = { queryClient: QueryClient; api: Connection; session: SessionStore };
 
-/** A project's keys are its Maintainers': others get the screen's explanation, and errors show beside the actions. */
+/** A project's keys are its Maintainers': others get the screen's explanation (the list is not asked for), and errors show beside the actions. */
 export function loadProjectDeployKeys(context: LoaderContext, projectId: number, search: ProjectDeployKeysSearch) {
-  prefetchMyAccess(context, { project: projectId });
-  return context.queryClient.ensureQueryData(deployKeysQueries.project(context.api, projectId, search)).catch(() => undefined);
+  const allowed = (role: number | null) => projectKeysRefusal({ isAdmin: role === null, canWrite: false, role: role ?? 0 }) === null;
+  return whenRoleAllows(context, { project: projectId }, allowed, () => context.queryClient.ensureQueryData(deployKeysQueries.project(context.api, projectId, search))).catch(() => undefined);
 }
 
 /** Only administrators are sent to GET /deploy_keys. */

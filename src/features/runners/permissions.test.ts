@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canWriteRunners, fleetAccess, runnerChangeRefusal, runnerDetailRefusal } from './permissions.ts';
+import { canWriteRunners, fleetAccess, runnerChangeRefusal, runnerDetailRefusal, runnerJobsRefusal } from './permissions.ts';
 
 const admin = { isAdmin: true, canWrite: true, role: 0 };
 const owner = { isAdmin: false, canWrite: true, role: 50 };
@@ -40,5 +40,22 @@ describe('who may change runners', () => {
     expect(runnerDetailRefusal({ ...owner, ownerRole: 40 }, 'project_type')).toBeNull();
     expect(runnerDetailRefusal({ ...owner, ownerRole: 30 }, 'project_type')).toMatch(/Maintainers/);
     expect(runnerDetailRefusal({ ...admin, ownerRole: 0 }, 'instance_type')).toBeNull();
+  });
+});
+
+describe('runnerJobsRefusal', () => {
+  const runner = (runnerType: string, projects = 1) => ({ runner_type: runnerType, projects: Array.from({ length: projects }, (_, id) => ({ id })) });
+
+  it('shows the jobs of the runners one owns, as the platform lists them', () => {
+    expect(runnerJobsRefusal({ isAdmin: true, ownerRole: 0 }, runner('instance_type'))).toBeNull();
+    expect(runnerJobsRefusal({ isAdmin: false, ownerRole: 0 }, runner('instance_type'))).toMatch(/administrators only/);
+    expect(runnerJobsRefusal({ isAdmin: false, ownerRole: 50 }, runner('group_type'))).toBeNull();
+    expect(runnerJobsRefusal({ isAdmin: false, ownerRole: 40 }, runner('group_type'))).toMatch(/Owners/);
+    expect(runnerJobsRefusal({ isAdmin: false, ownerRole: 40 }, runner('project_type'))).toBeNull();
+    expect(runnerJobsRefusal({ isAdmin: false, ownerRole: 30 }, runner('project_type'))).toMatch(/Maintainers/);
+  });
+
+  it('does not refuse a project runner of several projects: a Maintainer of any of them owns it', () => {
+    expect(runnerJobsRefusal({ isAdmin: false, ownerRole: 30 }, runner('project_type', 2))).toBeNull();
   });
 });

@@ -53,3 +53,16 @@ export function runnerDetailRefusal(caller: RunnerCaller & { ownerRole: number }
   if (runnerType === 'project_type' && caller.ownerRole < MAINTAINER) return 'Only Maintainers of the runner’s project can change it.';
   return null;
 }
+
+/**
+ * Whether the caller may list a runner's jobs, or why not: the platform shows them for the runners
+ * one owns (an administrator's are all), and answers 403 otherwise, so they are not asked for. A
+ * project runner of several projects is owned by a Maintainer of any of them: not refused here.
+ */
+export function runnerJobsRefusal(caller: { isAdmin: boolean; ownerRole: number }, runner: { runner_type: string; projects: readonly unknown[] }): string | null {
+  if (caller.isAdmin) return null;
+  if (runner.runner_type === 'instance_type') return 'The jobs of an instance runner are shown to administrators only.';
+  if (runner.runner_type === 'group_type' && caller.ownerRole < OWNER) return 'Only Owners of the runner’s group can see its jobs.';
+  if (runner.runner_type === 'project_type' && runner.projects.length <= 1 && caller.ownerRole < MAINTAINER) return 'Only Maintainers of the runner’s project can see its jobs.';
+  return null;
+}

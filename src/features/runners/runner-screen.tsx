@@ -16,7 +16,7 @@ import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { UncertainWrite } from '../../components/uncertain-write.tsx';
 import { Time } from '../../components/time.tsx';
 import { useUpdateRunner } from './mutations.ts';
-import { runnerDetailRefusal } from './permissions.ts';
+import { runnerDetailRefusal, runnerJobsRefusal } from './permissions.ts';
 import { RunnerStatus, RunnerVersion, typeLabel } from './runner-badges.tsx';
 import { runnerJobsParams, runnerSearchSchema, type RunnerSearch } from './search.ts';
 import { majorMinor } from './version-drift.ts';
@@ -37,9 +37,10 @@ interface RunnerScreenProps {
 }
 
 /** The caller's role where the runner belongs: its group (Owner) or its first project (Maintainer). */
-function useOwnerRole(runner: RunnerDetail): number {
+function useOwnerRole(runner: RunnerDetail): { role: number; pending: boolean } {
   const scope = runner.runner_type === 'group_type' && runner.groups[0] ? { group: runner.groups[0].id } : runner.runner_type === 'project_type' && runner.projects[0] ? { project: runner.projects[0].id } : null;
-  return useMyAccess(scope).data ?? 0;
+  const access = useMyAccess(scope);
+  return { role: access.data ?? 0, pending: access.isLoading };
 }
 
 export function RunnerScreen({ runnerId, fromAdmin, search }: RunnerScreenProps) {
@@ -49,8 +50,10 @@ export function RunnerScreen({ runnerId, fromAdmin, search }: RunnerScreenProps)
   const navigate = useNavigate();
   const runner = useSuspenseQuery(runnersQueries.detail(connection, runnerId)).data;
   const isAdmin = Boolean(me?.isAdmin);
-  const ownerRole = useOwnerRole(runner);
+  const owner = useOwnerRole(runner);
+  const ownerRole = owner.role;
   const refusal = runnerDetailRefusal({ isAdmin, canWrite: Boolean(me?.canWrite), scopes: me?.scopes, role: 0, ownerRole }, runner.runner_type);
+  const jobsRefusal = runnerJobsRefusal({ isAdmin, ownerRole }, runner);
   const canChange = refusal === null;
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
@@ -176,7 +179,14 @@ export function RunnerScreen({ runnerId, fromAdmin, search }: RunnerScreenProps)
           </ul>
         )}
       </section>
-      <RunnerJobs runnerId={runner.id} search={search} />
+      {owner.pending ? null : jobsRefusal ? (
+        <section aria-labelledby="runner-jobs-heading">
+          <h2 id="runner-jobs-heading">Jobs</h2>
+          <Note>{jobsRefusal}</Note>
+        </section>
+      ) : (
+        <RunnerJobs runnerId={runner.id} search={search} />
+      )}
       {canChange ? (
         <>
           {/* keyed by the runner: another runner's screen (the same route) gets a fresh form */}

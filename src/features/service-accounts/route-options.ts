@@ -1,41 +1,35 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { ApiError } from '../../api/errors.ts';
 import { ensureGroup } from '../../api/groups.ts';
 import type { Connection } from '../../api/http.ts';
 import { ensureMyAccess } from '../../api/members.ts';
 import { serviceAccountsQueries, type ServiceAccountScope } from '../../api/service-accounts.ts';
 import type { SessionStore } from '../../api/session.ts';
 import { usersQueries } from '../../api/users.ts';
+import { serviceAccountAccess } from './permissions.ts';
 import { accountListParams, accountTokenListParams, type AccountTokensSearch, type AccountsSearch } from './search.ts';
 
 type LoaderContext = { queryClient: QueryClient; api: Connection; session: SessionStore };
 
-// a caller who may not see the list gets a note saying why (from their role), not an error screen
-const refusedAsNull = (error: unknown) => {
-  if (error instanceof ApiError && error.status === 403) return null;
-  throw error;
-};
-
-/** What decides the caller's rights: the group (top-level or not) and their role in it, fetched beside the list. */
-function loadAccess(context: LoaderContext, scope: ServiceAccountScope): Array<Promise<unknown>> {
-  if (scope === 'instance') return [];
-  const group = ensureGroup(context.queryClient, context.api, scope.group);
-  return [group, ensureMyAccess(context, scope)];
+/**
+ * Whether the caller may see the scope's service accounts, from what decides it: the group (a
+ * subgroup has none) and the caller's role in it, both usually held by the shell already. Whoever
+ * may not gets the screen's note, and the platform is not asked for a list it would refuse.
+ */
+async function mayView(context: LoaderContext, scope: ServiceAccountScope): Promise<boolean> {
+  if (scope === 'instance') return Boolean(context.session.getActive()?.connection.isAdmin);
+  const [group, role] = await Promise.all([ensureGroup(context.queryClient, context.api, scope.group), ensureMyAccess(context, scope)]);
+  return serviceAccountAccess(scope, { isAdmin: role === null, canWrite: false, role: role ?? 0 }, { parentId: group.parent_id }).canView;
 }
 
-const mayAsk = (context: LoaderContext, scope: ServiceAccountScope) => scope !== 'instance' || Boolean(context.session.getActive()?.connection.isAdmin);
-
-/** The list and the caller's rights, in parallel; an instance list is not asked for by a non-administrator. */
-export function loadServiceAccounts(context: LoaderContext, scope: ServiceAccountScope, search: AccountsSearch) {
-  const list = mayAsk(context, scope) ? context.queryClient.ensureQueryData(serviceAccountsQueries.list(context.api, scope, accountListParams(search))).catch(refusedAsNull) : null;
-  return Promise.all([list, ...loadAccess(context, scope)]);
+/** The caller's rights, then the list if they may see it. */
+export async function loadServiceAccounts(context: LoaderContext, scope: ServiceAccountScope, search: AccountsSearch) {
+  if (!(await mayView(context, scope))) return undefined;
+  return context.queryClient.ensureQueryData(serviceAccountsQueries.list(context.api, scope, accountListParams(search)));
 }
 
-/** One account's tokens and the caller's rights; the account's profile (its name) loads alongside. */
-export function loadAccountTokens(context: LoaderContext, scope: ServiceAccountScope, userId: number, search: AccountTokensSearch) {
-  const tokens = mayAsk(context, scope)
-    ? context.queryClient.ensureQueryData(serviceAccountsQueries.tokens(context.api, scope, userId, accountTokenListParams(search))).catch(refusedAsNull)
-    : null;
+/** The caller's rights, then one account's tokens if they may see them; the account's profile (its name) loads alongside. */
+export async function loadAccountTokens(context: LoaderContext, scope: ServiceAccountScope, userId: number, search: AccountTokensSearch) {
   void context.queryClient.prefetchQuery(usersQueries.detail(context.api, userId));
-  return Promise.all([tokens, ...loadAccess(context, scope)]);
+  if (!(await mayView(context, scope))) return undefined;
+  return context.queryClient.ensureQueryData(serviceAccountsQueries.tokens(context.api, scope, userId, accountTokenListParams(search)));
 }
