@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEMO_PATHS, expect, test, type Api } from './fixtures.ts';
+import type { Page } from '@playwright/test';
+import { DEMO_PATHS, DEMO_TOKENS, expect, test, type Api } from './fixtures.ts';
 import { watchApiRequests } from './api-settled.ts';
 import { DEMO_MERGE_REQUESTS, DEMO_REGISTRY } from '../sandbox/seed/demo.ts';
 import { DEMO_PIPELINES } from '../sandbox/seed/pipelines.ts';
@@ -171,14 +172,26 @@ test('every route has an address here', () => {
   expect(Object.keys(ADDRESSES).sort()).toEqual(routeFiles(ROUTES_DIR).sort());
 });
 
+/** Each refused API answer, console error and uncaught error from now on, with the address being visited: a request refused on every visit is a defect. */
+function recordFailures(page: Page): { failing: string[]; visiting: (address: string) => void } {
+  let at = '';
+  const failing: string[] = [];
+  page.on('response', (response) => void (response.status() >= 400 && failing.push(`${at}: ${response.status()} ${response.request().method()} ${new URL(response.url()).pathname}`)));
+  page.on('console', (message) => void (message.type() === 'error' && failing.push(`${at}: ${message.text()}`)));
+  page.on('pageerror', (error) => failing.push(`${at}: ${error.message}`));
+  return { failing, visiting: (address) => void (at = address) };
+}
+
 // the screens in two halves, one per worker: a visit is a few seconds and there are over seventy
 const SHARDS = 2;
-for (let shard = 0; shard < SHARDS; shard++) test(`no screen scrolls sideways at 390 px (wide content scrolls in its own box), and at 1440 px nothing needs to (part ${shard + 1} of ${SHARDS})`, async ({ page, api, connectAs, consoleServer }) => {
+for (let shard = 0; shard < SHARDS; shard++) test(`no screen scrolls sideways at 390 px (wide content scrolls in its own box), and at 1440 px nothing needs to; no screen's request is refused nor logs an error (part ${shard + 1} of ${SHARDS})`, async ({ page, api, connectAs, consoleServer }) => {
   test.setTimeout(300_000);
   const ids = await demoIds(api);
   const wider: string[] = [];
+  const failures = recordFailures(page);
   const apiSettled = watchApiRequests(page);
   const check = async (address: string) => {
+    failures.visiting(address);
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(address);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
@@ -211,4 +224,22 @@ for (let shard = 0; shard < SHARDS; shard++) test(`no screen scrolls sideways at
     if (file !== 'connect.tsx' && index % SHARDS === shard) await check(address(ids));
   }
   expect(wider).toEqual([]);
+  expect(failures.failing).toEqual([]);
+});
+
+// a Developer meets the refusals: each screen says why from the role, and asks for nothing the platform would refuse
+for (let shard = 0; shard < SHARDS; shard++) test(`as a Developer, no screen's request is refused nor logs an error (part ${shard + 1} of ${SHARDS})`, async ({ page, api, connectAs }) => {
+  test.setTimeout(300_000);
+  const ids = await demoIds(api);
+  await connectAs(page, DEMO_TOKENS.developer.secret);
+  const failures = recordFailures(page);
+  const apiSettled = watchApiRequests(page);
+  for (const [index, [file, address]] of Object.entries(ADDRESSES).entries()) {
+    if (file === 'connect.tsx' || index % SHARDS !== shard) continue;
+    failures.visiting(address(ids));
+    await page.goto(address(ids));
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await apiSettled();
+  }
+  expect(failures.failing).toEqual([]);
 });
