@@ -52,7 +52,6 @@ function instance(role = 50): string[] {
   return sent;
 }
 
-
 function loaderContext(isAdmin: boolean) {
   const connection: Connection = { instanceUrl: INSTANCE, token: TOKEN };
   const session = { getActive: () => ({ connection: { isAdmin, userId: USER_ID }, token: TOKEN }) } as unknown as SessionStore;
