@@ -504,7 +504,7 @@ test.describe('managing project members as a project Maintainer', () => {
     const members = new MembersPage(page);
     await connectAs(page, DEMO_TOKENS.maintainer.secret);
     // the caller's role and the project answer well after the list
-    await api.injectFault({ path: `/api/v4/projects/${projectId}/members/all/*`, methods: ['GET'], latency_ms: 1_500 });
+    await api.injectFault({ path: `/api/v4/projects/${projectId}/members/all`, methods: ['GET'], latency_ms: 1_500 });
     await api.injectFault({ path: `/api/v4/projects/${projectId}`, methods: ['GET'], latency_ms: 1_500 });
     await members.gotoProject(projectId);
     await expect(members.rows().first()).toBeVisible();

@@ -45,8 +45,8 @@ function instance(role = 50): string[] {
   const sent: string[] = [];
   vi.stubGlobal('fetch', async (url: string) => {
     sent.push(url);
-    const path = new URL(url).pathname;
-    const body = path === '/api/v4/projects/10' ? PROJECT : path.endsWith(`/members/all/${USER_ID}`) ? memberWith(role) : [];
+    const { pathname: path, searchParams } = new URL(url);
+    const body = path === '/api/v4/projects/10' ? PROJECT : path.endsWith('/members/all') && searchParams.getAll('user_ids[]').includes(String(USER_ID)) ? [memberWith(role)] : [];
     return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json', 'X-Page': '1', 'X-Per-Page': '20' } });
   });
   return sent;
@@ -176,7 +176,7 @@ describe('the first requests of a screen, sent before its code is there', () => 
     const early = instance(role);
     sendFirstRequests(apiBase({ instanceUrl: INSTANCE }), TOKEN, firstRequests(pathname, '', '', { isAdmin: false, userId: USER_ID }));
     for (let tick = 0; tick < 5; tick++) await settle();
-    expect(early.map((url) => new URL(url).pathname)).toEqual([`/api/v4${pathname.replace('/runners', '')}/members/all/${USER_ID}`]);
+    expect(early.map((url) => new URL(url).pathname)).toEqual([`/api/v4${pathname.replace('/runners', '')}/members/all`]);
     vi.unstubAllGlobals();
     forgetEarly();
 

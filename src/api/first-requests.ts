@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { DETAIL_FRESH_MS, ROLE_FRESH_MS, startEarly } from './early.ts';
 import { parseLineHash } from '../lib/line-hash.ts';
-import { groupDetailKey, groupListsKey, listedItem, projectDetailKey } from './keys.ts';
+import { groupDetailKey, groupListsKey, listedItem, myAccessQuery, projectDetailKey } from './keys.ts';
 import { apiPath, encodeQuery, normalizePath, withoutEmpty, type QueryParams } from './params.ts';
 
 /**
@@ -54,12 +54,12 @@ const unknownDetailOf = (kind: ScopeKind, id: string, known: Known): FirstReques
 
 /** The caller's role, which decides what a screen offers; an administrator may do everything and is not asked. */
 const roleOf = (kind: ScopeKind, id: string, caller: Caller): FirstRequest[] =>
-  caller.isAdmin ? [] : [{ path: `/${kind}/${id}/members/all/${caller.userId}`, freshMs: ROLE_FRESH_MS }];
+  caller.isAdmin ? [] : [{ path: `/${kind}/${id}/members/all`, query: myAccessQuery(caller.userId), freshMs: ROLE_FRESH_MS }];
 
-/** The role a member answer (members/all) gives: none while awaiting approval, as api/members.ts reads it. */
-const accessLevelOf = (member: unknown): number => {
-  const { access_level: level, membership_state: state } = (member ?? {}) as { access_level?: unknown; membership_state?: unknown };
-  return typeof level === 'number' && state !== 'awaiting' ? level : 0;
+/** The caller's role in a members/all answer: none when not listed or awaiting approval, as api/members.ts reads it. */
+const accessLevelOf = (members: unknown, userId: number): number => {
+  const member = (Array.isArray(members) ? members : []).find((each: { id?: unknown }) => each?.id === userId) as { access_level?: unknown; membership_state?: unknown } | undefined;
+  return typeof member?.access_level === 'number' && member.membership_state !== 'awaiting' ? member.access_level : 0;
 };
 
 /**
@@ -68,7 +68,7 @@ const accessLevelOf = (member: unknown): number => {
  * api/members.ts whenRoleAllows), so the platform is not asked for what it would refuse.
  */
 const forRole = (kind: ScopeKind, id: string, caller: Caller, level: number, requests: FirstRequest[]): FirstRequest[] =>
-  caller.isAdmin ? requests : roleOf(kind, id, caller).map((role) => ({ ...role, then: (member: unknown) => (accessLevelOf(member) >= level ? requests : []) }));
+  caller.isAdmin ? requests : roleOf(kind, id, caller).map((role) => ({ ...role, then: (members: unknown) => (accessLevelOf(members, caller.userId) >= level ? requests : []) }));
 
 // who may list a group's or a project's runners (features/runners/permissions.ts): its Owners, its Maintainers
 const RUNNERS_LEVEL = { groups: 50, projects: 40 } as const;

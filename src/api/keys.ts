@@ -29,3 +29,6 @@ export function listedItem<T extends { id: number }>(cache: Pick<QueryClient, 'g
 export function scopePath(scope: Scope): string {
   return 'group' in scope ? `/groups/${scope.group}` : `/projects/${scope.project}`;
 }
+
+/** The query of members/all that reads the caller's own membership: api/members.ts asks it, api/first-requests.ts sends it early. */
+export const myAccessQuery = (userId: number) => ({ user_ids: [userId] });

@@ -4,7 +4,7 @@ import { ROLE_FRESH_MS } from './early.ts';
 import { ApiError } from './errors.ts';
 import { request, requestPage, send, type Connection } from './http.ts';
 import type { SessionStore } from './session.ts';
-import { scopePath, type Scope } from './keys.ts';
+import { myAccessQuery, scopePath, type Scope } from './keys.ts';
 import { apiPath } from './params.ts';
 import { flag, isoDate, loose } from './schema.ts';
 import { userSummarySchema } from './users.ts';
@@ -109,15 +109,21 @@ export const membersQueries = {
       queryFn: ({ signal }) =>
         requestPage(connection, `${scopePath(scope)}/members${tab === 'all' ? '/all' : ''}`, memberSchema, { query: listQuery(tab, params), signal }),
     }),
-  /** The caller's own role here (0 when none): what the screen lets them do. */
+  /**
+   * The caller's own role here (0 when none): what the screen lets them do. Asked of the list
+   * filtered to the caller, which answers a non-member with an empty page, where
+   * members/all/:user_id answers 404 on every visit (spec 1: per user, the highest role).
+   */
   myAccess: (connection: Connection, scope: Scope, userId: number) =>
     queryOptions({
       queryKey: [...membersQueries.scope(scope), 'my-access', { user: userId }] as const,
       queryFn: async ({ signal }) => {
         try {
-          const member = await request(connection, `${scopePath(scope)}/members/all/${userId}`, memberSchema, { signal });
-          return member.membership_state === 'awaiting' ? 0 : member.access_level;
+          const members = await request(connection, `${scopePath(scope)}/members/all`, z.array(memberSchema), { query: myAccessQuery(userId), signal });
+          const member = members.find((each) => each.id === userId);
+          return !member || member.membership_state === 'awaiting' ? 0 : member.access_level;
         } catch (error) {
+          // a group or project the caller cannot see
           if (error instanceof ApiError && error.status === 404) return 0;
           throw error;
         }
