@@ -1,7 +1,8 @@
 import { DEMO_PIPELINES } from '../sandbox/seed/pipelines.ts';
 import { axeViolations } from './axe.ts';
 import { jobNamed, newCiProject, settledPipeline, type JobAnswer, type PipelineAnswer } from './ci.ts';
-import { applyAdminSession, expect, test, type Api } from './fixtures.ts';
+import { applyAdminSession, DEMO_TOKENS, expect, test, type Api } from './fixtures.ts';
+import { apiAnswers } from './api-answers.ts';
 import { JobPage, PipelinePage } from './pages/jobs.ts';
 import { expectNoScriptRan, XSS_CORPUS } from './xss.ts';
 
@@ -246,5 +247,18 @@ test.describe('pipeline detail and jobs', () => {
     await expect(jobPage.logLines('build')).toBeVisible();
     violations.push(...(await axeViolations(page, 'job log')));
     expect(violations).toEqual([]);
+  });
+
+  test('someone who is no Developer of the project is told why a pipeline’s variables are not shown, and they are not asked for', async ({ page, api, connectAs }) => {
+    const projectId = await api.projectId(DEMO_PIPELINES.project);
+    const [pipeline] = await api.get<PipelineAnswer[]>(`/projects/${projectId}/pipelines?per_page=1`);
+    // the demo's read-only user is no member of the gateway, which the instance can see
+    await connectAs(page, DEMO_TOKENS.readonly.secret);
+    const answers = apiAnswers(page);
+    await new PipelinePage(page).goto(projectId, pipeline.id, 'variables');
+    await expect(page.getByRole('note')).toHaveText('Only Developers, Maintainers and Owners of this project can see the variables a pipeline ran with.');
+    await expect(page.getByRole('table', { name: 'Variables of the pipeline' })).toHaveCount(0);
+    // the platform would refuse them (403); a non-member's role is read without a 404
+    expect(answers.filter((answer) => answer.includes('/variables') || !answer.startsWith('200'))).toEqual([]);
   });
 });

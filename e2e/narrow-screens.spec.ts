@@ -227,19 +227,23 @@ for (let shard = 0; shard < SHARDS; shard++) test(`no screen scrolls sideways at
   expect(failures.failing).toEqual([]);
 });
 
-// a Developer meets the refusals: each screen says why from the role, and asks for nothing the platform would refuse
-for (let shard = 0; shard < SHARDS; shard++) test(`as a Developer, no screen's request is refused nor logs an error (part ${shard + 1} of ${SHARDS})`, async ({ page, api, connectAs }) => {
-  test.setTimeout(300_000);
-  const ids = await demoIds(api);
-  await connectAs(page, DEMO_TOKENS.developer.secret);
-  const failures = recordFailures(page);
-  const apiSettled = watchApiRequests(page);
-  for (const [index, [file, address]] of Object.entries(ADDRESSES).entries()) {
-    if (file === 'connect.tsx' || index % SHARDS !== shard) continue;
-    failures.visiting(address(ids));
-    await page.goto(address(ids));
-    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-    await apiSettled();
-  }
-  expect(failures.failing).toEqual([]);
-});
+// those who meet the refusals: a Developer (a member, below Maintainer) and the read-only user (no member of most
+// of the demo, a token without api); each screen says why from the role, and asks for nothing the platform refuses
+const CALLERS = [['a Developer', DEMO_TOKENS.developer.secret], ['a read-only user who is no member', DEMO_TOKENS.readonly.secret]] as const;
+for (const [who, token] of CALLERS) {
+  for (let shard = 0; shard < SHARDS; shard++) test(`as ${who}, no screen's request is refused nor logs an error (part ${shard + 1} of ${SHARDS})`, async ({ page, api, connectAs }) => {
+    test.setTimeout(300_000);
+    const ids = await demoIds(api);
+    await connectAs(page, token);
+    const failures = recordFailures(page);
+    const apiSettled = watchApiRequests(page);
+    for (const [index, [file, address]] of Object.entries(ADDRESSES).entries()) {
+      if (file === 'connect.tsx' || index % SHARDS !== shard) continue;
+      failures.visiting(address(ids));
+      await page.goto(address(ids));
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await apiSettled();
+    }
+    expect(failures.failing).toEqual([]);
+  });
+}

@@ -3,7 +3,10 @@ import { useSuspenseQuery } from '@tanstack/react-query';
 import { pipelinesQueries, type PipelineVariable } from '../../api/pipelines.ts';
 import { useConnection } from '../../api/react.ts';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
-import { EmptyState } from '../../components/states.tsx';
+import { Note } from '../../components/note.tsx';
+import { EmptyState, RoutePending } from '../../components/states.tsx';
+import { useProjectCaller } from '../../components/use-project-caller.ts';
+import { variablesRefusal } from './variables-access.ts';
 
 /** A variable the instance marks masked (or hidden) is never shown, even on request. */
 function isMasked(variable: PipelineVariable): boolean {
@@ -11,11 +14,16 @@ function isMasked(variable: PipelineVariable): boolean {
   return flags.masked === true || flags.hidden === true;
 }
 
-/**
- * The variables the pipeline ran with. Values stay hidden until asked for (they are often
- * secrets on screen); masked ones stay hidden.
- */
+/** The variables the pipeline ran with, for those the platform shows them to; anyone else is told why. */
 export function PipelineVariables({ projectId, pipelineId }: { projectId: number; pipelineId: number }) {
+  const { caller, pending } = useProjectCaller(projectId);
+  if (pending) return <RoutePending />;
+  const refusal = variablesRefusal(caller);
+  return refusal ? <Note>{refusal}</Note> : <VariableList projectId={projectId} pipelineId={pipelineId} />;
+}
+
+/** Values stay hidden until asked for (they are often secrets on screen); masked ones stay hidden. */
+function VariableList({ projectId, pipelineId }: { projectId: number; pipelineId: number }) {
   const connection = useConnection();
   const variables = useSuspenseQuery(pipelinesQueries.variables(connection, projectId, pipelineId)).data;
   const [revealed, setRevealed] = useState(false);

@@ -1,9 +1,12 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { Connection } from '../../api/http.ts';
 import { jobsQueries } from '../../api/jobs.ts';
+import { whenRoleAllows } from '../../api/members.ts';
 import { pipelinesQueries } from '../../api/pipelines.ts';
+import type { SessionStore } from '../../api/session.ts';
+import { variablesRefusal } from './variables-access.ts';
 
-type LoaderContext = { queryClient: QueryClient; api: Connection };
+type LoaderContext = { queryClient: QueryClient; api: Connection; session: SessionStore };
 
 /** The pipeline's header blocks the first paint; its jobs (the graph, the table) load beside it. */
 export function loadPipeline(context: LoaderContext, projectId: number, pipelineId: number) {
@@ -19,8 +22,10 @@ export function loadTestReport(context: LoaderContext, projectId: number, pipeli
   return context.queryClient.ensureQueryData(pipelinesQueries.testReport(context.api, projectId, pipelineId));
 }
 
+/** The variables, for whom the screen shows them: below Developer it says why, and they are not asked for. */
 export function loadPipelineVariables(context: LoaderContext, projectId: number, pipelineId: number) {
-  return context.queryClient.ensureQueryData(pipelinesQueries.variables(context.api, projectId, pipelineId));
+  const allowed = (role: number | null) => variablesRefusal({ isAdmin: role === null, role: role ?? 0 }) === null;
+  return whenRoleAllows(context, { project: projectId }, allowed, () => context.queryClient.ensureQueryData(pipelinesQueries.variables(context.api, projectId, pipelineId)));
 }
 
 /** The job blocks the first paint; its log (perhaps 100,000 lines) follows without holding the header up. */
