@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 import { canonicalUrl, forgetEarly } from './early.ts';
 import { firstRequests, knownFrom, sendFirstRequests } from './first-requests.ts';
 import { apiBase } from './params.ts';
-import { groupListsKey, projectDetailKey } from './keys.ts';
+import { groupListsKey, myAccessKey, projectDetailKey } from './keys.ts';
 import type { Connection } from './http.ts';
 import type { SessionStore } from './session.ts';
 import { membersSearchSchema } from '../features/members/search.ts';
@@ -190,6 +190,22 @@ describe('the first requests of a screen, sent before its code is there', () => 
     sendFirstRequests(apiBase({ instanceUrl: INSTANCE }), TOKEN, firstRequests(pathname, '', '', { isAdmin: false, userId: USER_ID }));
     for (let tick = 0; tick < 5; tick++) await settle();
     expect(allowed.map((url) => new URL(url).pathname)).toContain(`/api/v4${pathname}`);
+  });
+
+  it.each([
+    ['a Maintainer', 40, ['/api/v4/projects/10/runners']],
+    ['a Developer', 30, []],
+  ])("a project's runners, with %s's role held: the press decides at once, without asking the role again", async (_, role, early) => {
+    const context = loaderContext(false);
+    context.queryClient.setQueryData(myAccessKey({ project: 10 }, USER_ID), role);
+    const requests = firstRequests('/projects/10/runners', '', '', { isAdmin: false, userId: USER_ID }, knownFrom(context.queryClient));
+    expect(requests.some((request) => request.then)).toBe(false);
+    const sent = instance(role);
+    sendFirstRequests(apiBase({ instanceUrl: INSTANCE }), TOKEN, requests);
+    expect(sent.map((url) => new URL(url).pathname)).toEqual(early);
+    // and the loader takes the held role too: it asks neither the role nor anything the press did not (but the heading's project)
+    await routeLoader(ProjectRunners as never, { projectId: '10' }, runners, ['/projects/10/runners', '', ''])(context);
+    expect(sent.map((url) => new URL(url).pathname).filter((path) => path !== '/api/v4/projects/10')).toEqual(early);
   });
 
   it('asks nothing that the caller may not read', () => {

@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { DETAIL_FRESH_MS, ROLE_FRESH_MS, startEarly } from './early.ts';
 import { parseLineHash } from '../lib/line-hash.ts';
-import { groupDetailKey, groupListsKey, listedItem, myAccessQuery, projectDetailKey } from './keys.ts';
+import { groupDetailKey, groupListsKey, listedItem, myAccessKey, myAccessQuery, projectDetailKey, type Scope } from './keys.ts';
 import { apiPath, encodeQuery, normalizePath, withoutEmpty, type QueryParams } from './params.ts';
 
 /**
@@ -33,6 +33,8 @@ export interface Known {
   defaultBranch?: (projectId: number) => string | undefined;
   /** Whether a group's details are held, or a cached list holds the group (the loader takes them from it: api/groups.ts `ensureGroup`). */
   group?: (groupId: number) => boolean;
+  /** The caller's role in a group or project, when held (the loader takes it, even stale: api/members.ts `ensureMyAccess`). */
+  role?: (scope: Scope, userId: number) => number | undefined;
 }
 
 /** What `cache` (the query client; not imported here, the boot script has none) holds for the table. */
@@ -40,6 +42,7 @@ export function knownFrom(cache: Pick<QueryClient, 'getQueryData' | 'getQueriesD
   return {
     defaultBranch: (projectId) => cache.getQueryData<{ default_branch?: string | null }>(projectDetailKey(projectId))?.default_branch ?? undefined,
     group: (groupId) => cache.getQueryData(groupDetailKey(groupId)) !== undefined || listedItem(cache, groupListsKey, groupId) !== undefined,
+    role: (scope, userId) => cache.getQueryData<number>(myAccessKey(scope, userId)),
   };
 }
 
@@ -63,12 +66,17 @@ const accessLevelOf = (members: unknown, userId: number): number => {
 };
 
 /**
- * A list only some roles may read: for anyone but an administrator the caller's role goes first and
- * the list follows if the role is at least `level` (the loader waits for the role as well:
- * api/members.ts whenRoleAllows), so the platform is not asked for what it would refuse.
+ * A list only some roles may read: for anyone but an administrator the list goes if the role is at
+ * least `level`, decided at once from a held role, else after the role's answer (the loader waits
+ * for the role as well: api/members.ts whenRoleAllows), so the platform is not asked for what it
+ * would refuse.
  */
-const forRole = (kind: ScopeKind, id: string, caller: Caller, level: number, requests: FirstRequest[]): FirstRequest[] =>
-  caller.isAdmin ? requests : roleOf(kind, id, caller).map((role) => ({ ...role, then: (members: unknown) => (accessLevelOf(members, caller.userId) >= level ? requests : []) }));
+function forRole(kind: ScopeKind, id: string, caller: Caller, known: Known, level: number, requests: FirstRequest[]): FirstRequest[] {
+  if (caller.isAdmin) return requests;
+  const held = known.role?.(kind === 'groups' ? { group: Number(id) } : { project: Number(id) }, caller.userId);
+  if (held !== undefined) return held >= level ? requests : [];
+  return roleOf(kind, id, caller).map((role) => ({ ...role, then: (members: unknown) => (accessLevelOf(members, caller.userId) >= level ? requests : []) }));
+}
 
 // who may list a group's or a project's runners (features/runners/permissions.ts): its Owners, its Maintainers
 const RUNNERS_LEVEL = { groups: 50, projects: 40 } as const;
@@ -172,7 +180,7 @@ export function firstRequests(pathname: string, search: string, hash: string, ca
     const [, kind, id] = match as unknown as [string, ScopeKind | undefined, string];
     // a non-administrator is not sent to the instance's fleet at all
     if (!plainSearch(search, []) || (!kind && !caller.isAdmin)) return [];
-    return kind ? forRole(kind, id, caller, RUNNERS_LEVEL[kind], [{ path: `/${kind}/${id}/runners`, query: FIRST_PAGE }]) : [{ path: '/runners/all', query: FIRST_PAGE }];
+    return kind ? forRole(kind, id, caller, known, RUNNERS_LEVEL[kind], [{ path: `/${kind}/${id}/runners`, query: FIRST_PAGE }]) : [{ path: '/runners/all', query: FIRST_PAGE }];
   }
 
   match = /^\/(groups|projects)\/(\d+)\/(issues|merge-requests|pipelines)\/?$/.exec(pathname);

@@ -30,5 +30,8 @@ export function scopePath(scope: Scope): string {
   return 'group' in scope ? `/groups/${scope.group}` : `/projects/${scope.project}`;
 }
 
+/** The query key of the caller's role in a scope (api/members.ts myAccess): the press path reads whether it is held. */
+export const myAccessKey = (scope: Scope, userId: number) => ['members', scope, 'my-access', { user: userId }] as const;
+
 /** The query of members/all that reads the caller's own membership: api/members.ts asks it, api/first-requests.ts sends it early. */
 export const myAccessQuery = (userId: number) => ({ user_ids: [userId] });

@@ -4,7 +4,7 @@ import { ROLE_FRESH_MS } from './early.ts';
 import { ApiError } from './errors.ts';
 import { request, requestPage, send, type Connection } from './http.ts';
 import type { SessionStore } from './session.ts';
-import { myAccessQuery, scopePath, type Scope } from './keys.ts';
+import { myAccessKey, myAccessQuery, scopePath, type Scope } from './keys.ts';
 import { apiPath } from './params.ts';
 import { flag, isoDate, loose } from './schema.ts';
 import { userSummarySchema } from './users.ts';
@@ -116,7 +116,7 @@ export const membersQueries = {
    */
   myAccess: (connection: Connection, scope: Scope, userId: number) =>
     queryOptions({
-      queryKey: [...membersQueries.scope(scope), 'my-access', { user: userId }] as const,
+      queryKey: myAccessKey(scope, userId),
       queryFn: async ({ signal }) => {
         try {
           const members = await request(connection, `${scopePath(scope)}/members/all`, z.array(memberSchema), { query: myAccessQuery(userId), signal });
