@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { DETAIL_FRESH_MS, ROLE_FRESH_MS, startEarly } from './early.ts';
 import { parseLineHash } from '../lib/line-hash.ts';
-import { groupDetailKey, groupListsKey, listedItem, myAccessKey, myAccessQuery, projectDetailKey, type Scope } from './keys.ts';
+import { accessLevelIn, groupDetailKey, groupListsKey, listedItem, myAccessKey, myAccessQuery, projectDetailKey, type Scope } from './keys.ts';
 import { apiPath, encodeQuery, normalizePath, withoutEmpty, type QueryParams } from './params.ts';
 
 /**
@@ -59,12 +59,6 @@ const unknownDetailOf = (kind: ScopeKind, id: string, known: Known): FirstReques
 const roleOf = (kind: ScopeKind, id: string, caller: Caller): FirstRequest[] =>
   caller.isAdmin ? [] : [{ path: `/${kind}/${id}/members/all`, query: myAccessQuery(caller.userId), freshMs: ROLE_FRESH_MS }];
 
-/** The caller's role in a members/all answer: none when not listed or awaiting approval, as api/members.ts reads it. */
-const accessLevelOf = (members: unknown, userId: number): number => {
-  const member = (Array.isArray(members) ? members : []).find((each: { id?: unknown }) => each?.id === userId) as { access_level?: unknown; membership_state?: unknown } | undefined;
-  return typeof member?.access_level === 'number' && member.membership_state !== 'awaiting' ? member.access_level : 0;
-};
-
 /**
  * A list only some roles may read: for anyone but an administrator the list goes if the role is at
  * least `level`, decided at once from a held role, else after the role's answer (the loader waits
@@ -75,7 +69,7 @@ function forRole(kind: ScopeKind, id: string, caller: Caller, known: Known, leve
   if (caller.isAdmin) return requests;
   const held = known.role?.(kind === 'groups' ? { group: Number(id) } : { project: Number(id) }, caller.userId);
   if (held !== undefined) return held >= level ? requests : [];
-  return roleOf(kind, id, caller).map((role) => ({ ...role, then: (members: unknown) => (accessLevelOf(members, caller.userId) >= level ? requests : []) }));
+  return roleOf(kind, id, caller).map((role) => ({ ...role, then: (members: unknown) => (accessLevelIn(members, caller.userId) >= level ? requests : []) }));
 }
 
 // who may list a group's or a project's runners (features/runners/permissions.ts): its Owners, its Maintainers

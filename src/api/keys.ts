@@ -35,3 +35,9 @@ export const myAccessKey = (scope: Scope, userId: number) => ['members', scope, 
 
 /** The query of members/all that reads the caller's own membership: api/members.ts asks it, api/first-requests.ts sends it early. */
 export const myAccessQuery = (userId: number) => ({ user_ids: [userId] });
+
+/** The caller's role in that answer: none when not listed, or while awaiting approval. */
+export function accessLevelIn(members: unknown, userId: number): number {
+  const member = (Array.isArray(members) ? members : []).find((each: { id?: unknown }) => each?.id === userId) as { access_level?: unknown; membership_state?: unknown } | undefined;
+  return typeof member?.access_level === 'number' && member.membership_state !== 'awaiting' ? member.access_level : 0;
+}

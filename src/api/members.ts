@@ -4,7 +4,7 @@ import { ROLE_FRESH_MS } from './early.ts';
 import { ApiError } from './errors.ts';
 import { request, requestPage, send, type Connection } from './http.ts';
 import type { SessionStore } from './session.ts';
-import { myAccessKey, myAccessQuery, scopePath, type Scope } from './keys.ts';
+import { accessLevelIn, myAccessKey, myAccessQuery, scopePath, type Scope } from './keys.ts';
 import { apiPath } from './params.ts';
 import { flag, isoDate, loose } from './schema.ts';
 import { userSummarySchema } from './users.ts';
@@ -119,9 +119,7 @@ export const membersQueries = {
       queryKey: myAccessKey(scope, userId),
       queryFn: async ({ signal }) => {
         try {
-          const members = await request(connection, `${scopePath(scope)}/members/all`, z.array(memberSchema), { query: myAccessQuery(userId), signal });
-          const member = members.find((each) => each.id === userId);
-          return !member || member.membership_state === 'awaiting' ? 0 : member.access_level;
+          return accessLevelIn(await request(connection, `${scopePath(scope)}/members/all`, z.array(memberSchema), { query: myAccessQuery(userId), signal }), userId);
         } catch (error) {
           // a group or project the caller cannot see
           if (error instanceof ApiError && error.status === 404) return 0;
@@ -146,21 +144,27 @@ export const membersQueries = {
 
 type RoleContext = { queryClient: QueryClient; api: Connection; session: SessionStore };
 
-/** A loader that needs the caller's role in `scope` before it goes on; null for an administrator, who may do everything and is not asked. */
-export function ensureMyAccess({ queryClient, api, session }: RoleContext, scope: Scope): Promise<number | null> {
+/** Who is asking, as the screens' permission rules take them: an administrator, or a role in the group or project (0 when none). */
+export interface RoleCaller {
+  isAdmin: boolean;
+  role: number;
+}
+
+/** A loader that needs the caller's role in `scope` before it goes on; an administrator may do everything and is not asked. */
+export async function ensureMyAccess({ queryClient, api, session }: RoleContext, scope: Scope): Promise<RoleCaller> {
   const me = session.getActive()?.connection;
-  return me?.isAdmin ? Promise.resolve(null) : queryClient.ensureQueryData(membersQueries.myAccess(api, scope, me?.userId ?? 0));
+  if (me?.isAdmin) return { isAdmin: true, role: 0 };
+  return { isAdmin: false, role: await queryClient.ensureQueryData(membersQueries.myAccess(api, scope, me?.userId ?? 0)) };
 }
 
 /**
  * A list that only some roles may read, as a loader asks for it: the caller's role first (from the
- * cache when held, even stale), then `load` when `allowed` says so (null: an administrator). The
- * platform is not asked for what it would refuse on every visit; a role that could not be read is
- * the screen's to report.
+ * cache when held, even stale), then `load` when `allowed` says so. The platform is not asked for
+ * what it would refuse on every visit; a role that could not be read is the screen's to report.
  */
-export async function whenRoleAllows<T>(context: RoleContext, scope: Scope, allowed: (role: number | null) => boolean, load: () => Promise<T>): Promise<T | undefined> {
-  const role = await ensureMyAccess(context, scope).catch(() => undefined);
-  return role !== undefined && allowed(role) ? load() : undefined;
+export async function whenRoleAllows<T>(context: RoleContext, scope: Scope, allowed: (caller: RoleCaller) => boolean, load: () => Promise<T>): Promise<T | undefined> {
+  const caller = await ensureMyAccess(context, scope).catch(() => undefined);
+  return caller && allowed(caller) ? load() : undefined;
 }
 
 /** A loader starts reading the caller's role in `scope` beside its data; an administrator may do everything and is not asked. */

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { accessTokensQueries } from '../../api/access-tokens.ts';
-import { ensureGroup } from '../../api/groups.ts';
+import { prefetchGroup } from '../../api/groups.ts';
 import type { Connection } from '../../api/http.ts';
 import { ensureMyAccess } from '../../api/members.ts';
 import type { SessionStore } from '../../api/session.ts';
@@ -14,9 +14,8 @@ export const TOKENS_ROLE = 50;
  * (the shell usually has it cached), so the screen says which role it needs instead of a 401.
  */
 export async function loadGroupTokens(context: { queryClient: QueryClient; api: Connection; session: SessionStore }, groupId: number, search: TokensSearch) {
-  const { queryClient, api } = context;
-  void ensureGroup(queryClient, api, groupId).catch(() => undefined);
-  const role = await ensureMyAccess(context, { group: groupId });
-  if (role !== null && role < TOKENS_ROLE) return undefined;
-  return queryClient.ensureQueryData(accessTokensQueries.list(api, groupId, tokenListParams(search)));
+  prefetchGroup(context, groupId);
+  const caller = await ensureMyAccess(context, { group: groupId });
+  if (!caller.isAdmin && caller.role < TOKENS_ROLE) return undefined;
+  return context.queryClient.ensureQueryData(accessTokensQueries.list(context.api, groupId, tokenListParams(search)));
 }

@@ -10,8 +10,7 @@ type LoaderContext = { queryClient: QueryClient; api: Connection; session: Sessi
 
 /** A project's keys are its Maintainers': others get the screen's explanation (the list is not asked for), and errors show beside the actions. */
 export function loadProjectDeployKeys(context: LoaderContext, projectId: number, search: ProjectDeployKeysSearch) {
-  const allowed = (role: number | null) => projectKeysRefusal({ isAdmin: role === null, canWrite: false, role: role ?? 0 }) === null;
-  return whenRoleAllows(context, { project: projectId }, allowed, () => context.queryClient.ensureQueryData(deployKeysQueries.project(context.api, projectId, search))).catch(() => undefined);
+  return whenRoleAllows(context, { project: projectId }, (caller) => projectKeysRefusal({ ...caller, canWrite: false }) === null, () => context.queryClient.ensureQueryData(deployKeysQueries.project(context.api, projectId, search))).catch(() => undefined);
 }
 
 /** Only administrators are sent to GET /deploy_keys. */

@@ -24,8 +24,7 @@ export function loadTestReport(context: LoaderContext, projectId: number, pipeli
 
 /** The variables, for whom the screen shows them: below Developer it says why, and they are not asked for. */
 export function loadPipelineVariables(context: LoaderContext, projectId: number, pipelineId: number) {
-  const allowed = (role: number | null) => variablesRefusal({ isAdmin: role === null, role: role ?? 0 }) === null;
-  return whenRoleAllows(context, { project: projectId }, allowed, () => context.queryClient.ensureQueryData(pipelinesQueries.variables(context.api, projectId, pipelineId)));
+  return whenRoleAllows(context, { project: projectId }, (caller) => variablesRefusal(caller) === null, () => context.queryClient.ensureQueryData(pipelinesQueries.variables(context.api, projectId, pipelineId)));
 }
 
 /** The job blocks the first paint; its log (perhaps 100,000 lines) follows without holding the header up. */

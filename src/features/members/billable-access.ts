@@ -20,10 +20,10 @@ export function billableRefusal(group: { parent_id: number | null; full_path: st
 /** The group and the caller's role first (the shell usually holds both), then the list, for those it is shown to. */
 export async function loadBillableMembers(context: { queryClient: QueryClient; api: Connection; session: SessionStore }, groupId: number, search: BillableListParams) {
   const { queryClient, api } = context;
-  const [group, role] = await Promise.all([
+  const [group, caller] = await Promise.all([
     ensureGroup(queryClient, api, groupId),
     ensureMyAccess(context, { group: groupId }),
   ]);
-  if (billableRefusal(group, { isAdmin: role === null, role: role ?? 0 })) return undefined;
+  if (billableRefusal(group, caller)) return undefined;
   return queryClient.ensureQueryData(membersQueries.billable(api, groupId, search));
 }

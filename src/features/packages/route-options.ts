@@ -27,6 +27,5 @@ export function loadPackage(context: LoaderContext, projectId: number, packageId
 export function loadProtectionRules(context: LoaderContext & { session: SessionStore }, projectId: number) {
   void context.queryClient.prefetchQuery(projectsQueries.detail(context.api, projectId));
   const canWrite = Boolean(context.session.getActive()?.connection.canWrite);
-  const allowed = (role: number | null) => rulesRefusal({ isAdmin: role === null, canWrite, role: role ?? 0 }) === null;
-  return whenRoleAllows(context, { project: projectId }, allowed, () => context.queryClient.ensureQueryData(packagesQueries.rules(context.api, projectId))).catch(() => undefined);
+  return whenRoleAllows(context, { project: projectId }, (caller) => rulesRefusal({ ...caller, canWrite }) === null, () => context.queryClient.ensureQueryData(packagesQueries.rules(context.api, projectId))).catch(() => undefined);
 }

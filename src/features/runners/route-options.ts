@@ -16,7 +16,7 @@ type LoaderContext = { queryClient: QueryClient; api: Connection; session: Sessi
 export function loadFleet(context: LoaderContext, scope: RunnerScope, search: RunnersSearch) {
   const list = () => context.queryClient.ensureQueryData(runnersQueries.list(context.api, scope, runnerListParams(search)));
   if (scope === 'instance') return context.session.getActive()?.connection.isAdmin ? list() : undefined;
-  return whenRoleAllows(context, scope, (role) => fleetAccess(scope, { isAdmin: role === null, canWrite: false, role: role ?? 0 }).canView, list);
+  return whenRoleAllows(context, scope, (caller) => fleetAccess(scope, { ...caller, canWrite: false }).canView, list);
 }
 
 /**

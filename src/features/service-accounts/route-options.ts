@@ -17,8 +17,8 @@ type LoaderContext = { queryClient: QueryClient; api: Connection; session: Sessi
  */
 async function mayView(context: LoaderContext, scope: ServiceAccountScope): Promise<boolean> {
   if (scope === 'instance') return Boolean(context.session.getActive()?.connection.isAdmin);
-  const [group, role] = await Promise.all([ensureGroup(context.queryClient, context.api, scope.group), ensureMyAccess(context, scope)]);
-  return serviceAccountAccess(scope, { isAdmin: role === null, canWrite: false, role: role ?? 0 }, { parentId: group.parent_id }).canView;
+  const [group, caller] = await Promise.all([ensureGroup(context.queryClient, context.api, scope.group), ensureMyAccess(context, scope)]);
+  return serviceAccountAccess(scope, { ...caller, canWrite: false }, { parentId: group.parent_id }).canView;
 }
 
 /** The caller's rights, then the list if they may see it. */
