@@ -138,3 +138,23 @@ test.describe('deploy keys for non-administrators', () => {
     expect(answers.filter((answer) => answer.includes('/deploy_keys'))).toEqual([]);
   });
 });
+
+test.describe('a role that could not be read', () => {
+  test('is said with a retry, not taken for no role; once read, the refusal follows', async ({ page, api, connectAs }) => {
+    const target = await newProject(api, 'e2e-keys-unread-role');
+    const developer = await api.createUser();
+    await api.post(`/projects/${target.id}/members`, { user_id: developer.id, access_level: 30 });
+    const heal = await api.injectFault({ path: `/api/v4/projects/${target.id}/members/all`, methods: ['GET'], error_rate: 1, error_status: 503 });
+    await connectAs(page, developer.token);
+    const keys = new DeployKeysPage(page);
+    await keys.goto(target.id);
+    const unread = keys.notice(/Your role here could not be read \(.+\), so the deploy keys are not shown\./);
+    // the read is retried (about 3.5 s) before the failure is said
+    await expect(unread).toBeVisible({ timeout: 15_000 });
+    await expect(keys.notice(/Only Maintainers and Owners/)).toHaveCount(0);
+    await heal();
+    await unread.getByRole('button', { name: 'Try again' }).click();
+    await expect(keys.notice('Only Maintainers and Owners of this project, and administrators, can see and manage its deploy keys.')).toBeVisible();
+    await expect(unread).toHaveCount(0);
+  });
+});

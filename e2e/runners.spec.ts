@@ -304,3 +304,22 @@ test('owners see their group’s fleet; a Maintainer who is not Owner is told wh
   // the role is read first: the list the platform would refuse (403) is never asked for
   expect(answers.filter((answer) => answer.endsWith(`/groups/${backend}/runners`))).toEqual([]);
 });
+
+test('a Maintainer whose role cannot be read is told so, with a retry, and is not told the fleet is for Owners until it is read', async ({ page, api, connectAs }) => {
+  const tag = randomBytes(4).toString('hex');
+  const group = await api.post<{ id: number }>('/groups', { name: `Unread role ${tag}`, path: `unread-role-${tag}` });
+  const maintainer = await api.createUser();
+  await api.post(`/groups/${group.id}/members`, { user_id: maintainer.id, access_level: 40 });
+  const heal = await api.injectFault({ path: `/api/v4/groups/${group.id}/members/all`, methods: ['GET'], error_rate: 1, error_status: 503 });
+  await connectAs(page, maintainer.token);
+  await page.goto(`/groups/${group.id}/runners`);
+  const fleet = new RunnerFleetPage(page);
+  const unread = fleet.notice(/Your role here could not be read \(.+\), so the runners are not shown\./);
+  // the read is retried (about 3.5 s) before the failure is said
+  await expect(unread).toBeVisible({ timeout: 15_000 });
+  await expect(fleet.notice(/Only Owners of this group/)).toHaveCount(0);
+  await heal();
+  await unread.getByRole('button', { name: 'Try again' }).click();
+  await expect(fleet.notice(/Only Owners of this group and administrators/)).toBeVisible();
+  await expect(unread).toHaveCount(0);
+});

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useActiveSession } from '../api/react.ts';
-import { useMyAccess } from './use-my-access.ts';
+import { useCallerRole } from './use-my-access.ts';
 import { ErrorPanel } from './error-panel.tsx';
 import { RefusedScreen } from './refused-screen.tsx';
 import { RoutePending } from './states.tsx';
@@ -11,9 +11,9 @@ import { RoutePending } from './states.tsx';
  */
 export function GroupRoleGate({ groupId, title, refusal, children }: { groupId: number; title: string; refusal: (caller: { isAdmin: boolean; role: number }) => string | null; children: ReactNode }) {
   const isAdmin = Boolean(useActiveSession()?.connection.isAdmin);
-  const role = useMyAccess({ group: groupId });
-  if (!isAdmin && role.isPending) return <RoutePending />;
-  if (!isAdmin && role.isError) return <ErrorPanel error={role.error} onRetry={() => void role.refetch()} />;
-  const reason = refusal({ isAdmin, role: role.data ?? 0 });
+  const { role, known, failure } = useCallerRole({ group: groupId }, isAdmin);
+  if (failure) return <ErrorPanel error={failure.error} onRetry={failure.retry} />;
+  if (!known) return <RoutePending />;
+  const reason = refusal({ isAdmin, role });
   return reason ? <RefusedScreen title={title} reason={reason} /> : children;
 }

@@ -15,3 +15,24 @@ export function useMyAccess(scope: Scope | null) {
   const me = useActiveSession()?.connection;
   return useQuery({ ...membersQueries.myAccess(connection, scope ?? NO_SCOPE, me?.userId ?? 0), enabled: scope !== null && me !== undefined && !me.isAdmin });
 }
+
+/** A role that could not be read (the instance failed, or could not be reached): said, with a retry. */
+export interface RoleFailure {
+  error: unknown;
+  retry: () => void;
+}
+
+/**
+ * The caller's role as a screen's permission rules take it. While it is unread, and when reading
+ * it failed, `known` is false: a screen refuses nothing on a role it does not have (a failed read
+ * is not "no role") and shows `failure` instead. An administrator's role is not asked.
+ */
+export function useCallerRole(scope: Scope | null, isAdmin: boolean): { role: number; known: boolean; failure: RoleFailure | null } {
+  const access = useMyAccess(scope);
+  if (isAdmin || scope === null) return { role: 0, known: true, failure: null };
+  return {
+    role: access.data ?? 0,
+    known: access.isSuccess,
+    failure: access.isError ? { error: access.error, retry: () => void access.refetch() } : null,
+  };
+}

@@ -1,5 +1,5 @@
 import { useActiveSession } from '../api/react.ts';
-import { useMyAccess } from './use-my-access.ts';
+import { useCallerRole, type RoleFailure } from './use-my-access.ts';
 
 /** Who is asking, for a project screen's permissions. */
 export interface ProjectCaller {
@@ -10,12 +10,15 @@ export interface ProjectCaller {
   role: number;
 }
 
-/** The caller's rights on a project; the role is asked only of non-administrators. */
-export function useProjectCaller(projectId: number): { caller: ProjectCaller; pending: boolean } {
+/**
+ * The caller's rights on a project; the role is asked only of non-administrators. `pending` until
+ * the role is read: also when reading it failed, which `failure` carries for the screen to show.
+ */
+export function useProjectCaller(projectId: number): { caller: ProjectCaller; pending: boolean; failure: RoleFailure | null } {
   const me = useActiveSession()?.connection;
   const isAdmin = Boolean(me?.isAdmin);
-  const role = useMyAccess({ project: projectId });
-  return { caller: { isAdmin, canWrite: Boolean(me?.canWrite), role: role.data ?? 0 }, pending: !isAdmin && role.isPending };
+  const { role, known, failure } = useCallerRole({ project: projectId }, isAdmin);
+  return { caller: { isAdmin, canWrite: Boolean(me?.canWrite), role }, pending: !known, failure };
 }
 
 /** A caller whose own writing matters (the author of a note, of an issue or merge request). */

@@ -11,6 +11,7 @@ import { ProjectMemberPicker } from '../../components/sidebar-section.tsx';
 import { RoutePending } from '../../components/states.tsx';
 import { Time } from '../../components/time.tsx';
 import { useProjectCaller } from '../../components/use-project-caller.ts';
+import { RoleUnread } from '../../components/role-unread.tsx';
 import { WriteOutcome } from '../../components/write-outcome.tsx';
 import { formatCount } from '../../lib/numbers.ts';
 import { SeverityBadge, statusLabel } from './alert-cells.tsx';
@@ -58,7 +59,7 @@ export function AlertDetailScreen({ projectId, iid }: { projectId: number; iid: 
 }
 
 function AlertBody({ projectId, fullPath, alert }: { projectId: number; fullPath: string; alert: AlertDetail }) {
-  const { caller, pending } = useProjectCaller(projectId);
+  const { caller, pending, failure } = useProjectCaller(projectId);
   const editable = !pending && caller.canWrite && (caller.isAdmin || caller.role >= DEVELOPER);
   const ref = { projectPath: fullPath, iid: alert.iid };
   const payload = prettyPayload(alert.details);
@@ -67,6 +68,7 @@ function AlertBody({ projectId, fullPath, alert }: { projectId: number; fullPath
       <header className="screen__header">
         <h1 id="alert-heading">{alert.title || `Alert ${alert.iid}`}</h1>
       </header>
+      <RoleUnread failure={failure} />
       <dl className="details">
         <dt>Severity</dt>
         <dd>

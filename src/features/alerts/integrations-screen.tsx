@@ -13,6 +13,7 @@ import { QueryStates } from '../../components/query-states.tsx';
 import { EmptyState, RoutePending } from '../../components/states.tsx';
 import { useNotify } from '../../components/toast.tsx';
 import { useProjectCaller, type ProjectCaller } from '../../components/use-project-caller.ts';
+import { RoleUnread } from '../../components/role-unread.tsx';
 import { CopyButton } from '../../components/copy-button.tsx';
 import { useCreateHttpIntegration, useCreatePrometheusIntegration, useDestroyIntegration, useResetIntegrationToken, useSetIntegrationActive } from './mutations.ts';
 import { integrationTypeLabel } from './integration-labels.ts';
@@ -32,17 +33,19 @@ export function integrationsRefusal(caller: ProjectCaller): string | null {
 }
 
 export function IntegrationsScreen({ projectId }: { projectId: number }) {
-  const { caller, pending } = useProjectCaller(projectId);
+  const { caller, pending, failure } = useProjectCaller(projectId);
   const refusal = pending ? null : integrationsRefusal(caller);
   const readable = caller.isAdmin || caller.role >= MAINTAINER;
-  const notice = refusal ? (
+  const notice = failure ? (
+    <RoleUnread failure={failure} withheld="the integrations are not shown" />
+  ) : refusal ? (
     <p className="notice" role="note">
       {refusal}
     </p>
   ) : null;
   return (
     <AlertsScreen projectId={projectId} title="Alert integrations" links={['tester']} notice={notice}>
-      {(fullPath) => (pending ? <RoutePending /> : readable ? <Integrations projectId={projectId} fullPath={fullPath} editable={refusal === null} /> : null)}
+      {(fullPath) => (failure ? null : pending ? <RoutePending /> : readable ? <Integrations projectId={projectId} fullPath={fullPath} editable={refusal === null} /> : null)}
     </AlertsScreen>
   );
 }

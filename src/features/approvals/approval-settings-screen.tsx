@@ -7,6 +7,7 @@ import { Note } from '../../components/note.tsx';
 import { QueryStates } from '../../components/query-states.tsx';
 import { EmptyState } from '../../components/states.tsx';
 import { useProjectCaller } from '../../components/use-project-caller.ts';
+import { RoleUnread } from '../../components/role-unread.tsx';
 import { approvalsReadOnly } from './permissions.ts';
 import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
 
@@ -19,7 +20,7 @@ const DeleteRuleDialog = lazyPart(loadDialogs, (module) => module.DeleteRuleDial
 
 export function ApprovalSettingsScreen({ projectId, projectName }: { projectId: number; projectName?: string }) {
   const connection = useConnection();
-  const { caller, pending } = useProjectCaller(projectId);
+  const { caller, pending, failure } = useProjectCaller(projectId);
   const readOnly = pending ? 'Checking your role in this project…' : approvalsReadOnly(caller);
   const settings = useQuery(approvalsQueries.settings(connection, projectId));
   return (
@@ -27,6 +28,7 @@ export function ApprovalSettingsScreen({ projectId, projectName }: { projectId: 
       <header className="screen__header">
         <h1 id="approval-settings-heading">{projectName ? `Merge request approvals of ${projectName}` : 'Merge request approvals'}</h1>
       </header>
+      <RoleUnread failure={failure} />
       {pending ? null : <Note>{readOnly}</Note>}
       <QueryStates query={settings}>
         {(data) => (

@@ -3,6 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { branchesQueries, type Branch, type ProtectedBranch } from '../../api/branches.ts';
 import { useConnection } from '../../api/react.ts';
 import { useProjectCaller } from '../../components/use-project-caller.ts';
+import { RoleUnread } from '../../components/role-unread.tsx';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { PerPageSelect, SearchInput } from '../../components/list-controls.tsx';
@@ -33,7 +34,7 @@ interface BranchesScreenProps {
 }
 
 export function BranchesScreen({ projectId, projectName, defaultBranch, search }: BranchesScreenProps) {
-  const { caller, pending } = useProjectCaller(projectId);
+  const { caller, pending, failure } = useProjectCaller(projectId);
   const [creating, setCreating] = useState(false);
   const [deletingMerged, setDeletingMerged] = useState(false);
   const push = pushRefusal(caller);
@@ -53,6 +54,7 @@ export function BranchesScreen({ projectId, projectName, defaultBranch, search }
           </div>
         )}
       </header>
+      <RoleUnread failure={failure} />
       {!pending && push ? (
         <p className="notice" role="note">
           {push} Branches can be viewed here.

@@ -3,6 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { deployKeysQueries, type ProjectDeployKey } from '../../api/deploy-keys.ts';
 import { useConnection } from '../../api/react.ts';
 import { useProjectCaller } from '../../components/use-project-caller.ts';
+import { RoleUnread } from '../../components/role-unread.tsx';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { PerPageSelect } from '../../components/list-controls.tsx';
@@ -31,13 +32,14 @@ interface ProjectKeysScreenProps {
 }
 
 export function ProjectKeysScreen({ projectId, projectName, search }: ProjectKeysScreenProps) {
-  const { caller, pending } = useProjectCaller(projectId);
+  const { caller, pending, failure } = useProjectCaller(projectId);
   const refusal = projectKeysRefusal(caller);
   return (
     <section className="screen" aria-labelledby="deploy-keys-heading">
       <header className="screen__header">
         <h1 id="deploy-keys-heading">{projectName ? `Deploy keys of ${projectName}` : 'Deploy keys'}</h1>
       </header>
+      <RoleUnread failure={failure} withheld="the deploy keys are not shown" />
       {pending ? null : refusal ? (
         <p className="notice" role="note">
           {refusal}

@@ -11,6 +11,7 @@ import { RoutePending } from '../../components/states.tsx';
 import { Time } from '../../components/time.tsx';
 import { useLiveRefetch } from '../../components/use-live-refetch.ts';
 import { useProjectCaller } from '../../components/use-project-caller.ts';
+import { RoleUnread } from '../../components/role-unread.tsx';
 import { WriteOutcome } from '../../components/write-outcome.tsx';
 import { JobActionButton, jobAction } from './job-actions.tsx';
 import { JobLog } from './job-log.tsx';
@@ -50,7 +51,7 @@ export function JobScreen({ projectId, jobId }: { projectId: number; jobId: numb
   const active = isPipelineMoving(job.status);
   const traceLive = useLiveRefetch(() => active);
   const trace = useQuery({ ...jobsQueries.trace(connection, projectId, jobId), refetchInterval: traceLive });
-  const { caller } = useProjectCaller(projectId);
+  const { caller, pending, failure } = useProjectCaller(projectId);
   const refusal = runRefusal(caller);
   const headingId = useId();
   const stuck = useStuck(projectId, job);
@@ -77,7 +78,8 @@ export function JobScreen({ projectId, jobId }: { projectId: number; jobId: numb
           {!refusal && jobAction(job) !== 'play' ? <JobActionButton projectId={projectId} job={job} onDone={openJob} /> : null}
         </span>
       </header>
-      {refusal && jobAction(job) && caller.canWrite ? (
+      <RoleUnread failure={failure} />
+      {!pending && refusal && jobAction(job) && caller.canWrite ? (
         <p className="muted" role="note">
           {refusal}
         </p>

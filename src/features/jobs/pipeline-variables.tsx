@@ -6,6 +6,7 @@ import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { Note } from '../../components/note.tsx';
 import { EmptyState, RoutePending } from '../../components/states.tsx';
 import { useProjectCaller } from '../../components/use-project-caller.ts';
+import { RoleUnread } from '../../components/role-unread.tsx';
 import { variablesRefusal } from './variables-access.ts';
 
 /** A variable the instance marks masked (or hidden) is never shown, even on request. */
@@ -16,7 +17,8 @@ function isMasked(variable: PipelineVariable): boolean {
 
 /** The variables the pipeline ran with, for those the platform shows them to; anyone else is told why. */
 export function PipelineVariables({ projectId, pipelineId }: { projectId: number; pipelineId: number }) {
-  const { caller, pending } = useProjectCaller(projectId);
+  const { caller, pending, failure } = useProjectCaller(projectId);
+  if (failure) return <RoleUnread failure={failure} withheld="the variables are not shown" />;
   if (pending) return <RoutePending />;
   const refusal = variablesRefusal(caller);
   return refusal ? <Note>{refusal}</Note> : <VariableList projectId={projectId} pipelineId={pipelineId} />;

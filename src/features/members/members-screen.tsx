@@ -10,14 +10,14 @@ import { FilteredEmptyState, SearchLink } from '../../components/search-link.tsx
 import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { PerPageSelect, SearchInput } from '../../components/list-controls.tsx';
-import { errorText } from '../../components/error-panel.tsx';
 import { PersonCell } from '../../components/person-cell.tsx';
 import { Time } from '../../components/time.tsx';
 import { Expiry, RoleBadge } from './badges.tsx';
 import { membersListParams, membersSearchSchema, type MembersSearch } from './search.ts';
 import { BreakableText } from '../../components/breakable-text.tsx';
 import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
-import { useMyAccess } from '../../components/use-my-access.ts';
+import { useCallerRole } from '../../components/use-my-access.ts';
+import { RoleUnread } from '../../components/role-unread.tsx';
 
 // the forms (react-hook-form and the resolver) load after the list, not before its first row
 const loadDialogs = chunk(() => import('./member-dialogs.tsx'));
@@ -85,7 +85,7 @@ export function MembersScreen({ kind, scope, sourceName: loadedName, topLevelGro
   const list = useSuspenseQuery(membersQueries.list(connection, scope, tab, params));
   const me = session?.connection;
   // not awaited by the route: actions appear once the caller's role is known
-  const myAccess = useMyAccess(scope);
+  const myAccess = useCallerRole(scope, Boolean(me?.isAdmin));
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<Member | null>(null);
   const [removing, setRemoving] = useState<Member | null>(null);
@@ -103,8 +103,8 @@ export function MembersScreen({ kind, scope, sourceName: loadedName, topLevelGro
   const directIds = useMemo(() => new Set(direct.data?.items.map((member) => member.id) ?? []), [direct.data]);
 
   const manageLevel = kind === 'group' ? 50 : 40;
-  const role = me?.isAdmin ? 60 : (myAccess.data ?? 0);
-  const roleKnown = Boolean(me?.isAdmin) || myAccess.isSuccess;
+  const role = me?.isAdmin ? 60 : myAccess.role;
+  const roleKnown = myAccess.known;
   const canWrite = Boolean(me?.canWrite);
   const canManage = canWrite && role >= manageLevel;
   const roles = ROLES.map((item) => item.value).filter(
@@ -194,13 +194,8 @@ export function MembersScreen({ kind, scope, sourceName: loadedName, topLevelGro
       </header>
       {!canWrite ? (
         <p className="notice" role="note">This token is read-only (it lacks the api scope): members can be viewed, not changed.</p>
-      ) : myAccess.error && !me?.isAdmin ? (
-        <p className="notice" role="note">
-          Your role here could not be read ({errorText(myAccess.error)}), so changes are not offered.{' '}
-          <button type="button" className="button" onClick={() => void myAccess.refetch()}>
-            Try again
-          </button>
-        </p>
+      ) : myAccess.failure ? (
+        <RoleUnread failure={myAccess.failure} withheld="changes are not offered" />
       ) : roleKnown && !canManage ? (
         <p className="notice" role="note">
           Only {kind === 'group' ? 'Owners of this group' : 'Maintainers and Owners of this project'} can add, change or remove members.

@@ -14,6 +14,7 @@ import { QueryStates } from '../../components/query-states.tsx';
 import { EmptyState } from '../../components/states.tsx';
 import { useNotify } from '../../components/toast.tsx';
 import { useProjectCaller } from '../../components/use-project-caller.ts';
+import { RoleUnread } from '../../components/role-unread.tsx';
 import { rulesRefusal } from './protection-access.ts';
 import { UncertainWrite } from '../../components/uncertain-write.tsx';
 import { useCreateProtectionRule } from './mutations.ts';
@@ -28,7 +29,7 @@ const levelText = (level: string | null | undefined) => (level ? (LEVEL_LABELS[l
 
 /** Settings, Packages and registries: the project's package protection rules, listed, added and deleted. */
 export function ProtectionScreen({ projectId, projectName }: { projectId: number; projectName?: string }) {
-  const { caller, pending } = useProjectCaller(projectId);
+  const { caller, pending, failure } = useProjectCaller(projectId);
   const refused = rulesRefusal(caller);
   return (
     <section className="screen" aria-labelledby="protection-heading">
@@ -38,6 +39,7 @@ export function ProtectionScreen({ projectId, projectName }: { projectId: number
       <p className="field__hint">
         A protected package can be pushed and deleted only by the roles its rule names; by default Developers push and Maintainers delete. A name pattern may use * as a wildcard.
       </p>
+      <RoleUnread failure={failure} withheld="the rules are not shown" />
       {pending ? null : refused ? (
         <p className="notice" role="note">
           {refused}

@@ -20,6 +20,7 @@ import { Time } from '../../components/time.tsx';
 import { useNotify } from '../../components/toast.tsx';
 import { useLiveRefetch } from '../../components/use-live-refetch.ts';
 import { useProjectCaller } from '../../components/use-project-caller.ts';
+import { RoleUnread } from '../../components/role-unread.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import type { Write } from '../../components/use-write.ts';
 import { formatDuration, secondsSince } from '../../lib/duration.ts';
@@ -41,7 +42,7 @@ interface PipelinesScreenProps {
 
 /** A project's pipelines: every filter of the platform in the URL, live while any is running. */
 export function PipelinesScreen({ projectId, projectName, search }: PipelinesScreenProps) {
-  const { caller, pending } = useProjectCaller(projectId);
+  const { caller, pending, failure } = useProjectCaller(projectId);
   const run = runRefusal(caller);
   const params = { projectId: String(projectId) };
   return (
@@ -63,6 +64,7 @@ export function PipelinesScreen({ projectId, projectName, search }: PipelinesScr
           )}
         </div>
       </header>
+      <RoleUnread failure={failure} />
       {!pending && run ? (
         <p className="notice" role="note">
           {run} Pipelines can be viewed here.

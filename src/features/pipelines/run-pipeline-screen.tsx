@@ -16,6 +16,7 @@ import { useSettled } from '../../components/list-hooks.ts';
 import { useNotify } from '../../components/toast.tsx';
 import { UncertainWrite } from '../../components/uncertain-write.tsx';
 import { useProjectCaller } from '../../components/use-project-caller.ts';
+import { RoleUnread } from '../../components/role-unread.tsx';
 import { useCreatePipeline } from './mutations.ts';
 import { blankRow, prefillChanges } from './prefill.ts';
 import './pipelines.css';
@@ -35,7 +36,7 @@ const TYPE_LABELS: Record<(typeof VARIABLE_TYPES)[number], string> = { env_var: 
 
 /** Run a pipeline: a branch or tag, and variables prefilled from the CI file of that ref. */
 export function RunPipelineScreen({ projectId, projectName, fullPath, defaultBranch, initialRef }: RunPipelineScreenProps) {
-  const { caller, pending } = useProjectCaller(projectId);
+  const { caller, pending, failure } = useProjectCaller(projectId);
   const refusal = runRefusal(caller);
   return (
     <section className="screen" aria-labelledby="run-pipeline-heading">
@@ -45,6 +46,7 @@ export function RunPipelineScreen({ projectId, projectName, fullPath, defaultBra
           Back to pipelines
         </Link>
       </header>
+      <RoleUnread failure={failure} />
       {!pending && refusal ? (
         <p className="notice" role="note">
           {refusal}

@@ -6,6 +6,7 @@ import { Note } from '../../components/note.tsx';
 import { RouteLink } from '../../components/route-link.tsx';
 import { RoutePending } from '../../components/states.tsx';
 import { useProjectCaller } from '../../components/use-project-caller.ts';
+import { RoleUnread } from '../../components/role-unread.tsx';
 import { maintainerRefusal } from './permissions.ts';
 import { chunk, lazyPart } from '../../components/lazy-part.ts';
 
@@ -16,7 +17,7 @@ const PolicyEditor = lazyPart(chunk(() => import('./policy-editor.tsx')), (modul
 export function PolicyScreen({ projectId, projectName }: { projectId: number; projectName?: string }) {
   const connection = useConnection();
   const project = useQuery(registryQueries.cleanupPolicy(connection, projectId));
-  const { caller, pending } = useProjectCaller(projectId);
+  const { caller, pending, failure } = useProjectCaller(projectId);
   const refusal = maintainerRefusal(caller, 'Changing the cleanup policy');
   return (
     <section className="screen" aria-labelledby="cleanup-policy-heading">
@@ -27,7 +28,9 @@ export function PolicyScreen({ projectId, projectName }: { projectId: number; pr
         </RouteLink>
       </header>
       <p className="muted">On its schedule the policy deletes, in every image of the project, the tags its rules select: the same rules as a bulk delete.</p>
-      {project.isPending || pending ? (
+      {failure ? (
+        <RoleUnread failure={failure} withheld="the policy is not shown" />
+      ) : project.isPending || pending ? (
         <RoutePending />
       ) : !project.data ? (
         <ErrorPanel error={project.error} onRetry={() => void project.refetch()} />

@@ -14,6 +14,7 @@ import { EmptyState } from '../../components/states.tsx';
 import { Time } from '../../components/time.tsx';
 import { useLiveRefetch } from '../../components/use-live-refetch.ts';
 import { useProjectCaller } from '../../components/use-project-caller.ts';
+import { RoleUnread } from '../../components/role-unread.tsx';
 import { useActiveSession } from '../../api/react.ts';
 import { READ_ONLY_TOKEN } from '../../components/use-project-caller.ts';
 import { formatBytes, formatCount } from '../../lib/numbers.ts';
@@ -49,8 +50,13 @@ export function RepositoriesScreen({ scope, scopeName, search }: RepositoriesScr
 }
 
 function ProjectRepositories({ projectId, search }: { projectId: number; search: RepositoriesSearch }) {
-  const { caller, pending } = useProjectCaller(projectId);
-  return <RepositoryList scope={{ project: projectId }} search={search} refusal={pending ? '' : maintainerRefusal(caller, 'Deleting images')} />;
+  const { caller, pending, failure } = useProjectCaller(projectId);
+  return (
+    <>
+      <RoleUnread failure={failure} />
+      <RepositoryList scope={{ project: projectId }} search={search} refusal={pending ? '' : maintainerRefusal(caller, 'Deleting images')} />
+    </>
+  );
 }
 
 function RepositoryList({ scope, search, refusal: projectRefusal }: { scope: RegistryScope; search: RepositoriesSearch; refusal: string | null }) {

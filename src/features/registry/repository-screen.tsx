@@ -11,6 +11,7 @@ import { RoutePending, EmptyState } from '../../components/states.tsx';
 import { Time } from '../../components/time.tsx';
 import { useLiveRefetch } from '../../components/use-live-refetch.ts';
 import { useProjectCaller, type ProjectCaller } from '../../components/use-project-caller.ts';
+import { RoleUnread } from '../../components/role-unread.tsx';
 import { formatBytes, formatCount } from '../../lib/numbers.ts';
 import { maintainerRefusal, tagDeleteRefusal } from './permissions.ts';
 import { RepositoryStatus, repositoryTitle } from './repository-cells.tsx';
@@ -38,7 +39,7 @@ export function shortDigest(digest: string): string {
 export function RepositoryScreen({ projectId, repositoryId }: { projectId: number; repositoryId: number }) {
   const connection = useConnection();
   const queryClient = useQueryClient();
-  const { caller, pending } = useProjectCaller(projectId);
+  const { caller, pending, failure } = useProjectCaller(projectId);
   const refusal = pending ? '' : tagDeleteRefusal(caller);
   const bulkRefusal = pending ? '' : maintainerRefusal(caller, 'A bulk delete');
   const [bulkOpen, setBulkOpen] = useState(false);
@@ -85,6 +86,7 @@ export function RepositoryScreen({ projectId, repositoryId }: { projectId: numbe
           <RepositoryStatus repository={image} />
         </dd>
       </dl>
+      <RoleUnread failure={failure} />
       <Note>{refusal ?? bulkRefusal}</Note>
       {going ? (
         <p className="notice" role="status">

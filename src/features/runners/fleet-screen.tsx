@@ -21,7 +21,8 @@ import { isFiltered, runnerFilters, runnerListParams, runnersSearchSchema, type 
 import { newestMajorMinor } from './version-drift.ts';
 import { RouteLink } from '../../components/route-link.tsx';
 import { formatCount } from '../../lib/numbers.ts';
-import { useMyAccess } from '../../components/use-my-access.ts';
+import { useCallerRole, type RoleFailure } from '../../components/use-my-access.ts';
+import { RoleUnread } from '../../components/role-unread.tsx';
 
 interface FleetScreenProps {
   scope: RunnerScope;
@@ -33,20 +34,21 @@ interface FleetScreenProps {
 const scopeKind = (scope: RunnerScope) => (scope === 'instance' ? 'instance' : 'group' in scope ? 'group' : 'project');
 
 /** The caller's rights on a scope's fleet; the role is asked only where it matters. */
-function useFleetCaller(scope: RunnerScope): { caller: RunnerCaller; pending: boolean; version: string | null } {
+function useFleetCaller(scope: RunnerScope): { caller: RunnerCaller; pending: boolean; failure: RoleFailure | null; version: string | null } {
   const me = useActiveSession()?.connection;
   const isAdmin = Boolean(me?.isAdmin);
-  const role = useMyAccess(scope === 'instance' ? null : scope);
+  const { role, known, failure } = useCallerRole(scope === 'instance' ? null : scope, isAdmin);
   return {
-    caller: { isAdmin, canWrite: Boolean(me?.canWrite), scopes: me?.scopes, role: role.data ?? 0 },
-    pending: scope !== 'instance' && !isAdmin && role.isPending,
+    caller: { isAdmin, canWrite: Boolean(me?.canWrite), scopes: me?.scopes, role },
+    pending: !known,
+    failure,
     version: me?.version ?? null,
   };
 }
 
 /** A runner fleet: the instance's for administrators, a group's for Owners, a project's for Maintainers. */
 export function FleetScreen({ scope, scopeName, search }: FleetScreenProps) {
-  const { caller, pending, version } = useFleetCaller(scope);
+  const { caller, pending, failure, version } = useFleetCaller(scope);
   const access = fleetAccess(scope, caller);
   const title = scope === 'instance' ? 'Runner fleet' : scopeName ? `Runners of ${scopeName}` : 'Runners';
   return (
@@ -54,6 +56,7 @@ export function FleetScreen({ scope, scopeName, search }: FleetScreenProps) {
       <header className="screen__header">
         <h1 id="runners-heading">{title}</h1>
       </header>
+      <RoleUnread failure={failure} withheld="the runners are not shown" />
       {pending ? null : access.canView ? (
         <FleetList scope={scope} search={search} caller={caller} instanceVersion={version} />
       ) : (

@@ -21,7 +21,8 @@ import { RunnerStatus, RunnerVersion, typeLabel } from './runner-badges.tsx';
 import { runnerJobsParams, runnerSearchSchema, type RunnerSearch } from './search.ts';
 import { majorMinor } from './version-drift.ts';
 import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
-import { useMyAccess } from '../../components/use-my-access.ts';
+import { useCallerRole } from '../../components/use-my-access.ts';
+import { RoleUnread } from '../../components/role-unread.tsx';
 
 // the forms load after the runner, not before its first paint
 const loadDialogs = chunk(() => import('./runner-dialogs.tsx'));
@@ -37,10 +38,9 @@ interface RunnerScreenProps {
 }
 
 /** The caller's role where the runner belongs: its group (Owner) or its first project (Maintainer). */
-function useOwnerRole(runner: RunnerDetail): { role: number; pending: boolean } {
+function useOwnerRole(runner: RunnerDetail, isAdmin: boolean) {
   const scope = runner.runner_type === 'group_type' && runner.groups[0] ? { group: runner.groups[0].id } : runner.runner_type === 'project_type' && runner.projects[0] ? { project: runner.projects[0].id } : null;
-  const access = useMyAccess(scope);
-  return { role: access.data ?? 0, pending: access.isLoading };
+  return useCallerRole(scope, isAdmin);
 }
 
 export function RunnerScreen({ runnerId, fromAdmin, search }: RunnerScreenProps) {
@@ -50,7 +50,7 @@ export function RunnerScreen({ runnerId, fromAdmin, search }: RunnerScreenProps)
   const navigate = useNavigate();
   const runner = useSuspenseQuery(runnersQueries.detail(connection, runnerId)).data;
   const isAdmin = Boolean(me?.isAdmin);
-  const owner = useOwnerRole(runner);
+  const owner = useOwnerRole(runner, isAdmin);
   const ownerRole = owner.role;
   const refusal = runnerDetailRefusal({ isAdmin, canWrite: Boolean(me?.canWrite), scopes: me?.scopes, role: 0, ownerRole }, runner.runner_type);
   const jobsRefusal = runnerJobsRefusal({ isAdmin, ownerRole }, runner);
@@ -101,7 +101,8 @@ export function RunnerScreen({ runnerId, fromAdmin, search }: RunnerScreenProps)
           </div>
         ) : null}
       </header>
-      <Note>{refusal}</Note>
+      <RoleUnread failure={owner.failure} withheld="its jobs and changes are not offered" />
+      <Note>{owner.known ? refusal : null}</Note>
       {update.error ? (
         <div className="form-error" role="alert">
           {errorText(update.error)}
@@ -179,7 +180,7 @@ export function RunnerScreen({ runnerId, fromAdmin, search }: RunnerScreenProps)
           </ul>
         )}
       </section>
-      {owner.pending ? null : jobsRefusal ? (
+      {!owner.known ? null : jobsRefusal ? (
         <section aria-labelledby="runner-jobs-heading">
           <h2 id="runner-jobs-heading">Jobs</h2>
           <Note>{jobsRefusal}</Note>
