@@ -13,7 +13,7 @@ import { RESOURCE_TOKEN_SCOPES } from '../model/tokens.ts';
 import {
   RUNNER_ACCESS_LEVELS, RUNNER_SCOPES, RUNNER_STATUS_FILTERS, RUNNER_TYPES, applyRunnerAttributes, findRunner,
   findRunnerByToken, groupRunnersCondition, heartbeat, insertRunner, loadRunnerRelations, normalizeTags,
-  ownedRunnersCondition, projectRunnersCondition, registrationScopeOf, resetRegistrationToken, resetRunnerToken,
+  ownedRunnersCondition, projectRunnersCondition, runnerOwners, registrationScopeOf, resetRegistrationToken, resetRunnerToken,
   runnerDetailEntity, runnerEntity, runnerErrors, runnerFilters, runnerPermissions, runnerTags,
   type RunnerAttributes, type RunnerRow, type RunnerType,
 } from '../model/runners.ts';
@@ -48,6 +48,14 @@ function getRunner(db: Db, id: number): RunnerRow {
   const runner = findRunner(db, id);
   if (!runner) throw notFound();
   return runner;
+}
+
+/** `:id` of a project whose runners the caller manages (the platform's admin_project_runners: Maintainer). */
+function maintainedProject(c: Context<AppEnv>, call: Call) {
+  const { db } = call.sandbox;
+  const project = findReadableProject(db, call.actor, pathParam(c, 'id'), call.now);
+  if (effectiveRole(db, call.actor, { type: 'Project', id: project.id }, call.now) < AccessLevel.MAINTAINER) throw forbidden();
+  return project;
 }
 
 function listRunners(c: Context<AppEnv>, call: Call, base: { sql: string; args: unknown[] } | null, scopes?: readonly string[]): Response {
@@ -112,10 +120,48 @@ export function registerRunners(routes: Router): void {
   routes.get('/runners/all', { auth: 'admin' }, (c, call) => listRunners(c, call, null, RUNNER_SCOPES));
 
   routes.get('/projects/:id/runners', {}, (c, call) => {
+    const project = maintainedProject(c, call);
+    return listRunners(c, call, projectRunnersCondition(call.sandbox.db, project), RUNNER_SCOPES);
+  });
+
+  // -- a project runner shared with another project (RunnerProject): assigned by those who own it
+
+  routes.post('/projects/:id/runners', {}, (c, call) => {
     const { db } = call.sandbox;
-    const project = findReadableProject(db, call.actor, pathParam(c, 'id'), call.now);
-    if (effectiveRole(db, call.actor, { type: 'Project', id: project.id }, call.now) < AccessLevel.MAINTAINER) throw forbidden();
-    return listRunners(c, call, projectRunnersCondition(db, project), RUNNER_SCOPES);
+    const project = maintainedProject(c, call);
+    let assigned: number | undefined;
+    collectParamErrors([
+      () => {
+        assigned = call.params.int('runner_id');
+        if (assigned === undefined) throw paramError('runner_id is missing');
+      },
+    ]);
+    const runner = getRunner(db, assigned!);
+    if (runner.runner_type === 'group_type') throw forbidden('Runner is a group runner');
+    const isAdmin = call.actor.user!.is_admin;
+    if (!isAdmin && runner.locked) throw forbidden('Runner is locked');
+    if (!isAdmin && !runnerPermissions(db, call.actor, runner, call.now).update) throw forbidden('No access granted');
+    // the platform cannot turn an instance runner into a project's (its AssignRunnerService fails)
+    if (runner.runner_type === 'instance_type') throw badRequest('Runner is an instance runner');
+    if (runnerOwners(db, runner.id).projectIds.includes(project.id)) throw badRequest('Runner has already been taken');
+    db.prepare('INSERT INTO ci_runner_projects (runner_id, project_id, created_at) VALUES (?, ?, ?)').run(runner.id, project.id, call.now.toISOString());
+    return c.json(runnerEntity(call.sandbox, runner, call.now, loadRunnerRelations(db, [runner])), 201);
+  });
+
+  routes.delete('/projects/:id/runners/:runner_id', {}, (c, call) => {
+    const { db } = call.sandbox;
+    const project = maintainedProject(c, call);
+    const runner = findRunner(db, runnerId(c, 'runner_id'));
+    const projectIds = runner ? runnerOwners(db, runner.id).projectIds : [];
+    if (!runner || !projectIds.includes(project.id)) throw notFound('Runner');
+    if (projectIds.length === 1) throw forbidden('Only one project associated with the runner. Please remove the runner instead');
+    if (!call.actor.user!.is_admin) {
+      if (projectIds[0] === project.id) throw forbidden('You cannot unassign a runner from the owner project. Delete the runner instead');
+      if (runner.locked) throw forbidden('Runner is locked');
+      if (!runnerPermissions(db, call.actor, runner, call.now).update) throw forbidden('User not allowed to unassign runner');
+    }
+    db.prepare('DELETE FROM ci_runner_projects WHERE runner_id = ? AND project_id = ?').run(runner.id, project.id);
+    return c.body(null, 204);
   });
 
   routes.get('/groups/:id/runners', {}, (c, call) => {

@@ -409,6 +409,63 @@ describe('permission matrix per runner type', () => {
   });
 });
 
+describe('a project runner assigned to more projects (POST and DELETE /projects/:id/runners)', () => {
+  const assign = (projectId: number, runnerId: unknown, user: ApiUser | null) =>
+    h.post(`/projects/${projectId}/runners`, runnerId === undefined ? {} : { runner_id: runnerId }, user ? { token: user.token } : undefined);
+  const unassign = (projectId: number, runnerId: number, user: ApiUser | null) => h.delete(`/projects/${projectId}/runners/${runnerId}`, user ? { token: user.token } : undefined);
+  const projectsOf = async (runnerId: number) => ((await h.get(`/runners/${runnerId}`)).body.projects as Array<{ id: number }>).map((row) => row.id);
+
+  it('lets a Maintainer of both projects assign a runner they own, once; the runner then serves both', async () => {
+    const runner = await createRunner(projectMaintainer.token, { runner_type: 'project_type', project_id: project.id });
+    const assigned = await assign(otherProject.id, runner.id, groupMaintainer);
+    expect(assigned.status, assigned.text).toBe(201);
+    expect(assigned.body).toMatchObject({ id: runner.id, runner_type: 'project_type', is_shared: false });
+    expect(await projectsOf(runner.id)).toEqual([project.id, otherProject.id]);
+    expect(ids(await h.get(`/projects/${otherProject.id}/runners?type=project_type`))).toContain(runner.id);
+    const again = await assign(otherProject.id, runner.id, groupMaintainer);
+    expect(again.status).toBe(400);
+    expect(again.body).toEqual({ message: '400 Bad request - Runner has already been taken' });
+  });
+
+  it('refuses what the platform refuses, each with its reason', async () => {
+    const runner = await createRunner(projectMaintainer.token, { runner_type: 'project_type', project_id: project.id });
+    // the target project's Maintainers only: a Developer there, or a Maintainer of the runner's project only
+    expect((await assign(project.id, runner.id, projectDeveloper)).status).toBe(403);
+    expect((await assign(otherProject.id, runner.id, projectMaintainer)).status).toBe(404);
+    // the runner must be the caller's: a project runner of a project they do not maintain
+    const foreign = await createRunner(outsider.token, { runner_type: 'project_type', project_id: elsewhere.id });
+    expect((await assign(otherProject.id, foreign.id, groupMaintainer)).body).toEqual({ message: '403 Forbidden - No access granted' });
+    const groupRunner = await createRunner(groupOwner.token, { runner_type: 'group_type', group_id: group.id });
+    expect((await assign(otherProject.id, groupRunner.id, groupOwner)).body).toEqual({ message: '403 Forbidden - Runner is a group runner' });
+    const locked = await createRunner(projectMaintainer.token, { runner_type: 'project_type', project_id: project.id, locked: true });
+    expect((await assign(otherProject.id, locked.id, groupMaintainer)).body).toEqual({ message: '403 Forbidden - Runner is locked' });
+    expect((await assign(otherProject.id, locked.id, null)).status).toBe(201);
+    const instance = await createRunner(h.adminToken, { runner_type: 'instance_type' });
+    expect((await assign(otherProject.id, instance.id, null)).status).toBe(400);
+    expect((await assign(otherProject.id, undefined, groupMaintainer)).body).toEqual({ error: 'runner_id is missing' });
+    expect((await assign(otherProject.id, 'one', groupMaintainer)).status).toBe(400);
+    expect((await assign(otherProject.id, 999_999, groupMaintainer)).status).toBe(404);
+  });
+
+  it('unassigns from any project but its owner, and never its last one', async () => {
+    const runner = await createRunner(projectMaintainer.token, { runner_type: 'project_type', project_id: project.id });
+    expect((await assign(otherProject.id, runner.id, groupMaintainer)).status).toBe(201);
+    const fromOwner = await unassign(project.id, runner.id, groupMaintainer);
+    expect(fromOwner.status).toBe(403);
+    expect(fromOwner.body).toEqual({ message: '403 Forbidden - You cannot unassign a runner from the owner project. Delete the runner instead' });
+    expect((await unassign(otherProject.id, runner.id, groupDeveloper)).status).toBe(403);
+    expect((await unassign(otherProject.id, runner.id, groupMaintainer)).status).toBe(204);
+    expect(await projectsOf(runner.id)).toEqual([project.id]);
+    const gone = await unassign(otherProject.id, runner.id, groupMaintainer);
+    expect(gone.status).toBe(404);
+    expect(gone.body).toEqual({ message: '404 Runner Not Found' });
+    const last = await unassign(project.id, runner.id, null);
+    expect(last.status).toBe(403);
+    expect(last.body).toEqual({ message: '403 Forbidden - Only one project associated with the runner. Please remove the runner instead' });
+    expect((await h.delete(`/projects/${project.id}/runners/one`)).status).toBe(400);
+  });
+});
+
 describe('manage_runner and create_runner scopes', () => {
   let runner: { id: number; token: string };
   beforeAll(async () => {
