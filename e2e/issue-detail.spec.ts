@@ -336,7 +336,7 @@ test.describe('as the administrator', () => {
     const confirm = dialog.getByRole('button', { name: 'Clone issue' });
     await expect(dialog.getByRole('radio').nth(1)).toBeVisible();
     const before = await confirm.boundingBox();
-    await dialog.getByLabel('Search your projects').fill(target.name);
+    await dialog.getByLabel('Search projects').fill(target.name);
     await expect(dialog.getByRole('radio')).toHaveCount(1);
     // the list shrank to one project, and the button did not move under the pointer
     expect(await confirm.boundingBox()).toEqual(before);

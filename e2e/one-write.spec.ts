@@ -570,6 +570,38 @@ test.describe('one press sends one write', () => {
     expect((await api.call('GET', `/runners/${runner.id}`)).status).toBe(404);
   });
 
+  eachPress('assign a runner to another project', async ({ page, api }, press) => {
+    const [home, other] = [await newProject(api), await newProject(api)];
+    api.deleteAfter(`/projects/${home.id}`);
+    api.deleteAfter(`/projects/${other.id}`);
+    const runner = await api.post<{ id: number }>('/user/runners', { runner_type: 'project_type', project_id: home.id });
+    await page.goto(`/admin/runners/${runner.id}`);
+    await page.getByRole('button', { name: 'Assign to a project…', exact: true }).click();
+    const dialog = page.getByRole('alertdialog', { name: `Assign runner #${runner.id} to a project` });
+    await dialog.getByLabel('Search projects').fill(other.name);
+    await dialog.getByRole('radio', { name: new RegExp(other.name) }).check();
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: 'Assign runner', exact: true }));
+    await expect(page.getByRole('list', { name: 'Runner owners' }).getByRole('link', { name: new RegExp(other.name) })).toBeVisible();
+    await expectOneRequest(api, mark, 'POST', `/api/v4/projects/${other.id}/runners`);
+  });
+
+  eachPress('unassign a runner from a project', async ({ page, api }, press) => {
+    const [home, other] = [await newProject(api), await newProject(api)];
+    api.deleteAfter(`/projects/${home.id}`);
+    api.deleteAfter(`/projects/${other.id}`);
+    const runner = await api.post<{ id: number }>('/user/runners', { runner_type: 'project_type', project_id: home.id });
+    await api.post(`/projects/${other.id}/runners`, { runner_id: runner.id });
+    await page.goto(`/admin/runners/${runner.id}`);
+    const owners = page.getByRole('list', { name: 'Runner owners' });
+    await owners.getByRole('button', { name: new RegExp(`^Unassign from .*${other.name}$`) }).click();
+    const dialog = page.getByRole('alertdialog', { name: new RegExp(`^Unassign runner #${runner.id} from`) });
+    const mark = await api.requestMark();
+    await pressTwice(page, press, dialog.getByRole('button', { name: 'Unassign runner', exact: true }));
+    await expect(owners.getByRole('link', { name: new RegExp(other.name) })).toHaveCount(0);
+    await expectOneRequest(api, mark, 'DELETE', `/api/v4/projects/${other.id}/runners/${runner.id}`);
+  });
+
   for (const kind of ['groups', 'projects'] as const) {
     const where = kind === 'groups' ? 'group' : 'project';
 
@@ -1001,7 +1033,7 @@ test.describe('one press sends one write', () => {
     await page.goto(path);
     await page.getByRole('button', { name: 'Move…', exact: true }).click();
     const dialog = page.getByRole('alertdialog', { name: `Move issue #${issue.iid}` });
-    await dialog.getByLabel('Search your projects').fill(target.name);
+    await dialog.getByLabel('Search projects').fill(target.name);
     await dialog.getByRole('radio', { name: new RegExp(target.name) }).check();
     const mark = await api.requestMark();
     await pressTwice(page, press, dialog.getByRole('button', { name: 'Move issue', exact: true }));

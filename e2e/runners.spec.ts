@@ -323,3 +323,73 @@ test('a Maintainer whose role cannot be read is told so, with a retry, and is no
   await expect(fleet.notice(/Only Owners of this group and administrators/)).toBeVisible();
   await expect(unread).toHaveCount(0);
 });
+
+test('a runner of two projects is its owners’ in either: a Maintainer of the second may change it and see its jobs; a Developer of both is told why not, and nothing is refused', async ({ page, api, connectAs }) => {
+  const tag = randomBytes(4).toString('hex');
+  const first = await api.post<{ id: number }>('/projects', { name: `runner-first-${tag}` });
+  const second = await api.post<{ id: number }>('/projects', { name: `runner-second-${tag}` });
+  api.deleteAfter(`/projects/${first.id}`);
+  api.deleteAfter(`/projects/${second.id}`);
+  const runner = await api.post<{ id: number }>('/user/runners', { runner_type: 'project_type', project_id: first.id, description: `Shared ${tag}` });
+  await api.post(`/projects/${second.id}/runners`, { runner_id: runner.id });
+  const maintainer = await api.createUser();
+  await api.post(`/projects/${first.id}/members`, { user_id: maintainer.id, access_level: 30 });
+  await api.post(`/projects/${second.id}/members`, { user_id: maintainer.id, access_level: 40 });
+  const developer = await api.createUser();
+  for (const project of [first, second]) await api.post(`/projects/${project.id}/members`, { user_id: developer.id, access_level: 30 });
+
+  await connectAs(page, maintainer.token);
+  const answers = apiAnswers(page);
+  await page.goto(`/runners/${runner.id}`);
+  const detail = new RunnerPage(page);
+  await expect(detail.button('Edit settings')).toBeVisible();
+  await expect(detail.section('Jobs').getByRole('note')).toHaveCount(0);
+  await expect(detail.section('Jobs').getByText('This runner has run no jobs you can see.')).toBeVisible();
+
+  await page.goto('/connect');
+  await connectAs(page, developer.token);
+  answers.length = 0;
+  await page.goto(`/runners/${runner.id}`);
+  await expect(detail.section('Jobs').getByRole('note')).toHaveText('Only Maintainers of one of the runner’s projects can see its jobs.');
+  await expect(page.getByRole('main').getByRole('note').filter({ hasText: 'Only Maintainers of one of the runner’s projects can change it.' })).toBeVisible();
+  await expect(detail.button('Edit settings')).toHaveCount(0);
+  // the platform would refuse the jobs (403): they are not asked for
+  expect(answers.filter((answer) => answer.includes(`/runners/${runner.id}/jobs`))).toEqual([]);
+  expect(answers.filter((answer) => /^(4|5)\d\d /.test(answer))).toEqual([]);
+});
+
+test('a Maintainer assigns their project runner to another project they maintain, then unassigns it; the project it was made for keeps it', async ({ page, api, connectAs }) => {
+  const tag = randomBytes(4).toString('hex');
+  const [home, second, third] = [await api.post<{ id: number; name: string }>('/projects', { name: `runner-home-${tag}` }), await api.post<{ id: number; name: string }>('/projects', { name: `runner-second-${tag}` }), await api.post<{ id: number; name: string }>('/projects', { name: `runner-third-${tag}` })];
+  for (const project of [home, second, third]) api.deleteAfter(`/projects/${project.id}`);
+  const runner = await api.post<{ id: number }>('/user/runners', { runner_type: 'project_type', project_id: home.id, description: `Home ${tag}` });
+  const maintainer = await api.createUser();
+  await api.post(`/projects/${home.id}/members`, { user_id: maintainer.id, access_level: 40 });
+  await api.post(`/projects/${second.id}/members`, { user_id: maintainer.id, access_level: 40 });
+  await api.post(`/projects/${third.id}/members`, { user_id: maintainer.id, access_level: 30 });
+
+  await connectAs(page, maintainer.token);
+  await page.goto(`/runners/${runner.id}`);
+  const owners = page.getByRole('list', { name: 'Runner owners' });
+  await expect(owners.getByRole('link', { name: new RegExp(home.name) })).toBeVisible();
+  // the project it was made for keeps it: nothing to unassign while it serves one project
+  await expect(owners.getByRole('button')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Assign to a project…', exact: true }).click();
+  const dialog = page.getByRole('alertdialog', { name: `Assign runner #${runner.id} to a project` });
+  // only projects where the caller is Maintainer, and not the one it serves already
+  await expect(dialog.getByRole('radio', { name: new RegExp(second.name) })).toBeVisible();
+  await expect(dialog.getByRole('radio')).toHaveCount(1);
+  await dialog.getByRole('button', { name: 'Assign runner', exact: true }).click();
+  await expect(dialog.getByText('Pick the project first.')).toBeVisible();
+  await dialog.getByRole('radio', { name: new RegExp(second.name) }).check();
+  await dialog.getByRole('button', { name: 'Assign runner', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: `Runner #${runner.id} now serves` })).toBeVisible();
+  await expect(owners.getByRole('link', { name: new RegExp(second.name) })).toBeVisible();
+  expect((await api.get<{ projects: Array<{ id: number }> }>(`/runners/${runner.id}`)).projects.map((project) => project.id)).toEqual([home.id, second.id]);
+
+  await expect(owners.getByRole('button', { name: new RegExp(`Unassign from .*${home.name}`) })).toHaveCount(0);
+  await owners.getByRole('button', { name: new RegExp(`Unassign from .*${second.name}`) }).click();
+  await page.getByRole('alertdialog', { name: new RegExp(`^Unassign runner #${runner.id} from`) }).getByRole('button', { name: 'Unassign runner', exact: true }).click();
+  await expect(owners.getByRole('link', { name: new RegExp(second.name) })).toHaveCount(0);
+  expect((await api.get<{ projects: Array<{ id: number }> }>(`/runners/${runner.id}`)).projects.map((project) => project.id)).toEqual([home.id]);
+});

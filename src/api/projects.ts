@@ -75,11 +75,15 @@ export const projectsQueries = {
       staleTime: 30_000,
     }),
   /** Projects by name: those the user is a member of, or every project for an administrator (`everywhere`). */
-  search: (connection: Connection, search: string, everywhere = false) =>
+  /** The caller's projects matching `search` (every project when `everywhere`); with `minAccessLevel`, those where their role is at least that. */
+  search: (connection: Connection, search: string, everywhere = false, minAccessLevel?: number) =>
     queryOptions({
-      queryKey: [...projectsQueries.all(), 'search', { search, everywhere }] as const,
+      queryKey: [...projectsQueries.all(), 'search', { search, everywhere, minAccessLevel }] as const,
       queryFn: ({ signal }) =>
-        requestPage(connection, '/projects', projectSchema, { query: { search: search || undefined, membership: everywhere ? undefined : true, simple: true, per_page: 10, order_by: 'last_activity_at' }, signal }),
+        requestPage(connection, '/projects', projectSchema, {
+          query: { search: search || undefined, membership: everywhere ? undefined : true, min_access_level: everywhere ? undefined : minAccessLevel, simple: true, per_page: 10, order_by: 'last_activity_at' },
+          signal,
+        }),
       staleTime: 60_000,
     }),
 };

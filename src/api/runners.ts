@@ -236,6 +236,21 @@ export async function deleteRunner(connection: Connection, { runnerId }: { runne
   await send(connection, apiPath`/runners/${runnerId}`, { method: 'DELETE' });
 }
 
+export interface RunnerProjectVariables {
+  runnerId: number;
+  projectId: number;
+}
+
+/** A project runner one owns serves one more project (POST /projects/:id/runners). */
+export function assignRunner(connection: Connection, { runnerId, projectId }: RunnerProjectVariables): Promise<Runner> {
+  return request(connection, apiPath`/projects/${projectId}/runners`, runnerSchema, { method: 'POST', body: { runner_id: runnerId } });
+}
+
+/** The project stops using the runner; the runner keeps its other projects (DELETE /projects/:id/runners/:runner_id). */
+export async function unassignRunner(connection: Connection, { runnerId, projectId }: RunnerProjectVariables): Promise<void> {
+  await send(connection, apiPath`/projects/${projectId}/runners/${runnerId}`, { method: 'DELETE' });
+}
+
 /** The old authentication token stops working; the answer is the only copy of the new one. */
 export function resetRunnerToken(connection: Connection, { runnerId }: { runnerId: number }): Promise<ResetTokenData> {
   return request(connection, apiPath`/runners/${runnerId}/reset_authentication_token`, resetTokenSchema, { method: 'POST' });

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQueries, useQuery } from '@tanstack/react-query';
 import type { Scope } from '../api/keys.ts';
 import { membersQueries } from '../api/members.ts';
 import { useActiveSession, useConnection } from '../api/react.ts';
@@ -28,11 +28,24 @@ export interface RoleFailure {
  * is not "no role") and shows `failure` instead. An administrator's role is not asked.
  */
 export function useCallerRole(scope: Scope | null, isAdmin: boolean): { role: number; known: boolean; failure: RoleFailure | null } {
-  const access = useMyAccess(scope);
-  if (isAdmin || scope === null) return { role: 0, known: true, failure: null };
-  return {
-    role: access.data ?? 0,
-    known: access.isSuccess,
-    failure: access.isError ? { error: access.error, retry: () => void access.refetch() } : null,
-  };
+  const { roles, known, failure } = useCallerRoles(scope ? [scope] : [], isAdmin);
+  return { role: roles[0] ?? 0, known, failure };
+}
+
+/** The caller's roles in several scopes (a runner's projects), read together: as `useCallerRole`, known once all are. */
+export function useCallerRoles(scopes: readonly Scope[], isAdmin: boolean): { roles: number[]; known: boolean; failure: RoleFailure | null } {
+  const connection = useConnection();
+  const me = useActiveSession()?.connection;
+  const asked = isAdmin || !me ? [] : scopes;
+  return useQueries({
+    queries: asked.map((scope) => membersQueries.myAccess(connection, scope, me?.userId ?? 0)),
+    combine: (results) => {
+      const failed = results.filter((result) => result.isError);
+      return {
+        roles: results.map((result) => result.data ?? 0),
+        known: (isAdmin || me !== undefined) && results.every((result) => result.isSuccess),
+        failure: failed.length ? { error: failed[0].error, retry: () => failed.forEach((result) => void result.refetch()) } : null,
+      };
+    },
+  });
 }

@@ -1,41 +1,13 @@
-import { useId, useState } from 'react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import type { Issue } from '../../api/issues.ts';
-import { projectsQueries } from '../../api/projects.ts';
-import { useConnection } from '../../api/react.ts';
 import { ConfirmDialog } from '../../components/dialog.tsx';
 import { errorText } from '../../components/error-panel.tsx';
-import { SearchInput } from '../../components/list-controls.tsx';
 import { useNotify } from '../../components/toast.tsx';
 import { useCloneIssue, useDeleteIssue, useMoveIssue, type IssueRef } from './issue-detail-mutations.ts';
-import { PickerStatus } from '../../components/picker-status.tsx';
+import { ProjectPicker, type PickedProject } from '../../components/project-picker.tsx';
 
-type Target = { id: number; name: string };
-
-/** Picks the project an issue goes to among the caller's projects (every project for administrators). */
-function ProjectPicker({ currentId, value, onChange, everywhere }: { currentId: number; value: Target | null; onChange: (target: Target) => void; everywhere: boolean }) {
-  const connection = useConnection();
-  const [search, setSearch] = useState('');
-  const projects = useQuery({ ...projectsQueries.search(connection, search, everywhere), placeholderData: keepPreviousData });
-  const name = useId();
-  const others = (projects.data?.items ?? []).filter((project) => project.id !== currentId);
-  return (
-    <fieldset className="field user-picker">
-      <legend className="field__label">Target project</legend>
-      <SearchInput label="Search your projects" value={search} onSearch={setSearch} placeholder="Project name" delayMs={200} />
-      <PickerStatus error={projects.error} empty={projects.data && others.length === 0 ? (search ? `No other project matches “${search}”.` : 'You have no other project.') : null} />
-      <div className="user-picker__results" role="radiogroup" aria-label="Projects">
-        {others.map((project) => (
-          <label key={project.id} className="user-picker__option">
-            <input type="radio" name={name} checked={value?.id === project.id} onChange={() => onChange({ id: project.id, name: project.name_with_namespace })} />
-            <span>{project.name_with_namespace}</span>
-          </label>
-        ))}
-      </div>
-    </fieldset>
-  );
-}
+type Target = PickedProject;
 
 interface DialogProps {
   onClose: () => void;
@@ -77,7 +49,7 @@ export function MoveIssueDialog({ onClose, issue, issueRef, isAdmin }: DialogPro
         );
       }}
     >
-      <ProjectPicker currentId={issueRef.projectId} value={target} onChange={setTarget} everywhere={isAdmin} />
+      <ProjectPicker legend="Target project" value={target} onChange={setTarget} everywhere={isAdmin} excluded={[issueRef.projectId]} noneLeft="You have no other project." />
     </ConfirmDialog>
   );
 }
@@ -116,7 +88,7 @@ export function CloneIssueDialog({ onClose, issue, issueRef, isAdmin }: DialogPr
         );
       }}
     >
-      <ProjectPicker currentId={issueRef.projectId} value={target} onChange={setTarget} everywhere={isAdmin} />
+      <ProjectPicker legend="Target project" value={target} onChange={setTarget} everywhere={isAdmin} excluded={[issueRef.projectId]} noneLeft="You have no other project." />
       <label className="checkbox">
         <input type="checkbox" checked={withNotes} onChange={(event) => setWithNotes(event.target.checked)} />
         Copy the comments too

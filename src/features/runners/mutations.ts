@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import {
-  deleteRunner, resetRunnerToken, runnersQueries, setRunnersPaused, updateRunner,
-  type SetPausedVariables, type UpdateRunnerVariables,
+  assignRunner, deleteRunner, resetRunnerToken, runnersQueries, setRunnersPaused, unassignRunner, updateRunner,
+  type RunnerProjectVariables, type SetPausedVariables, type UpdateRunnerVariables,
 } from '../../api/runners.ts';
 import { useConnection } from '../../api/react.ts';
 import { REPEAT_AFTER_MS, useWrite } from '../../components/use-write.ts';
@@ -48,5 +48,24 @@ export function useResetRunnerToken() {
   return useWrite({
     send: (variables: { runnerId: number }) => resetRunnerToken(connection, variables),
     refresh: ({ runnerId }) => queryClient.invalidateQueries({ queryKey: runnersQueries.runner(runnerId) }),
+  });
+}
+
+/** Which projects a runner serves: its page and every fleet list show it. */
+export function useAssignRunner() {
+  const connection = useConnection();
+  const queryClient = useQueryClient();
+  return useWrite({
+    send: (variables: RunnerProjectVariables) => assignRunner(connection, variables),
+    refresh: () => queryClient.invalidateQueries({ queryKey: runnersQueries.all() }),
+  });
+}
+
+export function useUnassignRunner() {
+  const connection = useConnection();
+  const queryClient = useQueryClient();
+  return useWrite({
+    send: (variables: RunnerProjectVariables) => unassignRunner(connection, variables),
+    refresh: () => queryClient.invalidateQueries({ queryKey: runnersQueries.all() }),
   });
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { canWriteRunners, fleetAccess, runnerChangeRefusal, runnerDetailRefusal, runnerJobsRefusal } from './permissions.ts';
+import { canWriteRunners, fleetAccess, runnerAssignRefusal, runnerChangeRefusal, runnerDetailRefusal, runnerJobsRefusal, runnerUnassignRefusal } from './permissions.ts';
 
 const admin = { isAdmin: true, canWrite: true, role: 0 };
+const runner = (runnerType: string, projects = 1) => ({ runner_type: runnerType, projects: Array.from({ length: projects }, (_, id) => ({ id })) });
 const owner = { isAdmin: false, canWrite: true, role: 50 };
 const maintainer = { isAdmin: false, canWrite: true, role: 40 };
 
@@ -35,17 +36,16 @@ describe('who may change runners', () => {
   });
 
   it('checks the role in the runner’s own group or project on its page', () => {
-    expect(runnerDetailRefusal({ ...owner, ownerRole: 50 }, 'group_type')).toBeNull();
-    expect(runnerDetailRefusal({ ...owner, ownerRole: 40 }, 'group_type')).toMatch(/Owners/);
-    expect(runnerDetailRefusal({ ...owner, ownerRole: 40 }, 'project_type')).toBeNull();
-    expect(runnerDetailRefusal({ ...owner, ownerRole: 30 }, 'project_type')).toMatch(/Maintainers/);
-    expect(runnerDetailRefusal({ ...admin, ownerRole: 0 }, 'instance_type')).toBeNull();
+    expect(runnerDetailRefusal({ ...owner, ownerRole: 50 }, runner('group_type'))).toBeNull();
+    expect(runnerDetailRefusal({ ...owner, ownerRole: 40 }, runner('group_type'))).toMatch(/Owners/);
+    expect(runnerDetailRefusal({ ...owner, ownerRole: 40 }, runner('project_type'))).toBeNull();
+    expect(runnerDetailRefusal({ ...owner, ownerRole: 30 }, runner('project_type'))).toBe('Only Maintainers of the runner’s project can change it.');
+    expect(runnerDetailRefusal({ ...owner, ownerRole: 30 }, runner('project_type', 2))).toBe('Only Maintainers of one of the runner’s projects can change it.');
+    expect(runnerDetailRefusal({ ...admin, ownerRole: 0 }, runner('instance_type'))).toBeNull();
   });
 });
 
 describe('runnerJobsRefusal', () => {
-  const runner = (runnerType: string, projects = 1) => ({ runner_type: runnerType, projects: Array.from({ length: projects }, (_, id) => ({ id })) });
-
   it('shows the jobs of the runners one owns, as the platform lists them', () => {
     expect(runnerJobsRefusal({ isAdmin: true, ownerRole: 0 }, runner('instance_type'))).toBeNull();
     expect(runnerJobsRefusal({ isAdmin: false, ownerRole: 0 }, runner('instance_type'))).toMatch(/administrators only/);
@@ -55,7 +55,32 @@ describe('runnerJobsRefusal', () => {
     expect(runnerJobsRefusal({ isAdmin: false, ownerRole: 30 }, runner('project_type'))).toMatch(/Maintainers/);
   });
 
-  it('does not refuse a project runner of several projects: a Maintainer of any of them owns it', () => {
-    expect(runnerJobsRefusal({ isAdmin: false, ownerRole: 30 }, runner('project_type', 2))).toBeNull();
+  it('a project runner of several projects: a Maintainer of any of them owns it (the highest role is passed)', () => {
+    expect(runnerJobsRefusal({ isAdmin: false, ownerRole: 40 }, runner('project_type', 2))).toBeNull();
+    expect(runnerJobsRefusal({ isAdmin: false, ownerRole: 30 }, runner('project_type', 2))).toBe('Only Maintainers of one of the runner’s projects can see its jobs.');
+  });
+});
+
+describe('runnerAssignRefusal and runnerUnassignRefusal', () => {
+  const projectRunner = (projects: number, locked = false) => ({ ...runner('project_type', projects), locked });
+
+  it('lets a project runner’s owners assign it to more projects, unless it is locked; administrators always', () => {
+    expect(runnerAssignRefusal({ isAdmin: false, canWrite: true, ownerRole: 40 }, projectRunner(1))).toBeNull();
+    expect(runnerAssignRefusal({ isAdmin: false, canWrite: true, ownerRole: 30 }, projectRunner(1))).toBe('Only Maintainers of the runner’s project can assign it to more projects.');
+    expect(runnerAssignRefusal({ isAdmin: false, canWrite: true, ownerRole: 40 }, projectRunner(1, true))).toMatch(/locked/);
+    expect(runnerAssignRefusal({ isAdmin: true, canWrite: true, ownerRole: 0 }, projectRunner(1, true))).toBeNull();
+    expect(runnerAssignRefusal({ isAdmin: true, canWrite: false, ownerRole: 0 }, projectRunner(1))).toMatch(/read-only/);
+    expect(runnerAssignRefusal({ isAdmin: true, canWrite: true, ownerRole: 0 }, { ...runner('group_type'), locked: false })).not.toBeNull();
+  });
+
+  it('unassigns from a project but its last, and (but for administrators) not from its first or while locked', () => {
+    const maintainer = { isAdmin: false, canWrite: true, roleInProject: 40 };
+    expect(runnerUnassignRefusal(maintainer, projectRunner(2), 1)).toBeNull();
+    expect(runnerUnassignRefusal(maintainer, projectRunner(2), 0)).toMatch(/made for/);
+    expect(runnerUnassignRefusal(maintainer, projectRunner(1), 0)).toMatch(/last project/);
+    expect(runnerUnassignRefusal(maintainer, projectRunner(2, true), 1)).toMatch(/locked/);
+    expect(runnerUnassignRefusal({ ...maintainer, roleInProject: 30 }, projectRunner(2), 1)).toMatch(/Only Maintainers of this project/);
+    expect(runnerUnassignRefusal({ isAdmin: true, canWrite: true, roleInProject: 0 }, projectRunner(2, true), 0)).toBeNull();
+    expect(runnerUnassignRefusal({ isAdmin: true, canWrite: true, roleInProject: 0 }, projectRunner(1), 0)).toMatch(/last project/);
   });
 });

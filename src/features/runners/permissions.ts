@@ -44,25 +44,63 @@ export function runnerChangeRefusal(scope: RunnerScope, caller: RunnerCaller, ru
   return null;
 }
 
-/** Changing one runner from its page: the detail names its owner group and projects. */
-export function runnerDetailRefusal(caller: RunnerCaller & { ownerRole: number }, runnerType: string): string | null {
+/** The runner as its page's rules read it: its type, and the projects it is assigned to. */
+interface OwnedRunner {
+  runner_type: string;
+  projects: readonly unknown[];
+}
+
+const READ_ONLY = 'This token is read-only (it lacks the api scope).';
+
+const projectOwners = (runner: OwnedRunner) => (runner.projects.length > 1 ? 'one of the runner’s projects' : 'the runner’s project');
+
+/**
+ * Changing one runner from its page. `ownerRole` is the caller's highest role among its owners: its
+ * group, or any of its projects (the platform's owned runners: a Maintainer of any one owns it).
+ */
+export function runnerDetailRefusal(caller: RunnerCaller & { ownerRole: number }, runner: OwnedRunner): string | null {
   if (!canWriteRunners(caller)) return 'This token is read-only (it lacks the api and manage_runner scopes): the runner can be viewed, not changed.';
   if (caller.isAdmin) return null;
-  if (runnerType === 'instance_type') return 'Instance runners are managed by administrators only.';
-  if (runnerType === 'group_type' && caller.ownerRole < OWNER) return 'Only Owners of the runner’s group can change it.';
-  if (runnerType === 'project_type' && caller.ownerRole < MAINTAINER) return 'Only Maintainers of the runner’s project can change it.';
+  if (runner.runner_type === 'instance_type') return 'Instance runners are managed by administrators only.';
+  if (runner.runner_type === 'group_type' && caller.ownerRole < OWNER) return 'Only Owners of the runner’s group can change it.';
+  if (runner.runner_type === 'project_type' && caller.ownerRole < MAINTAINER) return `Only Maintainers of ${projectOwners(runner)} can change it.`;
   return null;
 }
 
 /**
  * Whether the caller may list a runner's jobs, or why not: the platform shows them for the runners
- * one owns (an administrator's are all), and answers 403 otherwise, so they are not asked for. A
- * project runner of several projects is owned by a Maintainer of any of them: not refused here.
+ * one owns (an administrator's are all), and answers 403 otherwise, so they are not asked for.
  */
-export function runnerJobsRefusal(caller: { isAdmin: boolean; ownerRole: number }, runner: { runner_type: string; projects: readonly unknown[] }): string | null {
+export function runnerJobsRefusal(caller: { isAdmin: boolean; ownerRole: number }, runner: OwnedRunner): string | null {
   if (caller.isAdmin) return null;
   if (runner.runner_type === 'instance_type') return 'The jobs of an instance runner are shown to administrators only.';
   if (runner.runner_type === 'group_type' && caller.ownerRole < OWNER) return 'Only Owners of the runner’s group can see its jobs.';
-  if (runner.runner_type === 'project_type' && runner.projects.length <= 1 && caller.ownerRole < MAINTAINER) return 'Only Maintainers of the runner’s project can see its jobs.';
+  if (runner.runner_type === 'project_type' && caller.ownerRole < MAINTAINER) return `Only Maintainers of ${projectOwners(runner)} can see its jobs.`;
+  return null;
+}
+
+/** Assigning a project runner to more projects (an api write under /projects): its owners, unless it is locked to its projects; administrators always. */
+export function runnerAssignRefusal(caller: { isAdmin: boolean; canWrite: boolean; ownerRole: number }, runner: OwnedRunner & { locked: boolean }): string | null {
+  if (runner.runner_type !== 'project_type') return 'Only project runners serve chosen projects.';
+  if (!caller.canWrite) return READ_ONLY;
+  if (caller.isAdmin) return null;
+  if (runner.locked) return 'The runner is locked to its projects: only administrators can assign it to more.';
+  if (caller.ownerRole < MAINTAINER) return `Only Maintainers of ${projectOwners(runner)} can assign it to more projects.`;
+  return null;
+}
+
+/**
+ * Unassigning the runner from its project at `index`: never from its last project, nor (but for
+ * administrators) from the one it was made for (the first) or while it is locked, and only by that
+ * project's Maintainers. A reader sees only the projects they are a member of, so what this allows
+ * the platform may still refuse, with its reason.
+ */
+export function runnerUnassignRefusal(caller: { isAdmin: boolean; canWrite: boolean; roleInProject: number }, runner: OwnedRunner & { locked: boolean }, index: number): string | null {
+  if (!caller.canWrite) return READ_ONLY;
+  if (runner.projects.length <= 1) return 'A runner keeps its last project: delete the runner instead.';
+  if (caller.isAdmin) return null;
+  if (index === 0) return 'The runner keeps the project it was made for: delete the runner instead.';
+  if (runner.locked) return 'The runner is locked to its projects: only administrators can unassign it.';
+  if (caller.roleInProject < MAINTAINER) return 'Only Maintainers of this project can unassign the runner from it.';
   return null;
 }

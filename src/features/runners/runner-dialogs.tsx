@@ -9,7 +9,8 @@ import { ConfirmDialog, Dialog } from '../../components/dialog.tsx';
 import { errorText } from '../../components/error-panel.tsx';
 import { Field } from '../../components/field.tsx';
 import { applyServerErrors } from '../../components/form-errors.ts';
-import { useDeleteRunner, useResetRunnerToken, useUpdateRunner } from './mutations.ts';
+import { useAssignRunner, useDeleteRunner, useResetRunnerToken, useUnassignRunner, useUpdateRunner } from './mutations.ts';
+import { ProjectPicker, type PickedProject } from '../../components/project-picker.tsx';
 import { FormError, FormActions } from '../../components/form-footer.tsx';
 
 const FORM_FIELDS = ['description', 'tag_list', 'run_untagged', 'locked', 'access_level', 'maximum_timeout', 'maintenance_note'] as const;
@@ -134,6 +135,79 @@ export function ResetRunnerTokenDialog({ runner, onClose, onReset }: { runner: R
               onReset(answer.token);
               // the mutation held the secret: let go of it now that the caller has it
               reset.reset();
+            },
+          },
+        )
+      }
+    />
+  );
+}
+
+const MAINTAINER = 40;
+
+/** One more project the runner serves: one where the caller is Maintainer or Owner (any, for an administrator). */
+export function AssignRunnerDialog({ runner, isAdmin, onClose, onAssigned }: { runner: RunnerDetail; isAdmin: boolean; onClose: () => void; onAssigned: (projectName: string) => void }) {
+  const assign = useAssignRunner();
+  const [target, setTarget] = useState<PickedProject | null>(null);
+  const [unpicked, setUnpicked] = useState(false);
+  return (
+    <ConfirmDialog
+      open
+      onOpenChange={(next) => (!next ? onClose() : undefined)}
+      title={`Assign runner #${runner.id} to a project`}
+      description={
+        target
+          ? `Runner #${runner.id} also picks the jobs of ${target.name}, as it does for its other projects.`
+          : 'Pick the project the runner should serve too: one where you are Maintainer or Owner.'
+      }
+      confirmLabel="Assign runner"
+      write={assign}
+      error={assign.error ? errorText(assign.error) : unpicked && !target ? 'Pick the project first.' : null}
+      onConfirm={() => {
+        if (!target) return setUnpicked(true);
+        assign.mutate(
+          { runnerId: runner.id, projectId: target.id },
+          {
+            onSuccess: () => {
+              onClose();
+              onAssigned(target.name);
+            },
+          },
+        );
+      }}
+    >
+      <ProjectPicker
+        legend="Project"
+        value={target}
+        onChange={setTarget}
+        everywhere={isAdmin}
+        minAccessLevel={MAINTAINER}
+        excluded={runner.projects.map((project) => project.id)}
+        noneLeft="No other project has you as Maintainer or Owner."
+      />
+    </ConfirmDialog>
+  );
+}
+
+export function UnassignRunnerDialog({ runner, project, onClose, onUnassigned }: { runner: RunnerDetail; project: { id: number; name_with_namespace: string }; onClose: () => void; onUnassigned: () => void }) {
+  const unassign = useUnassignRunner();
+  return (
+    <ConfirmDialog
+      open
+      onOpenChange={(next) => (!next ? onClose() : undefined)}
+      title={`Unassign runner #${runner.id} from ${project.name_with_namespace}?`}
+      description="The project stops using the runner: its jobs wait for the project’s other runners. The runner keeps serving its other projects and can be assigned here again."
+      confirmLabel="Unassign runner"
+      destructive
+      write={unassign}
+      error={unassign.error ? errorText(unassign.error) : null}
+      onConfirm={() =>
+        unassign.mutate(
+          { runnerId: runner.id, projectId: project.id },
+          {
+            onSuccess: () => {
+              onClose();
+              onUnassigned();
             },
           },
         )

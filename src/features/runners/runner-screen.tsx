@@ -16,12 +16,12 @@ import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { UncertainWrite } from '../../components/uncertain-write.tsx';
 import { Time } from '../../components/time.tsx';
 import { useUpdateRunner } from './mutations.ts';
-import { runnerDetailRefusal, runnerJobsRefusal } from './permissions.ts';
+import { runnerAssignRefusal, runnerDetailRefusal, runnerJobsRefusal, runnerUnassignRefusal } from './permissions.ts';
 import { RunnerStatus, RunnerVersion, typeLabel } from './runner-badges.tsx';
 import { runnerJobsParams, runnerSearchSchema, type RunnerSearch } from './search.ts';
 import { majorMinor } from './version-drift.ts';
 import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
-import { useCallerRole } from '../../components/use-my-access.ts';
+import { useCallerRoles } from '../../components/use-my-access.ts';
 import { RoleUnread } from '../../components/role-unread.tsx';
 
 // the forms load after the runner, not before its first paint
@@ -29,6 +29,8 @@ const loadDialogs = chunk(() => import('./runner-dialogs.tsx'));
 const EditRunnerDialog = lazyPart(loadDialogs, (module) => module.EditRunnerDialog);
 const DeleteRunnerDialog = lazyPart(loadDialogs, (module) => module.DeleteRunnerDialog);
 const ResetRunnerTokenDialog = lazyPart(loadDialogs, (module) => module.ResetRunnerTokenDialog);
+const AssignRunnerDialog = lazyPart(loadDialogs, (module) => module.AssignRunnerDialog);
+const UnassignRunnerDialog = lazyPart(loadDialogs, (module) => module.UnassignRunnerDialog);
 
 interface RunnerScreenProps {
   runnerId: number;
@@ -37,10 +39,11 @@ interface RunnerScreenProps {
   search: RunnerSearch;
 }
 
-/** The caller's role where the runner belongs: its group (Owner) or its first project (Maintainer). */
+/** The caller's highest role where the runner belongs: its group (Owner), or any of its projects (Maintainer). */
 function useOwnerRole(runner: RunnerDetail, isAdmin: boolean) {
-  const scope = runner.runner_type === 'group_type' && runner.groups[0] ? { group: runner.groups[0].id } : runner.runner_type === 'project_type' && runner.projects[0] ? { project: runner.projects[0].id } : null;
-  return useCallerRole(scope, isAdmin);
+  const scopes = runner.runner_type === 'group_type' ? runner.groups.slice(0, 1).map((group) => ({ group: group.id })) : runner.runner_type === 'project_type' ? runner.projects.map((project) => ({ project: project.id })) : [];
+  const { roles, known, failure } = useCallerRoles(scopes, isAdmin);
+  return { role: Math.max(0, ...roles), roles, known, failure };
 }
 
 export function RunnerScreen({ runnerId, fromAdmin, search }: RunnerScreenProps) {
@@ -52,7 +55,7 @@ export function RunnerScreen({ runnerId, fromAdmin, search }: RunnerScreenProps)
   const isAdmin = Boolean(me?.isAdmin);
   const owner = useOwnerRole(runner, isAdmin);
   const ownerRole = owner.role;
-  const refusal = runnerDetailRefusal({ isAdmin, canWrite: Boolean(me?.canWrite), scopes: me?.scopes, role: 0, ownerRole }, runner.runner_type);
+  const refusal = runnerDetailRefusal({ isAdmin, canWrite: Boolean(me?.canWrite), scopes: me?.scopes, role: 0, ownerRole }, runner);
   const jobsRefusal = runnerJobsRefusal({ isAdmin, ownerRole }, runner);
   const canChange = refusal === null;
   const [editing, setEditing] = useState(false);
@@ -161,25 +164,7 @@ export function RunnerScreen({ runnerId, fromAdmin, search }: RunnerScreenProps)
           </dl>
         </section>
       </div>
-      <section aria-labelledby="runner-owners-heading">
-        <h2 id="runner-owners-heading">Groups and projects</h2>
-        {runner.groups.length === 0 && runner.projects.length === 0 ? (
-          <p className="muted">{runner.runner_type === 'instance_type' ? 'An instance runner: every project may use it.' : 'None that you can see.'}</p>
-        ) : (
-          <ul className="link-list" aria-label="Runner owners">
-            {runner.groups.map((group) => (
-              <li key={`g${group.id}`}>
-                Group <Link to="/groups/$groupId/runners" params={{ groupId: String(group.id) }}>{group.name}</Link>
-              </li>
-            ))}
-            {runner.projects.map((project) => (
-              <li key={`p${project.id}`}>
-                Project <Link to="/projects/$projectId/runners" params={{ projectId: String(project.id) }}>{project.name_with_namespace}</Link>
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+      <RunnerOwners runner={runner} isAdmin={isAdmin} canWrite={Boolean(me?.canWrite)} ownerRole={ownerRole} projectRoles={owner.roles} roleKnown={owner.known} />
       {!owner.known ? null : jobsRefusal ? (
         <section aria-labelledby="runner-jobs-heading">
           <h2 id="runner-jobs-heading">Jobs</h2>
@@ -197,6 +182,65 @@ export function RunnerScreen({ runnerId, fromAdmin, search }: RunnerScreenProps)
         </>
       ) : null}
       <SecretOnce secret={secret} title={`New authentication token of runner #${runner.id}`} onDone={() => setSecret(null)} />
+    </section>
+  );
+}
+
+interface RunnerOwnersProps {
+  runner: RunnerDetail;
+  isAdmin: boolean;
+  canWrite: boolean;
+  /** The caller's highest role among the runner's owners, and (project runners) their role in each project, in order. */
+  ownerRole: number;
+  projectRoles: readonly number[];
+  roleKnown: boolean;
+}
+
+/** The runner's group or projects; a project runner's owners assign it to more projects and unassign it from them. */
+function RunnerOwners({ runner, isAdmin, canWrite, ownerRole, projectRoles, roleKnown }: RunnerOwnersProps) {
+  const notify = useNotify();
+  const [assigning, setAssigning] = useState(false);
+  const [unassigning, setUnassigning] = useState<RunnerDetail['projects'][number] | null>(null);
+  const assignable = roleKnown && runner.runner_type === 'project_type' && runnerAssignRefusal({ isAdmin, canWrite, ownerRole }, runner) === null;
+  const mayUnassign = (index: number) => roleKnown && runnerUnassignRefusal({ isAdmin, canWrite, roleInProject: projectRoles[index] ?? 0 }, runner, index) === null;
+  return (
+    <section aria-labelledby="runner-owners-heading">
+      <h2 id="runner-owners-heading">Groups and projects</h2>
+      {runner.groups.length === 0 && runner.projects.length === 0 ? (
+        <p className="muted">{runner.runner_type === 'instance_type' ? 'An instance runner: every project may use it.' : 'None that you can see.'}</p>
+      ) : (
+        <ul className="link-list" aria-label="Runner owners">
+          {runner.groups.map((group) => (
+            <li key={`g${group.id}`}>
+              Group <Link to="/groups/$groupId/runners" params={{ groupId: String(group.id) }}>{group.name}</Link>
+            </li>
+          ))}
+          {runner.projects.map((project, index) => (
+            <li key={`p${project.id}`}>
+              Project <Link to="/projects/$projectId/runners" params={{ projectId: String(project.id) }}>{project.name_with_namespace}</Link>
+              {mayUnassign(index) ? (
+                <>
+                  {' '}
+                  <button type="button" className="button button--danger-quiet" aria-label={`Unassign from ${project.name_with_namespace}`} onClick={() => setUnassigning(project)}>
+                    Unassign
+                  </button>
+                </>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+      {assignable ? (
+        <p>
+          <button type="button" className="button" onClick={() => setAssigning(true)}>
+            Assign to a project…
+          </button>
+        </p>
+      ) : null}
+      {assigning ? <AssignRunnerDialog runner={runner} isAdmin={isAdmin} onClose={() => setAssigning(false)} onAssigned={(name) => notify(`Runner #${runner.id} now serves ${name}.`)} /> : null}
+      {unassigning ? (
+        <UnassignRunnerDialog runner={runner} project={unassigning} onClose={() => setUnassigning(null)} onUnassigned={() => notify(`Runner #${runner.id} no longer serves ${unassigning.name_with_namespace}.`)} />
+      ) : null}
     </section>
   );
 }
