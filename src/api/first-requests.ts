@@ -3,6 +3,7 @@ import { DETAIL_FRESH_MS, ROLE_FRESH_MS, startEarly } from './early.ts';
 import { parseLineHash } from '../lib/line-hash.ts';
 import { accessLevelIn, groupDetailKey, groupListsKey, listedItem, myAccessKey, myAccessQuery, projectDetailKey, type Scope } from './keys.ts';
 import { apiPath, encodeQuery, normalizePath, withoutEmpty, type QueryParams } from './params.ts';
+import { AccessLevel } from './vocabulary.ts';
 
 /**
  * Which requests a screen's loader sends first, known without the screen's code: the boot script
@@ -73,7 +74,7 @@ function forRole(kind: ScopeKind, id: string, caller: Caller, known: Known, leve
 }
 
 // who may list a group's or a project's runners (features/runners/permissions.ts): its Owners, its Maintainers
-const RUNNERS_LEVEL = { groups: 50, projects: 40 } as const;
+const RUNNERS_LEVEL = { groups: AccessLevel.OWNER, projects: AccessLevel.MAINTAINER } as const;
 
 /** A page of a directory: keyset pages of this size. */
 export const TREE_PAGE_SIZE = 100;

@@ -128,3 +128,6 @@ export type AlertSort = (typeof ALERT_SORTS)[number]['value'];
 /** The list's tabs: the platform's status counts name `open` (triggered and acknowledged) and `all`. */
 export const ALERT_TABS = ['open', 'triggered', 'acknowledged', 'resolved', 'ignored', 'all'] as const;
 export type AlertTab = (typeof ALERT_TABS)[number];
+
+/** The roles (spec 1, 2.7) the permission rules compare a caller's access level against. */
+export const AccessLevel = { PLANNER: 15, REPORTER: 20, DEVELOPER: 30, MAINTAINER: 40, OWNER: 50 } as const;

@@ -4,11 +4,9 @@ import { cancelPipeline, deletePipeline, pipelinesQueries, retryPipeline, type P
 import { useConnection } from '../api/react.ts';
 import { READ_ONLY_TOKEN, type ProjectCaller } from './use-project-caller.ts';
 import { REPEAT_AFTER_MS, useWrite } from './use-write.ts';
+import { AccessLevel } from '../api/vocabulary.ts';
 
 // What the pipelines list and a pipeline's own screens both offer on a pipeline: who may, and the writes
-
-const DEVELOPER = 30;
-const OWNER = 50;
 
 /**
  * Running, retrying, cancelling and playing: Developers and up (the platform's update_pipeline; a
@@ -16,14 +14,14 @@ const OWNER = 50;
  */
 export function runRefusal(caller: ProjectCaller): string | null {
   if (!caller.canWrite) return READ_ONLY_TOKEN;
-  if (caller.isAdmin || caller.role >= DEVELOPER) return null;
+  if (caller.isAdmin || caller.role >= AccessLevel.DEVELOPER) return null;
   return 'Only Developers, Maintainers and Owners of this project can run, retry and cancel pipelines.';
 }
 
 /** Deleting a pipeline: Owners only (the platform's destroy_pipeline). */
 export function deleteRefusal(caller: ProjectCaller): string | null {
   if (!caller.canWrite) return READ_ONLY_TOKEN;
-  if (caller.isAdmin || caller.role >= OWNER) return null;
+  if (caller.isAdmin || caller.role >= AccessLevel.OWNER) return null;
   return 'Only Owners of this project can delete pipelines.';
 }
 

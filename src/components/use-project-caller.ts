@@ -1,5 +1,6 @@
 import { useActiveSession } from '../api/react.ts';
 import { useCallerRole, type RoleFailure } from './use-my-access.ts';
+import { AccessLevel } from '../api/vocabulary.ts';
 
 /** Who is asking, for a project screen's permissions. */
 export interface ProjectCaller {
@@ -37,11 +38,9 @@ export function useProjectAuthorCaller(projectId: number): ProjectAuthorCaller {
 
 export const READ_ONLY_TOKEN = 'This token is read-only (it lacks the api scope).';
 
-const MAINTAINER = 40;
-
 /** Editing and deleting a comment: its author, the project's Maintainers and Owners, administrators (the platform's admin_note). */
 export function mayChangeNote(caller: ProjectAuthorCaller, authorId: number | undefined): boolean {
-  return caller.canWrite && (caller.isAdmin || caller.role >= MAINTAINER || (authorId !== undefined && authorId === caller.userId));
+  return caller.canWrite && (caller.isAdmin || caller.role >= AccessLevel.MAINTAINER || (authorId !== undefined && authorId === caller.userId));
 }
 
 /**

@@ -17,10 +17,10 @@ import { formatCount } from '../../lib/numbers.ts';
 import { SeverityBadge, statusLabel } from './alert-cells.tsx';
 import { useCreateAlertIssue, useSetAlertAssignees, useUpdateAlertStatus } from './mutations.ts';
 import { useProjectPath } from './use-project-path.ts';
+import { AccessLevel } from '../../api/vocabulary.ts';
 
 const STATUS_CHOICES = ALERT_STATUSES.map((value) => ({ value, label: ALERT_STATUS_LABELS[value] }));
 /** The platform's alert policies: Developers and above read and update alerts (status, assignees, issue). */
-const DEVELOPER = 30;
 
 /** The number of a user's global id (`gid://gitlab/User/12`). */
 function userNumber(gid: string): number {
@@ -60,7 +60,7 @@ export function AlertDetailScreen({ projectId, iid }: { projectId: number; iid: 
 
 function AlertBody({ projectId, fullPath, alert }: { projectId: number; fullPath: string; alert: AlertDetail }) {
   const { caller, pending, failure } = useProjectCaller(projectId);
-  const editable = !pending && caller.canWrite && (caller.isAdmin || caller.role >= DEVELOPER);
+  const editable = !pending && caller.canWrite && (caller.isAdmin || caller.role >= AccessLevel.DEVELOPER);
   const ref = { projectPath: fullPath, iid: alert.iid };
   const payload = prettyPayload(alert.details);
   return (

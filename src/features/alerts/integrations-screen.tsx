@@ -19,15 +19,14 @@ import { useCreateHttpIntegration, useCreatePrometheusIntegration, useDestroyInt
 import { integrationTypeLabel } from './integration-labels.ts';
 import { AlertsScreen } from './alerts-screen.tsx';
 import { chunk, lazyPart } from '../../components/lazy-part.ts';
+import { AccessLevel } from '../../api/vocabulary.ts';
 
 // the mapping editor loads when it is opened, not with the list
 const MappingEditor = lazyPart(chunk(() => import('./mapping-editor.tsx')), (module) => module.MappingEditor, <RoutePending />);
 
-const MAINTAINER = 40;
-
 /** spec 3, 4.9: only Maintainers and above manage alert integrations (and see their keys). */
 export function integrationsRefusal(caller: ProjectCaller): string | null {
-  if (!caller.isAdmin && caller.role < MAINTAINER) return 'Only Maintainers and above manage alert integrations.';
+  if (!caller.isAdmin && caller.role < AccessLevel.MAINTAINER) return 'Only Maintainers and above manage alert integrations.';
   if (!caller.canWrite) return 'This token is read-only (it lacks the api scope): integrations can be viewed, not changed.';
   return null;
 }
@@ -35,7 +34,7 @@ export function integrationsRefusal(caller: ProjectCaller): string | null {
 export function IntegrationsScreen({ projectId }: { projectId: number }) {
   const { caller, pending, failure } = useProjectCaller(projectId);
   const refusal = pending ? null : integrationsRefusal(caller);
-  const readable = caller.isAdmin || caller.role >= MAINTAINER;
+  const readable = caller.isAdmin || caller.role >= AccessLevel.MAINTAINER;
   const notice = failure ? (
     <RoleUnread failure={failure} withheld="the integrations are not shown" />
   ) : refusal ? (

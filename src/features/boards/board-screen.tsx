@@ -18,6 +18,7 @@ import { useCardMove } from './use-card-move.ts';
 import './boards.css';
 import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
 import { useMyAccess } from '../../components/use-my-access.ts';
+import { AccessLevel } from '../../api/vocabulary.ts';
 
 // the board's forms are not in its chunk (the board itself is its drag and drop): they load once it is idle
 const loadDialogs = chunk(() => import('./board-dialogs.tsx'));
@@ -37,14 +38,13 @@ interface BoardScreenProps {
 }
 
 /** Boards, their lists and the labels a move changes: the Planner role or above (an administrator may do all). */
-const PLANNER = 15;
 
 export function BoardScreen({ scope, boardId, onSelectBoard, sourceName }: BoardScreenProps) {
   const connection = useConnection();
   const me = useActiveSession()?.connection;
   // not awaited by the route: the controls that change the board appear once the caller's role is known
   const myAccess = useMyAccess(scope);
-  const canPlan = Boolean(me?.isAdmin) || (myAccess.data ?? 0) >= PLANNER;
+  const canPlan = Boolean(me?.isAdmin) || (myAccess.data ?? 0) >= AccessLevel.PLANNER;
   const boards = useSuspenseQuery(boardsQueries.list(connection, scope)).data.items;
   const board = boards.find((item) => item.id === boardId) ?? boards[0];
   const [creating, setCreating] = useState(false);

@@ -1,3 +1,5 @@
+import { AccessLevel } from '../../api/vocabulary.ts';
+
 /** Who may cherry-pick or revert: both push a new commit onto a branch. */
 export interface PickCaller {
   isAdmin: boolean;
@@ -7,14 +9,12 @@ export interface PickCaller {
   role: number;
 }
 
-export const DEVELOPER = 30;
-
 export type PickAccess = { allowed: true; reason: null } | { allowed: false; reason: string };
 
 /** Developers and up may push (protected branches are checked per branch, by the platform's `can_push`). */
 export function pickAccess(caller: PickCaller): PickAccess {
   if (!caller.canWrite) return { allowed: false, reason: 'This token is read-only (it lacks the api scope): commits can be viewed, not cherry-picked or reverted.' };
-  if (caller.isAdmin || caller.role >= DEVELOPER) return { allowed: true, reason: null };
+  if (caller.isAdmin || caller.role >= AccessLevel.DEVELOPER) return { allowed: true, reason: null };
   return { allowed: false, reason: 'Cherry-pick and revert push a new commit: only Developers, Maintainers and Owners of this project can do that.' };
 }
 

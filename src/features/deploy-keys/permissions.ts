@@ -1,3 +1,5 @@
+import { AccessLevel } from '../../api/vocabulary.ts';
+
 export interface DeployKeyCaller {
   isAdmin: boolean;
   canWrite: boolean;
@@ -5,11 +7,9 @@ export interface DeployKeyCaller {
   role: number;
 }
 
-const MAINTAINER = 40;
-
 /** A project's deploy keys are for its Maintainers and Owners (the platform answers 403 otherwise). */
 export function projectKeysRefusal(caller: DeployKeyCaller): string | null {
-  if (caller.isAdmin || caller.role >= MAINTAINER) return null;
+  if (caller.isAdmin || caller.role >= AccessLevel.MAINTAINER) return null;
   return 'Only Maintainers and Owners of this project, and administrators, can see and manage its deploy keys.';
 }
 

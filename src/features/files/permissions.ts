@@ -1,3 +1,5 @@
+import { AccessLevel } from '../../api/vocabulary.ts';
+
 /** Who may change files on a ref (spec 3, 4.3; the platform's push rules). */
 export interface FileEditCaller {
   isAdmin: boolean;
@@ -15,9 +17,6 @@ export type RefTarget =
   | { kind: 'missing'; name: string }
   | { kind: 'unknown'; name: string };
 
-export const DEVELOPER = 30;
-export const MAINTAINER = 40;
-
 export interface FileEditAccess {
   /** Editing is offered at all: a commit to this branch or to a new branch started from it. */
   canEdit: boolean;
@@ -34,8 +33,8 @@ export function fileEditAccess(caller: FileEditCaller, target: RefTarget): FileE
   if (target.kind === 'missing') return none(`“${target.name}” is no branch, tag or commit of this project: switch to one that exists.`);
   if (target.kind === 'other') return none(`“${target.name}” is a tag or a commit, not a branch: switch to a branch to change files.`);
   if (caller.isAdmin) return { canEdit: true, canPushToRef: true, reason: null };
-  if (caller.role < DEVELOPER) return none('Only Developers, Maintainers and Owners of this project can change its files.');
-  if (target.kind === 'branch' && (target.canPush === false || (target.canPush === undefined && target.protected && caller.role < MAINTAINER))) {
+  if (caller.role < AccessLevel.DEVELOPER) return none('Only Developers, Maintainers and Owners of this project can change its files.');
+  if (target.kind === 'branch' && (target.canPush === false || (target.canPush === undefined && target.protected && caller.role < AccessLevel.MAINTAINER))) {
     return { canEdit: true, canPushToRef: false, reason: `The branch “${target.name}” is protected: only Maintainers can push to it, so changes go to a new branch.` };
   }
   return { canEdit: true, canPushToRef: true, reason: null };

@@ -1,4 +1,5 @@
 import type { RunnerScope } from '../../api/runners.ts';
+import { AccessLevel } from '../../api/vocabulary.ts';
 
 export interface RunnerCaller {
   isAdmin: boolean;
@@ -8,9 +9,6 @@ export interface RunnerCaller {
   /** The caller's role in the scope's group or project (0 when none); ignored for administrators. */
   role: number;
 }
-
-const OWNER = 50;
-const MAINTAINER = 40;
 
 /** `api` writes everywhere; `manage_runner` writes to /runners/:id only (the platform's allow_access_with_scope). */
 export function canWriteRunners(caller: Pick<RunnerCaller, 'canWrite' | 'scopes'>): boolean {
@@ -27,8 +25,8 @@ export interface FleetAccess {
 export function fleetAccess(scope: RunnerScope, caller: RunnerCaller): FleetAccess {
   if (caller.isAdmin) return { canView: true, reason: null };
   if (scope === 'instance') return { canView: false, reason: 'The instance’s runner fleet is for administrators only, and this account is not an administrator.' };
-  if ('group' in scope && caller.role < OWNER) return { canView: false, reason: 'Only Owners of this group and administrators can see its runners.' };
-  if ('project' in scope && caller.role < MAINTAINER) return { canView: false, reason: 'Only Maintainers and Owners of this project and administrators can see its runners.' };
+  if ('group' in scope && caller.role < AccessLevel.OWNER) return { canView: false, reason: 'Only Owners of this group and administrators can see its runners.' };
+  if ('project' in scope && caller.role < AccessLevel.MAINTAINER) return { canView: false, reason: 'Only Maintainers and Owners of this project and administrators can see its runners.' };
   return { canView: true, reason: null };
 }
 
@@ -62,8 +60,8 @@ export function runnerDetailRefusal(caller: RunnerCaller & { ownerRole: number }
   if (!canWriteRunners(caller)) return 'This token is read-only (it lacks the api and manage_runner scopes): the runner can be viewed, not changed.';
   if (caller.isAdmin) return null;
   if (runner.runner_type === 'instance_type') return 'Instance runners are managed by administrators only.';
-  if (runner.runner_type === 'group_type' && caller.ownerRole < OWNER) return 'Only Owners of the runner’s group can change it.';
-  if (runner.runner_type === 'project_type' && caller.ownerRole < MAINTAINER) return `Only Maintainers of ${projectOwners(runner)} can change it.`;
+  if (runner.runner_type === 'group_type' && caller.ownerRole < AccessLevel.OWNER) return 'Only Owners of the runner’s group can change it.';
+  if (runner.runner_type === 'project_type' && caller.ownerRole < AccessLevel.MAINTAINER) return `Only Maintainers of ${projectOwners(runner)} can change it.`;
   return null;
 }
 
@@ -74,8 +72,8 @@ export function runnerDetailRefusal(caller: RunnerCaller & { ownerRole: number }
 export function runnerJobsRefusal(caller: { isAdmin: boolean; ownerRole: number }, runner: OwnedRunner): string | null {
   if (caller.isAdmin) return null;
   if (runner.runner_type === 'instance_type') return 'The jobs of an instance runner are shown to administrators only.';
-  if (runner.runner_type === 'group_type' && caller.ownerRole < OWNER) return 'Only Owners of the runner’s group can see its jobs.';
-  if (runner.runner_type === 'project_type' && caller.ownerRole < MAINTAINER) return `Only Maintainers of ${projectOwners(runner)} can see its jobs.`;
+  if (runner.runner_type === 'group_type' && caller.ownerRole < AccessLevel.OWNER) return 'Only Owners of the runner’s group can see its jobs.';
+  if (runner.runner_type === 'project_type' && caller.ownerRole < AccessLevel.MAINTAINER) return `Only Maintainers of ${projectOwners(runner)} can see its jobs.`;
   return null;
 }
 
@@ -85,7 +83,7 @@ export function runnerAssignRefusal(caller: { isAdmin: boolean; canWrite: boolea
   if (!caller.canWrite) return READ_ONLY;
   if (caller.isAdmin) return null;
   if (runner.locked) return 'The runner is locked to its projects: only administrators can assign it to more.';
-  if (caller.ownerRole < MAINTAINER) return `Only Maintainers of ${projectOwners(runner)} can assign it to more projects.`;
+  if (caller.ownerRole < AccessLevel.MAINTAINER) return `Only Maintainers of ${projectOwners(runner)} can assign it to more projects.`;
   return null;
 }
 
@@ -101,6 +99,6 @@ export function runnerUnassignRefusal(caller: { isAdmin: boolean; canWrite: bool
   if (caller.isAdmin) return null;
   if (index === 0) return 'The runner keeps the project it was made for: delete the runner instead.';
   if (runner.locked) return 'The runner is locked to its projects: only administrators can unassign it.';
-  if (caller.roleInProject < MAINTAINER) return 'Only Maintainers of this project can unassign the runner from it.';
+  if (caller.roleInProject < AccessLevel.MAINTAINER) return 'Only Maintainers of this project can unassign the runner from it.';
   return null;
 }

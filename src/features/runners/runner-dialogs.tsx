@@ -12,6 +12,7 @@ import { applyServerErrors } from '../../components/form-errors.ts';
 import { useAssignRunner, useDeleteRunner, useResetRunnerToken, useUnassignRunner, useUpdateRunner } from './mutations.ts';
 import { ProjectPicker, type PickedProject } from '../../components/project-picker.tsx';
 import { FormError, FormActions } from '../../components/form-footer.tsx';
+import { AccessLevel } from '../../api/vocabulary.ts';
 
 const FORM_FIELDS = ['description', 'tag_list', 'run_untagged', 'locked', 'access_level', 'maximum_timeout', 'maintenance_note'] as const;
 
@@ -143,8 +144,6 @@ export function ResetRunnerTokenDialog({ runner, onClose, onReset }: { runner: R
   );
 }
 
-const MAINTAINER = 40;
-
 /** One more project the runner serves: one where the caller is Maintainer or Owner (any, for an administrator). */
 export function AssignRunnerDialog({ runner, isAdmin, onClose, onAssigned }: { runner: RunnerDetail; isAdmin: boolean; onClose: () => void; onAssigned: (projectName: string) => void }) {
   const assign = useAssignRunner();
@@ -181,7 +180,7 @@ export function AssignRunnerDialog({ runner, isAdmin, onClose, onAssigned }: { r
         value={target}
         onChange={setTarget}
         everywhere={isAdmin}
-        minAccessLevel={MAINTAINER}
+        minAccessLevel={AccessLevel.MAINTAINER}
         excluded={runner.projects.map((project) => project.id)}
         noneLeft="No other project has you as Maintainer or Owner."
       />

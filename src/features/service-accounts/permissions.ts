@@ -1,4 +1,5 @@
 import type { ServiceAccountScope } from '../../api/service-accounts.ts';
+import { AccessLevel } from '../../api/vocabulary.ts';
 
 export interface ServiceAccountAccess {
   /** The list may be shown (the platform answers 403 otherwise, so it is not even asked). */
@@ -17,8 +18,6 @@ export interface Caller {
   role: number;
 }
 
-const OWNER = 50;
-
 /**
  * Who may see and manage service accounts (spec 1, 4.4): a group's are the business of its Owners
  * and of administrators, and exist on top-level groups only; the instance's of administrators.
@@ -27,7 +26,7 @@ export function serviceAccountAccess(scope: ServiceAccountScope, caller: Caller,
   if (scope === 'instance') {
     if (!caller.isAdmin) return { canView: false, canManage: false, reason: 'Instance service accounts are managed by administrators only, and this account is not an administrator.' };
   } else {
-    if (!caller.isAdmin && caller.role < OWNER) return { canView: false, canManage: false, reason: 'Only Owners of this group and administrators can see and manage its service accounts.' };
+    if (!caller.isAdmin && caller.role < AccessLevel.OWNER) return { canView: false, canManage: false, reason: 'Only Owners of this group and administrators can see and manage its service accounts.' };
     if (group && group.parentId !== null) {
       const where = group.topLevelPath ? ` Those of this group’s hierarchy are managed in the top-level group “${group.topLevelPath}”.` : '';
       return { canView: false, canManage: false, reason: `Service accounts belong to top-level groups, and this is a subgroup.${where}` };
