@@ -343,6 +343,8 @@ test('a runner of two projects is its owners’ in either: a Maintainer of the s
   await page.goto(`/runners/${runner.id}`);
   const detail = new RunnerPage(page);
   await expect(detail.button('Edit settings')).toBeVisible();
+  // the platform deletes a runner of several projects for administrators only
+  await expect(detail.button('Delete runner')).toBeDisabled();
   await expect(detail.section('Jobs').getByRole('note')).toHaveCount(0);
   await expect(detail.section('Jobs').getByText('This runner has run no jobs you can see.')).toBeVisible();
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canWriteRunners, fleetAccess, runnerAssignRefusal, runnerChangeRefusal, runnerDetailRefusal, runnerJobsRefusal, runnerUnassignRefusal } from './permissions.ts';
+import { canWriteRunners, fleetAccess, runnerAssignRefusal, runnerChangeRefusal, runnerDeleteRefusal, runnerDetailRefusal, runnerJobsRefusal, runnerUnassignRefusal } from './permissions.ts';
 
 const admin = { isAdmin: true, canWrite: true, role: 0 };
 const runner = (runnerType: string, projects = 1) => ({ runner_type: runnerType, projects: Array.from({ length: projects }, (_, id) => ({ id })) });
@@ -82,5 +82,13 @@ describe('runnerAssignRefusal and runnerUnassignRefusal', () => {
     expect(runnerUnassignRefusal({ ...maintainer, roleInProject: 30 }, projectRunner(2), 1)).toMatch(/Only Maintainers of this project/);
     expect(runnerUnassignRefusal({ isAdmin: true, canWrite: true, roleInProject: 0 }, projectRunner(2, true), 0)).toBeNull();
     expect(runnerUnassignRefusal({ isAdmin: true, canWrite: true, roleInProject: 0 }, projectRunner(1), 0)).toMatch(/last project/);
+  });
+});
+
+describe('runnerDeleteRefusal', () => {
+  it('leaves a runner of several projects to administrators, as the platform does', () => {
+    expect(runnerDeleteRefusal({ isAdmin: false }, runner('project_type', 2))).toMatch(/several projects/);
+    expect(runnerDeleteRefusal({ isAdmin: false }, runner('project_type', 1))).toBeNull();
+    expect(runnerDeleteRefusal({ isAdmin: true }, runner('project_type', 2))).toBeNull();
   });
 });

@@ -65,6 +65,12 @@ export function runnerDetailRefusal(caller: RunnerCaller & { ownerRole: number }
   return null;
 }
 
+/** Deleting a runner from its page: the platform refuses one that serves several projects to all but administrators. */
+export function runnerDeleteRefusal(caller: { isAdmin: boolean }, runner: OwnedRunner): string | null {
+  if (!caller.isAdmin && runner.runner_type === 'project_type' && runner.projects.length > 1) return 'The runner serves several projects: unassign it from the others first, or ask an administrator to delete it.';
+  return null;
+}
+
 /**
  * Whether the caller may list a runner's jobs, or why not: the platform shows them for the runners
  * one owns (an administrator's are all), and answers 403 otherwise, so they are not asked for.

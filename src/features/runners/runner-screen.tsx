@@ -16,7 +16,7 @@ import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { UncertainWrite } from '../../components/uncertain-write.tsx';
 import { Time } from '../../components/time.tsx';
 import { useUpdateRunner } from './mutations.ts';
-import { runnerAssignRefusal, runnerDetailRefusal, runnerJobsRefusal, runnerUnassignRefusal } from './permissions.ts';
+import { runnerAssignRefusal, runnerDeleteRefusal, runnerDetailRefusal, runnerJobsRefusal, runnerUnassignRefusal } from './permissions.ts';
 import { RunnerStatus, RunnerVersion, typeLabel } from './runner-badges.tsx';
 import { runnerJobsParams, runnerSearchSchema, type RunnerSearch } from './search.ts';
 import { majorMinor } from './version-drift.ts';
@@ -58,6 +58,7 @@ export function RunnerScreen({ runnerId, fromAdmin, search }: RunnerScreenProps)
   const refusal = runnerDetailRefusal({ isAdmin, canWrite: Boolean(me?.canWrite), scopes: me?.scopes, role: 0, ownerRole }, runner);
   const jobsRefusal = runnerJobsRefusal({ isAdmin, ownerRole }, runner);
   const canChange = refusal === null;
+  const deleteRefused = runnerDeleteRefusal({ isAdmin }, runner);
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [resetting, setResetting] = useState(false);
@@ -98,7 +99,7 @@ export function RunnerScreen({ runnerId, fromAdmin, search }: RunnerScreenProps)
             <button type="button" className="button" onClick={() => setResetting(true)}>
               Reset token
             </button>
-            <button type="button" className="button button--danger-quiet" onClick={() => setDeleting(true)}>
+            <button type="button" className="button button--danger-quiet" disabled={deleteRefused !== null} title={deleteRefused ?? undefined} onClick={() => setDeleting(true)}>
               Delete runner
             </button>
           </div>
