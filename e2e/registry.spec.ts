@@ -339,6 +339,25 @@ test('a Developer reads the cleanup policy with its preview; the protection rule
   expect(answers.filter((answer) => answer.includes('/registry/protection/'))).toEqual([]);
 });
 
+test('a Maintainer whose role cannot be read sees the cleanup policy, not its editing, and is told why', async ({ page, api, connectAs }) => {
+  const project = await newProject(api);
+  const maintainer = await api.createUser();
+  await api.post(`/projects/${project.id}/members`, { user_id: maintainer.id, access_level: 40 });
+  const heal = await api.injectFault({ path: `/api/v4/projects/${project.id}/members/all`, methods: ['GET'], error_rate: 1, error_status: 503 });
+  await connectAs(page, maintainer.token);
+  await page.goto(`/projects/${project.id}/registry/cleanup-policy`);
+  const unread = main(page).getByRole('note').filter({ hasText: /Your role here could not be read \(.+\), so changes are not offered\./ });
+  // the read is retried (about 3.5 s) before the failure is said
+  await expect(unread).toBeVisible({ timeout: 15_000 });
+  const schedule = page.getByRole('form', { name: 'Cleanup policy' }).getByRole('checkbox', { name: 'Run the cleanup policy on schedule' });
+  await expect(schedule).toBeDisabled();
+  await expect(main(page).getByRole('note').filter({ hasText: 'needs the Maintainer role' })).toHaveCount(0);
+  await heal();
+  await unread.getByRole('button', { name: 'Try again' }).click();
+  await expect(schedule).toBeEnabled();
+  await expect(unread).toHaveCount(0);
+});
+
 test.describe('the cleanup policy', () => {
   test.beforeEach(({ context, adminSession }) => applyAdminSession(context, adminSession));
 

@@ -28,16 +28,16 @@ export function PolicyScreen({ projectId, projectName }: { projectId: number; pr
         </RouteLink>
       </header>
       <p className="muted">On its schedule the policy deletes, in every image of the project, the tags its rules select: the same rules as a bulk delete.</p>
-      {failure ? (
-        <RoleUnread failure={failure} withheld="the policy is not shown" />
-      ) : project.isPending || pending ? (
+      {project.isPending || (pending && !failure) ? (
         <RoutePending />
       ) : !project.data ? (
         <ErrorPanel error={project.error} onRetry={() => void project.refetch()} />
       ) : (
         <>
-          <Note>{refusal}</Note>
-          <PolicyEditor projectId={projectId} policy={project.data.container_expiration_policy} caller={caller} refusal={refusal} />
+          {/* a role that could not be read shows the policy, not its editing */}
+          <RoleUnread failure={failure} withheld="changes are not offered" />
+          <Note>{failure ? null : refusal}</Note>
+          <PolicyEditor projectId={projectId} policy={project.data.container_expiration_policy} caller={caller} refusal={failure ? 'Your role here could not be read.' : refusal} />
         </>
       )}
     </section>
