@@ -586,6 +586,19 @@ test.describe('one press sends one write', () => {
     await expectOneRequest(api, mark, 'POST', `/api/v4/projects/${other.id}/runners`);
   });
 
+  eachPress('assign a runner from the project’s runners page', async ({ page, api }, press) => {
+    const [home, other] = [await newProject(api), await newProject(api)];
+    api.deleteAfter(`/projects/${home.id}`);
+    api.deleteAfter(`/projects/${other.id}`);
+    const runner = await api.post<{ id: number }>('/user/runners', { runner_type: 'project_type', project_id: home.id });
+    await page.goto(`/projects/${other.id}/runners`);
+    const others = page.getByRole('region', { name: 'Your other project runners' });
+    const mark = await api.requestMark();
+    await pressTwice(page, press, others.getByRole('button', { name: `Assign runner #${runner.id} to this project` }));
+    await expect(page.getByRole('status').filter({ hasText: `Runner #${runner.id} now serves this project.` })).toBeVisible();
+    await expectOneRequest(api, mark, 'POST', `/api/v4/projects/${other.id}/runners`);
+  });
+
   eachPress('unassign a runner from a project', async ({ page, api }, press) => {
     const [home, other] = [await newProject(api), await newProject(api)];
     api.deleteAfter(`/projects/${home.id}`);

@@ -395,3 +395,25 @@ test('a Maintainer assigns their project runner to another project they maintain
   await expect(owners.getByRole('link', { name: new RegExp(second.name) })).toHaveCount(0);
   expect((await api.get<{ projects: Array<{ id: number }> }>(`/runners/${runner.id}`)).projects.map((project) => project.id)).toEqual([home.id]);
 });
+
+test('a project’s Maintainer assigns there a project runner they own elsewhere, from the project’s runners page', async ({ page, api, connectAs }) => {
+  const tag = randomBytes(4).toString('hex');
+  const [home, second] = [await api.post<{ id: number }>('/projects', { name: `owned-home-${tag}` }), await api.post<{ id: number }>('/projects', { name: `owned-second-${tag}` })];
+  for (const project of [home, second]) api.deleteAfter(`/projects/${project.id}`);
+  const runner = await api.post<{ id: number }>('/user/runners', { runner_type: 'project_type', project_id: home.id, description: `Owned ${tag}` });
+  const maintainer = await api.createUser();
+  for (const project of [home, second]) await api.post(`/projects/${project.id}/members`, { user_id: maintainer.id, access_level: 40 });
+
+  await connectAs(page, maintainer.token);
+  await page.goto(`/projects/${second.id}/runners`);
+  const fleet = new RunnerFleetPage(page);
+  const others = page.getByRole('region', { name: 'Your other project runners' });
+  await expect(others.getByRole('listitem').filter({ hasText: `#${runner.id} Owned ${tag}` })).toBeVisible();
+  await others.getByRole('button', { name: `Assign runner #${runner.id} Owned ${tag} to this project` }).click();
+  await expect(page.getByRole('status').filter({ hasText: `Runner #${runner.id} Owned ${tag} now serves this project.` })).toBeVisible();
+  await expect(others.getByRole('button', { name: new RegExp(`^Assign runner #${runner.id} `) })).toHaveCount(0);
+  await expect(others.getByText(/^None: every project runner you own already serves this project/)).toBeVisible();
+  await page.goto(`/projects/${second.id}/runners?type=project_type`);
+  await expect(fleet.row(runner.id)).toBeVisible();
+  expect((await api.get<{ projects: Array<{ id: number }> }>(`/runners/${runner.id}`)).projects.map((project) => project.id)).toEqual([home.id, second.id]);
+});

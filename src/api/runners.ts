@@ -113,6 +113,12 @@ export const runnersQueries = {
       queryFn: async ({ signal }) => (await requestPage(connection, runnersPath(scope), runnerSchema, { query: { ...filterQuery(filters), page: 1, per_page: 1 }, signal })).total ?? null,
       staleTime: 30_000,
     }),
+  /** The project runners the caller owns (GET /runners: runners of projects they maintain), first page of 100. */
+  ownedProjectRunners: (connection: Connection) =>
+    queryOptions({
+      queryKey: [...runnersQueries.all(), 'owned', 'project_type'] as const,
+      queryFn: ({ signal }) => requestPage(connection, '/runners', runnerSchema, { query: { type: 'project_type', per_page: 100 }, signal }),
+    }),
   runner: (runnerId: number) => [...runnersQueries.all(), { runner: runnerId }] as const,
   detail: (connection: Connection, runnerId: number) =>
     queryOptions({

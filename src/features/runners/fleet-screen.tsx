@@ -23,6 +23,7 @@ import { RouteLink } from '../../components/route-link.tsx';
 import { formatCount } from '../../lib/numbers.ts';
 import { useCallerRole, type RoleFailure } from '../../components/use-my-access.ts';
 import { RoleUnread } from '../../components/role-unread.tsx';
+import { AssignableRunners } from './assignable-runners.tsx';
 
 interface FleetScreenProps {
   scope: RunnerScope;
@@ -58,7 +59,10 @@ export function FleetScreen({ scope, scopeName, search }: FleetScreenProps) {
       </header>
       <RoleUnread failure={failure} withheld="the runners are not shown" />
       {pending ? null : access.canView ? (
-        <FleetList scope={scope} search={search} caller={caller} instanceVersion={version} />
+        <>
+          <FleetList scope={scope} search={search} caller={caller} instanceVersion={version} />
+          {scope !== 'instance' && 'project' in scope && caller.canWrite ? <AssignableRunners projectId={scope.project} /> : null}
+        </>
       ) : (
         <p className="notice" role="note">
           {access.reason}
