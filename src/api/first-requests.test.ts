@@ -210,7 +210,24 @@ describe('the first requests of a screen, sent before its code is there', () => 
 
   it('asks nothing that the caller may not read', () => {
     expect(firstRequests('/admin/runners', '', '', { isAdmin: false, userId: USER_ID })).toEqual([]);
-    expect(firstRequests('/groups/5/access-tokens', '', '', { isAdmin: false, userId: USER_ID })).toEqual([]);
+  });
+
+  it("a group's access tokens, of its Owners: a Maintainer's role is read first and the list is asked for neither early nor by the loader; an Owner's brings the list", async () => {
+    const early = instance(40);
+    sendFirstRequests(apiBase({ instanceUrl: INSTANCE }), TOKEN, firstRequests('/groups/5/access-tokens', '', '', { isAdmin: false, userId: USER_ID }));
+    for (let tick = 0; tick < 5; tick++) await settle();
+    expect(early.map((url) => new URL(url).pathname).sort()).toEqual(['/api/v4/groups/5', '/api/v4/groups/5/members/all']);
+    vi.unstubAllGlobals();
+    forgetEarly();
+    const byLoader = instance(40);
+    await routeLoader(GroupTokens as never, { groupId: '5' }, tokens, ['/groups/5/access-tokens', '', ''])(loaderContext(false));
+    expect(byLoader.map((url) => new URL(url).pathname)).not.toContain('/api/v4/groups/5/access_tokens');
+    vi.unstubAllGlobals();
+    forgetEarly();
+    const owner = instance(50);
+    sendFirstRequests(apiBase({ instanceUrl: INSTANCE }), TOKEN, firstRequests('/groups/5/access-tokens', '', '', { isAdmin: false, userId: USER_ID }));
+    for (let tick = 0; tick < 5; tick++) await settle();
+    expect(owner.map((url) => new URL(url).pathname)).toContain('/api/v4/groups/5/access_tokens');
   });
 
   it.each([

@@ -75,6 +75,8 @@ function forRole(kind: ScopeKind, id: string, caller: Caller, known: Known, leve
 
 // who may list a group's or a project's runners (features/runners/permissions.ts): its Owners, its Maintainers
 const RUNNERS_LEVEL = { groups: AccessLevel.OWNER, projects: AccessLevel.MAINTAINER } as const;
+// who may list a group's access tokens (features/access-tokens/route-options.ts): its Owners
+const TOKENS_LEVEL = AccessLevel.OWNER;
 
 /** A page of a directory: keyset pages of this size. */
 export const TREE_PAGE_SIZE = 100;
@@ -196,7 +198,7 @@ export function firstRequests(pathname: string, search: string, hash: string, ca
 
   match = /^\/groups\/(\d+)\/access-tokens\/?$/.exec(pathname);
   // anyone else's role is read first: the list may not be theirs to see
-  if (match) return plainSearch(search, []) && caller.isAdmin ? [{ path: `/groups/${match[1]}/access_tokens`, query: { sort: 'created_desc', ...FIRST_PAGE } }, ...unknownDetailOf('groups', match[1], known)] : [];
+  if (match) return plainSearch(search, []) ? [...forRole('groups', match[1], caller, known, TOKENS_LEVEL, [{ path: `/groups/${match[1]}/access_tokens`, query: { sort: 'created_desc', ...FIRST_PAGE } }]), ...unknownDetailOf('groups', match[1], known)] : [];
 
   match = /^\/projects\/(\d+)\/(tree|blame)(?:\/(.*))?$/.exec(pathname);
   if (match) {

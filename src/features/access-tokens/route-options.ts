@@ -5,9 +5,10 @@ import type { Connection } from '../../api/http.ts';
 import { ensureMyAccess } from '../../api/members.ts';
 import type { SessionStore } from '../../api/session.ts';
 import { tokenListParams, type TokensSearch } from './search.ts';
+import { AccessLevel } from '../../api/vocabulary.ts';
 
 /** Only Owners (and administrators) may list a group's access tokens (spec 1, 4.2). */
-export const TOKENS_ROLE = 50;
+export const TOKENS_ROLE = AccessLevel.OWNER;
 
 /**
  * The list blocks the first paint, for those allowed to see it: anyone else's role is read first
