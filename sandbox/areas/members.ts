@@ -196,14 +196,14 @@ function registerSourceRoutes(routes: Router, kind: 'group' | 'project'): void {
     const filters = listFilters(call.params, { skipUsers: false, state: true });
     const target = source(c, call);
     const presenter = new MemberPresenter(call.sandbox, call.actor, call.now, filters.showSeatInfo);
-    const rows = filterMemberships(call, presenter, allMembers(call.sandbox.db, call.actor, target, call.now), filters);
+    const rows = filterMemberships(call, presenter, allMembers(call.sandbox.db, call.actor, target, call.now, filters.userIds), filters);
     return c.json(pageOfArray(c, call.params, rows).map((row) => presenter.entity(row)));
   });
 
   routes.get(`${base}/all/:user_id`, {}, (c, call) => {
     const userId = userIdParam(c);
     const target = source(c, call);
-    const membership = allMembers(call.sandbox.db, call.actor, target, call.now).find((row) => row.userId === userId);
+    const membership = allMembers(call.sandbox.db, call.actor, target, call.now, [userId]).find((row) => row.userId === userId);
     if (!membership) throw notFound();
     return c.json(new MemberPresenter(call.sandbox, call.actor, call.now, call.params.bool('show_seat_info') ?? false).entity(membership));
   });

@@ -52,8 +52,9 @@ export function directMemberRow(db: Db, source: { type: SourceType; id: number }
  * invited group show only when that group is public, or the caller belongs to it or to the
  * listed source (spec 1, 4.7); administrators see all.
  */
-export function allMembers(db: Db, actor: Actor, source: { type: SourceType; id: number }, now: Date): EffectiveMembership[] {
-  const memberships = membershipsOf(db, source, now);
+export function allMembers(db: Db, actor: Actor, source: { type: SourceType; id: number }, now: Date, userIds?: readonly number[]): EffectiveMembership[] {
+  // a lookup of a few users (members/all?user_ids[]=, members/all/:id) reads their rows alone, as the platform's SQL does
+  const memberships = membershipsOf(db, source, now, userIds?.length ? userIds : undefined);
   const admin = Boolean(actor.user?.is_admin);
   const memberOfSource = admin || accessLevelOf(db, actor, source, now) > AccessLevel.NO_ACCESS;
   const visibleInvited = new Map<number, boolean>();
