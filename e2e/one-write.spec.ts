@@ -63,6 +63,15 @@ async function newProject(api: Api) {
   return api.post<{ id: number; name: string; path_with_namespace: string }>('/projects', { name: `one-write-${unique()}` });
 }
 
+/** A project runner of a new project, and another new project it does not serve yet. */
+async function newProjectRunner(api: Api) {
+  const [home, other] = [await newProject(api), await newProject(api)];
+  api.deleteAfter(`/projects/${home.id}`);
+  api.deleteAfter(`/projects/${other.id}`);
+  const runner = await api.post<{ id: number }>('/user/runners', { runner_type: 'project_type', project_id: home.id });
+  return { other, runner };
+}
+
 async function newServiceAccount(api: Api) {
   const username = `sa-${unique()}`;
   return api.post<{ id: number; name: string; username: string }>('/service_accounts', { name: `Service ${username}`, username });
@@ -571,10 +580,7 @@ test.describe('one press sends one write', () => {
   });
 
   eachPress('assign a runner to another project', async ({ page, api }, press) => {
-    const [home, other] = [await newProject(api), await newProject(api)];
-    api.deleteAfter(`/projects/${home.id}`);
-    api.deleteAfter(`/projects/${other.id}`);
-    const runner = await api.post<{ id: number }>('/user/runners', { runner_type: 'project_type', project_id: home.id });
+    const { other, runner } = await newProjectRunner(api);
     await page.goto(`/admin/runners/${runner.id}`);
     await page.getByRole('button', { name: 'Assign to a project…', exact: true }).click();
     const dialog = page.getByRole('alertdialog', { name: `Assign runner #${runner.id} to a project` });
@@ -587,10 +593,7 @@ test.describe('one press sends one write', () => {
   });
 
   eachPress('assign a runner from the project’s runners page', async ({ page, api }, press) => {
-    const [home, other] = [await newProject(api), await newProject(api)];
-    api.deleteAfter(`/projects/${home.id}`);
-    api.deleteAfter(`/projects/${other.id}`);
-    const runner = await api.post<{ id: number }>('/user/runners', { runner_type: 'project_type', project_id: home.id });
+    const { other, runner } = await newProjectRunner(api);
     await page.goto(`/projects/${other.id}/runners`);
     const others = page.getByRole('region', { name: 'Your other project runners' });
     const mark = await api.requestMark();
@@ -600,10 +603,7 @@ test.describe('one press sends one write', () => {
   });
 
   eachPress('unassign a runner from a project', async ({ page, api }, press) => {
-    const [home, other] = [await newProject(api), await newProject(api)];
-    api.deleteAfter(`/projects/${home.id}`);
-    api.deleteAfter(`/projects/${other.id}`);
-    const runner = await api.post<{ id: number }>('/user/runners', { runner_type: 'project_type', project_id: home.id });
+    const { other, runner } = await newProjectRunner(api);
     await api.post(`/projects/${other.id}/runners`, { runner_id: runner.id });
     await page.goto(`/admin/runners/${runner.id}`);
     const owners = page.getByRole('list', { name: 'Runner owners' });

@@ -3,6 +3,7 @@ import {
   assignRunner, deleteRunner, resetRunnerToken, runnersQueries, setRunnersPaused, unassignRunner, updateRunner,
   type RunnerProjectVariables, type SetPausedVariables, type UpdateRunnerVariables,
 } from '../../api/runners.ts';
+import type { Connection } from '../../api/http.ts';
 import { useConnection } from '../../api/react.ts';
 import { REPEAT_AFTER_MS, useWrite } from '../../components/use-write.ts';
 
@@ -51,21 +52,15 @@ export function useResetRunnerToken() {
   });
 }
 
-/** Which projects a runner serves: its page and every fleet list show it. */
-export function useAssignRunner() {
+/** Which projects a runner serves: its page and every fleet list show it, so all of them are read again. */
+function useRunnerProjectsWrite<T>(send: (connection: Connection, variables: RunnerProjectVariables) => Promise<T>) {
   const connection = useConnection();
   const queryClient = useQueryClient();
   return useWrite({
-    send: (variables: RunnerProjectVariables) => assignRunner(connection, variables),
+    send: (variables: RunnerProjectVariables) => send(connection, variables),
     refresh: () => queryClient.invalidateQueries({ queryKey: runnersQueries.all() }),
   });
 }
 
-export function useUnassignRunner() {
-  const connection = useConnection();
-  const queryClient = useQueryClient();
-  return useWrite({
-    send: (variables: RunnerProjectVariables) => unassignRunner(connection, variables),
-    refresh: () => queryClient.invalidateQueries({ queryKey: runnersQueries.all() }),
-  });
-}
+export const useAssignRunner = () => useRunnerProjectsWrite(assignRunner);
+export const useUnassignRunner = () => useRunnerProjectsWrite(unassignRunner);
