@@ -265,15 +265,23 @@ test.describe('as the administrator', () => {
     const commits = await api.get<Array<{ id: string; short_id: string; title: string }>>(`${base}/commits`);
     expect(commits).toHaveLength(2);
     await page.goto(path);
-    await page.getByRole('navigation', { name: 'Merge request' }).getByRole('link', { name: 'Commits' }).click();
+    // by the keyboard: the tab's link stays where it was, and keeps the focus
+    const commitsTab = page.getByRole('navigation', { name: 'Merge request' }).getByRole('link', { name: 'Commits' });
+    await commitsTab.focus();
+    await page.keyboard.press('Enter');
     await expect(page).toHaveURL(new RegExp(`${path}/commits$`));
+    await expect(commitsTab).toHaveAttribute('aria-current', 'page');
+    await expect(commitsTab).toBeFocused();
     const list = page.getByRole('list', { name: 'Commits of the merge request' });
     await expect(list.getByRole('listitem')).toHaveCount(2);
     for (const commit of commits) await expect(list.getByRole('listitem').filter({ hasText: commit.title })).toContainText(commit.short_id);
     expect(await axeViolations(page, 'merge request commits')).toEqual([]);
-    await list.getByRole('link', { name: 'Handle empty input' }).click();
+    // a commit's link leaves with the merge request's screen: the focus goes to the commit's screen
+    await list.getByRole('link', { name: 'Handle empty input' }).focus();
+    await page.keyboard.press('Enter');
     const handled = commits.find((commit) => commit.title === 'Handle empty input')!;
     await expect(page).toHaveURL(new RegExp(`/projects/${project.id}/commit/${handled.id}$`));
+    await expect(page.getByRole('main')).toBeFocused();
   });
 
   test('an XSS corpus in the title, description, notes, labels and branch name executes nothing', async ({ page, api }) => {

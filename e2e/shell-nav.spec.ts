@@ -197,6 +197,29 @@ test.describe('at 1440 px', () => {
     await expect(shell.section('Code')).toBeVisible();
   });
 
+  test('the keyboard: a link of the screen that opens another screen leaves the focus at the start of that screen, not of the page', async ({ page, api, connectAs }) => {
+    const group = await api.get<{ id: number; full_name: string }>(`/groups/${encodeURIComponent(DEMO_PATHS.bigGroup)}`);
+    await connectAs(page, DEMO_TOKENS.developer.secret);
+    await page.goto('/');
+    const main = page.getByRole('main');
+    const groupLink = page.getByRole('region', { name: 'Your groups' }).getByRole('link', { name: group.full_name, exact: true });
+    await groupLink.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { level: 1, name: `Members of ${group.full_name}` })).toBeVisible();
+    // the pressed link left with the home screen: the focus is on the new screen, and Tab goes on inside it
+    await expect(main).toBeFocused();
+    await page.keyboard.press('Tab');
+    expect(await main.evaluate((element) => element !== document.activeElement && element.contains(document.activeElement))).toBe(true);
+
+    // a link that keeps the screen (another list of it) keeps the focus
+    const allMembers = page.getByRole('navigation', { name: 'Member lists' }).getByRole('link', { name: 'All members' });
+    await allMembers.focus();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL((url) => url.searchParams.get('tab') === 'all');
+    await expect(allMembers).toHaveAttribute('aria-current', 'page');
+    await expect(allMembers).toBeFocused();
+  });
+
   test('the command palette: Ctrl+K, a project by name, a screen of where one is, arrows and Enter', async ({ page, api, connectAs }) => {
     const payments = await api.projectId(DEMO_PATHS.inheritedProject);
     const shell = new Shell(page);

@@ -8,6 +8,7 @@ import { ServicesContext } from './api/react.ts';
 import { createAppRouter } from './router.tsx';
 import { startRoutesOnPress } from './lib/press-preload.ts';
 import { keepFocusThroughDisable } from './lib/keep-focus.ts';
+import { handFocusToNewScreen } from './lib/screen-focus.ts';
 import { forgetEarly } from './api/early.ts';
 import { firstRequests, knownFrom, sendFirstRequests } from './api/first-requests.ts';
 import { apiBase } from './api/params.ts';
@@ -66,6 +67,12 @@ startRoutesOnPress(document, {
 
 // a button disabled while its write is sent gets the keyboard's focus back once it is enabled
 keepFocusThroughDisable(document);
+// a pressed link that leaves with its screen hands the focus to what replaces it
+handFocusToNewScreen({
+  currentMatches: () => router.state.matches,
+  beforeScreenRender: (listener) => router.subscribe('onBeforeRouteMount', listener),
+  outletOf: (routeId) => document.querySelector<HTMLElement>(`[data-outlet-of="${CSS.escape(routeId)}"]`),
+});
 
 void firstScreenStarted.then(() =>
   createRoot(document.getElementById('root')!).render(

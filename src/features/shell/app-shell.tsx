@@ -1,5 +1,5 @@
 import { useRef, type ReactNode } from 'react';
-import { useRouterState } from '@tanstack/react-router';
+import { rootRouteId, useRouterState } from '@tanstack/react-router';
 import { CommandPaletteOnDemand, ContextSwitcherOnDemand, UserMenuOnDemand } from './deferred-menus.tsx';
 import { usePreloadLikelyAreas } from './preload-likely-areas.ts';
 import { Sidebar, useSidebarState } from './sidebar.tsx';
@@ -57,7 +57,7 @@ function Main({ children }: { children: ReactNode }) {
   // only a navigation that takes a while is marked: a quick one would restyle the whole screen twice for nothing
   const busy = useSettled(navigating, BUSY_AFTER_MS) && navigating;
   return (
-    <main id="main" className="shell__main" tabIndex={-1} aria-busy={busy || undefined}>
+    <main id="main" className="shell__main" tabIndex={-1} data-outlet-of={rootRouteId} aria-busy={busy || undefined}>
       {children}
     </main>
   );

@@ -1,4 +1,5 @@
-import { createFileRoute, Outlet } from '@tanstack/react-router';
+import { createFileRoute } from '@tanstack/react-router';
+import { ScreenOutlet } from '../../../../../components/screen-outlet.tsx';
 import { loadMergeRequestDetail } from '../../../../../features/merge-requests/detail-route-options.ts';
 import { MergeRequestLayout } from '../../../../../features/merge-requests/merge-request-layout.tsx';
 import { idParams } from '../../../../../lib/route-params.ts';
@@ -16,7 +17,7 @@ function MergeRequestRoute() {
   // another merge request is another screen: its tabs' state starts afresh
   return (
     <MergeRequestLayout key={`${projectId}/${mergeRequestIid}`} projectId={Number(projectId)} iid={Number(mergeRequestIid)}>
-      <Outlet />
+      <ScreenOutlet of={Route.id} />
     </MergeRequestLayout>
   );
 }

@@ -1,4 +1,5 @@
-import { createFileRoute, Outlet } from '@tanstack/react-router';
+import { createFileRoute } from '@tanstack/react-router';
+import { ScreenOutlet } from '../../../../../components/screen-outlet.tsx';
 import { PipelineLayout } from '../../../../../features/jobs/pipeline-layout.tsx';
 import { loadPipeline } from '../../../../../features/jobs/route-options.ts';
 import { idParams } from '../../../../../lib/route-params.ts';
@@ -16,7 +17,7 @@ function PipelineRoute() {
   // another pipeline is another screen: its tabs' state starts afresh
   return (
     <PipelineLayout key={`${projectId}/${pipelineId}`} projectId={Number(projectId)} pipelineId={Number(pipelineId)}>
-      <Outlet />
+      <ScreenOutlet of={Route.id} />
     </PipelineLayout>
   );
 }
