@@ -51,7 +51,12 @@ test.describe('branches (administrator)', () => {
     await expect(branches.badge('main', 'default')).toBeVisible();
     await expect(branches.badge('main', 'protected')).toBeVisible();
     await expect(branches.deleteButton('main')).toBeDisabled();
-    await expect(branches.deleteButton('main')).toHaveAttribute('title', 'The default branch of a project cannot be deleted.');
+    await expect(branches.deleteButton('main')).toHaveAccessibleDescription('The default branch of a project cannot be deleted.');
+    // a press says why on screen (a title alone reached a mouse's hover, never a keyboard or a phone)
+    await branches.deleteButton('main').focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByText('The default branch of a project cannot be deleted.', { exact: true })).toBeVisible();
+    await expect(branches.dialog).toHaveCount(0);
 
     // typing a regex puts it in the URL
     await branches.match.selectOption('regex');
@@ -200,7 +205,10 @@ test.describe('branches (developer)', () => {
     await expect(branches.protectButton('feature/alpha')).toBeDisabled();
     await expect(branches.page.getByRole('main').getByRole('note')).toContainText('Only Maintainers and Owners of this project can protect and unprotect branches.');
     await expect(branches.deleteButton('release/1.0')).toBeDisabled();
-    await expect(branches.deleteButton('release/1.0')).toHaveAttribute('title', 'This branch is protected: only Maintainers and Owners can delete it.');
+    await expect(branches.deleteButton('release/1.0')).toHaveAccessibleDescription('This branch is protected: only Maintainers and Owners can delete it.');
+    await branches.deleteButton('release/1.0').click({ force: true });
+    await expect(page.getByText('This branch is protected: only Maintainers and Owners can delete it.', { exact: true })).toBeVisible();
+    await expect(branches.dialog).toHaveCount(0);
 
     // protected meanwhile, behind the screen's back: the platform refuses and the dialog says so
     await branches.deleteButton('feature/beta').click();

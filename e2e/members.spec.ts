@@ -498,6 +498,33 @@ test.describe('managing project members as a project Maintainer', () => {
     await expect(members.row(person.name)).toHaveCount(0);
   });
 
+  test('a project’s Owner is not the Maintainer’s to change: Edit and Remove are reached, and say why when pressed', async ({ page, api, connectAs }) => {
+    const projectId = await api.projectId(DEMO_PATHS.inheritedProject);
+    const owner = await api.createUser();
+    await api.post(`/projects/${projectId}/members`, { user_id: owner.id, access_level: 50 });
+    api.deleteAfter(`/projects/${projectId}/members/${owner.id}`);
+    const members = new MembersPage(page);
+    await connectAs(page, DEMO_TOKENS.maintainer.secret);
+    await members.gotoProject(projectId);
+    await members.search.fill(owner.username);
+    await expect(members.row(owner.name)).toContainText('Owner');
+    const why = 'Only Owners can change an Owner.';
+    for (const button of [members.editButton(owner.name), members.removeButton(owner.name)]) {
+      await expect(button).toBeDisabled();
+      await expect(button).toHaveAccessibleDescription(why);
+    }
+    await members.removeButton(owner.name).focus();
+    await page.keyboard.press('Enter');
+    // one reason on screen: the pressed button's (each button's describes it, unseen until pressed)
+    const shownReasons = members.row(owner.name).getByText(why, { exact: true }).filter({ visible: true });
+    await expect(shownReasons).toHaveCount(1);
+    await expect(page.getByRole('alertdialog')).toHaveCount(0);
+    // leaving the button folds the reason
+    await page.keyboard.press('Shift+Tab');
+    await expect(members.editButton(owner.name)).toBeFocused();
+    await expect(shownReasons).toHaveCount(0);
+  });
+
   test('the screen comes whole: the project’s name and the Maintainer’s actions show with the first row, not after it', async ({ page, api, connectAs }) => {
     const projectId = await api.projectId(DEMO_PATHS.inheritedProject);
     const project = await api.get<{ name_with_namespace: string }>(`/projects/${projectId}`);

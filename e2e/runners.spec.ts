@@ -343,8 +343,20 @@ test('a runner of two projects is its owners’ in either: a Maintainer of the s
   await page.goto(`/runners/${runner.id}`);
   const detail = new RunnerPage(page);
   await expect(detail.button('Edit settings')).toBeVisible();
-  // the platform deletes a runner of several projects for administrators only
+  // the platform deletes a runner of several projects for administrators only: the keyboard reaches
+  // the button, which says why, and a press tells it on screen without asking to delete
+  const why = 'The runner serves several projects: unassign it from the others first, or ask an administrator to delete it.';
   await expect(detail.button('Delete runner')).toBeDisabled();
+  await expect(detail.button('Delete runner')).toHaveAccessibleDescription(why);
+  await detail.button('Delete runner').focus();
+  await expect(detail.button('Delete runner')).toBeFocused();
+  await expect(page.getByText(why, { exact: true })).toBeHidden();
+  await page.keyboard.press('Enter');
+  await expect(page.getByText(why, { exact: true })).toBeVisible();
+  await expect(page.getByRole('alertdialog')).toHaveCount(0);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await expect(page.getByText(why, { exact: true })).toBeHidden();
   await expect(detail.section('Jobs').getByRole('note')).toHaveCount(0);
   await expect(detail.section('Jobs').getByText('This runner has run no jobs you can see.')).toBeVisible();
 

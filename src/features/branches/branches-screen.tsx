@@ -4,6 +4,7 @@ import { branchesQueries, type Branch, type ProtectedBranch } from '../../api/br
 import { useConnection } from '../../api/react.ts';
 import { useProjectCaller } from '../../components/use-project-caller.ts';
 import { RoleUnread } from '../../components/role-unread.tsx';
+import { RefusableButton } from '../../components/refusable-button.tsx';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { PerPageSelect, SearchInput } from '../../components/list-controls.tsx';
@@ -143,6 +144,7 @@ function BranchList({ projectId, search, caller }: { projectId: number; search: 
   usePrefetch(list.data?.nextPage && sendable ? branchesQueries.list(connection, projectId, { ...params, page: list.data.nextPage }) : null);
   const rules: readonly ProtectedBranch[] = protections.data ?? [];
   const protect = protectRefusal(caller);
+  const push = pushRefusal(caller);
 
   const columns: ColumnDef<Branch>[] = [
     {
@@ -185,17 +187,16 @@ function BranchList({ projectId, search, caller }: { projectId: number; search: 
                 Protect
               </button>
             )}
-            <button
-              type="button"
-              className="button button--danger-quiet"
-              disabled={refusal !== null}
-              title={refusal ?? undefined}
-              aria-label={`Delete ${branch.name}`}
-              onClick={() => setDeleting(branch)}
-            >
-              Delete
-            </button>
-            {refusal && !branch.default ? <span className="sr-only">{`${branch.name} cannot be deleted: ${refusal}`}</span> : null}
+            {refusal !== null && refusal === push ? (
+              // the note above says why for every branch
+              <button type="button" className="button button--danger-quiet" disabled aria-label={`Delete ${branch.name}`}>
+                Delete
+              </button>
+            ) : (
+              <RefusableButton refusal={refusal} className="button button--danger-quiet" aria-label={`Delete ${branch.name}`} onClick={() => setDeleting(branch)}>
+                Delete
+              </RefusableButton>
+            )}
           </div>
         );
       },

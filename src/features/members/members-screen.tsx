@@ -18,6 +18,7 @@ import { BreakableText } from '../../components/breakable-text.tsx';
 import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
 import { useCallerRole } from '../../components/use-my-access.ts';
 import { RoleUnread } from '../../components/role-unread.tsx';
+import { RefusableButton } from '../../components/refusable-button.tsx';
 
 // the forms (react-hook-form and the resolver) load after the list, not before its first row
 const loadDialogs = chunk(() => import('./member-dialogs.tsx'));
@@ -163,15 +164,15 @@ export function MembersScreen({ kind, scope, sourceName: loadedName, topLevelGro
         cell: ({ row: { original: member } }) => {
           if (tab === 'all' && !directIds.has(member.id)) return <span className="muted">Managed where granted</span>;
           const ownerLocked = kind === 'project' && member.access_level === 50 && role < 50;
-          const reason = ownerLocked ? 'Only Owners can change an Owner' : undefined;
+          const refusal = ownerLocked ? 'Only Owners can change an Owner.' : null;
           return (
             <span className="row-actions">
-              <button type="button" className="button" aria-label={`Edit ${member.name}`} disabled={ownerLocked} title={reason} onClick={() => setEditing(member)}>
+              <RefusableButton refusal={refusal} className="button" aria-label={`Edit ${member.name}`} onClick={() => setEditing(member)}>
                 Edit
-              </button>
-              <button type="button" className="button button--danger-quiet" aria-label={`Remove ${member.name}`} disabled={ownerLocked} title={reason} onClick={() => setRemoving(member)}>
+              </RefusableButton>
+              <RefusableButton refusal={refusal} className="button button--danger-quiet" aria-label={`Remove ${member.name}`} onClick={() => setRemoving(member)}>
                 Remove
-              </button>
+              </RefusableButton>
             </span>
           );
         },

@@ -4,6 +4,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useActiveSession, useConnection, useInstancePage } from '../../api/react.ts';
 import { JOB_STATUSES, RUNNER_ACCESS_LEVELS, runnersQueries, type RunnerDetail, type RunnerJob } from '../../api/runners.ts';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
+import { RefusableButton } from '../../components/refusable-button.tsx';
 import { ErrorPanel, errorText } from '../../components/error-panel.tsx';
 import { useSetSearch } from '../../components/list-hooks.ts';
 import { PerPageSelect } from '../../components/list-controls.tsx';
@@ -99,9 +100,9 @@ export function RunnerScreen({ runnerId, fromAdmin, search }: RunnerScreenProps)
             <button type="button" className="button" onClick={() => setResetting(true)}>
               Reset token
             </button>
-            <button type="button" className="button button--danger-quiet" disabled={deleteRefused !== null} title={deleteRefused ?? undefined} onClick={() => setDeleting(true)}>
+            <RefusableButton refusal={deleteRefused} className="button button--danger-quiet" onClick={() => setDeleting(true)}>
               Delete runner
-            </button>
+            </RefusableButton>
           </div>
         ) : null}
       </header>
