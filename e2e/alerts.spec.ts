@@ -235,11 +235,15 @@ test('the alert list: tabs with counts, search and sort in the URL; alert text f
   expect((await notify(http, { title: 'Done alert', fingerprint: 'done' })).status).toBe(200);
   expect((await notify(http, { title: 'Done alert', fingerprint: 'done', end_time: '2026-11-26T12:00:00Z' })).status).toBe(200);
 
+  const mark = await api.requestMark();
   await page.goto(`/projects/${project.id}/alerts`);
   await expect(page.getByRole('heading', { level: 1, name: `Alerts of ${project.name_with_namespace}` })).toBeVisible();
   const tabs = page.getByRole('navigation', { name: 'Alert statuses' });
   const open = XSS_CORPUS.length + 1;
   await expect(tabs.getByRole('link', { name: `Open ${open}` })).toBeVisible();
+  // the list's query went out with the boot script, and the screen took its answer: asked once
+  await page.waitForLoadState('networkidle');
+  expect(await api.requestsSince(mark, { method: 'POST', path: '/api/graphql' })).toHaveLength(1);
   await expect(tabs.getByRole('link', { name: 'Resolved 1' })).toBeVisible();
   await expect(tabs.getByRole('link', { name: `All ${open + 1}` })).toBeVisible();
   const table = page.getByRole('table', { name: 'Alerts' });

@@ -148,6 +148,9 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
 
   app.use(`${API_PREFIX}/*`, requests.middleware());
   app.use(`${API_PREFIX}/*`, compressJson());
+  // GraphQL answers are JSON the API's clients read too: counted and compressed as REST's are
+  app.use('/api/graphql', requests.middleware());
+  app.use('/api/graphql', compressJson());
 
   app.use(`${API_PREFIX}/*`, async (c, next) => {
     const url = c.req.url;

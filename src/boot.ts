@@ -1,5 +1,4 @@
 import { firstRequests, sendFirstRequests } from './api/first-requests.ts';
-import { apiBase } from './api/params.ts';
 import { storedActiveSession, usableStorage } from './api/stored-session.ts';
 
 /**
@@ -8,4 +7,4 @@ import { storedActiveSession, usableStorage } from './api/stored-session.ts';
  * its loaders ask for the same URLs (api/early.ts).
  */
 const active = storedActiveSession(usableStorage(() => globalThis.localStorage), usableStorage(() => globalThis.sessionStorage));
-if (active) sendFirstRequests(apiBase(active.connection), active.token, firstRequests(location.pathname, location.search, location.hash, active.connection));
+if (active) sendFirstRequests(active.connection, active.token, firstRequests(location.pathname, location.search, location.hash, active.connection));

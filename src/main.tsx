@@ -11,7 +11,6 @@ import { keepFocusThroughDisable } from './lib/keep-focus.ts';
 import { handFocusToNewScreen } from './lib/screen-focus.ts';
 import { forgetEarly } from './api/early.ts';
 import { firstRequests, knownFrom, sendFirstRequests } from './api/first-requests.ts';
-import { apiBase } from './api/params.ts';
 import './styles.css';
 
 const queryClient = createQueryClient();
@@ -59,7 +58,7 @@ startRoutesOnPress(document, {
     // the screen's first requests go out before its route's code has run (api/first-requests.ts)
     const active = session.getActive();
     const url = new URL(href, location.origin);
-    if (active) sendFirstRequests(apiBase(active.connection), active.token, firstRequests(url.pathname, url.search, url.hash, active.connection, known));
+    if (active) sendFirstRequests(active.connection, active.token, firstRequests(url.pathname, url.search, url.hash, active.connection, known));
     // a failure is the navigation's to show (it runs the same loaders again)
     void router.preloadRoute({ href } as Parameters<typeof router.preloadRoute>[0]).catch(() => undefined);
   },

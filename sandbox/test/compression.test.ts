@@ -10,10 +10,12 @@ const request = (path: string, headers: Record<string, string> = {}, method = 'G
   h.app.request(`http://localhost/api/v4${path}`, { method, headers: { 'PRIVATE-TOKEN': h.adminToken, ...headers } });
 
 let projectId = 0;
+let projectPath = '';
 beforeAll(async () => {
   for (let index = 0; index < 8; index++) await h.post('/groups', { name: `Compressed ${index}`, path: `compressed-${index}` });
-  const project = await h.post<{ id: number }>('/projects', { name: 'Raw', initialize_with_readme: true });
+  const project = await h.post<{ id: number; path_with_namespace: string }>('/projects', { name: 'Raw', initialize_with_readme: true });
   projectId = project.body.id;
+  projectPath = project.body.path_with_namespace;
   await h.post(`/projects/${projectId}/repository/commits`, {
     branch: 'main',
     commit_message: 'a big JSON file',
@@ -50,6 +52,20 @@ describe('JSON answers are gzipped when the client accepts it, as behind the pla
     const small = await request('/version', { 'Accept-Encoding': 'gzip' });
     expect(small.headers.get('content-encoding')).toBeNull();
     expect(await small.json()).toHaveProperty('version');
+  });
+
+  it('gzips a GraphQL answer as it does REST', async () => {
+    // the project sixty times over (aliases): an answer past the size worth compressing
+    const query = `query { ${Array.from({ length: 60 }, (_, index) => `p${index}: project(fullPath: ${JSON.stringify(projectPath)}) { id fullPath }`).join(' ')} }`;
+    const headers = { 'PRIVATE-TOKEN': h.adminToken, 'Content-Type': 'application/json' };
+    const answer = await h.app.request('http://localhost/api/graphql', { method: 'POST', headers: { ...headers, 'Accept-Encoding': 'gzip' }, body: JSON.stringify({ query }) });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-encoding')).toBe('gzip');
+    const zipped = JSON.parse(zlib.gunzipSync(Buffer.from(await answer.arrayBuffer())).toString()) as { data: Record<string, { fullPath: string }> };
+    expect(Object.values(zipped.data).map((project) => project.fullPath)).toEqual(Array(60).fill(projectPath));
+    const plain = await h.app.request('http://localhost/api/graphql', { method: 'POST', headers, body: JSON.stringify({ query }) });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(zipped).toEqual(await plain.json());
   });
 
   it('leaves raw file downloads and HEAD answers untouched', async () => {

@@ -4,7 +4,7 @@ import { ApiError, describeErrorBody } from './errors.ts';
 import { graphqlRequest } from './graphql.ts';
 import type { Connection } from './http.ts';
 import { loose } from './schema.ts';
-import type { AlertSort, AlertTab } from './vocabulary.ts';
+import { ALERTS_QUERY, ALERT_FIELDS, alertListVariables, type AlertListParams } from './graphql-reads.ts';
 
 /**
  * Alerts and alert integrations of a project, through the platform's GraphQL API (spec 3, 4.9;
@@ -13,7 +13,9 @@ import type { AlertSort, AlertTab } from './vocabulary.ts';
  * console server's relay (`sendTestAlert`), never from here to the endpoint: it answers no CORS.
  */
 
-// -- vocabulary
+// -- vocabulary (a tab's statuses and the list's params: api/graphql-reads.ts, which the boot script sends)
+
+export { ALERTS_PER_PAGE, tabStatuses, type AlertListParams } from './graphql-reads.ts';
 
 export const ALERT_STATUSES = ['TRIGGERED', 'ACKNOWLEDGED', 'RESOLVED', 'IGNORED'] as const;
 export type AlertStatus = (typeof ALERT_STATUSES)[number];
@@ -22,12 +24,6 @@ export const ALERT_STATUS_LABELS: Readonly<Record<AlertStatus, string>> = { TRIG
 export const ALERT_SEVERITY_VALUES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO', 'UNKNOWN'] as const;
 export type AlertSeverityValue = (typeof ALERT_SEVERITY_VALUES)[number];
 
-/** The platform's AlertManagementAlertSort values the list offers. */
-export function tabStatuses(tab: AlertTab): AlertStatus[] | undefined {
-  if (tab === 'all') return undefined;
-  if (tab === 'open') return ['TRIGGERED', 'ACKNOWLEDGED'];
-  return [tab.toUpperCase() as AlertStatus];
-}
 
 /** AlertManagementPayloadAlertFieldName: the alert fields a custom mapping may fill. */
 export const PAYLOAD_FIELD_NAMES = ['TITLE', 'DESCRIPTION', 'START_TIME', 'END_TIME', 'SERVICE', 'MONITORING_TOOL', 'HOSTS', 'SEVERITY', 'FINGERPRINT', 'GITLAB_ENVIRONMENT_NAME'] as const;
@@ -116,8 +112,6 @@ export type PageInfo = z.infer<typeof pageInfoSchema>;
 
 const INTEGRATION_FIELDS = 'id type name active token url apiUrl';
 const HTTP_INTEGRATION_FIELDS = `${INTEGRATION_FIELDS} payloadExample payloadAttributeMappings { fieldName path type label }`;
-const USER_FIELDS = 'id username name avatarUrl webUrl';
-const ALERT_FIELDS = `iid title severity status startedAt endedAt eventCount createdAt updatedAt assignees { nodes { ${USER_FIELDS} } } issue { iid webUrl title state }`;
 const ALERT_DETAIL_FIELDS = `${ALERT_FIELDS} description service monitoringTool hosts runbook details`;
 
 const INTEGRATIONS_QUERY = `query alertIntegrations($fullPath: ID!) {
@@ -129,16 +123,6 @@ const INTEGRATIONS_QUERY = `query alertIntegrations($fullPath: ID!) {
 
 const PAYLOAD_FIELDS_QUERY = `query alertPayloadFields($fullPath: ID!, $payloadExample: String!) {
   project(fullPath: $fullPath) { alertManagementPayloadFields(payloadExample: $payloadExample) { path label type } }
-}`;
-
-const ALERTS_QUERY = `query alerts($fullPath: ID!, $statuses: [AlertManagementStatus!], $search: String, $sort: AlertManagementAlertSort, $first: Int, $after: String) {
-  project(fullPath: $fullPath) {
-    alertManagementAlerts(statuses: $statuses, search: $search, sort: $sort, first: $first, after: $after) {
-      nodes { ${ALERT_FIELDS} }
-      pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
-    }
-    alertManagementAlertStatusCounts(search: $search) { all open triggered acknowledged resolved ignored }
-  }
 }`;
 
 const ALERT_QUERY = `query alert($fullPath: ID!, $iid: String!) {
@@ -184,15 +168,6 @@ export async function fetchPayloadFields(connection: Connection, fullPath: strin
   return projectOf(await graphqlRequest(connection, PAYLOAD_FIELDS_QUERY, { fullPath, payloadExample }, schema, signal)).alertManagementPayloadFields;
 }
 
-export const ALERTS_PER_PAGE = 20;
-
-export interface AlertListParams {
-  tab: AlertTab;
-  search: string;
-  sort: AlertSort;
-  /** The cursor of the platform's connection the page starts after; none for the first page. */
-  after?: string;
-}
 
 export interface AlertList {
   alerts: Alert[];
@@ -208,15 +183,7 @@ export async function fetchAlerts(connection: Connection, fullPath: string, para
       alertManagementAlertStatusCounts: z.nullish(statusCountsSchema),
     }),
   );
-  const variables = {
-    fullPath,
-    statuses: tabStatuses(params.tab),
-    search: params.search || undefined,
-    sort: params.sort,
-    first: ALERTS_PER_PAGE,
-    after: params.after || undefined,
-  };
-  const project = projectOf(await graphqlRequest(connection, ALERTS_QUERY, variables, schema, signal));
+  const project = projectOf(await graphqlRequest(connection, ALERTS_QUERY, alertListVariables(fullPath, params), schema, signal));
   const counts = project.alertManagementAlertStatusCounts ?? { all: 0, open: 0, triggered: 0, acknowledged: 0, resolved: 0, ignored: 0 };
   return {
     alerts: project.alertManagementAlerts?.nodes ?? [],

@@ -1,9 +1,10 @@
 /**
- * GETs sent before the code that reads them is there: a deep link's first requests go out from
+ * Reads sent before the code that reads them is there: a deep link's first requests go out from
  * the small boot script while the console's code is still downloading, and a pressed link's as the
- * button goes down, before its route's code has run (api/first-requests.ts says which). The API
- * client takes such an answer when it asks for the same URL with the same token; one nobody takes
- * within KEEP_MS is dropped.
+ * button goes down, before its route's code has run (api/first-requests.ts says which). They are
+ * JSON GETs, and GraphQL queries (a POST whose body is the query: the body is part of what is
+ * asked). The API client takes such an answer when it asks for the same URL and body with the same
+ * token; one nobody takes within KEEP_MS is dropped.
  */
 
 const KEEP_MS = 10_000;
@@ -41,6 +42,9 @@ export function canonicalUrl(url: string): string {
   return parsed.href;
 }
 
+/** What a read asks: its URL, and a POST's body (a GraphQL query) after it. */
+const requestKey = (url: string, body: string | undefined) => (body === undefined ? canonicalUrl(url) : `${canonicalUrl(url)}\n${body}`);
+
 /** What the client sends with a JSON GET (api/http.ts): an early request must be that same request. */
 export function jsonGetHeaders(token: string | null): Record<string, string> {
   const headers: Record<string, string> = { Accept: 'application/json' };
@@ -49,19 +53,20 @@ export function jsonGetHeaders(token: string | null): Record<string, string> {
 }
 
 /**
- * Sends a JSON GET of `url` now, unless one is already waiting or the URL was answered within
- * `freshMs` (how long the cache shows its answer without asking) for this token. Resolves with the
- * response (for a request that depends on it), or null when nothing was sent.
+ * Sends a JSON GET of `url` now (a POST of `body`, a GraphQL query, when given), unless one is
+ * already waiting or the same was answered within `freshMs` (how long the cache shows its answer
+ * without asking) for this token. Resolves with the response (for a request that depends on it),
+ * or null when nothing was sent.
  */
-export function startEarly(url: string, token: string, freshMs = FRESH_MS, now = performance.now()): Promise<Response> | null {
-  const key = canonicalUrl(url);
+export function startEarly(url: string, token: string, freshMs = FRESH_MS, now = performance.now(), body?: string): Promise<Response> | null {
+  const key = requestKey(url, body);
   const last = answered.get(key);
   if (last && last.token === token && now - last.at < freshMs) return null;
   // a loader already asking (a link's hover preload, before the press) is answered for this screen too
   if (inFlight.get(key)?.token === token) return null;
   const pending = waiting.get(key);
   if (pending && pending.token === token && now - pending.at < KEEP_MS) return pending.response;
-  const response = fetch(url, { headers: jsonGetHeaders(token) });
+  const response = fetch(url, body === undefined ? { headers: jsonGetHeaders(token) } : { method: 'POST', headers: { ...jsonGetHeaders(token), 'Content-Type': 'application/json' }, body });
   // a failure is the taker's to report; one nobody takes must not surface as unhandled
   response.catch(() => undefined);
   waiting.set(key, { token, at: now, response });
@@ -72,12 +77,13 @@ export function startEarly(url: string, token: string, freshMs = FRESH_MS, now =
 }
 
 /**
- * The client's GET of `url` with `token`, from its start to its answer: the early answer to read
- * instead of sending (once), and `done` to call when it is answered. Until then a press sends no
- * early request for the URL; a 2xx answer counts as fresh for FRESH_MS.
+ * The client's GET of `url` (or its GraphQL query, `body`) with `token`, from its start to its
+ * answer: the early answer to read instead of sending (once), and `done` to call when it is
+ * answered. Until then a press sends no early request for it; a 2xx answer counts as fresh for
+ * FRESH_MS.
  */
-export function asking(url: string, token: string, now = performance.now()): { early: Promise<Response> | null; done: (ok: boolean) => void } {
-  const key = canonicalUrl(url);
+export function asking(url: string, token: string, now = performance.now(), body?: string): { early: Promise<Response> | null; done: (ok: boolean) => void } {
+  const key = requestKey(url, body);
   const pending = waiting.get(key);
   waiting.delete(key);
   const early = pending && pending.token === token && now - pending.at < KEEP_MS ? pending.response : null;

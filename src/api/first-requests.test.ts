@@ -3,7 +3,6 @@ import { QueryClient } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { canonicalUrl, forgetEarly } from './early.ts';
 import { firstRequests, knownFrom, sendFirstRequests } from './first-requests.ts';
-import { apiBase } from './params.ts';
 import { groupListsKey, myAccessKey, projectDetailKey } from './keys.ts';
 import type { Connection } from './http.ts';
 import type { SessionStore } from './session.ts';
@@ -28,6 +27,8 @@ import { Route as GroupMergeRequests } from '../routes/groups/$groupId/merge-req
 import { Route as Home } from '../routes/index.tsx';
 import { Route as Groups } from '../routes/groups/index.tsx';
 import { Route as Projects } from '../routes/projects/index.tsx';
+import { Route as Alerts } from '../routes/projects/$projectId/alerts/index.tsx';
+import { Route as RegistryImage } from '../routes/projects/$projectId/registry/$repositoryId.tsx';
 
 const INSTANCE = 'http://instance.test';
 const USER_ID = 7;
@@ -40,13 +41,33 @@ const PROJECT = {
 /** The caller's membership (members/all) with this role. */
 const memberWith = (accessLevel: number) => ({ id: USER_ID, username: 'me', name: 'Me', state: 'active', locked: false, avatar_url: null, web_url: `${INSTANCE}/me`, access_level: accessLevel });
 
-/** Every GET sent, answered as the instance would for these screens: the project, the caller as a member with `role`, else an empty list. */
+/** A GraphQL query's answer for these screens: no alerts, no tags. */
+function graphqlAnswer(query: string): unknown {
+  if (query.includes('alertManagementAlerts')) {
+    return { data: { project: { alertManagementAlerts: { nodes: [], pageInfo: { hasNextPage: false, hasPreviousPage: false } }, alertManagementAlertStatusCounts: { all: 0, open: 0, triggered: 0, acknowledged: 0, resolved: 0, ignored: 0 } } } };
+  }
+  return { data: { containerRepository: { tags: { nodes: [], pageInfo: { hasNextPage: false, endCursor: null } } } } };
+}
+
+/** The URL of a request, and its body after it when it has one (a GraphQL query is a POST). */
+const asked = (url: string, init?: RequestInit) => (typeof init?.body === 'string' ? `${url}\n${init.body}` : url);
+/** `asked`, the same whatever the order of the URL's query parameters. */
+const canonical = (request: string) => {
+  const [url, ...body] = request.split('\n');
+  return [canonicalUrl(url!), ...body].join('\n');
+};
+
+/**
+ * Every request sent (`asked`), answered as the instance would for these screens: the project, the
+ * caller as a member with `role`, GraphQL's empty alerts and tags, else an empty list.
+ */
 function instance(role = 50): string[] {
   const sent: string[] = [];
-  vi.stubGlobal('fetch', async (url: string) => {
-    sent.push(url);
+  vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
+    sent.push(asked(url, init));
     const { pathname: path, searchParams } = new URL(url);
-    const body = path === '/api/v4/projects/10' ? PROJECT : path.endsWith('/members/all') && searchParams.getAll('user_ids[]').includes(String(USER_ID)) ? [memberWith(role)] : [];
+    const body =
+      path === '/api/graphql' ? graphqlAnswer(JSON.parse(String(init?.body)).query) : path === '/api/v4/projects/10' ? PROJECT : path.endsWith('/members/all') && searchParams.getAll('user_ids[]').includes(String(USER_ID)) ? [memberWith(role)] : [];
     return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json', 'X-Page': '1', 'X-Per-Page': '20' } });
   });
   return sent;
@@ -113,6 +134,8 @@ const CASES: Case[] = [
   ["every group, for an administrator", ['/groups/', '', ''], true, Groups, {}, searchOf(Groups)],
   ['the projects I belong to', ['/projects', '', ''], false, Projects, {}, searchOf(Projects)],
   ["every project, for an administrator", ['/projects', '', ''], true, Projects, {}, searchOf(Projects)],
+  ["a project's open alerts (GraphQL, by the project's full path)", ['/projects/10/alerts', '', ''], false, Alerts, { projectId: '10' }, searchOf(Alerts)],
+  ["an image's first tags (GraphQL) and the image", ['/projects/10/registry/3', '', ''], false, RegistryImage, { projectId: '10', repositoryId: '3' }, {}],
 ].map(([name, address, isAdmin, route, params, deps]) => ({ name, address, isAdmin, load: routeLoader(route as never, params as Record<string, string>, deps, address as Case['address']) }) as Case);
 
 afterEach(() => {
@@ -126,37 +149,50 @@ describe('the first requests of a screen, sent before its code is there', () => 
     expect(requests.length).toBeGreaterThan(0);
     const sentByLoader = instance();
     await load(loaderContext(isAdmin));
-    const loaderUrls = new Set(sentByLoader.map(canonicalUrl));
+    const loaderUrls = new Set(sentByLoader.map(canonical));
     vi.unstubAllGlobals();
     // the loader's answers would count as fresh: nothing would be sent early
     forgetEarly();
 
     const early = instance();
-    sendFirstRequests(apiBase({ instanceUrl: INSTANCE }), TOKEN, requests);
+    sendFirstRequests({ instanceUrl: INSTANCE }, TOKEN, requests);
     for (let tick = 0; tick < 5; tick++) await settle();
     expect(early.length).toBeGreaterThan(0);
-    for (const url of early) expect(loaderUrls, `${url} is not among the loader's requests`).toContain(canonicalUrl(url));
+    for (const url of early) expect(loaderUrls, `${url} is not among the loader's requests`).toContain(canonical(url));
   });
 
   it.each(CASES)('$name: the loader takes the early answers instead of asking again', async ({ address, isAdmin, load }) => {
     const sent = instance();
-    sendFirstRequests(apiBase({ instanceUrl: INSTANCE }), TOKEN, firstRequests(...address, { isAdmin, userId: USER_ID }));
+    sendFirstRequests({ instanceUrl: INSTANCE }, TOKEN, firstRequests(...address, { isAdmin, userId: USER_ID }));
     for (let tick = 0; tick < 5; tick++) await settle();
     await load(loaderContext(isAdmin));
-    const canonical = sent.map(canonicalUrl);
-    expect(canonical.length).toBe(new Set(canonical).size);
+    const requests = sent.map(canonical);
+    expect(requests.length).toBe(new Set(requests).size);
   });
 
   it.each(CASES)("$name: a press while its loader is already asking (a hover's preload) asks nothing twice", async ({ address, isAdmin, load }) => {
     const sent = instance();
     const loading = load(loaderContext(isAdmin));
-    sendFirstRequests(apiBase({ instanceUrl: INSTANCE }), TOKEN, firstRequests(...address, { isAdmin, userId: USER_ID }));
+    sendFirstRequests({ instanceUrl: INSTANCE }, TOKEN, firstRequests(...address, { isAdmin, userId: USER_ID }));
     await loading;
-    const canonical = sent.map(canonicalUrl);
-    expect(canonical.length).toBe(new Set(canonical).size);
+    const requests = sent.map(canonical);
+    expect(requests.length).toBe(new Set(requests).size);
+  });
+
+  it("a project's alerts with the project held: the press sends the query at once, and the loader asks nothing more", async () => {
+    const context = loaderContext(false);
+    context.queryClient.setQueryData(projectDetailKey(10), PROJECT);
+    const requests = firstRequests('/projects/10/alerts', '', '', { isAdmin: false, userId: USER_ID }, knownFrom(context.queryClient));
+    expect(requests).toHaveLength(1);
+    expect(requests[0]).toHaveProperty('graphql.variables.fullPath', 'lumen/lumen');
+    const sent = instance();
+    sendFirstRequests({ instanceUrl: INSTANCE }, TOKEN, requests);
+    await routeLoader(Alerts as never, { projectId: '10' }, searchOf(Alerts), ['/projects/10/alerts', '', ''])(context);
+    expect(sent.map((request) => new URL(request.split('\n')[0]!).pathname)).toEqual(['/api/graphql']);
   });
 
   it('leaves a filtered list, or a search it does not know, to the loader', () => {
+    expect(firstRequests('/projects/10/alerts', '?tab=%22all%22', '', { isAdmin: true, userId: USER_ID })).toEqual([]);
     expect(firstRequests('/groups/5/members', '?query=ana', '', { isAdmin: true, userId: USER_ID })).toEqual([]);
     expect(firstRequests('/admin/runners', '?status=%22online%22', '', { isAdmin: true, userId: USER_ID })).toEqual([]);
     expect(firstRequests('/projects/10/tree/src', '?ref=123', '', { isAdmin: true, userId: USER_ID })).toEqual([]);
@@ -174,7 +210,7 @@ describe('the first requests of a screen, sent before its code is there', () => 
     ["a project's runners, of its Maintainers", ProjectRunners, '/projects/10/runners', { projectId: '10' }, 30],
   ])('%s: a lesser role is read first, and the list it would be refused is asked for neither early nor by the loader', async (_, route, pathname, params, role) => {
     const early = instance(role);
-    sendFirstRequests(apiBase({ instanceUrl: INSTANCE }), TOKEN, firstRequests(pathname, '', '', { isAdmin: false, userId: USER_ID }));
+    sendFirstRequests({ instanceUrl: INSTANCE }, TOKEN, firstRequests(pathname, '', '', { isAdmin: false, userId: USER_ID }));
     for (let tick = 0; tick < 5; tick++) await settle();
     expect(early.map((url) => new URL(url).pathname)).toEqual([`/api/v4${pathname.replace('/runners', '')}/members/all`]);
     vi.unstubAllGlobals();
@@ -187,7 +223,7 @@ describe('the first requests of a screen, sent before its code is there', () => 
     vi.unstubAllGlobals();
     forgetEarly();
     const allowed = instance(role + 10);
-    sendFirstRequests(apiBase({ instanceUrl: INSTANCE }), TOKEN, firstRequests(pathname, '', '', { isAdmin: false, userId: USER_ID }));
+    sendFirstRequests({ instanceUrl: INSTANCE }, TOKEN, firstRequests(pathname, '', '', { isAdmin: false, userId: USER_ID }));
     for (let tick = 0; tick < 5; tick++) await settle();
     expect(allowed.map((url) => new URL(url).pathname)).toContain(`/api/v4${pathname}`);
   });
@@ -201,7 +237,7 @@ describe('the first requests of a screen, sent before its code is there', () => 
     const requests = firstRequests('/projects/10/runners', '', '', { isAdmin: false, userId: USER_ID }, knownFrom(context.queryClient));
     expect(requests.some((request) => request.then)).toBe(false);
     const sent = instance(role);
-    sendFirstRequests(apiBase({ instanceUrl: INSTANCE }), TOKEN, requests);
+    sendFirstRequests({ instanceUrl: INSTANCE }, TOKEN, requests);
     expect(sent.map((url) => new URL(url).pathname)).toEqual(early);
     // and the loader takes the held role too: it asks neither the role nor anything the press did not (but the heading's project)
     await routeLoader(ProjectRunners as never, { projectId: '10' }, runners, ['/projects/10/runners', '', ''])(context);
@@ -214,7 +250,7 @@ describe('the first requests of a screen, sent before its code is there', () => 
 
   it("a group's access tokens, of its Owners: a Maintainer's role is read first and the list is asked for neither early nor by the loader; an Owner's brings the list", async () => {
     const early = instance(40);
-    sendFirstRequests(apiBase({ instanceUrl: INSTANCE }), TOKEN, firstRequests('/groups/5/access-tokens', '', '', { isAdmin: false, userId: USER_ID }));
+    sendFirstRequests({ instanceUrl: INSTANCE }, TOKEN, firstRequests('/groups/5/access-tokens', '', '', { isAdmin: false, userId: USER_ID }));
     for (let tick = 0; tick < 5; tick++) await settle();
     expect(early.map((url) => new URL(url).pathname).sort()).toEqual(['/api/v4/groups/5', '/api/v4/groups/5/members/all']);
     vi.unstubAllGlobals();
@@ -225,7 +261,7 @@ describe('the first requests of a screen, sent before its code is there', () => 
     vi.unstubAllGlobals();
     forgetEarly();
     const owner = instance(50);
-    sendFirstRequests(apiBase({ instanceUrl: INSTANCE }), TOKEN, firstRequests('/groups/5/access-tokens', '', '', { isAdmin: false, userId: USER_ID }));
+    sendFirstRequests({ instanceUrl: INSTANCE }, TOKEN, firstRequests('/groups/5/access-tokens', '', '', { isAdmin: false, userId: USER_ID }));
     for (let tick = 0; tick < 5; tick++) await settle();
     expect(owner.map((url) => new URL(url).pathname)).toContain('/api/v4/groups/5/access_tokens');
   });
@@ -240,10 +276,10 @@ describe('the first requests of a screen, sent before its code is there', () => 
     const group = { id: 5, name: 'Platform', path: 'platform', full_name: 'Platform', full_path: 'platform', description: null, visibility: 'private', parent_id: null, web_url: `${INSTANCE}/groups/platform`, avatar_url: null };
     context.queryClient.setQueryData([...groupListsKey, { scope: 'member' }], { items: [group], total: 1 });
     const requests = firstRequests(pathname, '', '', { isAdmin, userId: USER_ID }, knownFrom(context.queryClient));
-    expect(requests.map((request) => request.path)).not.toContain('/groups/5');
+    expect(requests.map((request) => ('path' in request ? request.path : null))).not.toContain('/groups/5');
 
     const sent = instance();
-    sendFirstRequests(apiBase({ instanceUrl: INSTANCE }), TOKEN, requests);
+    sendFirstRequests({ instanceUrl: INSTANCE }, TOKEN, requests);
     await routeLoader(route as never, { groupId: '5' }, deps, [pathname, '', ''])(context);
     expect(sent.map((url) => new URL(url).pathname)).not.toContain('/api/v4/groups/5');
     expect(context.queryClient.getQueryData(['groups', { group: 5 }, 'detail'])).toEqual(group);
@@ -257,10 +293,10 @@ describe('the first requests of a screen, sent before its code is there', () => 
     context.queryClient.setQueryData(projectDetailKey(10), PROJECT);
     const requests = firstRequests(pathname, '', '', { isAdmin: false, userId: USER_ID }, knownFrom(context.queryClient));
     expect(requests.some((request) => request.then)).toBe(false);
-    expect(requests.at(-1)!.query).toMatchObject({ ref: 'trunk' });
+    expect(requests.at(-1)).toMatchObject({ query: { ref: 'trunk' } });
 
     const sent = instance();
-    sendFirstRequests(apiBase({ instanceUrl: INSTANCE }), TOKEN, requests);
+    sendFirstRequests({ instanceUrl: INSTANCE }, TOKEN, requests);
     const early = [...sent];
     expect(early.some((url) => new URL(url).searchParams.get('ref') === 'trunk')).toBe(true);
     await routeLoader(route as never, params, { ref: '' }, [pathname, '', ''])(context);
@@ -270,7 +306,7 @@ describe('the first requests of a screen, sent before its code is there', () => 
 
   it('takes a ref in the URL as text, as the router reads it', () => {
     const [project, tree] = firstRequests('/projects/10/tree/', '?ref=%22v1.0%22', '', { isAdmin: false, userId: USER_ID });
-    expect(project.path).toBe('/projects/10');
-    expect(tree.query).toMatchObject({ ref: 'v1.0' });
+    expect(project).toMatchObject({ path: '/projects/10' });
+    expect(tree).toMatchObject({ query: { ref: 'v1.0' } });
   });
 });

@@ -2,7 +2,8 @@ import type { QueryClient } from '@tanstack/react-query';
 import { DETAIL_FRESH_MS, ROLE_FRESH_MS, startEarly } from './early.ts';
 import { parseLineHash } from '../lib/line-hash.ts';
 import { accessLevelIn, groupDetailKey, groupListsKey, listedItem, myAccessKey, myAccessQuery, projectDetailKey, type Scope } from './keys.ts';
-import { apiPath, encodeQuery, normalizePath, withoutEmpty, type QueryParams } from './params.ts';
+import { apiBase, apiPath, encodeQuery, normalizePath, withoutEmpty, type QueryParams } from './params.ts';
+import { ALERTS_QUERY, TAGS_QUERY, alertListVariables, graphqlBody, graphqlUrl, tagsVariables } from './graphql-reads.ts';
 import { AccessLevel } from './vocabulary.ts';
 
 /**
@@ -14,14 +15,15 @@ import { AccessLevel } from './vocabulary.ts';
  * exactly these.
  */
 
-/** A GET, and the ones that need its answer (a tree waits for the project's default branch). */
-export interface FirstRequest {
-  path: string;
-  query?: QueryParams;
+/**
+ * A GET of the REST API, or a GraphQL query (`graphql`, the body the client sends), and the ones
+ * that need its answer (a tree waits for the project's default branch).
+ */
+export type FirstRequest = ({ path: string; query?: QueryParams } | { graphql: ReturnType<typeof graphqlBody> }) & {
   /** How long the cache shows its answer without asking again, when longer than its default 30 s. */
   freshMs?: number;
   then?: (answer: unknown) => FirstRequest[];
-}
+};
 
 export interface Caller {
   isAdmin: boolean;
@@ -36,6 +38,8 @@ export interface Known {
   group?: (groupId: number) => boolean;
   /** The caller's role in a group or project, when held (the loader takes it, even stale: api/members.ts `ensureMyAccess`). */
   role?: (scope: Scope, userId: number) => number | undefined;
+  /** A project's full path (GraphQL names projects by it), from its details in the query cache. */
+  projectPath?: (projectId: number) => string | undefined;
 }
 
 /** What `cache` (the query client; not imported here, the boot script has none) holds for the table. */
@@ -44,6 +48,7 @@ export function knownFrom(cache: Pick<QueryClient, 'getQueryData' | 'getQueriesD
     defaultBranch: (projectId) => cache.getQueryData<{ default_branch?: string | null }>(projectDetailKey(projectId))?.default_branch ?? undefined,
     group: (groupId) => cache.getQueryData(groupDetailKey(groupId)) !== undefined || listedItem(cache, groupListsKey, groupId) !== undefined,
     role: (scope, userId) => cache.getQueryData<number>(myAccessKey(scope, userId)),
+    projectPath: (projectId) => cache.getQueryData<{ path_with_namespace?: string }>(projectDetailKey(projectId))?.path_with_namespace,
   };
 }
 
@@ -92,6 +97,9 @@ const ISSUES_FIRST_PAGE = { state: 'opened', order_by: 'created_at', sort: 'desc
 const ISSUES_FIRST_PAGES = { projects: { ...ISSUES_FIRST_PAGE, pagination: 'keyset' }, groups: { ...ISSUES_FIRST_PAGE, page: 1 } } as const;
 // the newest packages of a project or group (features/packages/search.ts's defaults)
 const PACKAGES_FIRST_PAGE = { order_by: 'created_at', sort: 'desc', ...FIRST_PAGE } as const;
+
+// the open alerts, newest first (features/alerts/search.ts's defaults)
+const ALERTS_FIRST_PAGE = { tab: 'open', search: '', sort: 'STARTED_AT_DESC' } as const;
 
 // the groups and projects lists (features/groups|projects/search.ts's defaults): the caller's own, every one for an administrator
 const GROUPS_FIRST_PAGE = { order_by: 'name', sort: 'asc', page: 1 } as const;
@@ -145,6 +153,18 @@ const defaultBranchOf = (project: unknown) => {
   const branch = (project as { default_branch?: unknown } | null)?.default_branch;
   return typeof branch === 'string' && branch ? branch : null;
 };
+
+const fullPathOf = (project: unknown) => {
+  const path = (project as { path_with_namespace?: unknown } | null)?.path_with_namespace;
+  return typeof path === 'string' && path ? path : null;
+};
+
+/** GraphQL names a project by its full path: the project's details are read first, unless held. */
+function byFullPath(projectId: number, known: Known, requests: (fullPath: string) => FirstRequest[]): FirstRequest[] {
+  const held = known.projectPath?.(projectId);
+  if (held) return requests(held);
+  return [{ ...detailOf('projects', String(projectId)), then: (answer) => { const fullPath = fullPathOf(answer); return fullPath ? requests(fullPath) : []; } }];
+}
 
 /**
  * The file screens resolve the ref first: the URL's, else the project's default branch. The tree
@@ -200,6 +220,13 @@ export function firstRequests(pathname: string, search: string, hash: string, ca
   // anyone else's role is read first: the list may not be theirs to see
   if (match) return plainSearch(search, []) ? [...forRole('groups', match[1], caller, known, TOKENS_LEVEL, [{ path: `/groups/${match[1]}/access_tokens`, query: { sort: 'created_desc', ...FIRST_PAGE } }]), ...unknownDetailOf('groups', match[1], known)] : [];
 
+  match = /^\/projects\/(\d+)\/alerts\/?$/.exec(pathname);
+  if (match) return plainSearch(search, []) ? byFullPath(Number(match[1]), known, (fullPath) => [{ graphql: graphqlBody(ALERTS_QUERY, alertListVariables(fullPath, ALERTS_FIRST_PAGE)) }]) : [];
+
+  match = /^\/projects\/\d+\/registry\/(\d+)\/?$/.exec(pathname);
+  // the image, and its first page of tags by name
+  if (match) return plainSearch(search, []) ? [{ path: `/registry/repositories/${match[1]}`, query: { tags_count: true, size: true } }, { graphql: graphqlBody(TAGS_QUERY, tagsVariables(Number(match[1]), null)) }] : [];
+
   match = /^\/projects\/(\d+)\/(tree|blame)(?:\/(.*))?$/.exec(pathname);
   if (match) {
     const values = plainSearch(search, ['ref']);
@@ -213,17 +240,22 @@ export function firstRequests(pathname: string, search: string, hash: string, ca
   return [];
 }
 
-/** Sends `requests` at `apiBase` with `token` (api/early.ts), each dependent one once its parent has answered. */
-export function sendFirstRequests(apiBase: string, token: string, requests: FirstRequest[]): void {
+/** Sends `requests` to `instance` with `token` (api/early.ts), each dependent one once its parent has answered. */
+export function sendFirstRequests(instance: { instanceUrl: string }, token: string, requests: FirstRequest[]): void {
   for (const request of requests) {
-    const query = encodeQuery(request.query);
-    const response = startEarly(`${apiBase}${request.path}${query ? `?${query}` : ''}`, token, request.freshMs);
+    let response: Promise<Response> | null;
+    if ('graphql' in request) {
+      response = startEarly(graphqlUrl(instance), token, request.freshMs, undefined, JSON.stringify(request.graphql));
+    } else {
+      const query = encodeQuery(request.query);
+      response = startEarly(`${apiBase(instance)}${request.path}${query ? `?${query}` : ''}`, token, request.freshMs);
+    }
     const then = request.then;
     if (!response || !then) continue;
     // read from a copy, before the client reads the answer itself
     response
       .then((answer) => (answer.ok ? answer.clone().json() : undefined))
-      .then((data: unknown) => data !== undefined && sendFirstRequests(apiBase, token, then(data)))
+      .then((data: unknown) => data !== undefined && sendFirstRequests(instance, token, then(data)))
       .catch(() => undefined);
   }
 }

@@ -2,11 +2,7 @@ import * as z from 'zod/mini';
 import { ApiError } from './errors.ts';
 import { parseWith, sendTo, type Connection } from './http.ts';
 import { loose } from './schema.ts';
-
-/** `{instance}/api/graphql`: the platform's GraphQL endpoint, beside the REST API. */
-export function graphqlUrl(connection: Pick<Connection, 'instanceUrl'>): string {
-  return `${connection.instanceUrl.replace(/\/+$/, '')}/api/graphql`;
-}
+import { graphqlBody, graphqlUrl } from './graphql-reads.ts';
 
 const errorsSchema = z.array(loose({ message: z.string() }));
 
@@ -32,7 +28,7 @@ export async function graphqlRequest<S extends z.ZodMiniType>(
 ): Promise<z.infer<S>> {
   let response;
   try {
-    response = await sendTo(connection, graphqlUrl(connection), { method: 'POST', body: { query, variables }, signal });
+    response = await sendTo(connection, graphqlUrl(connection), { method: 'POST', body: graphqlBody(query, variables), signal });
   } catch (error) {
     const message = error instanceof ApiError ? graphqlErrorMessage(error.body) : undefined;
     if (error instanceof ApiError && message) throw new ApiError(error.status, message, error.kind, undefined, error.retryAfter, error.body);

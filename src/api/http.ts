@@ -4,6 +4,7 @@ import { apiBase, encodeQuery, type QueryParams } from './params.ts';
 import { toKeysetPage, toPage, type KeysetPage, type Page } from './pagination.ts';
 import { rateLimitStore } from './rate-limit.ts';
 import { asking, jsonGetHeaders } from './early.ts';
+import { GRAPHQL_PATH } from './graphql-reads.ts';
 
 /** Where requests go and who makes them. The token lives here and nowhere else. */
 export interface Connection {
@@ -45,6 +46,12 @@ async function readBody(response: Response): Promise<unknown> {
   return text;
 }
 
+/** A GraphQL query (not a mutation): a read, which may have been sent early. */
+function isGraphqlQuery(url: string, body: unknown): boolean {
+  const query = (body as { query?: unknown } | undefined)?.query;
+  return new URL(url, 'http://relative.invalid').pathname.endsWith(GRAPHQL_PATH) && typeof query === 'string' && /^\s*query\b/.test(query);
+}
+
 /** `response`, or a rejection as soon as `signal` aborts (an early request is not the caller's to abort). */
 function untilAborted(response: Promise<Response>, signal: AbortSignal): Promise<Response> {
   if (signal.aborted) return Promise.reject(signal.reason);
@@ -80,9 +87,9 @@ export async function sendTo(connection: Connection, url: string, options: Omit<
       }, options.timeoutMs)
     : undefined;
   let response: Response;
-  // a plain GET may have gone out already, before this code was there (api/early.ts)
-  // until it is answered, a pressed link's early request for the same URL would ask twice
-  const asked = method === 'GET' && body === undefined && connection.token ? asking(url, connection.token) : null;
+  // a plain GET or a GraphQL query may have gone out already, before this code was there (api/early.ts)
+  // until it is answered, a pressed link's early request for the same would ask twice
+  const asked = !connection.token ? null : method === 'GET' && body === undefined ? asking(url, connection.token) : method === 'POST' && isGraphqlQuery(url, options.body) ? asking(url, connection.token, undefined, body) : null;
   try {
     response = await (asked?.early ? untilAborted(asked.early, controller.signal) : fetch(url, { method, headers, body, signal: controller.signal }));
   } catch {

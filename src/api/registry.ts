@@ -2,6 +2,7 @@ import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { ApiError } from './errors.ts';
 import { graphqlRequest } from './graphql.ts';
+import { TAGS_QUERY, tagsVariables } from './graphql-reads.ts';
 import { request, requestPage, send, type Connection } from './http.ts';
 import { apiPath } from './params.ts';
 import { flag, loose } from './schema.ts';
@@ -102,21 +103,7 @@ export interface RepositoryListParams {
 }
 
 /** The most tags a page of the platform's GraphQL connection holds: a 10,000-tag image takes 100 requests. */
-export const TAG_PAGE_SIZE = 100;
-
-/**
- * A repository's tags by name, with digest, size and manifest creation time: the platform's
- * REST list has name, path and location only (its details come one tag per request), so tags are
- * read as the platform's own registry pages read them, through GraphQL `containerRepository.tags`.
- */
-const TAGS_QUERY = `query containerRepositoryTags($id: ContainerRepositoryID!, $first: Int, $after: String) {
-  containerRepository(id: $id) {
-    tags(first: $first, after: $after, sort: NAME_ASC) {
-      nodes { name path location digest revision shortRevision totalSize createdAt }
-      pageInfo { hasNextPage endCursor }
-    }
-  }
-}`;
+export { TAG_PAGE_SIZE } from './graphql-reads.ts';
 
 const graphTagSchema = loose({
   name: z.string(),
@@ -161,7 +148,7 @@ export interface TagsPage {
 
 /** One page of a repository's tags by name; `after` is the previous page's end cursor. */
 export async function fetchTagsPage(connection: Connection, repositoryId: number, after: string | null, signal?: AbortSignal): Promise<TagsPage> {
-  const data = await graphqlRequest(connection, TAGS_QUERY, { id: `gid://gitlab/ContainerRepository/${repositoryId}`, first: TAG_PAGE_SIZE, after }, tagsDataSchema, signal);
+  const data = await graphqlRequest(connection, TAGS_QUERY, tagsVariables(repositoryId, after), tagsDataSchema, signal);
   const tags = data.containerRepository?.tags;
   if (!tags) throw new ApiError(404, 'Image not found, or you may not read its registry.', 'http');
   const items = tags.nodes.map(fromGraphTag);
