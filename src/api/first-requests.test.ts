@@ -29,6 +29,9 @@ import { Route as Groups } from '../routes/groups/index.tsx';
 import { Route as Projects } from '../routes/projects/index.tsx';
 import { Route as Alerts } from '../routes/projects/$projectId/alerts/index.tsx';
 import { Route as RegistryImage } from '../routes/projects/$projectId/registry/$repositoryId.tsx';
+import { Route as Issue } from '../routes/projects/$projectId/issues/$issueIid.tsx';
+import { Route as MergeRequest } from '../routes/projects/$projectId/merge-requests/$mergeRequestIid/route.tsx';
+import { Route as MergeRequestOverview } from '../routes/projects/$projectId/merge-requests/$mergeRequestIid/index.tsx';
 
 const INSTANCE = 'http://instance.test';
 const USER_ID = 7;
@@ -79,11 +82,15 @@ function loaderContext(isAdmin: boolean) {
   return { queryClient: new QueryClient({ defaultOptions: { queries: { retry: false } } }), api: connection, session };
 }
 
-/** A route's own loader, as the router calls it for `address` (its deps are the validated search). */
-function routeLoader(route: { options: { loader?: unknown } }, params: Record<string, string>, deps: unknown, [pathname, search, hash]: [string, string, string]) {
-  const loader = route.options.loader as (options: unknown) => unknown;
+/**
+ * A route's own loader, as the router calls it for `address` (its deps are the validated search),
+ * after its parents' when `parents` are given. A loader that fails on the fake instance's answers
+ * (an issue's details are not an empty list) still counts for what it asked.
+ */
+function routeLoader(route: { options: { loader?: unknown } }, params: Record<string, string>, deps: unknown, [pathname, search, hash]: [string, string, string], parents: Array<{ options: { loader?: unknown } }> = []) {
   return async (context: ReturnType<typeof loaderContext>) => {
-    await loader({ context, params, deps, location: { pathname, search, hash: hash.replace(/^#/, '') }, cause: 'enter' });
+    const location = { pathname, search, hash: hash.replace(/^#/, '') };
+    await Promise.all([...parents, route].map((each) => Promise.resolve((each.options.loader as (options: unknown) => unknown)({ context, params, deps, location, cause: 'enter' })).catch(() => undefined)));
     // loaders start some requests without waiting for them
     for (let tick = 0; tick < 5; tick++) await settle();
   };
@@ -136,7 +143,9 @@ const CASES: Case[] = [
   ["every project, for an administrator", ['/projects', '', ''], true, Projects, {}, searchOf(Projects)],
   ["a project's open alerts (GraphQL, by the project's full path)", ['/projects/10/alerts', '', ''], false, Alerts, { projectId: '10' }, searchOf(Alerts)],
   ["an image's first tags (GraphQL) and the image", ['/projects/10/registry/3', '', ''], false, RegistryImage, { projectId: '10', repositoryId: '3' }, {}],
-].map(([name, address, isAdmin, route, params, deps]) => ({ name, address, isAdmin, load: routeLoader(route as never, params as Record<string, string>, deps, address as Case['address']) }) as Case);
+  ['an issue (its notes and events with it)', ['/projects/10/issues/4', '', '#note_12'], false, Issue, { projectId: '10', issueIid: '4' }, {}],
+  ["a merge request's overview (its threads and review panels with it)", ['/projects/10/merge-requests/2', '', ''], false, MergeRequestOverview, { projectId: '10', mergeRequestIid: '2' }, {}, [MergeRequest]],
+].map(([name, address, isAdmin, route, params, deps, parents]) => ({ name, address, isAdmin, load: routeLoader(route as never, params as Record<string, string>, deps, address as Case['address'], parents as never) }) as Case);
 
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -178,6 +178,40 @@ function atRef(projectId: number, urlRef: string | undefined, known: Known, { pr
   return [{ ...project, then: (answer) => { const branch = defaultBranchOf(answer); return branch ? requests(branch) : []; } }];
 }
 
+// a whole page of a thread or of events (api/notes.ts, api/issues.ts)
+const ALL_ON_ONE_PAGE = { page: 1, per_page: 100 } as const;
+
+/**
+ * An issue, a link to which is most often how someone arrives: the issue with its labels' colours,
+ * then the first page of its notes, oldest first, and of each kind of its events (its timeline).
+ */
+function issueFirstRequests(projectId: string, iid: string): FirstRequest[] {
+  const issue = `/projects/${projectId}/issues/${iid}`;
+  return [
+    { path: issue, query: { with_labels_details: true } },
+    { path: `${issue}/notes`, query: { sort: 'asc', order_by: 'created_at', ...ALL_ON_ONE_PAGE } },
+    ...['resource_label_events', 'resource_state_events', 'resource_milestone_events'].map((events) => ({ path: `${issue}/${events}`, query: ALL_ON_ONE_PAGE })),
+  ];
+}
+
+/**
+ * A merge request's overview, the review's way in: the request, its first page of threads and its
+ * reviewers, and what the review panels show (approvals, their state, the project's approval
+ * settings, the project).
+ */
+function mergeRequestFirstRequests(projectId: string, iid: string): FirstRequest[] {
+  const request = `/projects/${projectId}/merge_requests/${iid}`;
+  return [
+    { path: request },
+    { path: `${request}/discussions`, query: ALL_ON_ONE_PAGE },
+    { path: `${request}/reviewers` },
+    { path: `${request}/approvals` },
+    { path: `${request}/approval_state` },
+    { path: `/projects/${projectId}/approvals` },
+    detailOf('projects', projectId),
+  ];
+}
+
 export function firstRequests(pathname: string, search: string, hash: string, caller: Caller, known: Known = {}): FirstRequest[] {
   if (pathname === '/') return plainSearch(search, []) ? [groupsPage(HOME_LISTED, false), projectsPage(HOME_LISTED, false)] : [];
   let match = /^\/(groups|projects)\/?$/.exec(pathname);
@@ -219,6 +253,13 @@ export function firstRequests(pathname: string, search: string, hash: string, ca
   match = /^\/groups\/(\d+)\/access-tokens\/?$/.exec(pathname);
   // anyone else's role is read first: the list may not be theirs to see
   if (match) return plainSearch(search, []) ? [...forRole('groups', match[1], caller, known, TOKENS_LEVEL, [{ path: `/groups/${match[1]}/access_tokens`, query: { sort: 'created_desc', ...FIRST_PAGE } }]), ...unknownDetailOf('groups', match[1], known)] : [];
+
+  match = /^\/projects\/(\d+)\/(issues|merge-requests)\/(\d+)\/?$/.exec(pathname);
+  if (match) {
+    if (!plainSearch(search, [])) return [];
+    const [, id, kind, iid] = match;
+    return kind === 'issues' ? issueFirstRequests(id!, iid!) : mergeRequestFirstRequests(id!, iid!);
+  }
 
   match = /^\/projects\/(\d+)\/alerts\/?$/.exec(pathname);
   if (match) return plainSearch(search, []) ? byFullPath(Number(match[1]), known, (fullPath) => [{ graphql: graphqlBody(ALERTS_QUERY, alertListVariables(fullPath, ALERTS_FIRST_PAGE)) }]) : [];
