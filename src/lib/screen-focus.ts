@@ -29,10 +29,10 @@ export function handFocusToNewScreen(router: ScreenChanges): () => void {
     const next = router.currentMatches();
     const previous = shown;
     shown = next;
-    const kept = firstChange(previous, next);
-    if (kept === null || kept === 0) return;
+    const changed = firstChange(previous, next);
+    if (changed === null || changed === 0) return;
     // the nearest route above the change that has a box of its own holds what is replaced
-    for (let index = kept - 1; index >= 0; index--) {
+    for (let index = changed - 1; index >= 0; index--) {
       const outlet = router.outletOf(previous[index].routeId);
       if (!outlet) continue;
       const focused = outlet.ownerDocument.activeElement;
