@@ -5,6 +5,7 @@ import { graphqlRequest } from './graphql.ts';
 import type { Connection } from './http.ts';
 import { loose } from './schema.ts';
 import { ALERTS_QUERY, ALERT_FIELDS, alertListVariables, type AlertListParams } from './graphql-reads.ts';
+import type { AlertStatus } from './vocabulary.ts';
 
 /**
  * Alerts and alert integrations of a project, through the platform's GraphQL API (spec 3, 4.9;
@@ -17,8 +18,7 @@ import { ALERTS_QUERY, ALERT_FIELDS, alertListVariables, type AlertListParams } 
 
 export { ALERTS_PER_PAGE, tabStatuses, type AlertListParams } from './graphql-reads.ts';
 
-export const ALERT_STATUSES = ['TRIGGERED', 'ACKNOWLEDGED', 'RESOLVED', 'IGNORED'] as const;
-export type AlertStatus = (typeof ALERT_STATUSES)[number];
+export { ALERT_STATUSES, type AlertStatus } from './vocabulary.ts';
 export const ALERT_STATUS_LABELS: Readonly<Record<AlertStatus, string>> = { TRIGGERED: 'Triggered', ACKNOWLEDGED: 'Acknowledged', RESOLVED: 'Resolved', IGNORED: 'Ignored' };
 
 export const ALERT_SEVERITY_VALUES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO', 'UNKNOWN'] as const;

@@ -149,21 +149,17 @@ function decodedSplat(splat: string): string | null {
   }
 }
 
-const defaultBranchOf = (project: unknown) => {
-  const branch = (project as { default_branch?: unknown } | null)?.default_branch;
-  return typeof branch === 'string' && branch ? branch : null;
-};
-
-const fullPathOf = (project: unknown) => {
-  const path = (project as { path_with_namespace?: unknown } | null)?.path_with_namespace;
-  return typeof path === 'string' && path ? path : null;
+/** A text field of a project's answer (its default branch, its full path), or null when it has none. */
+const projectText = (project: unknown, field: 'default_branch' | 'path_with_namespace') => {
+  const value = (project as Record<string, unknown> | null)?.[field];
+  return typeof value === 'string' && value ? value : null;
 };
 
 /** GraphQL names a project by its full path: the project's details are read first, unless held. */
 function byFullPath(projectId: number, known: Known, requests: (fullPath: string) => FirstRequest[]): FirstRequest[] {
   const held = known.projectPath?.(projectId);
   if (held) return requests(held);
-  return [{ ...detailOf('projects', String(projectId)), then: (answer) => { const fullPath = fullPathOf(answer); return fullPath ? requests(fullPath) : []; } }];
+  return [{ ...detailOf('projects', String(projectId)), then: (answer) => { const fullPath = projectText(answer, 'path_with_namespace'); return fullPath ? requests(fullPath) : []; } }];
 }
 
 /**
@@ -175,7 +171,7 @@ function atRef(projectId: number, urlRef: string | undefined, known: Known, { pr
   // the loader reads the default branch from the cached details too: the same request
   const ref = urlRef ?? known.defaultBranch?.(projectId);
   if (ref) return [...(projectFirst ? [project] : []), ...requests(ref)];
-  return [{ ...project, then: (answer) => { const branch = defaultBranchOf(answer); return branch ? requests(branch) : []; } }];
+  return [{ ...project, then: (answer) => { const branch = projectText(answer, 'default_branch'); return branch ? requests(branch) : []; } }];
 }
 
 // a whole page of a thread or of events (api/notes.ts, api/issues.ts)

@@ -1,4 +1,4 @@
-import type { AlertSort, AlertTab } from './vocabulary.ts';
+import type { AlertSort, AlertStatus, AlertTab } from './vocabulary.ts';
 
 /**
  * The GraphQL reads a screen sends first: their documents and variables, apart from their schemas
@@ -45,10 +45,10 @@ export interface AlertListParams {
 }
 
 /** The statuses of a tab of the list (the platform's AlertManagementStatus); all of them for "all". */
-export function tabStatuses(tab: AlertTab): Array<'TRIGGERED' | 'ACKNOWLEDGED' | 'RESOLVED' | 'IGNORED'> | undefined {
+export function tabStatuses(tab: AlertTab): AlertStatus[] | undefined {
   if (tab === 'all') return undefined;
   if (tab === 'open') return ['TRIGGERED', 'ACKNOWLEDGED'];
-  return [tab.toUpperCase() as 'TRIGGERED' | 'ACKNOWLEDGED' | 'RESOLVED' | 'IGNORED'];
+  return [tab.toUpperCase() as AlertStatus];
 }
 
 export function alertListVariables(fullPath: string, params: AlertListParams): Record<string, unknown> {

@@ -112,7 +112,10 @@ export const PACKAGE_ORDERS = ['created_at', 'name', 'version', 'type'] as const
 export const GROUP_PACKAGE_ORDERS = [...PACKAGE_ORDERS, 'project_path'] as const;
 export type PackageOrder = (typeof GROUP_PACKAGE_ORDERS)[number];
 
-// -- alerts (the platform's AlertManagementAlertSort and status tabs)
+// -- alerts (the platform's AlertManagementStatus and AlertManagementAlertSort, and the status tabs)
+export const ALERT_STATUSES = ['TRIGGERED', 'ACKNOWLEDGED', 'RESOLVED', 'IGNORED'] as const;
+export type AlertStatus = (typeof ALERT_STATUSES)[number];
+
 export const ALERT_SORTS = [
   { value: 'STARTED_AT_DESC', label: 'Start time, newest first' },
   { value: 'STARTED_AT_ASC', label: 'Start time, oldest first' },
