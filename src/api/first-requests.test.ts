@@ -32,6 +32,12 @@ import { Route as RegistryImage } from '../routes/projects/$projectId/registry/$
 import { Route as Issue } from '../routes/projects/$projectId/issues/$issueIid.tsx';
 import { Route as MergeRequest } from '../routes/projects/$projectId/merge-requests/$mergeRequestIid/route.tsx';
 import { Route as MergeRequestOverview } from '../routes/projects/$projectId/merge-requests/$mergeRequestIid/index.tsx';
+import { Route as MergeRequestChanges } from '../routes/projects/$projectId/merge-requests/$mergeRequestIid/changes.tsx';
+import { Route as MergeRequestCommits } from '../routes/projects/$projectId/merge-requests/$mergeRequestIid/commits.tsx';
+import { Route as Pipeline } from '../routes/projects/$projectId/pipelines/$pipelineId/route.tsx';
+import { Route as PipelineGraph } from '../routes/projects/$projectId/pipelines/$pipelineId/index.tsx';
+import { Route as PipelineJobs } from '../routes/projects/$projectId/pipelines/$pipelineId/jobs.tsx';
+import { Route as Job } from '../routes/projects/$projectId/jobs/$jobId.tsx';
 
 const INSTANCE = 'http://instance.test';
 const USER_ID = 7;
@@ -145,6 +151,11 @@ const CASES: Case[] = [
   ["an image's first tags (GraphQL) and the image", ['/projects/10/registry/3', '', ''], false, RegistryImage, { projectId: '10', repositoryId: '3' }, {}],
   ['an issue (its notes and events with it)', ['/projects/10/issues/4', '', '#note_12'], false, Issue, { projectId: '10', issueIid: '4' }, {}],
   ["a merge request's overview (its threads and review panels with it)", ['/projects/10/merge-requests/2', '', ''], false, MergeRequestOverview, { projectId: '10', mergeRequestIid: '2' }, {}, [MergeRequest]],
+  ["a merge request's changes (its first page of files)", ['/projects/10/merge-requests/2/changes', '', ''], false, MergeRequestChanges, { projectId: '10', mergeRequestIid: '2' }, {}, [MergeRequest]],
+  ["a merge request's commits", ['/projects/10/merge-requests/2/commits', '', ''], false, MergeRequestCommits, { projectId: '10', mergeRequestIid: '2' }, { page: 1 }, [MergeRequest]],
+  ["a pipeline's graph (the pipeline and its jobs)", ['/projects/10/pipelines/31', '', ''], false, PipelineGraph, { projectId: '10', pipelineId: '31' }, {}, [Pipeline]],
+  ["a pipeline's jobs", ['/projects/10/pipelines/31/jobs', '', ''], false, PipelineJobs, { projectId: '10', pipelineId: '31' }, {}, [Pipeline]],
+  ['a job', ['/projects/10/jobs/77', '', ''], false, Job, { projectId: '10', jobId: '77' }, {}],
 ].map(([name, address, isAdmin, route, params, deps, parents]) => ({ name, address, isAdmin, load: routeLoader(route as never, params as Record<string, string>, deps, address as Case['address'], parents as never) }) as Case);
 
 afterEach(() => {

@@ -208,6 +208,18 @@ function mergeRequestFirstRequests(projectId: string, iid: string): FirstRequest
   ];
 }
 
+/** A merge request's Changes (its first page of files) or Commits tab: the request (the header of every tab) and the tab's list. */
+function mergeRequestTabFirstRequests(projectId: string, iid: string, tab: 'changes' | 'commits'): FirstRequest[] {
+  const request = `/projects/${projectId}/merge_requests/${iid}`;
+  return [{ path: request }, { path: `${request}/${tab === 'changes' ? 'diffs' : 'commits'}`, query: ALL_ON_ONE_PAGE }];
+}
+
+/** A pipeline's graph or jobs tab, where a failed pipeline's notification leads: the pipeline (the header) and the first page of its jobs. */
+const pipelineFirstRequests = (projectId: string, pipelineId: string): FirstRequest[] => [
+  { path: `/projects/${projectId}/pipelines/${pipelineId}` },
+  { path: `/projects/${projectId}/pipelines/${pipelineId}/jobs`, query: ALL_ON_ONE_PAGE },
+];
+
 export function firstRequests(pathname: string, search: string, hash: string, caller: Caller, known: Known = {}): FirstRequest[] {
   if (pathname === '/') return plainSearch(search, []) ? [groupsPage(HOME_LISTED, false), projectsPage(HOME_LISTED, false)] : [];
   let match = /^\/(groups|projects)\/?$/.exec(pathname);
@@ -256,6 +268,16 @@ export function firstRequests(pathname: string, search: string, hash: string, ca
     const [, id, kind, iid] = match;
     return kind === 'issues' ? issueFirstRequests(id!, iid!) : mergeRequestFirstRequests(id!, iid!);
   }
+
+  match = /^\/projects\/(\d+)\/merge-requests\/(\d+)\/(changes|commits)\/?$/.exec(pathname);
+  if (match) return plainSearch(search, []) ? mergeRequestTabFirstRequests(match[1]!, match[2]!, match[3] as 'changes' | 'commits') : [];
+
+  match = /^\/projects\/(\d+)\/pipelines\/(\d+)(?:\/jobs)?\/?$/.exec(pathname);
+  if (match) return plainSearch(search, []) ? pipelineFirstRequests(match[1]!, match[2]!) : [];
+
+  match = /^\/projects\/(\d+)\/jobs\/(\d+)\/?$/.exec(pathname);
+  // the job (its log is text, which the client reads apart)
+  if (match) return plainSearch(search, []) ? [{ path: `/projects/${match[1]}/jobs/${match[2]}` }] : [];
 
   match = /^\/projects\/(\d+)\/alerts\/?$/.exec(pathname);
   if (match) return plainSearch(search, []) ? byFullPath(Number(match[1]), known, (fullPath) => [{ graphql: graphqlBody(ALERTS_QUERY, alertListVariables(fullPath, ALERTS_FIRST_PAGE)) }]) : [];
