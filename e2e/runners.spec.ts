@@ -429,3 +429,41 @@ test('a project’s Maintainer assigns there a project runner they own elsewhere
   await expect(fleet.row(runner.id)).toBeVisible();
   expect((await api.get<{ projects: Array<{ id: number }> }>(`/runners/${runner.id}`)).projects.map((project) => project.id)).toEqual([home.id, second.id]);
 });
+
+test('in a project’s fleet an instance runner’s box says why a Maintainer may not choose it, to the keyboard and the pointer, and stays clear; their own runner is chosen', async ({ page, api, connectAs }) => {
+  const tag = randomBytes(4).toString('hex');
+  const project = await api.post<{ id: number }>('/projects', { name: `fleet-refusal-${tag}` });
+  api.deleteAfter(`/projects/${project.id}`);
+  const own = await api.post<{ id: number }>('/user/runners', { runner_type: 'project_type', project_id: project.id, description: `Own ${tag}` });
+  const maintainer = await api.createUser();
+  await api.post(`/projects/${project.id}/members`, { user_id: maintainer.id, access_level: 40 });
+
+  await connectAs(page, maintainer.token);
+  await page.goto(`/projects/${project.id}/runners?type=%22instance_type%22`);
+  const fleet = new RunnerFleetPage(page);
+  const why = 'Instance runners are managed by administrators.';
+  const [first, second] = [fleet.rows.nth(0).getByRole('checkbox'), fleet.rows.nth(1).getByRole('checkbox')];
+  // each refused box holds its reason, shown once pressed
+  const told = fleet.table.getByText(why, { exact: true }).filter({ visible: true });
+  await expect(first).toBeDisabled();
+  await expect(first).toHaveAccessibleDescription(why);
+  await expect(told).toHaveCount(0);
+  // the keyboard reaches each (a disabled box could not take the focus), and Space tells why instead of ticking it
+  await second.focus();
+  await expect(second).toBeFocused();
+  await page.keyboard.press('Space');
+  await expect(told).toHaveCount(1);
+  await expect(second).not.toBeChecked();
+  await page.keyboard.press('Escape');
+  await expect(told).toHaveCount(0);
+  // a pointer's press, the same
+  await first.click({ force: true });
+  await expect(told).toHaveCount(1);
+  await expect(first).not.toBeChecked();
+  await expect(fleet.selectPage).toBeDisabled();
+
+  await page.goto(`/projects/${project.id}/runners?type=%22project_type%22`);
+  await fleet.selectPage.check();
+  await expect(fleet.select(own.id)).toBeChecked();
+  await expect(fleet.toolbar.getByRole('button', { name: /^Pause/ })).toBeEnabled();
+});

@@ -24,6 +24,7 @@ import { formatCount } from '../../lib/numbers.ts';
 import { useCallerRole, type RoleFailure } from '../../components/use-my-access.ts';
 import { RoleUnread } from '../../components/role-unread.tsx';
 import { AssignableRunners } from './assignable-runners.tsx';
+import { RefusableCheckbox } from '../../components/refusable-button.tsx';
 
 interface FleetScreenProps {
   scope: RunnerScope;
@@ -190,19 +191,9 @@ function FleetList({ scope, search, caller, instanceVersion }: FleetListProps) {
           onChange={(event) => setSelected(event.target.checked ? new Set(selectable.map((runner) => runner.id)) : NO_SELECTION)}
         />
       ),
-      cell: ({ row: { original: runner } }) => {
-        const reason = refusal(runner);
-        return (
-          <input
-            type="checkbox"
-            aria-label={`Select runner #${runner.id}`}
-            title={reason ?? undefined}
-            disabled={reason !== null}
-            checked={selected.has(runner.id)}
-            onChange={(event) => toggle(runner.id, event.target.checked)}
-          />
-        );
-      },
+      cell: ({ row: { original: runner } }) => (
+        <RefusableCheckbox label={`Select runner #${runner.id}`} refusal={refusal(runner)} checked={selected.has(runner.id)} onChange={(on) => toggle(runner.id, on)} />
+      ),
     },
     {
       id: 'runner',
