@@ -161,6 +161,30 @@ test.describe('group service accounts', () => {
     expect(answers.filter((answer) => answer.includes('/service_accounts'))).toEqual([]);
   });
 
+  test('an Owner whose role could not be read is told so, not refused, and a retry brings the list', async ({ page, api, connectAs }) => {
+    const tag = suffix();
+    const group = await api.post<{ id: number }>('/groups', { name: `Unread owner ${tag}`, path: `unread-owner-${tag}` });
+    api.deleteAfter(`/groups/${group.id}`);
+    const owner = await api.createUser();
+    await api.post(`/groups/${group.id}/members`, { user_id: owner.id, access_level: 50 });
+    const account = await api.post<AccountAnswer>(`/groups/${group.id}/service_accounts`, { name: `Bot ${tag}` });
+    api.deleteAfter(`/groups/${group.id}/service_accounts/${account.id}?hard_delete=true`);
+    const heal = await api.injectFault({ path: `/api/v4/groups/${group.id}/members/all`, methods: ['GET'], error_rate: 1, error_status: 503 });
+    await connectAs(page, owner.token);
+    const accounts = new ServiceAccountsPage(page);
+    await accounts.gotoGroup(group.id);
+    const unread = accounts.notice(/Your role here could not be read \(.+\), so its service accounts are not shown\./);
+    // the read is retried (about 3.5 s) before the failure is said
+    await expect(unread).toBeVisible({ timeout: 15_000 });
+    await expect(accounts.heading(`Service accounts of Unread owner ${tag}`)).toBeVisible();
+    await expect(accounts.notice(/Only Owners/)).toHaveCount(0);
+    await expect(accounts.table).toHaveCount(0);
+    await heal();
+    await unread.getByRole('button', { name: 'Try again' }).click();
+    await expect(accounts.table.getByRole('row', { name: new RegExp(`Bot ${tag}`) })).toBeVisible();
+    await expect(unread).toHaveCount(0);
+  });
+
   test('a subgroup explains that service accounts live on the top-level group', async ({ page, context, api, adminSession }) => {
     const subgroupId = await api.groupId(`${DEMO_PATHS.bigGroup}/backend`);
     const accounts = new ServiceAccountsPage(page);

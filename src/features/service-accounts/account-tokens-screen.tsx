@@ -14,6 +14,7 @@ import { SecretOnce } from '../../components/secret-once.tsx';
 import { tokenColumns } from '../../components/token-status.tsx';
 import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { Note } from '../../components/note.tsx';
+import { RoleUnread } from '../../components/role-unread.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { useNotify } from '../../components/toast.tsx';
 import { AccountsLink } from './links.tsx';
@@ -53,6 +54,7 @@ export function AccountTokensScreen({ scope, userId, search }: AccountTokensScre
         </header>
       )}
       <Note>{access.reason}</Note>
+      <RoleUnread failure={access.failure} withheld="the account’s tokens are not shown" />
     </section>
   );
 }

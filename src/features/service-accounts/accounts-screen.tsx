@@ -9,6 +9,7 @@ import { PerPageSelect } from '../../components/list-controls.tsx';
 import { EmptyState, RoutePending } from '../../components/states.tsx';
 import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { Note } from '../../components/note.tsx';
+import { RoleUnread } from '../../components/role-unread.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { useNotify } from '../../components/toast.tsx';
 import { AccountTokensLink } from './links.tsx';
@@ -43,6 +44,7 @@ export function ServiceAccountsScreen({ scope, search }: ServiceAccountsScreenPr
         </header>
       )}
       <Note>{access.reason}</Note>
+      <RoleUnread failure={access.failure} withheld="its service accounts are not shown" />
     </section>
   );
 }

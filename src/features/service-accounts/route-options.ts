@@ -17,8 +17,9 @@ type LoaderContext = { queryClient: QueryClient; api: Connection; session: Sessi
  */
 async function mayView(context: LoaderContext, scope: ServiceAccountScope): Promise<boolean> {
   if (scope === 'instance') return Boolean(context.session.getActive()?.connection.isAdmin);
-  const [group, caller] = await Promise.all([ensureGroup(context.queryClient, context.api, scope.group), ensureMyAccess(context, scope)]);
-  return serviceAccountAccess(scope, { ...caller, canWrite: false }, { parentId: group.parent_id }).canView;
+  // a role that could not be read is the screen's to say, with a retry: the loader asks for nothing more
+  const [group, caller] = await Promise.all([ensureGroup(context.queryClient, context.api, scope.group), ensureMyAccess(context, scope).catch(() => undefined)]);
+  return caller !== undefined && serviceAccountAccess(scope, { ...caller, canWrite: false }, { parentId: group.parent_id }).canView;
 }
 
 /** The caller's rights, then the list if they may see it. */
