@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
-import { request, requestPage, send, type Connection } from './http.ts';
+import { request, requestAllPages, requestPage, send, type Connection } from './http.ts';
 import { ApiError } from './errors.ts';
 import { apiPath, withoutEmpty } from './params.ts';
 import { flag, isoDate, loose } from './schema.ts';
@@ -242,17 +242,6 @@ export const OVERVIEW_CONCURRENCY = 6;
 const ownedGroupSchema = loose({ id: z.number(), full_name: z.string(), parent_id: z.nullable(z.number()) });
 const accountSchema = loose({ id: z.number(), username: z.string(), name: z.string() });
 
-/** Every page of a list, 100 at a time. */
-async function allPages<S extends z.ZodMiniType>(connection: Connection, path: string, schema: S, query: Record<string, string | number | boolean>, signal?: AbortSignal): Promise<Array<z.infer<S>>> {
-  const items: Array<z.infer<S>> = [];
-  for (let page = 1; ; ) {
-    const answer = await requestPage(connection, path, schema, { query: { ...query, page, per_page: 100 }, signal });
-    items.push(...answer.items);
-    if (!answer.nextPage || answer.items.length === 0) return items;
-    page = answer.nextPage;
-  }
-}
-
 /** What makes a token worth a look: expired, expiring within 7 or 30 days, or never used. */
 export function expiryReasons(token: AccessToken, now = new Date()): ExpiryReason[] {
   if (token.revoked) return [];
@@ -278,7 +267,7 @@ export async function scanTokenExpiry(
   connection: Connection,
   options: { everywhere: boolean; onProgress?: (done: number, total: number) => void; signal?: AbortSignal },
 ): Promise<ExpiryOverview> {
-  const groups = await allPages(connection, '/groups', ownedGroupSchema, options.everywhere ? { all_available: true } : { owned: true }, options.signal);
+  const groups = await requestAllPages(connection, '/groups', ownedGroupSchema, { query: options.everywhere ? { all_available: true } : { owned: true }, signal: options.signal });
   const failures: ExpiryOverview['failures'] = [];
   const found: OverviewToken[] = [];
   const keep = (token: AccessToken, entry: Omit<OverviewToken, 'token' | 'reasons'>) => {
@@ -295,7 +284,7 @@ export async function scanTokenExpiry(
     queue.push({
       label: group.full_name,
       run: async () => {
-        const tokens = await allPages(connection, apiPath`/groups/${group.id}/access_tokens`, accessTokenSchema, { revoked: false }, options.signal);
+        const tokens = await requestAllPages(connection, apiPath`/groups/${group.id}/access_tokens`, accessTokenSchema, { query: { revoked: false }, signal: options.signal });
         tokens.forEach((token) => keep(token, { kind: 'group', group: at }));
         return [];
       },
@@ -304,13 +293,13 @@ export async function scanTokenExpiry(
       queue.push({
         label: `${group.full_name} service accounts`,
         run: async () => {
-          const accounts = await allPages(connection, apiPath`/groups/${group.id}/service_accounts`, accountSchema, {}, options.signal);
+          const accounts = await requestAllPages(connection, apiPath`/groups/${group.id}/service_accounts`, accountSchema, { signal: options.signal });
           for (const account of accounts) {
             total++;
             queue.push({
               label: `${group.full_name}: ${account.username}`,
               run: async () => {
-                const tokens = await allPages(connection, apiPath`/groups/${group.id}/service_accounts/${account.id}/personal_access_tokens`, accessTokenSchema, { revoked: false }, options.signal);
+                const tokens = await requestAllPages(connection, apiPath`/groups/${group.id}/service_accounts/${account.id}/personal_access_tokens`, accessTokenSchema, { query: { revoked: false }, signal: options.signal });
                 tokens.forEach((token) => keep(token, { kind: 'service_account', group: at, account: { id: account.id, username: account.username, name: account.name } }));
                 return [];
               },

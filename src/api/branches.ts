@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
-import { request, requestPage, send, type Connection } from './http.ts';
+import { request, requestAllPages, requestPage, send, type Connection } from './http.ts';
 import { apiPath, withoutEmpty } from './params.ts';
 import { flag, loose } from './schema.ts';
 
@@ -102,7 +102,7 @@ export const branchesQueries = {
   protections: (connection: Connection, projectId: ProjectRef) =>
     queryOptions({
       queryKey: [...branchesQueries.project(projectId), 'protections'] as const,
-      queryFn: ({ signal }) => allPages((page) => requestPage(connection, apiPath`/projects/${projectId}/protected_branches`, protectedBranchSchema, { query: { page, per_page: 100 }, signal })),
+      queryFn: ({ signal }) => requestAllPages(connection, apiPath`/projects/${projectId}/protected_branches`, protectedBranchSchema, { signal }),
     }),
   /** What "delete merged branches" would remove: merged, unprotected, not the default. */
   mergedPreview: (connection: Connection, projectId: ProjectRef) =>
@@ -113,20 +113,9 @@ export const branchesQueries = {
     }),
 };
 
-/** Follows the pages one after another (totals may be missing), stopping on an empty or last page. */
-async function allPages<T>(fetchPage: (page: number) => Promise<{ items: T[]; nextPage?: number }>): Promise<T[]> {
-  const items: T[] = [];
-  for (let page: number | undefined = 1; page !== undefined; ) {
-    const answer = await fetchPage(page);
-    items.push(...answer.items);
-    page = answer.items.length ? answer.nextPage : undefined;
-  }
-  return items;
-}
-
 /** Every branch of a project, 100 a page. */
 export function allBranches(connection: Connection, projectId: ProjectRef, signal?: AbortSignal): Promise<Branch[]> {
-  return allPages((page) => requestPage(connection, branchesPath(projectId), branchSchema, { query: { page, per_page: 100 }, signal }));
+  return requestAllPages(connection, branchesPath(projectId), branchSchema, { signal });
 }
 
 /** The branches `DELETE /repository/merged_branches` removes: merged, not protected, not the default. */

@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { ApiError } from './errors.ts';
-import { request, requestPage, send, type Connection } from './http.ts';
+import { request, requestAllPages, requestPage, send, type Connection } from './http.ts';
 import { apiPath, withoutEmpty } from './params.ts';
 import { flag, loose } from './schema.ts';
 
@@ -68,7 +68,7 @@ export const deployKeysQueries = {
   projectKeyIds: (connection: Connection, projectId: number) =>
     queryOptions({
       queryKey: [...deployKeysQueries.scope({ project: projectId }), 'ids'] as const,
-      queryFn: async ({ signal }) => new Set((await allPages(connection, apiPath`/projects/${projectId}/deploy_keys`, projectDeployKeySchema, signal)).map((key) => key.id)),
+      queryFn: async ({ signal }) => new Set((await requestAllPages(connection, apiPath`/projects/${projectId}/deploy_keys`, projectDeployKeySchema, { signal })).map((key) => key.id)),
     }),
   /**
    * Keys the caller could enable elsewhere: every key for administrators (GET /deploy_keys), else
@@ -82,20 +82,10 @@ export const deployKeysQueries = {
     }),
 };
 
-async function allPages<S extends z.ZodMiniType>(connection: Connection, path: string, schema: S, signal?: AbortSignal): Promise<Array<z.infer<S>>> {
-  const items: Array<z.infer<S>> = [];
-  for (let page: number | undefined = 1; page !== undefined; ) {
-    const answer: { items: Array<z.infer<S>>; nextPage?: number } = await requestPage(connection, path, schema, { query: { page, per_page: 100 }, signal });
-    items.push(...answer.items);
-    page = answer.items.length ? answer.nextPage : undefined;
-  }
-  return items;
-}
-
 async function enableableKeys(connection: Connection, caller: { userId: number; isAdmin: boolean }, signal?: AbortSignal): Promise<DeployKey[]> {
-  if (caller.isAdmin) return allPages(connection, '/deploy_keys', instanceDeployKeySchema, signal);
+  if (caller.isAdmin) return requestAllPages(connection, '/deploy_keys', instanceDeployKeySchema, { signal });
   try {
-    return await allPages(connection, apiPath`/users/${caller.userId}/project_deploy_keys`, deployKeySchema, signal);
+    return await requestAllPages(connection, apiPath`/users/${caller.userId}/project_deploy_keys`, deployKeySchema, { signal });
   } catch (error) {
     if (error instanceof ApiError && error.status === 403) return [];
     throw error;

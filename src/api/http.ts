@@ -203,6 +203,17 @@ export async function requestPage<S extends z.ZodMiniType>(
   return toPage(items, response.headers, { page: Number(options.query?.page ?? 1), perPage: Number(options.query?.per_page ?? 20) });
 }
 
+/** Every page of an offset list, a hundred at a time (the platform's largest page), one after another (totals may be missing), to an empty or last page. */
+export async function requestAllPages<S extends z.ZodMiniType>(connection: Connection, path: string, itemSchema: S, options: Pick<RequestOptions, 'signal'> & { query?: QueryParams } = {}): Promise<Array<z.infer<S>>> {
+  const items: Array<z.infer<S>> = [];
+  for (let page: number | undefined = 1; page !== undefined; ) {
+    const answer: Page<z.infer<S>> = await requestPage(connection, path, itemSchema, { ...options, query: { ...options.query, page, per_page: 100 } });
+    items.push(...answer.items);
+    page = answer.items.length ? answer.nextPage : undefined;
+  }
+  return items;
+}
+
 /** A keyset page: follow `nextUrl` (an absolute URL from the Link header) for the next one. */
 export async function requestKeysetPage<S extends z.ZodMiniType>(
   connection: Connection,

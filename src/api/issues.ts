@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
-import { request, requestKeysetPage, requestPage, send, sendUnlessUnchanged, type Connection } from './http.ts';
+import { request, requestKeysetPage, requestAllPages, requestPage, send, sendUnlessUnchanged, type Connection } from './http.ts';
 import { withoutEmpty, type QueryParams } from './params.ts';
 import { scopePath, type Scope } from './keys.ts';
 import { flag, loose } from './schema.ts';
@@ -279,23 +279,11 @@ export interface IssueEvents {
   milestone: MilestoneEvent[];
 }
 
-/** Every page of a list, a hundred at a time (the platform's largest page). */
-export async function requestAllPages<T>(first: (page: number) => Promise<{ items: T[]; nextPage?: number | null }>): Promise<T[]> {
-  const items: T[] = [];
-  let page: number | null | undefined = 1;
-  while (page) {
-    const answer: { items: T[]; nextPage?: number | null } = await first(page);
-    items.push(...answer.items);
-    page = answer.nextPage;
-  }
-  return items;
-}
-
 /** The label, state and milestone events of an issue, every page of each. */
 export function issueEvents(connection: Connection, projectId: number, iid: number, signal?: AbortSignal): Promise<IssueEvents> {
   const base = `/projects/${projectId}/issues/${iid}`;
   const all = <T>(path: string, schema: z.ZodMiniType<T>) =>
-    requestAllPages((page) => requestPage(connection, `${base}/${path}`, schema, { query: { page, per_page: 100 }, signal }));
+    requestAllPages(connection, `${base}/${path}`, schema, { signal });
   return Promise.all([all('resource_label_events', labelEventSchema), all('resource_state_events', stateEventSchema), all('resource_milestone_events', milestoneEventSchema)]).then(
     ([label, state, milestone]) => ({ label, state, milestone }),
   );

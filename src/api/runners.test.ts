@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { QueryClient } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { ApiError } from './errors.ts';
-import { parseTags, runnerDetailSchema, runnerFieldErrors, runnerFormSchema, runnerFormValues, runnerUpdateBody, type RunnerFormValues } from './runners.ts';
+import { parseTags, runnersQueries, runnerDetailSchema, runnerFieldErrors, runnerFormSchema, runnerFormValues, runnerUpdateBody, type RunnerFormValues } from './runners.ts';
 
 const valid: RunnerFormValues = { description: 'db', tag_list: 'docker', run_untagged: false, locked: false, access_level: 'not_protected', maximum_timeout: '', maintenance_note: '' };
 const messages = (values: Partial<RunnerFormValues>) => z.safeParse(runnerFormSchema, { ...valid, ...values }).error?.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`) ?? [];
@@ -49,5 +50,24 @@ describe('runner form helpers', () => {
     const error = runnerFieldErrors(new ApiError(400, 'tags list can not be empty', 'http', { tags_list: ['can not be empty'] }));
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).fieldErrors).toEqual({ tag_list: ['can not be empty'] });
+  });
+});
+
+describe('the project runners a project has', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('are read to the last page: a runner past the first hundred is not offered again', async () => {
+    const asked: string[] = [];
+    const runner = (id: number) => ({ id, description: `r${id}`, active: true, paused: false, is_shared: false, runner_type: 'project_type', status: 'online', name: null, online: true, ip_address: null });
+    vi.stubGlobal('fetch', async (url: string) => {
+      asked.push(url);
+      const page = Number(new URL(url).searchParams.get('page'));
+      const items = page === 1 ? Array.from({ length: 100 }, (_, index) => runner(index + 1)) : [runner(101)];
+      return new Response(JSON.stringify(items), { status: 200, headers: { 'Content-Type': 'application/json', 'X-Page': String(page), 'X-Per-Page': '100', 'X-Next-Page': page === 1 ? '2' : '' } });
+    });
+    const ids = await new QueryClient().fetchQuery(runnersQueries.projectRunnerIds({ instanceUrl: 'http://instance.test', token: 'glpat-x' }, 7));
+    expect(ids.size).toBe(101);
+    expect(ids.has(101)).toBe(true);
+    expect(asked.map((url) => new URL(url).search)).toEqual(['?type=project_type&page=1&per_page=100', '?type=project_type&page=2&per_page=100']);
   });
 });

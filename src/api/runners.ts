@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { ApiError } from './errors.ts';
-import { request, requestPage, send, type Connection } from './http.ts';
+import { request, requestAllPages, requestPage, send, type Connection } from './http.ts';
 import { apiPath, withoutEmpty } from './params.ts';
 import { flag, loose } from './schema.ts';
 import { userSummarySchema } from './users.ts';
@@ -118,6 +118,12 @@ export const runnersQueries = {
     queryOptions({
       queryKey: [...runnersQueries.all(), 'owned', 'project_type'] as const,
       queryFn: ({ signal }) => requestPage(connection, '/runners', runnerSchema, { query: { type: 'project_type', per_page: 100 }, signal }),
+    }),
+  /** The ids of every project runner serving a project, all its pages: what it need not be offered again. */
+  projectRunnerIds: (connection: Connection, projectId: number) =>
+    queryOptions({
+      queryKey: [...runnersQueries.scope({ project: projectId }), 'ids', 'project_type'] as const,
+      queryFn: async ({ signal }) => new Set((await requestAllPages(connection, runnersPath({ project: projectId }), runnerSchema, { query: { type: 'project_type' }, signal })).map((runner) => runner.id)),
     }),
   runner: (runnerId: number) => [...runnersQueries.all(), { runner: runnerId }] as const,
   detail: (connection: Connection, runnerId: number) =>

@@ -18,7 +18,7 @@ export function AssignableRunners({ projectId }: { projectId: number }) {
   const owned = useQuery({ ...runnersQueries.ownedProjectRunners(connection), enabled: idle });
   const assign = useAssignRunner();
   const notify = useNotify();
-  const here = useQuery({ ...runnersQueries.list(connection, { project: projectId }, { type: 'project_type', page: 1, per_page: 100 }), enabled: idle });
+  const here = useQuery({ ...runnersQueries.projectRunnerIds(connection, projectId), enabled: idle });
   if (!owned.data || !here.data) {
     return owned.error || here.error ? (
       <section aria-labelledby="assignable-runners-heading">
@@ -27,8 +27,7 @@ export function AssignableRunners({ projectId }: { projectId: number }) {
       </section>
     ) : null;
   }
-  const assigned = new Set(here.data.items.map((runner) => runner.id));
-  const offered = owned.data.items.filter((runner) => !assigned.has(runner.id));
+  const offered = owned.data.items.filter((runner) => !here.data.has(runner.id));
   return (
     <section aria-labelledby="assignable-runners-heading">
       <h2 id="assignable-runners-heading">Your other project runners</h2>
