@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
-import { Component, act, type ReactNode } from 'react';
+import { Component, act, useLayoutEffect, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { chunk, lazyPart } from './lazy-part.ts';
+import { chunk, lazyPart, type Chunk } from './lazy-part.ts';
 
 const Greeting = ({ name }: { name: string }) => <p>Hello {name}</p>;
 
@@ -45,6 +45,21 @@ describe('lazyPart', () => {
     await act(async () => arrive({ Greeting }));
     expect(host.innerHTML).toBe('<p>Hello Maya</p><p>Hello Ravi</p>');
     expect(load).toHaveBeenCalledTimes(1);
+    act(() => root.unmount());
+  });
+
+  it('shows itself when its chunk comes in between its render and its effect (an idle preload finishing just then)', async () => {
+    const arrived = { Greeting };
+    // a chunk still loading when the part renders, in by the time its effect runs
+    const module = Object.assign(() => Promise.resolve(arrived), { loaded: undefined as typeof arrived | undefined }) as Chunk<typeof arrived>;
+    const Part = lazyPart(module, (loaded) => loaded.Greeting, ({ name }) => <p>Loading {name}</p>);
+    function ChunkArrives() {
+      useLayoutEffect(() => void ((module as { loaded?: typeof arrived }).loaded = arrived), []);
+      return null;
+    }
+    const root = createRoot(host);
+    await act(async () => root.render(<><Part name="Maya" /><ChunkArrives /></>));
+    expect(host.innerHTML).toBe('<p>Hello Maya</p>');
     act(() => root.unmount());
   });
 

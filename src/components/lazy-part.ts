@@ -33,7 +33,9 @@ export function useChunk<M>(from: Chunk<M>, wanted = true): M | undefined {
   const [failure, setFailure] = useState<{ error: unknown }>();
   if (failure) throw failure.error;
   useEffect(() => {
-    if (!wanted || from.loaded) return;
+    // the state, not the chunk: one that came in between the render and this effect (a preload
+    // finishing just then) must still render the module, and nothing else would re-render it
+    if (!wanted || module !== undefined) return;
     let current = true;
     from().then(
       (loaded) => current && setModule(() => loaded),
@@ -42,7 +44,7 @@ export function useChunk<M>(from: Chunk<M>, wanted = true): M | undefined {
     return () => {
       current = false;
     };
-  }, [from, wanted]);
+  }, [from, wanted, module]);
   return module ?? from.loaded;
 }
 
