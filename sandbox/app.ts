@@ -146,11 +146,11 @@ export function createApp(sandbox: Sandbox, options: AppOptions = {}) {
   // the GraphQL endpoint is read across origins as /api/v4 is
   app.use('/api/graphql', cors({ origin: '*', allowMethods: ['GET', 'POST', 'OPTIONS'], exposeHeaders: ['X-Request-Id'], maxAge: 7200 }));
 
-  app.use(`${API_PREFIX}/*`, requests.middleware());
-  app.use(`${API_PREFIX}/*`, compressJson());
   // GraphQL answers are JSON the API's clients read too: counted and compressed as REST's are
-  app.use('/api/graphql', requests.middleware());
-  app.use('/api/graphql', compressJson());
+  for (const path of [`${API_PREFIX}/*`, '/api/graphql']) {
+    app.use(path, requests.middleware());
+    app.use(path, compressJson());
+  }
 
   app.use(`${API_PREFIX}/*`, async (c, next) => {
     const url = c.req.url;

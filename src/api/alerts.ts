@@ -24,7 +24,6 @@ export const ALERT_STATUS_LABELS: Readonly<Record<AlertStatus, string>> = { TRIG
 export const ALERT_SEVERITY_VALUES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO', 'UNKNOWN'] as const;
 export type AlertSeverityValue = (typeof ALERT_SEVERITY_VALUES)[number];
 
-
 /** AlertManagementPayloadAlertFieldName: the alert fields a custom mapping may fill. */
 export const PAYLOAD_FIELD_NAMES = ['TITLE', 'DESCRIPTION', 'START_TIME', 'END_TIME', 'SERVICE', 'MONITORING_TOOL', 'HOSTS', 'SEVERITY', 'FINGERPRINT', 'GITLAB_ENVIRONMENT_NAME'] as const;
 export type PayloadFieldName = (typeof PAYLOAD_FIELD_NAMES)[number];
@@ -167,7 +166,6 @@ export async function fetchPayloadFields(connection: Connection, fullPath: strin
   const schema = projectData(loose({ alertManagementPayloadFields: z.pipe(z.nullish(z.array(payloadFieldSchema)), z.transform((value) => value ?? [])) }));
   return projectOf(await graphqlRequest(connection, PAYLOAD_FIELDS_QUERY, { fullPath, payloadExample }, schema, signal)).alertManagementPayloadFields;
 }
-
 
 export interface AlertList {
   alerts: Alert[];

@@ -174,7 +174,7 @@ function atRef(projectId: number, urlRef: string | undefined, known: Known, { pr
   return [{ ...project, then: (answer) => { const branch = projectText(answer, 'default_branch'); return branch ? requests(branch) : []; } }];
 }
 
-// a whole page of a thread or of events (api/notes.ts, api/issues.ts)
+// a hundred to a page, the platform's most: a thread, events, a diff's files, commits, a pipeline's jobs
 const ALL_ON_ONE_PAGE = { page: 1, per_page: 100 } as const;
 
 /**
@@ -191,12 +191,14 @@ function issueFirstRequests(projectId: string, iid: string): FirstRequest[] {
 }
 
 /**
- * A merge request's overview, the review's way in: the request, its first page of threads and its
- * reviewers, and what the review panels show (approvals, their state, the project's approval
- * settings, the project).
+ * A merge request, the review's way in: the request (the header of every tab), then the tab's own.
+ * The overview's are its first page of threads and its reviewers, and what the review panels show
+ * (approvals, their state, the project's approval settings, the project); Changes' its first page
+ * of files, Commits' its first page of commits.
  */
-function mergeRequestFirstRequests(projectId: string, iid: string): FirstRequest[] {
+function mergeRequestFirstRequests(projectId: string, iid: string, tab: 'changes' | 'commits' | undefined): FirstRequest[] {
   const request = `/projects/${projectId}/merge_requests/${iid}`;
+  if (tab) return [{ path: request }, { path: `${request}/${tab === 'changes' ? 'diffs' : 'commits'}`, query: ALL_ON_ONE_PAGE }];
   return [
     { path: request },
     { path: `${request}/discussions`, query: ALL_ON_ONE_PAGE },
@@ -206,12 +208,6 @@ function mergeRequestFirstRequests(projectId: string, iid: string): FirstRequest
     { path: `/projects/${projectId}/approvals` },
     detailOf('projects', projectId),
   ];
-}
-
-/** A merge request's Changes (its first page of files) or Commits tab: the request (the header of every tab) and the tab's list. */
-function mergeRequestTabFirstRequests(projectId: string, iid: string, tab: 'changes' | 'commits'): FirstRequest[] {
-  const request = `/projects/${projectId}/merge_requests/${iid}`;
-  return [{ path: request }, { path: `${request}/${tab === 'changes' ? 'diffs' : 'commits'}`, query: ALL_ON_ONE_PAGE }];
 }
 
 /** A pipeline's graph or jobs tab, where a failed pipeline's notification leads: the pipeline (the header) and the first page of its jobs. */
@@ -262,15 +258,12 @@ export function firstRequests(pathname: string, search: string, hash: string, ca
   // anyone else's role is read first: the list may not be theirs to see
   if (match) return plainSearch(search, []) ? [...forRole('groups', match[1], caller, known, TOKENS_LEVEL, [{ path: `/groups/${match[1]}/access_tokens`, query: { sort: 'created_desc', ...FIRST_PAGE } }]), ...unknownDetailOf('groups', match[1], known)] : [];
 
-  match = /^\/projects\/(\d+)\/(issues|merge-requests)\/(\d+)\/?$/.exec(pathname);
+  match = /^\/projects\/(\d+)\/(?:issues\/(\d+)|merge-requests\/(\d+)(?:\/(changes|commits))?)\/?$/.exec(pathname);
   if (match) {
     if (!plainSearch(search, [])) return [];
-    const [, id, kind, iid] = match;
-    return kind === 'issues' ? issueFirstRequests(id!, iid!) : mergeRequestFirstRequests(id!, iid!);
+    const [, id, issueIid, requestIid, tab] = match;
+    return issueIid ? issueFirstRequests(id!, issueIid) : mergeRequestFirstRequests(id!, requestIid!, tab as 'changes' | 'commits' | undefined);
   }
-
-  match = /^\/projects\/(\d+)\/merge-requests\/(\d+)\/(changes|commits)\/?$/.exec(pathname);
-  if (match) return plainSearch(search, []) ? mergeRequestTabFirstRequests(match[1]!, match[2]!, match[3] as 'changes' | 'commits') : [];
 
   match = /^\/projects\/(\d+)\/pipelines\/(\d+)(?:\/jobs)?\/?$/.exec(pathname);
   if (match) return plainSearch(search, []) ? pipelineFirstRequests(match[1]!, match[2]!) : [];
