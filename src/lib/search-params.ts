@@ -30,11 +30,14 @@ export function searchSchema<S extends z.ZodMiniType>(build: () => S): SearchSch
 /** A search param that falls back to `fallback` when absent or invalid: a bad link still opens the list. */
 export const withDefault = <T extends z.ZodMiniType>(schema: T, fallback: z.output<T>) => z.catch(z._default(schema, fallback as never), fallback as never);
 
-/** The page and page size of an offset list, as every list keeps them in its URL. */
-export const pageParams = {
+/**
+ * The page and page size of an offset list, as every list keeps them in its URL. This and the other
+ * pieces of search schemas are built inside a schema's builder, on first use, like the schemas.
+ */
+export const pageParams = () => ({
   page: withDefault(z.number().check(z.int(), z.minimum(1)), 1),
   per_page: withDefault(z.union([z.literal(20), z.literal(50), z.literal(100)]), 20),
-};
+});
 
 /** What the groups and projects lists share in their URL: scope, text, sort, visibility and role, page. */
 export interface ScopedListSearch {
@@ -56,7 +59,7 @@ export function scopedListSearchFields<Scope extends string, Sort extends string
     sort: withDefault(z.enum(sorts.map((sort) => sort.value) as [Sort, ...Sort[]]), sorts[0].value),
     visibility: z.catch(z.optional(z.enum(['public', 'internal', 'private'])), undefined),
     min_access_level: z.catch(z.optional(z.number().check(z.int(), z.minimum(5), z.maximum(50))), undefined),
-    ...pageParams,
+    ...pageParams(),
   };
 }
 
@@ -68,4 +71,4 @@ export function scopedListParams<Scope extends string, Order extends { value: st
 }
 
 /** A calendar day (`YYYY-MM-DD`) in the URL, '' when not set; anything else falls back to ''. */
-export const dayParam = withDefault(z.union([z.literal(''), z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))]), '');
+export const dayParam = () => withDefault(z.union([z.literal(''), z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))]), '');

@@ -1,10 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router';
 import * as z from 'zod/mini';
+import { searchSchema } from '../lib/search-params.ts';
 import { ConnectScreen } from '../features/auth/connect-screen.tsx';
 
-const connectSearchSchema = z.object({
+const connectSearchSchema = searchSchema(() => z.object({
   redirect: z.catch(z.optional(z.string()), undefined),
-});
+}));
 
 export const Route = createFileRoute('/connect')({
   validateSearch: connectSearchSchema,

@@ -3,7 +3,7 @@ import { withDefault, pageParams, searchSchema, type SearchOf } from '../../lib/
 import type { TokenListParams } from '../../api/access-tokens.ts';
 import { TOKEN_SORT_VALUES } from '../../api/vocabulary.ts';
 
-const optionalDate = z.catch(z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))), undefined);
+const optionalDate = () => z.catch(z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))), undefined);
 
 /** A group's tokens view in the URL: every filter and sort of spec 1, 4.2. */
 export const tokensSearchSchema = searchSchema(() => z.object({
@@ -11,13 +11,13 @@ export const tokensSearchSchema = searchSchema(() => z.object({
   revoked: z.catch(z.optional(z.boolean()), undefined),
   search: withDefault(z.string(), ''),
   sort: withDefault(z.enum(TOKEN_SORT_VALUES), 'created_desc'),
-  created_after: optionalDate,
-  created_before: optionalDate,
-  expires_after: optionalDate,
-  expires_before: optionalDate,
-  last_used_after: optionalDate,
-  last_used_before: optionalDate,
-  ...pageParams,
+  created_after: optionalDate(),
+  created_before: optionalDate(),
+  expires_after: optionalDate(),
+  expires_before: optionalDate(),
+  last_used_after: optionalDate(),
+  last_used_before: optionalDate(),
+  ...pageParams(),
 }));
 export type TokensSearch = SearchOf<typeof tokensSearchSchema>;
 

@@ -3,7 +3,7 @@ import type { AlertListParams } from '../../api/alerts.ts';
 import { ALERT_SORTS, ALERT_TABS } from '../../api/vocabulary.ts';
 import { searchSchema, withDefault, type SearchOf } from '../../lib/search-params.ts';
 
-const cursor = z.catch(z.optional(z.string().check(z.maxLength(500))), undefined);
+const cursor = () => z.catch(z.optional(z.string().check(z.maxLength(500))), undefined);
 
 /** The alert list's URL: status tab, text search, sort, and the cursor of the page in view. */
 export const alertListSearchSchema = searchSchema(() =>
@@ -11,7 +11,7 @@ export const alertListSearchSchema = searchSchema(() =>
     tab: withDefault(z.enum(ALERT_TABS), 'open'),
     search: withDefault(z.string().check(z.maxLength(255)), ''),
     sort: withDefault(z.enum(ALERT_SORTS.map((sort) => sort.value) as [AlertListParams['sort'], ...AlertListParams['sort'][]]), 'STARTED_AT_DESC'),
-    after: cursor,
+    after: cursor(),
     /** The `after` cursors of the pages before this one, so Previous works with forward cursors only. */
     trail: withDefault(z.array(z.string().check(z.maxLength(500))).check(z.maxLength(200)), []),
   }),

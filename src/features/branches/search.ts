@@ -10,7 +10,7 @@ export const branchesSearchSchema = searchSchema(() => z.object({
   search: withDefault(z.string(), ''),
   regex: withDefault(z.string(), ''),
   sort: withDefault(z.enum(['name_asc', 'updated_desc', 'updated_asc']), 'name_asc'),
-  ...pageParams,
+  ...pageParams(),
 }));
 export type BranchesSearch = SearchOf<typeof branchesSearchSchema>;
 

@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
-import { withDefault, pageParams, searchSchema, type SearchOf } from '../../lib/search-params.ts';
+import { dayParam, withDefault, pageParams, searchSchema, type SearchOf } from '../../lib/search-params.ts';
 
-const day = withDefault(z.union([z.literal(''), z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))]), '');
 
 /** A commit history in the URL (spec 3, 4.1): every filter falls back to its default when the URL is off. */
 export const historySearchSchema = searchSchema(() => z.object({
@@ -10,14 +9,14 @@ export const historySearchSchema = searchSchema(() => z.object({
   path: withDefault(z.string(), ''),
   author: withDefault(z.string(), ''),
   /** Days (`YYYY-MM-DD`), both inclusive. */
-  since: day,
-  until: day,
+  since: dayParam(),
+  until: dayParam(),
   all: withDefault(z.boolean(), false),
   first_parent: withDefault(z.boolean(), false),
   order: withDefault(z.enum(['default', 'topo']), 'default'),
   with_stats: withDefault(z.boolean(), false),
   trailers: withDefault(z.boolean(), false),
-  ...pageParams,
+  ...pageParams(),
 }));
 export type HistorySearch = SearchOf<typeof historySearchSchema>;
 

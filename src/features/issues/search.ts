@@ -36,29 +36,29 @@ export const DUE_DATES: ReadonlyArray<{ value: DueDateFilter; label: string }> =
 
 export const ISSUE_TYPES = ['issue', 'incident', 'test_case', 'task'] as const;
 
-const text = withDefault(z.string(), '');
-const texts = withDefault(z.array(z.string().check(z.minLength(1))), []);
-const iids = withDefault(z.array(z.number().check(z.int(), z.positive())), []);
-const optionalText = z.catch(z.optional(z.string().check(z.minLength(1))), undefined);
+const text = () => withDefault(z.string(), '');
+const texts = () => withDefault(z.array(z.string().check(z.minLength(1))), []);
+const iids = () => withDefault(z.array(z.number().check(z.int(), z.positive())), []);
+const optionalText = () => z.catch(z.optional(z.string().check(z.minLength(1))), undefined);
 
 export const issuesSearchSchema = searchSchema(() => z.object({
   /** The instance list's tab; groups and projects ignore it. */
   scope: withDefault(z.enum(['assigned_to_me', 'created_by_me', 'all']), 'assigned_to_me'),
   state: withDefault(z.enum(['opened', 'closed', 'all']), 'opened'),
-  label: texts,
-  not_label: texts,
-  milestone: optionalText,
-  not_milestone: optionalText,
+  label: texts(),
+  not_label: texts(),
+  milestone: optionalText(),
+  not_milestone: optionalText(),
   /** A username, or `None` / `Any`. */
-  assignee: texts,
-  not_assignee: texts,
-  author: optionalText,
-  not_author: optionalText,
-  reaction: optionalText,
-  not_reaction: optionalText,
-  iid: iids,
-  not_iid: iids,
-  search: text,
+  assignee: texts(),
+  not_assignee: texts(),
+  author: optionalText(),
+  not_author: optionalText(),
+  reaction: optionalText(),
+  not_reaction: optionalText(),
+  iid: iids(),
+  not_iid: iids(),
+  search: text(),
   in: z.catch(z.optional(z.enum(['title', 'description'])), undefined),
   confidential: z.catch(z.optional(z.boolean()), undefined),
   due: z.catch(z.optional(z.enum(DUE_DATES.map((due) => due.value) as [DueDateFilter, ...DueDateFilter[]])), undefined),
@@ -67,7 +67,7 @@ export const issuesSearchSchema = searchSchema(() => z.object({
   cursor: z.catch(z.optional(z.string().check(z.minLength(1))), undefined),
   order_by: withDefault(z.enum(ISSUE_ORDERS.map((order) => order.value) as [IssueOrder, ...IssueOrder[]]), 'created_at'),
   sort: withDefault(z.enum(['asc', 'desc']), 'desc'),
-  ...pageParams,
+  ...pageParams(),
 }));
 export type IssuesSearch = SearchOf<typeof issuesSearchSchema>;
 

@@ -8,7 +8,7 @@ export const testReportSearchSchema = searchSchema(() =>
     suite: withDefault(z.string(), ''),
     search: withDefault(z.string(), ''),
     status: z.catch(z.optional(z.enum(CASE_STATUSES)), undefined),
-    ...pageParams,
+    ...pageParams(),
   }),
 );
 export type TestReportSearch = SearchOf<typeof testReportSearchSchema>;

@@ -1,21 +1,18 @@
 import * as z from 'zod/mini';
-import { withDefault, searchSchema, type SearchOf } from '../../lib/search-params.ts';
+import { pageParams, withDefault, searchSchema, type SearchOf } from '../../lib/search-params.ts';
 import { BILLABLE_SORT_VALUES } from '../../api/vocabulary.ts';
 
-const positiveIds = z.array(z.number().check(z.int(), z.positive()));
-const perPage = withDefault(z.union([z.literal(20), z.literal(50), z.literal(100)]), 20);
-const page = withDefault(z.number().check(z.int(), z.minimum(1)), 1);
+const positiveIds = () => withDefault(z.array(z.number().check(z.int(), z.positive())), []);
 
 /** A members list in the URL: every filter falls back to its default when the URL is off. */
 export const membersSearchSchema = searchSchema(() => z.object({
   tab: withDefault(z.enum(['direct', 'all']), 'direct'),
   query: withDefault(z.string(), ''),
-  user_ids: withDefault(positiveIds, []),
-  skip_users: withDefault(positiveIds, []),
+  user_ids: positiveIds(),
+  skip_users: positiveIds(),
   show_seat_info: withDefault(z.boolean(), false),
   state: z.catch(z.optional(z.enum(['active', 'awaiting'])), undefined),
-  page,
-  per_page: perPage,
+  ...pageParams(),
 }));
 export type MembersSearch = SearchOf<typeof membersSearchSchema>;
 
@@ -25,8 +22,7 @@ export const MEMBERS_SEARCH_DEFAULTS: Partial<MembersSearch> = { tab: 'direct', 
 export const billableSearchSchema = searchSchema(() => z.object({
   search: withDefault(z.string(), ''),
   sort: withDefault(z.enum(BILLABLE_SORT_VALUES), 'name_asc'),
-  page,
-  per_page: perPage,
+  ...pageParams(),
   /** The member whose memberships the side panel shows. */
   member: z.catch(z.optional(z.number().check(z.int(), z.positive())), undefined),
 }));

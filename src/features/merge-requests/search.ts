@@ -33,40 +33,40 @@ export const STATE_TABS = [
 ] as const;
 type State = (typeof STATE_TABS)[number]['value'];
 
-const text = withDefault(z.string(), '');
-const texts = withDefault(z.array(z.string().check(z.minLength(1))), []);
-const optionalText = z.catch(z.optional(z.string().check(z.minLength(1))), undefined);
+const text = () => withDefault(z.string(), '');
+const texts = () => withDefault(z.array(z.string().check(z.minLength(1))), []);
+const optionalText = () => z.catch(z.optional(z.string().check(z.minLength(1))), undefined);
 
 export const mergeRequestsSearchSchema = searchSchema(() => z.object({
   /** The instance list's tab; groups and projects ignore it. */
   whose: withDefault(z.enum(WHOSE_TABS.map((tab) => tab.value) as [Whose, ...Whose[]]), 'review_requested'),
   state: withDefault(z.enum(STATE_TABS.map((tab) => tab.value) as [State, ...State[]]), 'opened'),
-  author: optionalText,
-  not_author: optionalText,
+  author: optionalText(),
+  not_author: optionalText(),
   /** A username, or `None` / `Any`. */
-  assignee: optionalText,
-  not_assignee: optionalText,
+  assignee: optionalText(),
+  not_assignee: optionalText(),
   /** A username, or `None` / `Any`. */
-  reviewer: optionalText,
-  not_reviewer: optionalText,
+  reviewer: optionalText(),
+  not_reviewer: optionalText(),
   /** Approved by every one of these usernames (up to 5), or `None` / `Any`. */
-  approved_by: texts,
+  approved_by: texts(),
   /** Every one of these usernames may approve (an approval rule names them), or `None` / `Any`. */
-  approver: texts,
-  label: texts,
-  not_label: texts,
-  milestone: optionalText,
-  not_milestone: optionalText,
-  source_branch: optionalText,
-  target_branch: optionalText,
+  approver: texts(),
+  label: texts(),
+  not_label: texts(),
+  milestone: optionalText(),
+  not_milestone: optionalText(),
+  source_branch: optionalText(),
+  target_branch: optionalText(),
   draft: z.catch(z.optional(z.enum(['yes', 'no'])), undefined),
   /** An emoji name the caller reacted with, or `None` / `Any`. */
-  reaction: optionalText,
-  not_reaction: optionalText,
-  search: text,
+  reaction: optionalText(),
+  not_reaction: optionalText(),
+  search: text(),
   order_by: withDefault(z.enum(MERGE_REQUEST_ORDERS.map((order) => order.value) as [Order, ...Order[]]), 'created_at'),
   sort: withDefault(z.enum(['asc', 'desc']), 'desc'),
-  ...pageParams,
+  ...pageParams(),
 }));
 export type MergeRequestsSearch = SearchOf<typeof mergeRequestsSearchSchema>;
 

@@ -19,7 +19,7 @@ export const packagesSearchSchema = searchSchema(() =>
     exclude_subgroups: withDefault(z.boolean(), false),
     order_by: withDefault(z.enum(GROUP_PACKAGE_ORDERS as unknown as [PackageOrder, ...PackageOrder[]]), 'created_at'),
     sort: withDefault(z.enum(['asc', 'desc']), 'desc'),
-    ...pageParams,
+    ...pageParams(),
   }),
 );
 export type PackagesSearch = SearchOf<typeof packagesSearchSchema>;
@@ -48,6 +48,6 @@ export function isFiltered(search: PackagesSearch): boolean {
 }
 
 /** A package's screen in the URL: the page of its files. */
-export const packageSearchSchema = searchSchema(() => z.object({ page: pageParams.page }));
+export const packageSearchSchema = searchSchema(() => z.object({ page: pageParams().page }));
 export type PackageSearch = SearchOf<typeof packageSearchSchema>;
 export const PACKAGE_SEARCH_DEFAULTS: PackageSearch = { page: 1 };

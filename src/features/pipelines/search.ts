@@ -18,11 +18,11 @@ export const pipelinesSearchSchema = searchSchema(() =>
     username: withDefault(z.string(), ''),
     name: withDefault(z.string(), ''),
     yaml_errors: withDefault(z.boolean(), false),
-    updated_after: dayParam,
-    updated_before: dayParam,
+    updated_after: dayParam(),
+    updated_before: dayParam(),
     order_by: withDefault(z.enum(PIPELINE_ORDERS as unknown as [PipelineOrder, ...PipelineOrder[]]), 'id'),
     sort: withDefault(z.enum(['asc', 'desc']), 'desc'),
-    ...pageParams,
+    ...pageParams(),
   }),
 );
 export type PipelinesSearch = SearchOf<typeof pipelinesSearchSchema>;

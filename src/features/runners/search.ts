@@ -1,10 +1,7 @@
 import * as z from 'zod/mini';
-import { withDefault, searchSchema, type SearchOf } from '../../lib/search-params.ts';
+import { pageParams, withDefault, searchSchema, type SearchOf } from '../../lib/search-params.ts';
 import type { RunnerFilters, RunnerJobsParams, RunnerListParams } from '../../api/runners.ts';
 import { JOB_STATUSES, RUNNER_STATUS_VALUES, RUNNER_TYPE_VALUES } from '../../api/vocabulary.ts';
-
-const page = withDefault(z.number().check(z.int(), z.minimum(1)), 1);
-const perPage = withDefault(z.union([z.literal(20), z.literal(50), z.literal(100)]), 20);
 
 /** What the platform takes as a version prefix (`15`, `15.0`, `15.0.1`); anything else would be a 400. */
 export const VERSION_PREFIX_PATTERN = /^\d+(\.\d+){0,2}\.?$/;
@@ -16,8 +13,7 @@ export const runnersSearchSchema = searchSchema(() => z.object({
   paused: z.catch(z.optional(z.boolean()), undefined),
   tag_list: withDefault(z.array(z.string().check(z.trim(), z.minLength(1))), []),
   version_prefix: withDefault(z.string().check(z.trim(), z.refine((text) => text === '' || VERSION_PREFIX_PATTERN.test(text))), ''),
-  page,
-  per_page: perPage,
+  ...pageParams(),
 }));
 export type RunnersSearch = SearchOf<typeof runnersSearchSchema>;
 
@@ -45,8 +41,7 @@ export const isFiltered = (search: RunnersSearch) => Object.values(runnerFilters
 export const runnerSearchSchema = searchSchema(() => z.object({
   status: z.catch(z.optional(z.enum(JOB_STATUSES)), undefined),
   sort: withDefault(z.enum(['desc', 'asc']), 'desc'),
-  page,
-  per_page: perPage,
+  ...pageParams(),
 }));
 export type RunnerSearch = SearchOf<typeof runnerSearchSchema>;
 

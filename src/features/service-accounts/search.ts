@@ -1,17 +1,13 @@
 import * as z from 'zod/mini';
-import { withDefault, searchSchema, type SearchOf } from '../../lib/search-params.ts';
+import { pageParams, withDefault, searchSchema, type SearchOf } from '../../lib/search-params.ts';
 import type { AccountListParams, AccountTokenListParams } from '../../api/service-accounts.ts';
 import { ACCOUNT_SORTS, TOKEN_SORT_VALUES } from '../../api/vocabulary.ts';
-
-const page = withDefault(z.number().check(z.int(), z.minimum(1)), 1);
-const perPage = withDefault(z.union([z.literal(20), z.literal(50), z.literal(100)]), 20);
 
 /** A list of service accounts in the URL: the platform's order_by and sort (spec 1, 4.4). */
 export const accountsSearchSchema = searchSchema(() => z.object({
   order_by: withDefault(z.enum(['id', 'username']), 'id'),
   sort: withDefault(z.enum(['asc', 'desc']), 'desc'),
-  page,
-  per_page: perPage,
+  ...pageParams(),
 }));
 export type AccountsSearch = SearchOf<typeof accountsSearchSchema>;
 
@@ -39,8 +35,7 @@ export const accountTokensSearchSchema = searchSchema(() => z.object({
   revoked: z.catch(z.optional(z.boolean()), undefined),
   search: withDefault(z.string(), ''),
   sort: withDefault(z.enum(TOKEN_SORT_VALUES), 'created_desc'),
-  page,
-  per_page: perPage,
+  ...pageParams(),
 }));
 export type AccountTokensSearch = SearchOf<typeof accountTokensSearchSchema>;
 

@@ -3,7 +3,7 @@ import { pageParams, searchSchema, type SearchOf } from '../../lib/search-params
 
 /** The moves list in the URL: the platform offers pages only. */
 export const movesSearchSchema = searchSchema(() => z.object({
-  ...pageParams,
+  ...pageParams(),
 }));
 export type MovesSearch = SearchOf<typeof movesSearchSchema>;
 

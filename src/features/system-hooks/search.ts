@@ -3,7 +3,7 @@ import { pageParams, searchSchema, type SearchOf } from '../../lib/search-params
 
 /** The hooks list in the URL: the platform offers pages only. */
 export const hooksSearchSchema = searchSchema(() => z.object({
-  ...pageParams,
+  ...pageParams(),
 }));
 export type HooksSearch = SearchOf<typeof hooksSearchSchema>;
 

@@ -1,11 +1,12 @@
 import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import * as z from 'zod/mini';
+import { searchSchema, withDefault } from '../../lib/search-params.ts';
 import { ExpiryOverviewScreen, type ExpirySearch } from '../../features/access-tokens/expiry-overview.tsx';
 
-const expirySearchSchema = z.object({
+const expirySearchSchema = searchSchema(() => z.object({
   reason: z.catch(z.optional(z.enum(['expired', 'within_7_days', 'within_30_days', 'never_used'])), undefined),
-  everywhere: z.catch(z._default(z.boolean(), false), false),
-});
+  everywhere: withDefault(z.boolean(), false),
+}));
 
 const EXPIRY_DEFAULTS: Partial<ExpirySearch> = { everywhere: false };
 

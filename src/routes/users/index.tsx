@@ -1,11 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router';
 import * as z from 'zod/mini';
+import { searchSchema } from '../../lib/search-params.ts';
 import { usersQueries } from '../../api/users.ts';
 import { PeopleScreen } from '../../features/users/people-screen.tsx';
 
-const peopleSearchSchema = z.object({
+const peopleSearchSchema = searchSchema(() => z.object({
   search: z.catch(z.optional(z.string()), undefined),
-});
+}));
 
 export const Route = createFileRoute('/users/')({
   validateSearch: peopleSearchSchema,
