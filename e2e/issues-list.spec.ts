@@ -97,7 +97,7 @@ test('triage a project’s list through its filter bar, a negated filter include
   // a wrong value is refused with a message and the typed value kept
   await list.addFilter('IID', 'is', 'abc');
   await expect(page.getByRole('form', { name: 'Add a filter' }).getByRole('alert')).toHaveText('An IID is a whole number above 0.');
-  await expect(page.getByRole('form', { name: 'Add a filter' }).getByLabel('Filter value')).toHaveValue('abc');
+  await expect(page.getByRole('form', { name: 'Add a filter' }).getByLabel('Value')).toHaveValue('abc');
 });
 
 test('the 3,000-issue tracker pages by keyset: Next follows the API’s cursor, and the page survives a reload', async ({ page, api }) => {

@@ -72,7 +72,7 @@ function filterBar(page: Page) {
       // a field without a negated form has its operator fixed at "is"
       const operatorSelect = form.getByRole('combobox', { name: 'Operator' });
       if (operator === 'is not' || (await operatorSelect.isEnabled())) await operatorSelect.selectOption({ label: operator });
-      const input = form.getByLabel('Filter value');
+      const input = form.getByLabel('Value');
       // a select for fixed values (draft), a text box with suggestions for the others
       if ((await input.evaluate((element) => element.tagName)) === 'SELECT') {
         await input.selectOption({ label: value });
@@ -110,7 +110,7 @@ test('a project list filtered through the bar: a negated label and reviewer None
 
   // suggestions: the reviewer's value offers the platform's words and the users the API finds
   await filters.form.getByRole('combobox', { name: 'Filter by' }).selectOption({ label: 'Reviewer' });
-  await filters.form.getByLabel('Filter value').fill('maya');
+  await filters.form.getByLabel('Value').fill('maya');
   await expect(filters.form.getByRole('option', { name: 'maya.chen', includeHidden: true })).toHaveCount(1);
   await expect(filters.form.getByRole('option', { name: 'None', includeHidden: true })).toHaveCount(1);
 
@@ -144,7 +144,7 @@ test('a project list filtered through the bar: a negated label and reviewer None
   // a value the API cannot take is refused with a message, the typed value kept
   await filters.form.getByRole('combobox', { name: 'Filter by' }).selectOption({ label: 'Target branch' });
   await expect(filters.form.getByRole('combobox', { name: 'Operator' })).toBeDisabled();
-  await filters.form.getByLabel('Filter value').fill('   ');
+  await filters.form.getByLabel('Value').fill('   ');
   await filters.form.getByRole('button', { name: 'Add filter' }).click();
   await expect(filters.form.getByRole('alert')).toHaveText('Enter a value.');
 

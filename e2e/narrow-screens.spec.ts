@@ -184,7 +184,7 @@ function recordFailures(page: Page): { failing: string[]; visiting: (address: st
 
 // the screens in two halves, one per worker: a visit is a few seconds and there are over seventy
 const SHARDS = 2;
-for (let shard = 0; shard < SHARDS; shard++) test(`no screen scrolls sideways at 390 px (wide content scrolls in its own box), and at 1440 px nothing needs to; no screen's request is refused nor logs an error (part ${shard + 1} of ${SHARDS})`, async ({ page, api, connectAs, consoleServer }) => {
+for (let shard = 0; shard < SHARDS; shard++) test(`no screen scrolls sideways at 390 px (wide content scrolls in its own box), and at 1440 px nothing needs to nor names a field only by its placeholder; no screen's request is refused nor logs an error (part ${shard + 1} of ${SHARDS})`, async ({ page, api, connectAs, consoleServer }) => {
   test.setTimeout(300_000);
   const ids = await demoIds(api);
   const wider: string[] = [];
@@ -213,6 +213,23 @@ for (let shard = 0; shard < SHARDS; shard++) test(`no screen scrolls sideways at
         if (control.closest('[role="region"][aria-label="Pipeline graph"]')) continue;
         const { right, width } = control.getBoundingClientRect();
         if (width > 0 && right > innerWidth) found.push(`"${control.textContent}" ends past the window`);
+      }
+      // every field says what it is in words on screen, not only in a placeholder or to a screen reader
+      const shown = (text: Node) => {
+        const range = document.createRange();
+        range.selectNodeContents(text);
+        const { width, height } = range.getBoundingClientRect();
+        return Boolean(text.textContent?.trim()) && width > 2 && height > 2;
+      };
+      const showsText = (label: Element, control: Element) => {
+        const walker = document.createTreeWalker(label, NodeFilter.SHOW_TEXT);
+        for (let text = walker.nextNode(); text; text = walker.nextNode()) if (!control.contains(text) && shown(text)) return true;
+        return false;
+      };
+      for (const control of document.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>('main input:not([type="hidden"]):not([type="checkbox"]):not([type="radio"]), main select, main textarea')) {
+        if (!control.getBoundingClientRect().width) continue;
+        const labelledBy = (control.getAttribute('aria-labelledby') ?? '').split(/\s+/).flatMap((id) => document.getElementById(id) ?? []);
+        if (![...(control.labels ?? []), ...labelledBy].some((label) => showsText(label, control))) found.push(`the field "${control.getAttribute('aria-label') ?? control.getAttribute('placeholder') ?? control.name}" has no label on screen`);
       }
       return found;
     });

@@ -22,14 +22,14 @@ export class IssueListPage {
     return this.filters.getByRole('button', { name: `Remove filter ${text}`, exact: true });
   }
 
-  /** Field (select "Filter by"), operator (select "Operator"), value ("Filter value"), then "Add filter". */
+  /** Field (select "Filter by"), operator (select "Operator"), value ("Value"), then "Add filter". */
   async addFilter(field: string, operator: 'is' | 'is not', value: string): Promise<void> {
     const form = this.page.getByRole('form', { name: 'Add a filter' });
     await form.getByRole('combobox', { name: 'Filter by' }).selectOption({ label: field });
     await form.getByRole('combobox', { name: 'Operator' }).selectOption({ label: operator });
     // a combobox with suggestions (an input with a datalist), or a select for fixed values
-    await form.getByLabel('Filter value').fill(value);
-    await form.getByLabel('Filter value').press('Enter');
+    await form.getByLabel('Value').fill(value);
+    await form.getByLabel('Value').press('Enter');
   }
 
   /** The table is named by its caption: "Open issues", "Closed issues", "All issues". */

@@ -85,7 +85,7 @@ export function FilterBar<S, F extends string>({ label, scope, model, search, on
   };
 
   const valueControl = info.choices ? (
-    <select className="input" aria-label="Filter value" value={value} onChange={(event) => setValue(event.target.value)}>
+    <select className="input" value={value} onChange={(event) => setValue(event.target.value)}>
       {info.choices.map((choice) => (
         <option key={choice.value} value={choice.value}>
           {choice.label}
@@ -93,32 +93,31 @@ export function FilterBar<S, F extends string>({ label, scope, model, search, on
       ))}
     </select>
   ) : (
-    <>
-      <input
-        className="input"
-        aria-label="Filter value"
-        aria-invalid={problem ? true : undefined}
-        aria-describedby={problem ? errorId : undefined}
-        list={info.suggest || info.special ? listId : undefined}
-        autoComplete="off"
-        value={value}
-        placeholder={info.placeholder ?? (info.suggest ? 'Type to see suggestions' : undefined)}
-        inputMode={info.numeric ? 'numeric' : undefined}
-        onChange={(event) => setValue(event.target.value)}
-        onFocus={() => setWanted(true)}
-      />
-      {info.suggest || info.special ? (
-        <datalist id={listId}>
-          {suggestions.map((suggestion) => (
-            // the text too, so the suggestion has an accessible name
-            <option key={suggestion} value={suggestion}>
-              {suggestion}
-            </option>
-          ))}
-        </datalist>
-      ) : null}
-    </>
+    <input
+      className="input"
+      aria-invalid={problem ? true : undefined}
+      aria-describedby={problem ? errorId : undefined}
+      list={info.suggest || info.special ? listId : undefined}
+      autoComplete="off"
+      value={value}
+      placeholder={info.placeholder ?? (info.suggest ? 'Type to see suggestions' : undefined)}
+      inputMode={info.numeric ? 'numeric' : undefined}
+      onChange={(event) => setValue(event.target.value)}
+      onFocus={() => setWanted(true)}
+    />
   );
+  // beside the field, not in its label: the suggestions' text would become part of the label's
+  const suggestionList =
+    !info.choices && (info.suggest || info.special) ? (
+      <datalist id={listId}>
+        {suggestions.map((suggestion) => (
+          // the text too, so the suggestion has an accessible name
+          <option key={suggestion} value={suggestion}>
+            {suggestion}
+          </option>
+        ))}
+      </datalist>
+    ) : null;
 
   return (
     <div className="filter-bar" role="search" aria-label={label}>
@@ -162,7 +161,11 @@ export function FilterBar<S, F extends string>({ label, scope, model, search, on
             {info.negatable ? <option value="not">is not</option> : null}
           </select>
         </label>
-        {valueControl}
+        <label className="inline-field">
+          <span>Value</span>
+          {valueControl}
+        </label>
+        {suggestionList}
         {extra?.(field)}
         <button type="submit" className="button">
           Add filter
