@@ -167,7 +167,10 @@ export function EnableDeployKeyDialog({ onClose, projectId }: { onClose: () => v
       title="Enable an existing deploy key"
       description={caller.isAdmin ? 'Every deploy key of the instance. It is enabled read-only; grant write access afterwards with Edit.' : 'The keys of the projects you maintain. It is enabled read-only; grant write access afterwards with Edit.'}
     >
-      <input type="search" className="input" aria-label="Filter keys by title or fingerprint" placeholder="Title or SHA256:…" value={filter} onChange={(event) => setFilter(event.target.value)} />
+      <label className="field">
+        <span className="field__label">Filter keys by title or fingerprint</span>
+        <input type="search" className="input" placeholder="Title or SHA256:…" value={filter} onChange={(event) => setFilter(event.target.value)} />
+      </label>
       {error ? (
         <ErrorPanel
           error={error}

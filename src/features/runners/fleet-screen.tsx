@@ -89,7 +89,7 @@ function FleetCounts({ scope, search }: { scope: RunnerScope; search: RunnersSea
   // asked once the list is painted: the rows come first
   const asked = useIdleSinceMount();
   return (
-    <div className="home__columns">
+    <div className="fleet-counts">
       <CountList scope={scope} label="Runners by status" counts={STATUS_COUNTS} active={search} asked={asked} />
       <CountList scope={scope} label="Runners by type" counts={TYPE_COUNTS} active={search} asked={asked} />
     </div>
