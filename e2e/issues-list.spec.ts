@@ -245,3 +245,17 @@ test('a read-only token sees the list and its filters, but no selection or bulk 
     await context.close();
   }
 });
+
+test('on a phone a label is never broken between its letters: the list scrolls in its box instead', async ({ page, api }) => {
+  const project = await newProject(api);
+  const issue = await newIssue(api, project.id, `Narrow labels ${unique()}`, ['feature', 'priority::high']);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/projects/${project.id}/issues`);
+  const labels = page.getByRole('list', { name: `Labels of #${issue.iid}` }).getByRole('listitem');
+  await expect(labels).toHaveCount(2);
+  for (const label of await labels.all()) {
+    // one line of text, wider than tall: squeezed to a letter's width it stood as a column of letters
+    const box = (await label.boundingBox())!;
+    expect(box.width).toBeGreaterThan(box.height);
+  }
+});
