@@ -79,6 +79,8 @@ test.describe('a group owner manages its access tokens', () => {
     await expect(tokens.heading(group.name)).toBeVisible();
     await expect(new Shell(page).areas.getByRole('link', { name: 'Access tokens', exact: true })).toHaveAttribute('aria-current', 'page');
     await expect(tokens.emptyState).toHaveAccessibleName(`${group.name} has no access tokens.`);
+    // no pager under an empty list
+    await expect(page.getByRole('status', { name: /^Shown:/ })).toHaveCount(0);
 
     await tokens.newToken.click();
     const form = tokens.createDialog(group.name);

@@ -41,6 +41,8 @@ export function PageStep({ to, rel, children }: { to: SearchUpdate | undefined; 
  * platform sent totals, previous and next alone when it did not.
  */
 export function Paginator({ page, label }: PaginatorProps) {
+  // an empty list says so itself: '0–0 of 0' and two dead buttons would only repeat it
+  if (!page.items.length && !page.prevPage && !page.nextPage) return null;
   const withPage = (target: number) => (previous: Record<string, unknown>) => ({ ...previous, page: target });
   const summary = page.total !== undefined
     ? `${page.total === 0 ? 0 : (page.page - 1) * page.perPage + 1}–${Math.min(page.page * page.perPage, page.total)} of ${page.total}`
