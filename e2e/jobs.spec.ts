@@ -180,6 +180,14 @@ test.describe('pipeline detail and jobs', () => {
     await expect(pipelinePage.needsLinks).toHaveAccessibleName(/^[1-9]\d* needs links?$/);
   });
 
+  test('the demo’s 2,000-test report counts with thousands separators, as every count of the console does', async ({ page, context, api, adminSession }) => {
+    const projectId = await api.projectId(DEMO_PIPELINES.project);
+    await applyAdminSession(context, adminSession);
+    await new PipelinePage(page).goto(projectId, DEMO_PIPELINES.bigLogId, 'test-report');
+    await expect(page.getByLabel('Totals')).toContainText('2,000 tests');
+    await expect(page.getByRole('table', { name: 'Test suites' }).getByRole('cell', { name: '2,000', exact: true })).toBeVisible();
+  });
+
   test('a 100,000-line log opens at a linked line with its section open, rendering only lines in view', async ({ page, context, api, adminSession }) => {
     const projectId = await api.projectId(DEMO_PIPELINES.project);
     const jobs = await api.get<JobAnswer[]>(`/projects/${projectId}/pipelines/${DEMO_PIPELINES.bigLogId}/jobs?per_page=100`);

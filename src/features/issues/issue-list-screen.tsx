@@ -11,6 +11,7 @@ import { PerPageSelect, SortControls } from '../../components/list-controls.tsx'
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { LabelChipList } from '../../components/label-chip.tsx';
 import { Time } from '../../components/time.tsx';
+import { formatCount } from '../../lib/numbers.ts';
 import { BreakableText } from '../../components/breakable-text.tsx';
 import { FilterBar } from './filter-bar.tsx';
 import { bulkTarget, type BulkTarget } from './bulk-target.ts';
@@ -82,7 +83,7 @@ function IssueStateTabs({ scope, search }: { scope: IssueScope; search: IssuesSe
         tabs={STATE_TABS}
         current={search.state}
         reset={['cursor']}
-        badge={(state) => (counts ? <span className="badge">{counts[state]}</span> : null)}
+        badge={(state) => (counts ? <span className="badge">{formatCount(counts[state])}</span> : null)}
       />
       {statistics.error ? <p className="notice" role="note">The counts could not be read.</p> : null}
     </>

@@ -11,6 +11,7 @@ import { EmptyState } from '../../components/states.tsx';
 import type { TestReportSearch } from './test-report-search.ts';
 import { CiStatusBadge } from '../../components/ci-status.tsx';
 import { CASE_STATUSES, filterCases, pageOf, reportCases, type CaseStatus, type ReportCase } from './test-report-model.ts';
+import { formatCount } from '../../lib/numbers.ts';
 
 const STATUS_WORDS: Record<CaseStatus, string> = { failed: 'Failed', error: 'Errors', skipped: 'Skipped', success: 'Passed' };
 
@@ -98,11 +99,11 @@ export function TestReportView({
 function Totals({ report }: { report: Report }) {
   return (
     <p className="counts" aria-label="Totals">
-      <span>{report.total_count} tests</span>
-      <span>{report.failed_count} failed</span>
-      <span>{report.error_count} errors</span>
-      <span>{report.skipped_count} skipped</span>
-      <span>{report.success_count} passed</span>
+      <span>{formatCount(report.total_count)} tests</span>
+      <span>{formatCount(report.failed_count)} failed</span>
+      <span>{formatCount(report.error_count)} errors</span>
+      <span>{formatCount(report.skipped_count)} skipped</span>
+      <span>{formatCount(report.success_count)} passed</span>
       <span>{seconds(report.total_time)}</span>
     </p>
   );
@@ -121,11 +122,11 @@ function SuitesTable({ report }: { report: Report }) {
         </SearchLink>
       ),
     },
-    { id: 'total', header: 'Tests', cell: ({ row }) => row.original.total_count },
-    { id: 'failed', header: 'Failed', cell: ({ row }) => row.original.failed_count },
-    { id: 'errors', header: 'Errors', cell: ({ row }) => row.original.error_count },
-    { id: 'skipped', header: 'Skipped', cell: ({ row }) => row.original.skipped_count },
-    { id: 'passed', header: 'Passed', cell: ({ row }) => row.original.success_count },
+    { id: 'total', header: 'Tests', cell: ({ row }) => formatCount(row.original.total_count) },
+    { id: 'failed', header: 'Failed', cell: ({ row }) => formatCount(row.original.failed_count) },
+    { id: 'errors', header: 'Errors', cell: ({ row }) => formatCount(row.original.error_count) },
+    { id: 'skipped', header: 'Skipped', cell: ({ row }) => formatCount(row.original.skipped_count) },
+    { id: 'passed', header: 'Passed', cell: ({ row }) => formatCount(row.original.success_count) },
     { id: 'time', header: 'Time', cell: ({ row }) => seconds(row.original.total_time) },
     { id: 'error', header: 'Suite error', cell: ({ row }) => row.original.suite_error ?? '' },
   ];
