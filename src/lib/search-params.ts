@@ -39,6 +39,12 @@ export const pageParams = () => ({
   per_page: withDefault(z.union([z.literal(20), z.literal(50), z.literal(100)]), 20),
 });
 
+/** Texts in the URL (a filter given several times), none empty; [] when absent. */
+export const textListParam = () => withDefault(z.array(z.string().check(z.minLength(1))), []);
+
+/** A text in the URL that is absent rather than empty. */
+export const optionalTextParam = () => z.catch(z.optional(z.string().check(z.minLength(1))), undefined);
+
 /** What the groups and projects lists share in their URL: scope, text, sort, visibility and role, page. */
 export interface ScopedListSearch {
   scope?: string;

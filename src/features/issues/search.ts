@@ -1,6 +1,6 @@
 import { tokenModel, type FilterToken as GenericFilterToken, type TokenFieldDef } from '../../lib/filter-tokens.ts';
 import * as z from 'zod/mini';
-import { pageParams, withDefault, searchSchema, type SearchOf } from '../../lib/search-params.ts';
+import { optionalTextParam, pageParams, searchSchema, textListParam, withDefault, type SearchOf } from '../../lib/search-params.ts';
 import { KEYSET_ISSUE_ORDERS } from '../../api/vocabulary.ts';
 import type { DueDateFilter, IssueFilters, IssueListParams, IssueOrder, IssueScope, IssueState, NegatableIssueFilters } from '../../api/issues.ts';
 
@@ -36,35 +36,32 @@ export const DUE_DATES: ReadonlyArray<{ value: DueDateFilter; label: string }> =
 
 export const ISSUE_TYPES = ['issue', 'incident', 'test_case', 'task'] as const;
 
-const text = () => withDefault(z.string(), '');
-const texts = () => withDefault(z.array(z.string().check(z.minLength(1))), []);
 const iids = () => withDefault(z.array(z.number().check(z.int(), z.positive())), []);
-const optionalText = () => z.catch(z.optional(z.string().check(z.minLength(1))), undefined);
 
 export const issuesSearchSchema = searchSchema(() => z.object({
   /** The instance list's tab; groups and projects ignore it. */
   scope: withDefault(z.enum(['assigned_to_me', 'created_by_me', 'all']), 'assigned_to_me'),
   state: withDefault(z.enum(['opened', 'closed', 'all']), 'opened'),
-  label: texts(),
-  not_label: texts(),
-  milestone: optionalText(),
-  not_milestone: optionalText(),
+  label: textListParam(),
+  not_label: textListParam(),
+  milestone: optionalTextParam(),
+  not_milestone: optionalTextParam(),
   /** A username, or `None` / `Any`. */
-  assignee: texts(),
-  not_assignee: texts(),
-  author: optionalText(),
-  not_author: optionalText(),
-  reaction: optionalText(),
-  not_reaction: optionalText(),
+  assignee: textListParam(),
+  not_assignee: textListParam(),
+  author: optionalTextParam(),
+  not_author: optionalTextParam(),
+  reaction: optionalTextParam(),
+  not_reaction: optionalTextParam(),
   iid: iids(),
   not_iid: iids(),
-  search: text(),
+  search: withDefault(z.string(), ''),
   in: z.catch(z.optional(z.enum(['title', 'description'])), undefined),
   confidential: z.catch(z.optional(z.boolean()), undefined),
   due: z.catch(z.optional(z.enum(DUE_DATES.map((due) => due.value) as [DueDateFilter, ...DueDateFilter[]])), undefined),
   type: z.catch(z.optional(z.enum(ISSUE_TYPES)), undefined),
   /** A project's keyset page (creation or update order): the cursor of the page's next link before it. */
-  cursor: z.catch(z.optional(z.string().check(z.minLength(1))), undefined),
+  cursor: optionalTextParam(),
   order_by: withDefault(z.enum(ISSUE_ORDERS.map((order) => order.value) as [IssueOrder, ...IssueOrder[]]), 'created_at'),
   sort: withDefault(z.enum(['asc', 'desc']), 'desc'),
   ...pageParams(),

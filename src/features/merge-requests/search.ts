@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { pageParams, withDefault, searchSchema, type SearchOf } from '../../lib/search-params.ts';
+import { optionalTextParam, pageParams, searchSchema, textListParam, withDefault, type SearchOf } from '../../lib/search-params.ts';
 import { tokenModel, type FilterToken, type TokenFieldDef } from '../../lib/filter-tokens.ts';
 import type { MergeRequestFilters, MergeRequestListParams, NegatableMergeRequestFilters } from '../../api/merge-requests.ts';
 
@@ -33,37 +33,34 @@ export const STATE_TABS = [
 ] as const;
 type State = (typeof STATE_TABS)[number]['value'];
 
-const text = () => withDefault(z.string(), '');
-const texts = () => withDefault(z.array(z.string().check(z.minLength(1))), []);
-const optionalText = () => z.catch(z.optional(z.string().check(z.minLength(1))), undefined);
 
 export const mergeRequestsSearchSchema = searchSchema(() => z.object({
   /** The instance list's tab; groups and projects ignore it. */
   whose: withDefault(z.enum(WHOSE_TABS.map((tab) => tab.value) as [Whose, ...Whose[]]), 'review_requested'),
   state: withDefault(z.enum(STATE_TABS.map((tab) => tab.value) as [State, ...State[]]), 'opened'),
-  author: optionalText(),
-  not_author: optionalText(),
+  author: optionalTextParam(),
+  not_author: optionalTextParam(),
   /** A username, or `None` / `Any`. */
-  assignee: optionalText(),
-  not_assignee: optionalText(),
+  assignee: optionalTextParam(),
+  not_assignee: optionalTextParam(),
   /** A username, or `None` / `Any`. */
-  reviewer: optionalText(),
-  not_reviewer: optionalText(),
+  reviewer: optionalTextParam(),
+  not_reviewer: optionalTextParam(),
   /** Approved by every one of these usernames (up to 5), or `None` / `Any`. */
-  approved_by: texts(),
+  approved_by: textListParam(),
   /** Every one of these usernames may approve (an approval rule names them), or `None` / `Any`. */
-  approver: texts(),
-  label: texts(),
-  not_label: texts(),
-  milestone: optionalText(),
-  not_milestone: optionalText(),
-  source_branch: optionalText(),
-  target_branch: optionalText(),
+  approver: textListParam(),
+  label: textListParam(),
+  not_label: textListParam(),
+  milestone: optionalTextParam(),
+  not_milestone: optionalTextParam(),
+  source_branch: optionalTextParam(),
+  target_branch: optionalTextParam(),
   draft: z.catch(z.optional(z.enum(['yes', 'no'])), undefined),
   /** An emoji name the caller reacted with, or `None` / `Any`. */
-  reaction: optionalText(),
-  not_reaction: optionalText(),
-  search: text(),
+  reaction: optionalTextParam(),
+  not_reaction: optionalTextParam(),
+  search: withDefault(z.string(), ''),
   order_by: withDefault(z.enum(MERGE_REQUEST_ORDERS.map((order) => order.value) as [Order, ...Order[]]), 'created_at'),
   sort: withDefault(z.enum(['asc', 'desc']), 'desc'),
   ...pageParams(),
