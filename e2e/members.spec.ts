@@ -344,6 +344,8 @@ test.describe('managing group members', () => {
   test('a search that finds nobody says so on a line kept for it: the results and the dialog’s buttons stay where they were', async ({ page }) => {
     const dialog = await addDialogOnPhone(page, groupId);
     const submit = dialog.root.getByRole('button', { name: 'Add member', exact: true });
+    // before a search, the line says what to do with the empty box under it
+    await expect(dialog.root.getByText('Type a name or username to find someone.')).toBeVisible();
     await dialog.userSearch.fill('maya');
     await expect(dialog.userOption('maya.chen')).toBeVisible();
     const before = await submit.boundingBox();

@@ -45,7 +45,7 @@ function MultiPicker({ legend, searchLabel, chosen, onChange, useMatches }: {
     <fieldset className="field user-picker">
       <legend className="field__label">{legend}</legend>
       <SearchInput label={searchLabel} value={search} onSearch={setSearch} placeholder="Name" delayMs={200} />
-      <PickerStatus error={matches.error} empty={search && matches.options?.length === 0 ? `Nothing matches “${search}”.` : null} />
+      <PickerStatus error={matches.error} empty={!search.trim() ? (offered.length ? null : 'Type a name to find one.') : matches.options?.length === 0 ? `Nothing matches “${search}”.` : null} />
       <div className="user-picker__results">
         {offered.map((option) => (
           <label key={option.id} className="user-picker__option">

@@ -35,7 +35,7 @@ function UserPicker({ value, onChange, error }: { value: number | undefined; onC
     <fieldset className="field user-picker">
       <legend className="field__label">User</legend>
       <SearchInput label="Search users by name or username" value={search} onSearch={setSearch} placeholder="Name or username" delayMs={200} />
-      <PickerStatus error={results.error} empty={search && results.data?.items.length === 0 ? `No active user matches “${search}”.` : null} />
+      <PickerStatus error={results.error} empty={!search.trim() ? 'Type a name or username to find someone.' : results.data?.items.length === 0 ? `No active user matches “${search}”.` : null} />
       <div className="user-picker__results" role="radiogroup" aria-label="Matching users" aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined}>
         {results.data?.items.map((user) => (
           <label key={user.id} className="user-picker__option">
