@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { DEMO_PATHS, DEMO_TOKENS, expect, test, applyAdminSession, type Api } from './fixtures.ts';
 import { axeViolations } from './axe.ts';
+import { renderedLines } from './rendered-lines.ts';
 import { DEMO_MERGE_REQUESTS } from '../sandbox/seed/demo.ts';
 
 const unique = () => randomBytes(4).toString('hex');
@@ -270,4 +271,16 @@ test('a long label and a long unbroken title wrap in their cells: the list does 
     return box.scrollWidth - box.clientWidth;
   });
   expect(sideways).toBeLessThanOrEqual(1);
+});
+
+test('on a phone titles break between words: the title column keeps room for a word and the table scrolls in its box', async ({ page, context, adminSession, api }) => {
+  const webApp = await api.projectId(DEMO_PATHS.mergeRequests);
+  const big = await api.get<{ title: string }>(`/projects/${webApp}/merge_requests/${DEMO_MERGE_REQUESTS.big}`);
+  await applyAdminSession(context, adminSession);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/projects/${webApp}/merge-requests`);
+  const lines = await page.getByRole('table', { name: 'Open merge requests' }).getByRole('link', { name: big.title, exact: true }).evaluate(renderedLines);
+  expect(lines.join('')).toBe(big.title);
+  // squeezed to a few letters' width it read "Design / tokens / generat / ed …"
+  for (const line of lines.slice(0, -1)) expect(line).toMatch(/ $/);
 });

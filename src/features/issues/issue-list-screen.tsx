@@ -48,7 +48,7 @@ interface IssueListScreenProps {
 
 function IssueTitle({ issue, reference }: { issue: Issue; reference: string }) {
   return (
-    <div>
+    <div className="list-title">
       <RouteLink to="/projects/$projectId/issues/$issueIid" params={{ projectId: String(issue.project_id), issueIid: String(issue.iid) }} className="breakable">
         {issue.title}
       </RouteLink>

@@ -46,7 +46,7 @@ export function MergeRequestListScreen({ scope, sourceName, search }: MergeReque
         id: 'request',
         header: 'Merge request',
         cell: ({ row: { original: request } }) => (
-          <div>
+          <div className="list-title">
             <RouteLink to="/projects/$projectId/merge-requests/$mergeRequestIid" params={{ projectId: String(request.project_id), mergeRequestIid: String(request.iid) }} className="breakable">
               {request.title}
             </RouteLink>
