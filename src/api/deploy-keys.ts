@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { ApiError } from './errors.ts';
-import { request, requestAllPages, requestPage, send, type Connection } from './http.ts';
+import { request, requestAllIds, requestAllPages, requestPage, send, type Connection } from './http.ts';
 import { apiPath, withoutEmpty } from './params.ts';
 import { flag, loose } from './schema.ts';
 
@@ -68,7 +68,7 @@ export const deployKeysQueries = {
   projectKeyIds: (connection: Connection, projectId: number) =>
     queryOptions({
       queryKey: [...deployKeysQueries.scope({ project: projectId }), 'ids'] as const,
-      queryFn: async ({ signal }) => new Set((await requestAllPages(connection, apiPath`/projects/${projectId}/deploy_keys`, projectDeployKeySchema, { signal })).map((key) => key.id)),
+      queryFn: ({ signal }) => requestAllIds(connection, apiPath`/projects/${projectId}/deploy_keys`, projectDeployKeySchema, { signal }),
     }),
   /**
    * Keys the caller could enable elsewhere: every key for administrators (GET /deploy_keys), else

@@ -214,6 +214,11 @@ export async function requestAllPages<S extends z.ZodMiniType>(connection: Conne
   return items;
 }
 
+/** The ids of every item of an offset list (requestAllPages): what a screen checks an item against. */
+export async function requestAllIds(connection: Connection, path: string, itemSchema: z.ZodMiniType<{ id: number }>, options: Pick<RequestOptions, 'signal'> & { query?: QueryParams } = {}): Promise<Set<number>> {
+  return new Set((await requestAllPages(connection, path, itemSchema, options)).map((item) => item.id));
+}
+
 /** A keyset page: follow `nextUrl` (an absolute URL from the Link header) for the next one. */
 export async function requestKeysetPage<S extends z.ZodMiniType>(
   connection: Connection,

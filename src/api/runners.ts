@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { ApiError } from './errors.ts';
-import { request, requestAllPages, requestPage, send, type Connection } from './http.ts';
+import { request, requestAllIds, requestPage, send, type Connection } from './http.ts';
 import { apiPath, withoutEmpty } from './params.ts';
 import { flag, loose } from './schema.ts';
 import { userSummarySchema } from './users.ts';
@@ -123,7 +123,7 @@ export const runnersQueries = {
   projectRunnerIds: (connection: Connection, projectId: number) =>
     queryOptions({
       queryKey: [...runnersQueries.scope({ project: projectId }), 'ids', 'project_type'] as const,
-      queryFn: async ({ signal }) => new Set((await requestAllPages(connection, runnersPath({ project: projectId }), runnerSchema, { query: { type: 'project_type' }, signal })).map((runner) => runner.id)),
+      queryFn: ({ signal }) => requestAllIds(connection, runnersPath({ project: projectId }), runnerSchema, { query: { type: 'project_type' }, signal }),
     }),
   runner: (runnerId: number) => [...runnersQueries.all(), { runner: runnerId }] as const,
   detail: (connection: Connection, runnerId: number) =>
