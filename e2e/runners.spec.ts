@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
-import { DEMO_TOKENS, expect, test, applyAdminSession, type Api } from './fixtures.ts';
+import { DEMO_PATHS, DEMO_TOKENS, expect, test, applyAdminSession, type Api } from './fixtures.ts';
 import { RunnerFleetPage, RunnerPage } from './pages/runners.ts';
 import { apiAnswers } from './api-answers.ts';
 
@@ -428,6 +428,24 @@ test('a project’s Maintainer assigns there a project runner they own elsewhere
   await page.goto(`/projects/${second.id}/runners?type=project_type`);
   await expect(fleet.row(runner.id)).toBeVisible();
   expect((await api.get<{ projects: Array<{ id: number }> }>(`/runners/${runner.id}`)).projects.map((project) => project.id)).toEqual([home.id, second.id]);
+});
+
+test('a Maintainer who owns hundreds of project runners is offered them a hundred at a time, and reads on with Load more', async ({ page, api, connectAs }) => {
+  const project = await api.projectId(DEMO_PATHS.inheritedProject);
+  const secondPage = await api.get<Array<{ id: number }>>('/runners?type=project_type&per_page=100&page=2', { token: DEMO_TOKENS.maintainer.secret });
+  const serving = new Set((await api.get<Array<{ id: number }>>(`/projects/${project}/runners?type=project_type&per_page=100`)).map((runner) => runner.id));
+  const later = secondPage.find((runner) => !serving.has(runner.id));
+  expect(later, 'a runner of the second page that does not serve the project').toBeDefined();
+
+  await connectAs(page, DEMO_TOKENS.maintainer.secret);
+  await page.goto(`/projects/${project}/runners`);
+  const others = page.getByRole('region', { name: 'Your other project runners' });
+  const offeredLater = others.getByRole('button', { name: new RegExp(`^Assign runner #${later!.id}( |$)`) });
+  await expect(others.getByRole('status')).toHaveAccessibleName('Shown: 100 of your project runners read');
+  await expect(offeredLater).toHaveCount(0);
+  await others.getByRole('button', { name: 'Load more' }).click();
+  await expect(others.getByRole('status')).toHaveAccessibleName('Shown: 200 of your project runners read');
+  await expect(offeredLater).toBeVisible();
 });
 
 test('in a project’s fleet an instance runner’s box says why a Maintainer may not choose it, to the keyboard and the pointer, and stays clear; their own runner is chosen', async ({ page, api, connectAs }) => {

@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { ApiError } from './errors.ts';
 import { request, requestAllIds, requestPage, send, type Connection } from './http.ts';
@@ -113,11 +113,13 @@ export const runnersQueries = {
       queryFn: async ({ signal }) => (await requestPage(connection, runnersPath(scope), runnerSchema, { query: { ...filterQuery(filters), page: 1, per_page: 1 }, signal })).total ?? null,
       staleTime: 30_000,
     }),
-  /** The project runners the caller owns (GET /runners: runners of projects they maintain), first page of 100. */
+  /** The project runners the caller owns (GET /runners: runners of projects they maintain), a hundred at a time. */
   ownedProjectRunners: (connection: Connection) =>
-    queryOptions({
+    infiniteQueryOptions({
       queryKey: [...runnersQueries.all(), 'owned', 'project_type'] as const,
-      queryFn: ({ signal }) => requestPage(connection, '/runners', runnerSchema, { query: { type: 'project_type', per_page: 100 }, signal }),
+      queryFn: ({ pageParam, signal }) => requestPage(connection, '/runners', runnerSchema, { query: { type: 'project_type', page: pageParam, per_page: 100 }, signal }),
+      initialPageParam: 1,
+      getNextPageParam: (last) => last.nextPage,
     }),
   /** The ids of every project runner serving a project, all its pages: what it need not be offered again. */
   projectRunnerIds: (connection: Connection, projectId: number) =>

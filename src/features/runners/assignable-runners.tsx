@@ -1,7 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { runnersQueries, type Runner } from '../../api/runners.ts';
 import { useConnection } from '../../api/react.ts';
-import { errorText } from '../../components/error-panel.tsx';
+import { ErrorPanel, errorText } from '../../components/error-panel.tsx';
+import { LoadMore } from '../../components/load-more.tsx';
+import { formatCount } from '../../lib/numbers.ts';
 import { RouteLink } from '../../components/route-link.tsx';
 import { useNotify } from '../../components/toast.tsx';
 import { useIdleSinceMount } from '../../components/list-hooks.ts';
@@ -15,7 +17,7 @@ import { useAssignRunner } from './mutations.ts';
 export function AssignableRunners({ projectId }: { projectId: number }) {
   const connection = useConnection();
   const idle = useIdleSinceMount();
-  const owned = useQuery({ ...runnersQueries.ownedProjectRunners(connection), enabled: idle });
+  const owned = useInfiniteQuery({ ...runnersQueries.ownedProjectRunners(connection), enabled: idle });
   const assign = useAssignRunner();
   const notify = useNotify();
   const here = useQuery({ ...runnersQueries.projectRunnerIds(connection, projectId), enabled: idle });
@@ -27,11 +29,14 @@ export function AssignableRunners({ projectId }: { projectId: number }) {
       </section>
     ) : null;
   }
-  const offered = owned.data.items.filter((runner) => !here.data.has(runner.id));
+  const read = owned.data.pages.flatMap((page) => page.items);
+  const offered = read.filter((runner) => !here.data.has(runner.id));
   return (
     <section aria-labelledby="assignable-runners-heading">
       <h2 id="assignable-runners-heading">Your other project runners</h2>
-      {offered.length === 0 ? (
+      {offered.length === 0 && owned.hasNextPage ? (
+        <p className="muted">None among the first {formatCount(read.length)}: each already serves this project.</p>
+      ) : offered.length === 0 ? (
         <p className="muted">None: every project runner you own already serves this project, or you own none elsewhere.</p>
       ) : (
         <ul className="link-list" aria-label="Your other project runners">
@@ -60,7 +65,16 @@ export function AssignableRunners({ projectId }: { projectId: number }) {
           Runner #{assign.variables?.runnerId} was not assigned: {errorText(assign.error)}
         </p>
       ) : null}
-      {owned.data.nextPage ? <p className="muted">The first 100 of your project runners are offered here.</p> : null}
+      {owned.isFetchNextPageError ? <ErrorPanel error={owned.error} onRetry={() => void owned.fetchNextPage()} /> : null}
+      {/* most own a handful: the count and the button only once there is more than one page */}
+      {owned.hasNextPage || owned.data.pages.length > 1 ? (
+        <LoadMore
+          summary={`${formatCount(read.length)} of your project runners read`}
+          hasMore={owned.hasNextPage}
+          loading={owned.isFetchingNextPage}
+          onLoadMore={() => void owned.fetchNextPage()}
+        />
+      ) : null}
     </section>
   );
 }
