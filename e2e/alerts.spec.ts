@@ -267,6 +267,10 @@ test('the alert list: tabs with counts, search and sort in the URL; alert text f
   await expect(page.getByRole('searchbox', { name: 'Search alerts' })).toHaveValue('Plain');
   await expect(page.getByLabel('Sort by')).toHaveValue('SEVERITY_DESC');
   await expect(table.getByRole('row').nth(1)).toContainText('Plain alert');
+  // a search that finds nothing says so, without two dead page buttons under it
+  await page.getByRole('searchbox', { name: 'Search alerts' }).fill('no alert is called this');
+  await expect(page.getByText('No alerts match “no alert is called this”.')).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Alert pages' })).toHaveCount(0);
 
   // an alert made of the corpus: its page shows every field and the payload as text
   await page.goto(`/projects/${project.id}/alerts/1`);

@@ -118,6 +118,11 @@ test('the 3,000-issue tracker pages by keyset: Next follows the API’s cursor, 
   await expect(list.rows()).toHaveCount(20);
   await page.getByRole('navigation', { name: 'Open issues pages' }).getByRole('link', { name: 'First page' }).click();
   await expect(list.rows().first()).toContainText(first.body[0].title);
+  // a keyset search that finds nothing says so, without "0 issues" and two dead page buttons
+  await page.goto(`/projects/${tracker}/issues?search=${encodeURIComponent('no issue is called this')}`);
+  await expect(page.getByText('No issue matches these filters.')).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Open issues pages' })).toHaveCount(0);
+  await expect(page.getByRole('status').filter({ hasText: /issues/ })).toHaveCount(0);
 });
 
 test('bulk edit 20 issues: labels added and removed, milestone and assignees set, checked through the API', async ({ page, api }) => {

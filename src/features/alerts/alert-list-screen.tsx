@@ -20,6 +20,8 @@ import { AlertsScreen } from './alerts-screen.tsx';
 
 const TAB_LABELS: Readonly<Record<AlertTab, string>> = { open: 'Open', triggered: 'Triggered', acknowledged: 'Acknowledged', resolved: 'Resolved', ignored: 'Ignored', all: 'All' };
 const TABS = ALERT_TABS.map((value) => ({ value, label: TAB_LABELS[value] }));
+/** "resolved " in "No resolved alerts"; nothing for the All tab ("No all alerts" is not English). */
+const statusWord = (tab: AlertTab) => (tab === 'all' ? '' : `${TAB_LABELS[tab].toLowerCase()} `);
 
 /** A project's alerts: status tabs with counts, search and sort in the URL, pages by cursor. */
 export function AlertListScreen({ projectId, search }: { projectId: number; search: AlertListSearch }) {
@@ -78,7 +80,7 @@ function AlertList({ projectId, fullPath, search }: { projectId: number; fullPat
             {data.alerts.length === 0 ? (
               <FilteredEmptyState
                 filtered={Boolean(search.search) || search.tab !== 'all'}
-                filteredTitle={search.search ? `No ${TAB_LABELS[search.tab].toLowerCase()} alerts match “${search.search}”.` : `No ${TAB_LABELS[search.tab].toLowerCase()} alerts.`}
+                filteredTitle={search.search ? `No ${statusWord(search.tab)}alerts match “${search.search}”.` : `No ${statusWord(search.tab)}alerts.`}
                 emptyTitle="This project has no alerts."
                 clear={() => ({ tab: 'all' })}
                 clearLabel="Show all alerts"
@@ -86,14 +88,17 @@ function AlertList({ projectId, fullPath, search }: { projectId: number; fullPat
             ) : (
               <DataTable caption="Alerts" columns={columns} data={data.alerts} getRowId={(alert) => alert.iid} stale={list.isPlaceholderData} />
             )}
-            <nav aria-label="Alert pages" className="paginator__pages">
-              <PageStep to={!firstPage ? (current) => previousPageSearch(current as AlertListSearch) : undefined} rel="prev">
-                Previous
-              </PageStep>
-              <PageStep to={next ? (current) => nextPageSearch(current as AlertListSearch, next) : undefined} rel="next">
-                Next
-              </PageStep>
-            </nav>
+            {/* an empty list says so itself: two dead buttons would only repeat it */}
+            {firstPage && !next && data.alerts.length === 0 ? null : (
+              <nav aria-label="Alert pages" className="paginator__pages">
+                <PageStep to={!firstPage ? (current) => previousPageSearch(current as AlertListSearch) : undefined} rel="prev">
+                  Previous
+                </PageStep>
+                <PageStep to={next ? (current) => nextPageSearch(current as AlertListSearch, next) : undefined} rel="next">
+                  Next
+                </PageStep>
+              </nav>
+            )}
           </>
         )}
       </QueryStates>

@@ -15,6 +15,8 @@ interface KeysetPagesProps {
  * keyset lists do. There is no total to number pages by.
  */
 export function IssueListKeysetPages({ shown, first, nextCursor, label }: KeysetPagesProps) {
+  // an empty list says so itself, as the numbered paginator leaves it to
+  if (!shown && first && !nextCursor) return null;
   return (
     <div className="paginator">
       <p className="paginator__summary" role="status" aria-label={`Shown: ${shown} issues`}>
