@@ -98,6 +98,9 @@ const ADDRESSES: Record<string, (ids: DemoIds) => string> = {
   'issues/index.tsx': () => '/issues?scope=all',
   'merge-requests/index.tsx': () => '/merge-requests?whose=created_by_me&state=all',
   'merge-requests/board.tsx': () => '/merge-requests/board',
+  // a group's and a project's own addresses open their members (the redirect is followed)
+  'groups/$groupId/index.tsx': (ids) => `/groups/${ids.group}`,
+  'projects/$projectId/index.tsx': (ids) => `/projects/${ids.project}`,
   'groups/$groupId/access-tokens.tsx': (ids) => `/groups/${ids.group}/access-tokens`,
   'groups/$groupId/boards.tsx': (ids) => `/groups/${ids.group}/boards`,
   'groups/$groupId/issues.tsx': (ids) => `/groups/${ids.group}/issues`,

@@ -197,6 +197,25 @@ test.describe('at 1440 px', () => {
     await expect(shell.section('Code')).toBeVisible();
   });
 
+  test('a project’s or group’s own address opens its members, as every link to one does; an unknown address leads home', async ({ page, api, connectAs }) => {
+    const [webApp, group] = [await api.projectId(WEB_APP), await api.groupId(DEMO_PATHS.bigGroup)];
+    await connectAs(page, DEMO_TOKENS.maintainer.secret);
+    await page.goto(`/projects/${webApp}`);
+    await expect(page).toHaveURL(new RegExp(`/projects/${webApp}/members$`));
+    await expect(page.getByRole('heading', { level: 1, name: 'Members of Acme Engineering / Frontend / Web App' })).toBeVisible();
+    await page.goto(`/groups/${group}/`);
+    await expect(page).toHaveURL(new RegExp(`/groups/${group}/members$`));
+    await expect(page.getByRole('heading', { level: 1, name: /^Members of Acme Engineering$/ })).toBeVisible();
+
+    await page.goto(`/projects/${webApp}/no-such-screen`);
+    const missing = page.getByRole('status', { name: 'There is no such page in the console.' });
+    await expect(missing).toBeVisible();
+    await expectNoAxeViolations(page, 'unknown address');
+    await missing.getByRole('link', { name: 'Go to your home page' }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole('heading', { level: 1, name: /^Welcome, / })).toBeVisible();
+  });
+
   test('the keyboard: a link of the screen that opens another screen leaves the focus at the start of that screen, not of the page', async ({ page, api, connectAs }) => {
     const group = await api.get<{ id: number; full_name: string }>(`/groups/${encodeURIComponent(DEMO_PATHS.bigGroup)}`);
     await connectAs(page, DEMO_TOKENS.developer.secret);

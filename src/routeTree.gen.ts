@@ -29,6 +29,7 @@ import { Route as AdminHooksHookIdRouteImport } from './routes/admin/hooks/$hook
 import { Route as AdminHooksNewRouteImport } from './routes/admin/hooks/new'
 import { Route as AdminRunnersRunnerIdRouteImport } from './routes/admin/runners_.$runnerId'
 import { Route as AdminStorageMovesIndexRouteImport } from './routes/admin/storage-moves/index'
+import { Route as GroupsGroupIdIndexRouteImport } from './routes/groups/$groupId/index'
 import { Route as GroupsGroupIdAccessTokensRouteImport } from './routes/groups/$groupId/access-tokens'
 import { Route as GroupsGroupIdBillableMembersRouteImport } from './routes/groups/$groupId/billable-members'
 import { Route as GroupsGroupIdBoardsRouteImport } from './routes/groups/$groupId/boards'
@@ -40,6 +41,7 @@ import { Route as GroupsGroupIdPackagesRouteImport } from './routes/groups/$grou
 import { Route as GroupsGroupIdRegistryRouteImport } from './routes/groups/$groupId/registry'
 import { Route as GroupsGroupIdRunnersRouteImport } from './routes/groups/$groupId/runners'
 import { Route as GroupsGroupIdServiceAccountsRouteImport } from './routes/groups/$groupId/service-accounts'
+import { Route as ProjectsProjectIdIndexRouteImport } from './routes/projects/$projectId/index'
 import { Route as ProjectsProjectIdApprovalSettingsRouteImport } from './routes/projects/$projectId/approval-settings'
 import { Route as ProjectsProjectIdBoardsRouteImport } from './routes/projects/$projectId/boards'
 import { Route as ProjectsProjectIdBranchesRouteImport } from './routes/projects/$projectId/branches'
@@ -184,6 +186,11 @@ const AdminStorageMovesIndexRoute = AdminStorageMovesIndexRouteImport.update({
   path: '/admin/storage-moves/',
   getParentRoute: () => rootRouteImport,
 } as any)
+const GroupsGroupIdIndexRoute = GroupsGroupIdIndexRouteImport.update({
+  id: '/groups/$groupId/',
+  path: '/groups/$groupId/',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const GroupsGroupIdAccessTokensRoute =
   GroupsGroupIdAccessTokensRouteImport.update({
     id: '/groups/$groupId/access-tokens',
@@ -244,6 +251,11 @@ const GroupsGroupIdServiceAccountsRoute =
     path: '/groups/$groupId/service-accounts',
     getParentRoute: () => rootRouteImport,
   } as any)
+const ProjectsProjectIdIndexRoute = ProjectsProjectIdIndexRouteImport.update({
+  id: '/projects/$projectId/',
+  path: '/projects/$projectId/',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const ProjectsProjectIdApprovalSettingsRoute =
   ProjectsProjectIdApprovalSettingsRouteImport.update({
     id: '/projects/$projectId/approval-settings',
@@ -547,6 +559,8 @@ export interface FileRoutesByFullPath {
   '/projects/$projectId/runners': typeof ProjectsProjectIdRunnersRoute
   '/admin/hooks/': typeof AdminHooksIndexRoute
   '/admin/storage-moves/': typeof AdminStorageMovesIndexRoute
+  '/groups/$groupId/': typeof GroupsGroupIdIndexRoute
+  '/projects/$projectId/': typeof ProjectsProjectIdIndexRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid': typeof ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteWithChildren
   '/projects/$projectId/pipelines/$pipelineId': typeof ProjectsProjectIdPipelinesPipelineIdRouteRouteWithChildren
   '/admin/service-accounts/$userId/tokens': typeof AdminServiceAccountsUserIdTokensRoute
@@ -623,6 +637,8 @@ export interface FileRoutesByTo {
   '/projects/$projectId/runners': typeof ProjectsProjectIdRunnersRoute
   '/admin/hooks': typeof AdminHooksIndexRoute
   '/admin/storage-moves': typeof AdminStorageMovesIndexRoute
+  '/groups/$groupId': typeof GroupsGroupIdIndexRoute
+  '/projects/$projectId': typeof ProjectsProjectIdIndexRoute
   '/admin/service-accounts/$userId/tokens': typeof AdminServiceAccountsUserIdTokensRoute
   '/projects/$projectId/alerts/$alertIid': typeof ProjectsProjectIdAlertsAlertIidRoute
   '/projects/$projectId/alerts/tester': typeof ProjectsProjectIdAlertsTesterRoute
@@ -698,6 +714,8 @@ export interface FileRoutesById {
   '/projects/$projectId/runners': typeof ProjectsProjectIdRunnersRoute
   '/admin/hooks/': typeof AdminHooksIndexRoute
   '/admin/storage-moves/': typeof AdminStorageMovesIndexRoute
+  '/groups/$groupId/': typeof GroupsGroupIdIndexRoute
+  '/projects/$projectId/': typeof ProjectsProjectIdIndexRoute
   '/projects/$projectId/merge-requests/$mergeRequestIid': typeof ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteWithChildren
   '/projects/$projectId/pipelines/$pipelineId': typeof ProjectsProjectIdPipelinesPipelineIdRouteRouteWithChildren
   '/admin/service-accounts_/$userId/tokens': typeof AdminServiceAccountsUserIdTokensRoute
@@ -776,6 +794,8 @@ export interface FileRouteTypes {
     | '/projects/$projectId/runners'
     | '/admin/hooks/'
     | '/admin/storage-moves/'
+    | '/groups/$groupId/'
+    | '/projects/$projectId/'
     | '/projects/$projectId/merge-requests/$mergeRequestIid'
     | '/projects/$projectId/pipelines/$pipelineId'
     | '/admin/service-accounts/$userId/tokens'
@@ -852,6 +872,8 @@ export interface FileRouteTypes {
     | '/projects/$projectId/runners'
     | '/admin/hooks'
     | '/admin/storage-moves'
+    | '/groups/$groupId'
+    | '/projects/$projectId'
     | '/admin/service-accounts/$userId/tokens'
     | '/projects/$projectId/alerts/$alertIid'
     | '/projects/$projectId/alerts/tester'
@@ -926,6 +948,8 @@ export interface FileRouteTypes {
     | '/projects/$projectId/runners'
     | '/admin/hooks/'
     | '/admin/storage-moves/'
+    | '/groups/$groupId/'
+    | '/projects/$projectId/'
     | '/projects/$projectId/merge-requests/$mergeRequestIid'
     | '/projects/$projectId/pipelines/$pipelineId'
     | '/admin/service-accounts_/$userId/tokens'
@@ -1003,6 +1027,8 @@ export interface RootRouteChildren {
   ProjectsProjectIdRunnersRoute: typeof ProjectsProjectIdRunnersRoute
   AdminHooksIndexRoute: typeof AdminHooksIndexRoute
   AdminStorageMovesIndexRoute: typeof AdminStorageMovesIndexRoute
+  GroupsGroupIdIndexRoute: typeof GroupsGroupIdIndexRoute
+  ProjectsProjectIdIndexRoute: typeof ProjectsProjectIdIndexRoute
   ProjectsProjectIdMergeRequestsMergeRequestIidRouteRoute: typeof ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteWithChildren
   ProjectsProjectIdPipelinesPipelineIdRouteRoute: typeof ProjectsProjectIdPipelinesPipelineIdRouteRouteWithChildren
   AdminServiceAccountsUserIdTokensRoute: typeof AdminServiceAccountsUserIdTokensRoute
@@ -1173,6 +1199,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminStorageMovesIndexRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/groups/$groupId/': {
+      id: '/groups/$groupId/'
+      path: '/groups/$groupId'
+      fullPath: '/groups/$groupId/'
+      preLoaderRoute: typeof GroupsGroupIdIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/groups/$groupId/access-tokens': {
       id: '/groups/$groupId/access-tokens'
       path: '/groups/$groupId/access-tokens'
@@ -1248,6 +1281,13 @@ declare module '@tanstack/react-router' {
       path: '/groups/$groupId/service-accounts'
       fullPath: '/groups/$groupId/service-accounts'
       preLoaderRoute: typeof GroupsGroupIdServiceAccountsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/projects/$projectId/': {
+      id: '/projects/$projectId/'
+      path: '/projects/$projectId'
+      fullPath: '/projects/$projectId/'
+      preLoaderRoute: typeof ProjectsProjectIdIndexRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/projects/$projectId/approval-settings': {
@@ -1644,6 +1684,8 @@ const rootRouteChildren: RootRouteChildren = {
   ProjectsProjectIdRunnersRoute: ProjectsProjectIdRunnersRoute,
   AdminHooksIndexRoute: AdminHooksIndexRoute,
   AdminStorageMovesIndexRoute: AdminStorageMovesIndexRoute,
+  GroupsGroupIdIndexRoute: GroupsGroupIdIndexRoute,
+  ProjectsProjectIdIndexRoute: ProjectsProjectIdIndexRoute,
   ProjectsProjectIdMergeRequestsMergeRequestIidRouteRoute:
     ProjectsProjectIdMergeRequestsMergeRequestIidRouteRouteWithChildren,
   ProjectsProjectIdPipelinesPipelineIdRouteRoute:

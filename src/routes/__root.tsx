@@ -1,7 +1,7 @@
 import { Outlet, createRootRouteWithContext, redirect, useRouterState } from '@tanstack/react-router';
 import type { RouterContext } from '../router.tsx';
 import { ToastProvider } from '../components/toast.tsx';
-import { EmptyState, RoutePending } from '../components/states.tsx';
+import { RoutePending } from '../components/states.tsx';
 import { chunk, useChunk, usePreloadWhenIdle } from '../components/lazy-part.ts';
 
 // the connect screen, often the first one, does not load the shell's menus; every other screen
@@ -18,7 +18,7 @@ export const Route = createRootRouteWithContext<RouterContext>()({
   },
   loader: ({ location }) => (loadShell.loaded || location.pathname === '/connect' ? undefined : loadShell().then(() => undefined)),
   component: Root,
-  notFoundComponent: () => <EmptyState title="There is no such page in the console." />,
+  notFoundComponent: NotFound,
 });
 
 function Root() {
@@ -45,4 +45,10 @@ function Root() {
       </AppShell>
     </ToastProvider>
   );
+}
+
+// shown inside the shell, so its code (and its link home) comes with the shell's, not the entry's
+function NotFound() {
+  const shell = useChunk(loadShell, true);
+  return shell ? <shell.NotFoundScreen /> : <RoutePending />;
 }

@@ -5,6 +5,7 @@ import { usePreloadLikelyAreas } from './preload-likely-areas.ts';
 import { Sidebar, useSidebarState } from './sidebar.tsx';
 import { RateLimitStatus } from '../../components/rate-limit-status.tsx';
 import { RouteLink } from '../../components/route-link.tsx';
+import { EmptyState } from '../../components/states.tsx';
 import { useSettled } from '../../components/list-hooks.ts';
 
 const BUSY_AFTER_MS = 150;
@@ -60,5 +61,17 @@ function Main({ children }: { children: ReactNode }) {
     <main id="main" className="shell__main" tabIndex={-1} data-outlet-of={rootRouteId} aria-busy={busy || undefined}>
       {children}
     </main>
+  );
+}
+
+/** An address the console has no screen for: a screen of its own, with a heading like every other. */
+export function NotFoundScreen() {
+  return (
+    <section className="screen" aria-labelledby="not-found-heading">
+      <h1 id="not-found-heading">Page not found</h1>
+      <EmptyState title="There is no such page in the console.">
+        <RouteLink to="/">Go to your home page</RouteLink>
+      </EmptyState>
+    </section>
   );
 }
