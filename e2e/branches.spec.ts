@@ -219,3 +219,18 @@ test.describe('branches (developer)', () => {
     expect((await api.call('GET', `/projects/${project.id}/repository/branches/feature%2Fbeta`)).status).toBe(200);
   });
 });
+
+test.describe('branches on a phone (390 px)', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+  test.beforeEach(({ context, adminSession }) => applyAdminSession(context, adminSession));
+
+  test('the heading’s actions, wrapped below it, keep their distance from the filters', async ({ page, api }) => {
+    const project = await projectWithBranches(api);
+    await new BranchesPage(page).goto(project.id);
+    const action = await page.getByRole('button', { name: 'Delete merged branches' }).boundingBox();
+    const firstFilter = await page.getByLabel('Match').boundingBox();
+    expect(action && firstFilter, 'both are on screen').toBeTruthy();
+    // the heading keeps 12 px (var(--space-3)) below it; its wrapped actions did not (4 px)
+    expect(firstFilter!.y - (action!.y + action!.height)).toBeGreaterThanOrEqual(10);
+  });
+});
