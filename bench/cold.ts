@@ -2,7 +2,7 @@ import { chromium, type Browser, type Page } from '@playwright/test';
 import { DEMO_PATHS } from '../sandbox/seed/demo.ts';
 import { chromiumLaunchOptions } from '../e2e/browser.ts';
 import { startConsoleServer } from '../e2e/console-server.ts';
-import { addPaintClock, painted, readClock, type Target } from './paint-clock.ts';
+import { addPaintClock, clockSession, painted, readClock, type Target } from './paint-clock.ts';
 import { demoId, demoObject, signedInStorage, withSession } from './session.ts';
 import { emit, log, median, round } from './report.ts';
 import { floorLoad, type FloorLoad } from './floor.ts';
@@ -89,6 +89,7 @@ async function coldLoad(browser: Browser, baseURL: string, storage: Record<strin
       const code = codeRequests.get(event.requestId);
       if (code) code.bytes = event.encodedDataLength;
     });
+    await clockSession(page);
     await page.goto(screen.path, { waitUntil: 'commit' });
     const first = await painted(page, STEP_TIMEOUT_MS);
     firstRowPainted = true;

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from '@playwright/test';
 import { build, type Rolldown } from 'vite';
-import { addPaintClock, painted, readClock } from './paint-clock.ts';
+import { addPaintClock, clockSession, painted, readClock } from './paint-clock.ts';
 
 /**
  * The floor of a cold deep link: what the network alone costs under the same throttling. A page of
@@ -116,6 +116,7 @@ export async function floorLoad(browser: Browser, baseURL: string, token: string
     await cdp.send('Network.enable');
     await cdp.send('Network.emulateNetworkConditions', throttling.network);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: throttling.cpuSlowdown });
+    await clockSession(tab);
     await tab.goto('/bench-floor/index.html', { waitUntil: 'commit' });
     const first = await painted(tab, 30_000);
     await tab.waitForLoadState('networkidle');
