@@ -119,3 +119,24 @@ test.describe('following people', () => {
     await expect(profile.follow.or(profile.unfollow)).toBeDisabled();
   });
 });
+
+test.describe('the people directory', () => {
+  test('an administrator sees each person’s e-mail, last activity and who administers the instance; a Developer sees people only', async ({ page, api, connectAs, consoleServer }) => {
+    const [root] = await api.get<Array<{ id: number; email: string }>>('/users?username=root');
+    await connectAs(page, consoleServer.adminToken);
+    await page.goto('/users?search=root');
+    const people = page.getByRole('table', { name: 'People', exact: true });
+    await expect(people.getByRole('columnheader')).toHaveText(['Person', 'Email', 'Last activity']);
+    const rootRow = people.getByRole('row').filter({ hasText: '@root' });
+    await expect(rootRow.getByText('Admin', { exact: true })).toBeVisible();
+    await expect(rootRow).toContainText(root.email);
+    // everyone listed is active: the directory has no state column saying so twenty times
+    await expect(people.getByRole('columnheader', { name: 'State' })).toHaveCount(0);
+
+    await connectAs(page, DEMO_TOKENS.developer.secret);
+    await page.goto('/users?search=root');
+    await expect(people.getByRole('row').filter({ hasText: '@root' })).toBeVisible();
+    await expect(people.getByRole('columnheader')).toHaveText(['Person']);
+    await expect(people.getByRole('row').filter({ hasText: '@root' }).getByText('Admin', { exact: true })).toHaveCount(0);
+  });
+});

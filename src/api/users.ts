@@ -16,6 +16,15 @@ export const userSummarySchema = loose({
 });
 export type UserSummary = z.infer<typeof userSummarySchema>;
 
+/** A directory row: an administrator's answer also carries the e-mail, the admin flag and the last activity. */
+export const directoryUserSchema = loose({
+  ...userSummarySchema.shape,
+  email: z.optional(z.nullable(z.string())),
+  is_admin: flag,
+  last_activity_on: z.optional(z.nullable(z.string())),
+});
+export type DirectoryUser = z.infer<typeof directoryUserSchema>;
+
 /** Users embedded in a list field (assignees, reviewers, approvers): absent or null reads as none. */
 export const userSummariesSchema = z.pipe(z.nullish(z.array(userSummarySchema)), z.transform((users) => users ?? []));
 
@@ -58,7 +67,7 @@ export const usersQueries = {
     infiniteQueryOptions({
       queryKey: [...usersQueries.all(), 'directory', { search }] as const,
       queryFn: ({ pageParam, signal }) =>
-        requestKeysetPage(connection, pageParam ?? '/users', userSummarySchema, {
+        requestKeysetPage(connection, pageParam ?? '/users', directoryUserSchema, {
           query: { pagination: 'keyset', order_by: 'name', sort: 'asc', per_page: 50, active: true, search: search || undefined },
           signal,
         }),

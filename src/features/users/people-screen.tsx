@@ -1,16 +1,36 @@
 import { useMemo } from 'react';
 import { useSuspenseInfiniteQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { usersQueries } from '../../api/users.ts';
+import { usersQueries, type DirectoryUser } from '../../api/users.ts';
 import { useConnection } from '../../api/react.ts';
-import { DataTable } from '../../components/data-table.tsx';
-import { personColumns } from './person-columns.tsx';
+import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
+import { PersonCell } from '../../components/person-cell.tsx';
+import { BreakableText } from '../../components/breakable-text.tsx';
+import { Time } from '../../components/time.tsx';
+import { formatCount } from '../../lib/numbers.ts';
 import { ErrorPanel } from '../../components/error-panel.tsx';
 import { SearchInput } from '../../components/list-controls.tsx';
 import { LoadMore } from '../../components/load-more.tsx';
 import { EmptyState } from '../../components/states.tsx';
 
-const columns = personColumns('Person');
+/**
+ * Everyone listed is active, so no state column; what an administrator's answer adds (e-mail,
+ * last activity, who administers the instance) gets columns when the rows carry it.
+ */
+function directoryColumns(rows: readonly DirectoryUser[]): ColumnDef<DirectoryUser>[] {
+  const columns: ColumnDef<DirectoryUser>[] = [
+    {
+      id: 'person',
+      header: 'Person',
+      cell: ({ row: { original: person } }) => <PersonCell person={person}>{person.is_admin ? <span className="badge">Admin</span> : null}</PersonCell>,
+    },
+  ];
+  if (rows.some((person) => person.email)) columns.push({ id: 'email', header: 'Email', cell: ({ row }) => <BreakableText text={row.original.email ?? ''} /> });
+  if (rows.some((person) => person.last_activity_on !== undefined)) {
+    columns.push({ id: 'activity', header: 'Last activity', cell: ({ row }) => <Time value={row.original.last_activity_on} dateOnly fallback="Never" /> });
+  }
+  return columns;
+}
 
 /** Everyone active on the instance, by name, loaded page by page as the list is read. */
 export function PeopleScreen({ search }: { search: string }) {
@@ -18,6 +38,7 @@ export function PeopleScreen({ search }: { search: string }) {
   const navigate = useNavigate();
   const people = useSuspenseInfiniteQuery(usersQueries.directory(connection, search));
   const rows = useMemo(() => people.data.pages.flatMap((page) => page.items), [people.data]);
+  const columns = useMemo(() => directoryColumns(rows), [rows]);
   return (
     <section className="screen" aria-labelledby="people-heading">
       <h1 id="people-heading">People</h1>
@@ -36,7 +57,7 @@ export function PeopleScreen({ search }: { search: string }) {
       )}
       {people.isFetchNextPageError ? <ErrorPanel error={people.error} onRetry={() => void people.fetchNextPage()} /> : null}
       <LoadMore
-        summary={`${rows.length} ${rows.length === 1 ? 'person' : 'people'}`}
+        summary={`${formatCount(rows.length)} ${rows.length === 1 ? 'person' : 'people'}`}
         hasMore={people.hasNextPage}
         loading={people.isFetchingNextPage}
         onLoadMore={() => void people.fetchNextPage()}

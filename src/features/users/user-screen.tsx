@@ -1,10 +1,10 @@
 import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 
-import { setFollowing, usersQueries } from '../../api/users.ts';
+import { setFollowing, usersQueries, type UserSummary } from '../../api/users.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import { Avatar } from '../../components/avatar.tsx';
-import { DataTable } from '../../components/data-table.tsx';
-import { personColumns } from './person-columns.tsx';
+import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
+import { PersonCell } from '../../components/person-cell.tsx';
 import { Paginator } from '../../components/paginator.tsx';
 import { SearchLink } from '../../components/search-link.tsx';
 import { EmptyState } from '../../components/states.tsx';
@@ -26,7 +26,11 @@ function useFollow(userId: number) {
   });
 }
 
-const columns = personColumns('User');
+// a follow list may hold blocked or deactivated people: their state shows
+const columns: ColumnDef<UserSummary>[] = [
+  { id: 'person', header: 'User', cell: ({ row }) => <PersonCell person={row.original} /> },
+  { id: 'state', header: 'State', cell: ({ row }) => row.original.state },
+];
 
 /** A person: who they are, follow or unfollow, and who follows them and whom they follow. */
 export function UserScreen({ userId, search }: { userId: number; search: UserSearch }) {
