@@ -365,6 +365,15 @@ test.describe('a group owner manages its access tokens', () => {
     expect(await selfStatus(api, token.token)).toBe(401);
   });
 
+  test('the expiry overview of someone who owns no group says so once, without "0 tokens in 0 groups" under it', async ({ page, api, connectAs }) => {
+    const nobody = await api.createUser();
+    await connectAs(page, nobody.token);
+    const overview = new ExpiryOverviewPage(page);
+    await overview.goto();
+    await expect(page.getByRole('main').getByRole('status', { name: 'You own no groups, so there are no group tokens to check.' })).toBeVisible();
+    await expect(page.getByRole('main').getByRole('status').filter({ hasText: /tokens in/ })).toHaveCount(0);
+  });
+
   test('the expiry overview lists a token that expires in 3 days, and rotates it from there', async ({ page, api, knownSecrets }) => {
     const overview = new ExpiryOverviewPage(page);
     const soon = await groupToken(api, group.id, { name: 'expiring soon', expires_at: isoDay(3) });

@@ -285,8 +285,8 @@ export class ExpiryOverviewPage {
     return this.page.getByRole('button', { name: `Rotate ${tokenName} of ${groupName}`, exact: true });
   }
 
-  /** "N tokens in M groups.": a role="status" line once the scan is done (the empty state is another status). */
+  /** "N tokens in M groups.": a role="status" line once the scan found some (an empty list has its own status instead). */
   get summary(): Locator {
-    return this.page.getByRole('main').getByRole('status').filter({ hasText: /^\d+ tokens in \d+ groups\.$/ });
+    return this.page.getByRole('main').getByRole('status').filter({ hasText: /^[\d,]+ tokens in [\d,]+ groups\.$/ });
   }
 }

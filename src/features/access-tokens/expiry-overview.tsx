@@ -8,6 +8,7 @@ import { useActiveSession, useConnection } from '../../api/react.ts';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { ErrorPanel } from '../../components/error-panel.tsx';
 import { EmptyState } from '../../components/states.tsx';
+import { formatCount } from '../../lib/numbers.ts';
 import { SecretOnce } from '../../components/secret-once.tsx';
 import { Time } from '../../components/time.tsx';
 import { TokenExpiry } from '../../components/token-status.tsx';
@@ -174,12 +175,13 @@ export function ExpiryOverviewScreen({ search }: { search: ExpirySearch }) {
       ) : null}
       {overview.data ? (
         shown.length === 0 ? (
-          <EmptyState title={overview.data.groups === 0 ? 'You own no groups, so there are no group tokens to check.' : search.reason ? 'No token falls in this category.' : `Nothing needs attention in ${overview.data.groups} groups.`} />
+          <EmptyState title={overview.data.groups === 0 ? 'You own no groups, so there are no group tokens to check.' : search.reason ? 'No token falls in this category.' : `Nothing needs attention in ${formatCount(overview.data.groups)} groups.`} />
         ) : (
           <DataTable caption="Tokens that need attention" columns={columns} data={shown} getRowId={(entry) => `${entry.kind}-${entry.token.id}`} stale={overview.isFetching} />
         )
       ) : null}
-      {overview.data ? <p className="muted" role="status">{`${shown.length} tokens in ${overview.data.groups} groups.`}</p> : null}
+      {/* an empty list's own words already say how many groups were read */}
+      {overview.data && shown.length > 0 ? <p className="muted" role="status">{`${formatCount(shown.length)} tokens in ${formatCount(overview.data.groups)} groups.`}</p> : null}
       {rotating ? (
         <RotateEntryDialog
           entry={rotating}
