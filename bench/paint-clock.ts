@@ -41,6 +41,8 @@ interface PaintClock extends Readings {
   element: Element | null;
   /** The armed target has been painted: the readings for it are complete. */
   done: boolean;
+  /** Which arming (of which document) a report is for: a late report of an earlier one is not taken for this one. */
+  id: string;
   arm(target: Target): void;
 }
 
@@ -51,12 +53,13 @@ const BINDING = '__benchPainted';
 function installPaintClock(initial: Target): void {
   // no named inner functions: the bundler of this file would wrap them in a helper the page lacks
   const clock: PaintClock & { find(): Element | null; look(): void; frame(element: Element): void; report(): void } = {
-    target: initial, pressAt: -1, clickAt: -1, element: null, insertedAt: -1, frameAt: -1, paintedAt: -1, fcp: -1, lcp: -1, longTasks: [], done: false,
+    target: initial, pressAt: -1, clickAt: -1, element: null, insertedAt: -1, frameAt: -1, paintedAt: -1, fcp: -1, lcp: -1, longTasks: [], done: false, id: String(Math.random()),
     arm(target) {
       clock.target = target;
       clock.element = null;
       clock.insertedAt = clock.frameAt = clock.paintedAt = -1;
       clock.done = false;
+      clock.id = String(Math.random());
       clock.look();
     },
     // the binding is the bench's (the page's own code never calls it); the name is repeated: this function stands alone
@@ -64,7 +67,7 @@ function installPaintClock(initial: Target): void {
       if (clock.done || clock.frameAt < 0 || (!clock.target.byFrame && clock.paintedAt < 0)) return;
       clock.done = true;
       const binding = (window as unknown as Record<string, unknown>).__benchPainted;
-      if (typeof binding === 'function') binding('');
+      if (typeof binding === 'function') binding(clock.id);
     },
     find() {
       const { caption, selector, text } = clock.target;
@@ -170,19 +173,29 @@ export function clockSession(page: Page): Promise<CDPSession> {
  */
 export async function painted(page: Page, timeoutMs: number): Promise<Painted & { at: number }> {
   const cdp = await clockSession(page);
-  let onCall: ((event: { name: string }) => void) | undefined;
+  // reports come in from now on; the one awaited is the current arming's, known once the clock is read
+  const reports: string[] = [];
+  let wanted: ((id: string) => void) | undefined;
+  const onCall = (event: { name: string; payload: string }) => {
+    if (event.name !== BINDING) return;
+    reports.push(event.payload);
+    wanted?.(event.payload);
+  };
+  cdp.on('Runtime.bindingCalled', onCall);
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const called = new Promise<void>((resolve, reject) => {
-    onCall = (event) => event.name === BINDING && resolve();
-    cdp.on('Runtime.bindingCalled', onCall);
-    timer = setTimeout(() => reject(new Error(`the target was not painted within ${timeoutMs} ms`)), timeoutMs);
-  });
   try {
+    const { result } = await cdp.send('Runtime.evaluate', { expression: 'globalThis.paintClock ? { done: paintClock.done, id: paintClock.id } : null', returnByValue: true });
+    // no clock yet (its document is only starting): the first report is this document's
+    const clock = (result.value ?? { done: false, id: null }) as { done: boolean; id: string | null };
     // painted before the binding was there (a first document): the clock says so itself
-    const { result } = await cdp.send('Runtime.evaluate', { expression: 'globalThis.paintClock?.done === true', returnByValue: true });
-    if (result.value !== true) await called;
+    if (!clock.done && !(clock.id !== null && reports.includes(clock.id)) && !(clock.id === null && reports.length > 0)) {
+      await new Promise<void>((resolve, reject) => {
+        wanted = (reported) => (clock.id === null || reported === clock.id) && resolve();
+        timer = setTimeout(() => reject(new Error(`the target was not painted within ${timeoutMs} ms`)), timeoutMs);
+      });
+    }
   } finally {
-    cdp.off('Runtime.bindingCalled', onCall!);
+    cdp.off('Runtime.bindingCalled', onCall);
     clearTimeout(timer);
   }
   const clock = await readClock(page);
