@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { SearchLink } from './search-link.tsx';
 import type { Page } from '../api/pagination.ts';
 
@@ -24,7 +25,7 @@ function pageNumbers(current: number, last: number): Array<number | 'gap'> {
 type SearchUpdate = (previous: Record<string, unknown>) => Record<string, unknown>;
 
 /** A step to another page: a link, or the same words shown disabled where there is no such page. */
-export function PageStep({ to, rel, children }: { to: SearchUpdate | undefined; rel: string; children: string }) {
+function PageStep({ to, rel, children }: { to: SearchUpdate | undefined; rel: string; children: string }) {
   return to ? (
     <SearchLink search={to} className="button" rel={rel}>
       {children}
@@ -33,6 +34,39 @@ export function PageStep({ to, rel, children }: { to: SearchUpdate | undefined; 
     <span className="button" aria-disabled="true">
       {children}
     </span>
+  );
+}
+
+/**
+ * The pages of a list stepped through by cursor, with no numbers: a step back (`back`: to the
+ * previous or the first page) and a step on, with `children` beside them (what the page shows).
+ * An empty first page has nothing to step to and says so itself: nothing is drawn.
+ */
+export function CursorPages({ label, back, next, empty, children }: {
+  label: string;
+  back: { to: SearchUpdate | undefined; rel: string; text: string };
+  next: SearchUpdate | undefined;
+  empty: boolean;
+  children?: ReactNode;
+}) {
+  if (empty && !back.to && !next) return null;
+  const steps = (
+    <nav aria-label={label} className="paginator__pages">
+      <PageStep to={back.to} rel={back.rel}>
+        {back.text}
+      </PageStep>
+      <PageStep to={next} rel="next">
+        Next
+      </PageStep>
+    </nav>
+  );
+  return children ? (
+    <div className="paginator">
+      {children}
+      {steps}
+    </div>
+  ) : (
+    steps
   );
 }
 

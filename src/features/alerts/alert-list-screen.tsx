@@ -7,7 +7,7 @@ import { ChoiceSelect } from '../../components/choice-select.tsx';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { SearchInput } from '../../components/list-controls.tsx';
-import { PageStep } from '../../components/paginator.tsx';
+import { CursorPages } from '../../components/paginator.tsx';
 import { QueryStates } from '../../components/query-states.tsx';
 import { RouteLink } from '../../components/route-link.tsx';
 import { FilteredEmptyState, SearchTabs } from '../../components/search-link.tsx';
@@ -88,17 +88,12 @@ function AlertList({ projectId, fullPath, search }: { projectId: number; fullPat
             ) : (
               <DataTable caption="Alerts" columns={columns} data={data.alerts} getRowId={(alert) => alert.iid} stale={list.isPlaceholderData} />
             )}
-            {/* an empty list says so itself: two dead buttons would only repeat it */}
-            {firstPage && !next && data.alerts.length === 0 ? null : (
-              <nav aria-label="Alert pages" className="paginator__pages">
-                <PageStep to={!firstPage ? (current) => previousPageSearch(current as AlertListSearch) : undefined} rel="prev">
-                  Previous
-                </PageStep>
-                <PageStep to={next ? (current) => nextPageSearch(current as AlertListSearch, next) : undefined} rel="next">
-                  Next
-                </PageStep>
-              </nav>
-            )}
+            <CursorPages
+              label="Alert pages"
+              empty={data.alerts.length === 0}
+              back={{ to: !firstPage ? (current) => previousPageSearch(current as AlertListSearch) : undefined, rel: 'prev', text: 'Previous' }}
+              next={next ? (current) => nextPageSearch(current as AlertListSearch, next) : undefined}
+            />
           </>
         )}
       </QueryStates>

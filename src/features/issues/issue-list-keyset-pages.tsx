@@ -1,4 +1,4 @@
-import { PageStep } from '../../components/paginator.tsx';
+import { CursorPages } from '../../components/paginator.tsx';
 
 interface KeysetPagesProps {
   /** How many issues this page shows. */
@@ -15,21 +15,16 @@ interface KeysetPagesProps {
  * keyset lists do. There is no total to number pages by.
  */
 export function IssueListKeysetPages({ shown, first, nextCursor, label }: KeysetPagesProps) {
-  // an empty list says so itself, as the numbered paginator leaves it to
-  if (!shown && first && !nextCursor) return null;
   return (
-    <div className="paginator">
+    <CursorPages
+      label={label}
+      empty={!shown}
+      back={{ to: first ? undefined : (previous) => ({ ...previous, cursor: undefined }), rel: 'first', text: 'First page' }}
+      next={nextCursor ? (previous) => ({ ...previous, cursor: nextCursor }) : undefined}
+    >
       <p className="paginator__summary" role="status" aria-label={`Shown: ${shown} issues`}>
         {`${shown} issues${first ? '' : ' (a later page)'}`}
       </p>
-      <nav aria-label={label} className="paginator__pages">
-        <PageStep to={first ? undefined : (previous) => ({ ...previous, cursor: undefined })} rel="first">
-          First page
-        </PageStep>
-        <PageStep to={nextCursor ? (previous) => ({ ...previous, cursor: nextCursor }) : undefined} rel="next">
-          Next
-        </PageStep>
-      </nav>
-    </div>
+    </CursorPages>
   );
 }
