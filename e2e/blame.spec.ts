@@ -6,10 +6,10 @@ const LUMEN = 'lumen/core/lumen';
 const GLYPH_TABLE = 'src/text/glyph_table.rs';
 const DOM_BUDGET = 1500;
 
-/** Every blame request the page makes, and the most that were ever in flight at once. */
+/** Every blame request the page makes (its lines, `start-end`), and the most that were ever in flight at once. */
 function watchBlameRequests(page: Page) {
   const isBlame = (request: Request) => /\/repository\/files\/[^/]+\/blame\?/.test(request.url());
-  const starts: number[] = [];
+  const spans: string[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
   const done = (request: Request) => {
@@ -17,13 +17,14 @@ function watchBlameRequests(page: Page) {
   };
   page.on('request', (request) => {
     if (!isBlame(request)) return;
-    starts.push(Number(new URL(request.url()).searchParams.get('range[start]')));
+    const query = new URL(request.url()).searchParams;
+    spans.push(`${query.get('range[start]')}-${query.get('range[end]')}`);
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
   });
   page.on('requestfinished', done);
   page.on('requestfailed', done);
-  return { starts, maxInFlight: () => maxInFlight };
+  return { spans, maxInFlight: () => maxInFlight };
 }
 
 test.describe('blame of the 50,000-line file', () => {
@@ -54,10 +55,10 @@ test.describe('blame of the 50,000-line file', () => {
     await expect(blame.lineCount).toHaveText(/^About \d\d,\d{3} lines$/);
     const estimate = Number((await blame.lineCount.textContent())!.replace(/\D/g, ''));
     expect(Math.abs(estimate - 50_000)).toBeLessThan(5000);
-    // only the top of the file and the range below it: not the whole file
-    await expect.poll(() => requests.starts.length).toBeGreaterThanOrEqual(2);
-    expect(requests.starts.slice(0, 2)).toEqual([1, 2001]);
-    expect(requests.starts.length).toBeLessThanOrEqual(3);
+    // the platform's first page of 200 lines, then only the top range and the one below it: not the whole file
+    await expect.poll(() => requests.spans.length).toBeGreaterThanOrEqual(3);
+    expect(requests.spans.slice(0, 3)).toEqual(['1-200', '1-2000', '2001-4000']);
+    expect(requests.spans.length).toBeLessThanOrEqual(3);
     expect(await blame.domNodes()).toBeLessThan(DOM_BUDGET);
 
     let most = 0;
@@ -73,7 +74,7 @@ test.describe('blame of the 50,000-line file', () => {
     await expect(blame.table.getByRole('row').filter({ hasText: /\[0x/ }).first()).toBeVisible();
     expect(most).toBeLessThan(DOM_BUDGET);
     expect(requests.maxInFlight()).toBeLessThanOrEqual(4);
-    expect(requests.starts.length).toBeLessThan(25);
+    expect(requests.spans.length).toBeLessThan(25);
   });
 
   test('on a slow network, fast scrolling keeps four requests in flight and no more', async ({ page }) => {
@@ -99,7 +100,7 @@ test.describe('blame of the 50,000-line file', () => {
     await expect(blame.row(1)).toContainText('// Glyph metrics');
   });
 
-  test('jumps to line 40,000 from the URL hash, loading its range first, four requests in flight at most', async ({ page }) => {
+  test('jumps to line 40,000 from the URL hash, loading the lines around it first, four requests in flight at most', async ({ page }) => {
     const requests = watchBlameRequests(page);
     const blame = new BlamePage(page, GLYPH_TABLE);
     await blame.goto(projectId, { ref: 'main', hash: 'L40000' });
@@ -107,11 +108,11 @@ test.describe('blame of the 50,000-line file', () => {
     await expect(target).toBeInViewport();
     await expect(target).toHaveAttribute('aria-current', 'true');
     await expect(blame.row(39_999)).not.toHaveAttribute('aria-current', 'true');
-    // the range holding line 40,000 first; the top of the file is never asked for
-    expect(requests.starts[0]).toBe(38_001);
+    // the 200 lines around line 40,000 first, then its range; the top of the file is never asked for
+    expect(requests.spans.slice(0, 2)).toEqual(['39900-40099', '38001-40000']);
     await expect(blame.row(40_001)).toContainText(/\S/);
-    expect(requests.starts).not.toContain(1);
-    expect(requests.starts.length).toBeLessThanOrEqual(5);
+    expect(requests.spans.filter((span) => span.startsWith('1-'))).toEqual([]);
+    expect(requests.spans.length).toBeLessThanOrEqual(5);
     expect(requests.maxInFlight()).toBeLessThanOrEqual(4);
     expect(await blame.domNodes()).toBeLessThan(DOM_BUDGET);
 
@@ -157,6 +158,26 @@ test.describe('blame of the 50,000-line file', () => {
     await expect(page).toHaveURL(/#L120-140$/);
     for (const line of [120, 140]) await expect(blame.row(line)).toHaveAttribute('aria-current', 'true');
     await expect(blame.copyLink).toHaveAccessibleName('Copy link to lines 120–140');
+  });
+
+  test('shows the 200 lines around the linked line while its ranges are still on their way', async ({ page }) => {
+    // the 2,000-line ranges are held back until the test lets them go; the first view is not
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/blame\?/, async (route) => {
+      const query = new URL(route.request().url()).searchParams;
+      if (Number(query.get('range[end]')) - Number(query.get('range[start]')) + 1 === 2000) await released;
+      await route.continue();
+    });
+    const blame = new BlamePage(page, GLYPH_TABLE);
+    await blame.goto(projectId, { ref: 'main', hash: 'L40000' });
+    await expect(blame.row(40_000)).toBeInViewport();
+    await expect(blame.row(40_000)).toContainText(/\[0x/);
+    await expect(blame.row(40_000)).toHaveAttribute('aria-current', 'true');
+    await expect(blame.lineCount).toHaveText(/^About \d\d,\d{3} lines$/);
+    release();
+    await expect(blame.row(40_001)).toContainText(/\S/);
+    await expect(blame.table).not.toHaveAttribute('aria-busy', 'true');
   });
 
   test('a range that fails says so in place and loads on Retry', async ({ page }) => {

@@ -114,10 +114,16 @@ export function treeQuery(path: string | undefined, ref: string | undefined, rec
   return { ...withoutEmpty({ path, ref, recursive }), pagination: 'keyset', per_page: TREE_PAGE_SIZE };
 }
 
-/** The range a blame address opens on: the one holding its line (`#L40`, `#L10-20`), else the first. */
-export function firstBlameRange(hash: string): { start: number; end: number } {
-  const index = rangeIndexOf(parseLineHash(hash)?.first ?? 1);
-  return { start: rangeStart(index), end: rangeEnd(index) };
+/** Lines of a blame screen's first request: the platform's own first page of streamed blame is as small. */
+export const FIRST_VIEW_LINES = 200;
+
+/**
+ * The lines a blame screen opens with: around its line (`#L40000`, `#L10-20`), else the top. A
+ * whole range (about 37 KB) would share a cold link with the console's code for nothing below the fold.
+ */
+export function firstBlameLines(line: number | null): { start: number; end: number } {
+  const start = Math.max(1, (line ?? 1) - FIRST_VIEW_LINES / 2);
+  return { start, end: start + FIRST_VIEW_LINES - 1 };
 }
 
 /**
@@ -287,7 +293,7 @@ export function firstRequests(pathname: string, search: string, hash: string, ca
     const projectId = Number(match[1]);
     if (match[2] === 'tree') return atRef(projectId, values.ref, known, { projectFirst: true }, (ref) => [{ path: apiPath`/projects/${projectId}/repository/tree`, query: treeQuery(path, ref) }]);
     if (!path) return [];
-    return atRef(projectId, values.ref, known, { projectFirst: false }, (ref) => [{ path: apiPath`/projects/${projectId}/repository/files/${path}/blame`, query: { ref, range: firstBlameRange(hash) } }]);
+    return atRef(projectId, values.ref, known, { projectFirst: false }, (ref) => [{ path: apiPath`/projects/${projectId}/repository/files/${path}/blame`, query: { ref, range: firstBlameLines(parseLineHash(hash)?.first ?? null) } }]);
   }
   return [];
 }

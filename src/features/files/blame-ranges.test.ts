@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../api/errors.ts';
 import type { BlameGroup, BlameRangeAnswer } from '../../api/blame.ts';
 import {
-  BlameRangeLoader, MAX_IN_FLIGHT, NO_FACTS, estimateLineCount, factsWithPastEnd, factsWithRange, lineAt, lineLimitOf, planRanges,
+  BlameRangeLoader, MAX_IN_FLIGHT, NO_FACTS, estimateLineCount, factsWithPastEnd, factsWithFirstView, factsWithRange, lineIn, lineLimitOf, planRanges,
   startsGroup, toLoadedRange, type FetchRange,
 } from './blame-ranges.ts';
-import { RANGE_LINES, rangeIndexOf } from '../../api/first-requests.ts';
+import { FIRST_VIEW_LINES, RANGE_LINES, firstBlameLines, rangeIndexOf, rangeStart } from '../../api/first-requests.ts';
 
 const commit = (id: string) => ({ id: id.padEnd(40, '0'), message: `Change ${id}\n\nBody`, authored_date: '2026-01-02T03:04:05Z', author_name: 'Ada', author_email: null, committed_date: null });
 const group = (id: string, lines: string[]): BlameGroup => ({ commit: commit(id), lines });
@@ -34,7 +34,7 @@ describe('range planning', () => {
 
 describe('commit groups', () => {
   it('lays the platform’s groups on line numbers from the range’s start', () => {
-    const range = toLoadedRange(1, [group('a', ['one', 'two']), group('b', ['three'])]);
+    const range = toLoadedRange(rangeStart(1), [group('a', ['one', 'two']), group('b', ['three'])]);
     expect(range.start).toBe(RANGE_LINES + 1);
     expect(range.groups.map((entry) => [entry.commit.id[0], entry.start, entry.length])).toEqual([['a', 2001, 2], ['b', 2003, 1]]);
     expect([...range.groupOfLine]).toEqual([0, 0, 1]);
@@ -42,33 +42,34 @@ describe('commit groups', () => {
   });
 
   it('counts bytes in UTF-8, as the file size does', () => {
-    expect(toLoadedRange(0, [group('a', ['é', '字'])]).bytes).toBe(2 + 1 + 3 + 1);
+    expect(toLoadedRange(1, [group('a', ['é', '字'])]).bytes).toBe(2 + 1 + 3 + 1);
   });
 
   it('opens a group where the commit changes, and keeps one group across a range boundary', () => {
     const states = new Map([
-      [0, { state: 'loaded' as const, range: toLoadedRange(0, [group('a', lines(1999)), group('b', ['last of range 0'])]) }],
-      [1, { state: 'loaded' as const, range: toLoadedRange(1, [group('b', ['first of range 1']), group('c', lines(1999))]) }],
+      [0, { state: 'loaded' as const, range: toLoadedRange(1, [group('a', lines(1999)), group('b', ['last of range 0'])]) }],
+      [1, { state: 'loaded' as const, range: toLoadedRange(rangeStart(1), [group('b', ['first of range 1']), group('c', lines(1999))]) }],
     ]);
-    const get = (index: number) => states.get(index);
-    expect(startsGroup(get, 1)).toBe(true);
-    expect(startsGroup(get, 2)).toBe(false);
-    expect(startsGroup(get, 2000)).toBe(true);
-    expect(startsGroup(get, 2001)).toBe(false);
-    expect(startsGroup(get, 2002)).toBe(true);
-    expect(lineAt(get, 2001)).toMatchObject({ text: 'first of range 1', group: { start: 2001 } });
-    expect(lineAt(get, 4001)).toBeNull();
+    const lineAt = (line: number) => lineIn(states.get(rangeIndexOf(line)), line);
+    expect(startsGroup(lineAt, 1)).toBe(true);
+    expect(startsGroup(lineAt, 2)).toBe(false);
+    expect(startsGroup(lineAt, 2000)).toBe(true);
+    expect(startsGroup(lineAt, 2001)).toBe(false);
+    expect(startsGroup(lineAt, 2002)).toBe(true);
+    expect(lineAt(2001)).toMatchObject({ text: 'first of range 1', group: { start: 2001 } });
+    expect(lineAt(4001)).toBeNull();
   });
 
   it('shows the commit on a range’s first line when the range above is not loaded', () => {
-    const states = new Map([[1, { state: 'loaded' as const, range: toLoadedRange(1, [group('b', lines(RANGE_LINES))]) }]]);
-    expect(startsGroup((index) => states.get(index), 2001)).toBe(true);
-    expect(startsGroup((index) => states.get(index), 2002)).toBe(false);
+    const states = new Map([[1, { state: 'loaded' as const, range: toLoadedRange(rangeStart(1), [group('b', lines(RANGE_LINES))]) }]]);
+    const lineAt = (line: number) => lineIn(states.get(rangeIndexOf(line)), line);
+    expect(startsGroup(lineAt, 2001)).toBe(true);
+    expect(startsGroup(lineAt, 2002)).toBe(false);
   });
 });
 
 describe('the line count', () => {
-  const full = (index: number, text = 'x'.repeat(19)) => toLoadedRange(index, [group('a', lines(RANGE_LINES, text))]);
+  const full = (index: number, text = 'x'.repeat(19)) => toLoadedRange(rangeStart(index), [group('a', lines(RANGE_LINES, text))]);
 
   it('is estimated from the file size and the average line of what arrived', () => {
     const facts = factsWithRange(NO_FACTS, full(19), 1_000_000);
@@ -82,7 +83,7 @@ describe('the line count', () => {
   });
 
   it('is exact from a short range, or from a full range followed by one past the end', () => {
-    const short = factsWithRange(NO_FACTS, toLoadedRange(24, [group('a', lines(1500))]), null);
+    const short = factsWithRange(NO_FACTS, toLoadedRange(rangeStart(24), [group('a', lines(1500))]), null);
     expect(estimateLineCount(short)).toEqual({ count: 49_500, exact: true });
     const edge = factsWithPastEnd(factsWithRange(NO_FACTS, full(24), null), 50_001);
     expect(estimateLineCount(edge)).toEqual({ count: 50_000, exact: true });
@@ -227,11 +228,80 @@ describe('the size, when the blame answers do not carry it', () => {
 describe('a file that ends exactly at a range boundary', () => {
   it('is known to end there once the loaded lines make its size, so the range after it is not asked for', () => {
     const lines = Array.from({ length: RANGE_LINES }, (_, index) => `line ${index + 1}`);
-    const range = toLoadedRange(0, [{ commit: { id: 'a'.repeat(40), message: 'm', authored_date: null, author_name: null, author_email: null, committed_date: null }, lines }]);
+    const range = toLoadedRange(1, [{ commit: { id: 'a'.repeat(40), message: 'm', authored_date: null, author_name: null, author_email: null, committed_date: null }, lines }]);
     const facts = factsWithRange(NO_FACTS, range, range.bytes);
     expect(facts.exact).toBe(RANGE_LINES);
     expect(planRanges({ firstLine: 1, lastLine: 60, lineLimit: lineLimitOf(facts) })).toEqual([0]);
     // without the size, the next range is still worth asking for
     expect(factsWithRange(NO_FACTS, range, null).exact).toBeNull();
+  });
+});
+
+describe('the first view', () => {
+  it('is the platform’s first page of 200 lines, around the asked-for line or at the top', () => {
+    expect(firstBlameLines(null)).toEqual({ start: 1, end: FIRST_VIEW_LINES });
+    expect(firstBlameLines(50)).toEqual({ start: 1, end: 200 });
+    expect(firstBlameLines(40_000)).toEqual({ start: 39_900, end: 40_099 });
+  });
+
+  it('goes alone, shows its lines, and leaves the rest to ranges at its pinned commit', async () => {
+    const instance = fakeInstance(50_000);
+    const loader = new BlameRangeLoader(instance.fetchRange, 'main');
+    loader.openAt(firstBlameLines(40_000));
+    loader.want([19, 20]);
+    expect(instance.pending.map((request) => [request.start, request.ref])).toEqual([[39_900, 'main']]);
+    expect(loader.ready).toBe(false);
+    instance.take(39_900).answer();
+    await settled();
+    expect(loader.ready).toBe(true);
+    expect(loader.lineAt(40_099)).toMatchObject({ group: { start: 39_900 } });
+    expect(loader.lineAt(40_100)).toBeNull();
+    // sized from its average line until a range arrives
+    expect(estimateLineCount(loader.facts)).toEqual({ count: 50_000, exact: false });
+    expect(instance.pending.map((request) => [request.start, request.ref])).toEqual([[38_001, 'c'.repeat(40)], [40_001, 'c'.repeat(40)]]);
+    instance.take(40_001).answer();
+    await settled();
+    expect(loader.lineAt(40_050)).toMatchObject({ group: { start: 40_001 } });
+    // asked again, it is not sent again
+    loader.openAt(firstBlameLines(40_000));
+    expect(instance.pending.map((request) => request.start)).toEqual([38_001]);
+  });
+
+  it('past the end of the file, gives way to the lines asked for next; short, it ends the file', async () => {
+    const instance = fakeInstance(50_000);
+    const loader = new BlameRangeLoader(instance.fetchRange, 'main');
+    loader.openAt(firstBlameLines(60_000));
+    instance.take(59_900).answer();
+    await settled();
+    expect(loader.firstView).toEqual({ state: 'past-end' });
+    expect(lineLimitOf(loader.facts)).toBe(59_899);
+    loader.openAt(firstBlameLines(49_950));
+    instance.take(49_850).answer();
+    await settled();
+    expect(loader.ready).toBe(true);
+    expect(estimateLineCount(loader.facts)).toEqual({ count: 50_000, exact: true });
+  });
+
+  it('stays failed until Retry', async () => {
+    const instance = fakeInstance(50_000);
+    const loader = new BlameRangeLoader(instance.fetchRange, 'main');
+    loader.openAt(firstBlameLines(null));
+    instance.take(1).fail(new ApiError(503, 'unavailable'));
+    await settled();
+    expect(loader.firstView).toMatchObject({ state: 'failed' });
+    loader.openAt(firstBlameLines(null));
+    expect(instance.pending).toEqual([]);
+    loader.retryFirstView();
+    instance.take(1).answer();
+    await settled();
+    expect(loader.ready).toBe(true);
+  });
+
+  it('counts toward the estimate only until a range arrives', () => {
+    const view = toLoadedRange(39_900, [group('a', lines(FIRST_VIEW_LINES, 'x'.repeat(19)))]);
+    const facts = factsWithFirstView(NO_FACTS, view, FIRST_VIEW_LINES, 1_000_000);
+    expect(estimateLineCount(facts)).toEqual({ count: 50_000, exact: false });
+    const withRange = factsWithRange(facts, toLoadedRange(1, [group('a', lines(RANGE_LINES, 'x'.repeat(9)))]), null);
+    expect(estimateLineCount(withRange)).toEqual({ count: 100_000, exact: false });
   });
 });

@@ -13,9 +13,8 @@ export interface LineGroup {
   length: number;
 }
 
-/** A range as the screen reads it: its lines and, per line, the group it belongs to. */
+/** A range (or the first view) as the screen reads it: its lines and, per line, the group it belongs to. */
 export interface LoadedRange {
-  index: number;
   start: number;
   lines: string[];
   groups: LineGroup[];
@@ -40,9 +39,8 @@ function utf8Length(text: string): number {
   return bytes;
 }
 
-/** The platform's groups of one range, laid out on line numbers: they come in order, each after the last. */
-export function toLoadedRange(index: number, groups: readonly BlameGroup[]): LoadedRange {
-  const start = rangeStart(index);
+/** The platform's groups of the lines from `start`, laid out on line numbers: they come in order, each after the last. */
+export function toLoadedRange(start: number, groups: readonly BlameGroup[]): LoadedRange {
   const lines: string[] = [];
   const lineGroups: LineGroup[] = [];
   const groupOfLine: number[] = [];
@@ -56,7 +54,7 @@ export function toLoadedRange(index: number, groups: readonly BlameGroup[]): Loa
       bytes += utf8Length(line) + 1;
     }
   }
-  return { index, start, lines, groups: lineGroups, groupOfLine: Uint16Array.from(groupOfLine), bytes };
+  return { start, lines, groups: lineGroups, groupOfLine: Uint16Array.from(groupOfLine), bytes };
 }
 
 export interface PlanInput {
@@ -100,14 +98,18 @@ export interface LineCountFacts {
   pastEndStart: number;
   /** Set once a range came back short, or a range past the end follows a loaded one. */
   exact: number | null;
+  /** The first view's lines and bytes: the average line until a range is loaded. */
+  firstViewLines: number;
+  firstViewBytes: number;
 }
 
-export const NO_FACTS: LineCountFacts = { sizeBytes: null, loadedLines: 0, loadedBytes: 0, atLeast: 0, pastEndStart: Number.POSITIVE_INFINITY, exact: null };
+export const NO_FACTS: LineCountFacts = { sizeBytes: null, loadedLines: 0, loadedBytes: 0, atLeast: 0, pastEndStart: Number.POSITIVE_INFINITY, exact: null, firstViewLines: 0, firstViewBytes: 0 };
 
 /** The facts after one more range arrived. */
 export function factsWithRange(facts: LineCountFacts, range: LoadedRange, sizeBytes: number | null): LineCountFacts {
   const lastLine = range.start + range.lines.length - 1;
   const next: LineCountFacts = {
+    ...facts,
     sizeBytes: sizeBytes ?? facts.sizeBytes,
     loadedLines: facts.loadedLines + range.lines.length,
     loadedBytes: facts.loadedBytes + range.bytes,
@@ -123,6 +125,19 @@ export function factsWithRange(facts: LineCountFacts, range: LoadedRange, sizeBy
   return next;
 }
 
+/** The facts after the first view arrived: `asked` lines from its start, cut short where the file ends. */
+export function factsWithFirstView(facts: LineCountFacts, view: LoadedRange, asked: number, sizeBytes: number | null): LineCountFacts {
+  const lastLine = view.start + view.lines.length - 1;
+  return {
+    ...facts,
+    sizeBytes: sizeBytes ?? facts.sizeBytes,
+    atLeast: Math.max(facts.atLeast, lastLine),
+    exact: view.lines.length < asked ? lastLine : facts.exact,
+    firstViewLines: view.lines.length,
+    firstViewBytes: view.bytes,
+  };
+}
+
 /** The facts after a range's start turned out to be past the end of the file. */
 export function factsWithPastEnd(facts: LineCountFacts, start: number): LineCountFacts {
   const pastEndStart = Math.min(facts.pastEndStart, start);
@@ -136,13 +151,20 @@ export function factsWithPastEnd(facts: LineCountFacts, start: number): LineCoun
  */
 export function estimateLineCount(facts: LineCountFacts): { count: number; exact: boolean } {
   if (facts.exact !== null) return { count: facts.exact, exact: true };
-  const byBytes = facts.sizeBytes !== null && facts.loadedLines > 0 ? Math.round(facts.sizeBytes / (facts.loadedBytes / facts.loadedLines)) : facts.atLeast + RANGE_LINES;
+  const [lines, bytes] = facts.loadedLines > 0 ? [facts.loadedLines, facts.loadedBytes] : [facts.firstViewLines, facts.firstViewBytes];
+  const byBytes = facts.sizeBytes !== null && lines > 0 ? Math.round(facts.sizeBytes / (bytes / lines)) : facts.atLeast + RANGE_LINES;
   return { count: Math.max(facts.atLeast, Math.min(byBytes, facts.pastEndStart - 1)), exact: false };
 }
 
 /** The last line that may exist, for planning: requests past it would only be refused. */
 export function lineLimitOf(facts: LineCountFacts): number {
   return facts.exact ?? facts.pastEndStart - 1;
+}
+
+/** Lines `start` to `end`, 1-based and inclusive. */
+export interface LineSpan {
+  start: number;
+  end: number;
 }
 
 export type RangeState = { state: 'loading' } | { state: 'loaded'; range: LoadedRange } | { state: 'failed'; error: unknown } | { state: 'past-end' };
@@ -167,6 +189,9 @@ export class BlameRangeLoader {
   facts: LineCountFacts = NO_FACTS;
 
   private sizeAsked = false;
+  /** The screen's first lines (`firstBlameLines`), asked before any range, and what became of them. */
+  private firstViewLines: LineSpan | null = null;
+  private firstViewState: RangeState | undefined;
 
   constructor(
     private readonly fetchRange: FetchRange,
@@ -174,6 +199,33 @@ export class BlameRangeLoader {
     private readonly maxInFlight = MAX_IN_FLIGHT,
     private readonly fetchSize?: FetchSize,
   ) {}
+
+  /**
+   * Asks for the screen's first lines, alone, before any range: the list can show them sooner than
+   * a whole range. Lines past the end give way to the next ones asked for; a failure waits for Retry.
+   */
+  openAt(lines: LineSpan): void {
+    if (this.ready || (this.firstViewState && this.firstViewState.state !== 'past-end')) return;
+    if (this.firstViewLines?.start === lines.start && this.firstViewLines.end === lines.end) return;
+    this.firstViewLines = lines;
+    this.startFirstView();
+  }
+
+  /** The first lines can be shown (or a range is loaded). */
+  get ready(): boolean {
+    return this.firstViewState?.state === 'loaded' || this.facts.loadedLines > 0;
+  }
+
+  get firstView(): RangeState | undefined {
+    return this.firstViewState;
+  }
+
+  retryFirstView = (): void => {
+    if (this.firstViewState?.state === 'failed') this.startFirstView();
+  };
+
+  /** One line as the screen shows it: from its range, else from the first view, else null while neither holds it. */
+  lineAt = (line: number): BlameLine | null => lineIn(this.states.get(rangeIndexOf(line)), line) ?? lineIn(this.firstViewState, line);
 
   /** Replaces the wish list (most needed first); what is already loading keeps loading. */
   want(order: readonly number[]): void {
@@ -221,6 +273,7 @@ export class BlameRangeLoader {
     this.controller = new AbortController();
     this.inFlight = 0;
     for (const [index, state] of this.states) if (state.state === 'loading') this.states.delete(index);
+    if (this.firstViewState?.state === 'loading') this.startFirstView();
     this.changed();
     this.pump();
   }
@@ -242,34 +295,45 @@ export class BlameRangeLoader {
   }
 
   private start(index: number): void {
-    this.inFlight++;
     this.states.set(index, { state: 'loading' });
+    this.load({ start: rangeStart(index), end: rangeEnd(index) }, (state) => this.states.set(index, state), factsWithRange);
+  }
+
+  private startFirstView(): void {
+    const lines = this.firstViewLines!;
+    this.firstViewState = { state: 'loading' };
+    this.load(lines, (state) => (this.firstViewState = state), (facts, view, sizeBytes) => factsWithFirstView(facts, view, lines.end - lines.start + 1, sizeBytes));
+  }
+
+  /** One request for `lines`; `put` keeps what became of it, `withLines` learns from its lines. */
+  private load(lines: LineSpan, put: (state: RangeState) => void, withLines: (facts: LineCountFacts, range: LoadedRange, sizeBytes: number | null) => LineCountFacts): void {
+    this.inFlight++;
     this.changed();
-    const request = { start: rangeStart(index), end: rangeEnd(index), ref: this.pinnedRef ?? this.ref };
+    const request = { ...lines, ref: this.pinnedRef ?? this.ref };
     const signal = this.controller.signal;
     this.fetchRange(request, signal).then(
       (answer) => {
         if (signal.aborted) return;
         this.pinnedRef ??= answer.commitId ?? this.ref;
-        const range = toLoadedRange(index, answer.groups);
+        const range = toLoadedRange(request.start, answer.groups);
         if (range.lines.length) {
-          this.facts = factsWithRange(this.facts, range, answer.sizeBytes);
-          this.states.set(index, { state: 'loaded', range });
+          this.facts = withLines(this.facts, range, answer.sizeBytes);
+          put({ state: 'loaded', range });
           if (this.facts.sizeBytes === null && this.facts.exact === null) this.askSize(signal);
         } else {
-          // an empty answer is the other way an instance may say the range is past the end
+          // an empty answer is the other way an instance may say the lines are past the end
           this.facts = factsWithPastEnd({ ...this.facts, sizeBytes: answer.sizeBytes ?? this.facts.sizeBytes }, request.start);
-          this.states.set(index, { state: 'past-end' });
+          put({ state: 'past-end' });
         }
         this.settle();
       },
       (error: unknown) => {
         if (signal.aborted) return;
         if (isPastEndOfFile(error)) {
-          this.states.set(index, { state: 'past-end' });
+          put({ state: 'past-end' });
           this.facts = factsWithPastEnd(this.facts, request.start);
         } else {
-          this.states.set(index, { state: 'failed', error });
+          put({ state: 'failed', error });
         }
         this.settle();
       },
@@ -305,8 +369,8 @@ export interface BlameLine {
   group: LineGroup;
 }
 
-export function lineAt(get: (index: number) => RangeState | undefined, line: number): BlameLine | null {
-  const state = get(rangeIndexOf(line));
+/** A line of a range's (or the first view's) lines, or null while they are not loaded or do not hold it. */
+export function lineIn(state: RangeState | undefined, line: number): BlameLine | null {
   if (state?.state !== 'loaded') return null;
   const offset = line - state.range.start;
   if (offset < 0 || offset >= state.range.lines.length) return null;
@@ -317,9 +381,9 @@ export function lineAt(get: (index: number) => RangeState | undefined, line: num
  * Whether a line opens a commit group: its commit differs from the line above. A group cut by a
  * range boundary stays one group; above an unloaded range, the line shows its commit to be safe.
  */
-export function startsGroup(get: (index: number) => RangeState | undefined, line: number): boolean {
+export function startsGroup(lineAt: (line: number) => BlameLine | null, line: number): boolean {
   if (line <= 1) return true;
-  const current = lineAt(get, line);
-  const above = lineAt(get, line - 1);
+  const current = lineAt(line);
+  const above = lineAt(line - 1);
   return !current || !above || above.group.commit.id !== current.group.commit.id;
 }

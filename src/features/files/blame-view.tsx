@@ -10,10 +10,10 @@ import { Time } from '../../components/time.tsx';
 import { describeSelection, lineHash, selectionAfterClick } from './blame-hash.ts';
 import { parseLineHash, type LineSelection } from '../../lib/line-hash.ts';
 import {
-  BlameRangeLoader, MAX_IN_FLIGHT, estimateLineCount, lineAt, lineLimitOf, planRanges, startsGroup,
+  BlameRangeLoader, MAX_IN_FLIGHT, estimateLineCount, lineLimitOf, planRanges, startsGroup,
   type FetchRange, type FetchSize, type RangeState,
 } from './blame-ranges.ts';
-import { rangeEnd, rangeIndexOf, rangeStart } from '../../api/first-requests.ts';
+import { firstBlameLines, rangeEnd, rangeIndexOf, rangeStart } from '../../api/first-requests.ts';
 import { formatCount } from '../../lib/numbers.ts';
 import './blame-view.css';
 
@@ -64,18 +64,18 @@ export function BlameView({ projectId, filePath, gitRef }: BlameViewProps) {
   const selection = parseLineHash(hash);
 
   const facts = loader.facts;
-  const ready = facts.loadedLines > 0;
+  const ready = loader.ready;
   const { count, exact } = estimateLineCount(facts);
   const selectionPastEnd = selection !== null && selection.first > lineLimitOf(facts);
   const focusLine = selection && !selectionPastEnd ? selection.first : null;
   // "Go to line" on the line already in the URL scrolls to it again
   const [jumps, setJumps] = useState(0);
 
-  // before the first range arrives there is no list yet: ask for the asked-for line's range, or the top
-  const firstPlan = planRanges({ firstLine: focusLine ?? 1, lastLine: (focusLine ?? 1) + GUESSED_SCREEN_LINES, focusLine, lineLimit: lineLimitOf(facts) }).join(',');
+  // before the first lines arrive there is no list yet: ask for those around the asked-for line, or the top
+  const firstLines = firstBlameLines(focusLine);
   useEffect(() => {
-    if (!ready) loader.want(firstPlan.split(',').filter(Boolean).map(Number));
-  }, [loader, ready, firstPlan]);
+    loader.openAt(firstLines);
+  }, [loader, firstLines.start, firstLines.end]);
 
   const select = (next: LineSelection | null) =>
     void navigate({
@@ -108,16 +108,15 @@ export function BlameView({ projectId, filePath, gitRef }: BlameViewProps) {
     }
   };
 
-  const firstIndex = rangeIndexOf(focusLine ?? 1);
-  const firstState = loader.get(firstIndex);
+  const firstView = loader.firstView;
   if (!ready && facts.exact === 0) return <p role="status">This file is empty.</p>;
-  if (!ready && firstState?.state === 'failed') return <ErrorPanel error={firstState.error} onRetry={() => loader.retry(firstIndex)} />;
+  if (!ready && firstView?.state === 'failed') return <ErrorPanel error={firstView.error} onRetry={loader.retryFirstView} />;
 
   return (
     <div className="blame">
       <div className="blame__toolbar">
         <p className="blame__count" role="status">
-          {ready ? `${exact ? '' : 'About '}${formatCount(count)} lines` : `Loading ${rangeLabel(firstIndex, Number.POSITIVE_INFINITY)}…`}
+          {ready ? `${exact ? '' : 'About '}${formatCount(count)} lines` : `Loading lines ${formatCount(firstLines.start)}–${formatCount(firstLines.end)}…`}
         </p>
         <GoToLine
           onGo={(picked) => {
@@ -175,7 +174,6 @@ interface BlameListProps {
 /** Mounted once the first range is in: it starts at the asked-for line, so the top of the file is never drawn or fetched for nothing. */
 function BlameList({ loader, filePath, projectId, count, selection, focusLine, scrollKey, onLineClick }: BlameListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const get = (index: number) => loader.get(index);
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
@@ -225,12 +223,12 @@ function BlameList({ loader, filePath, projectId, count, selection, focusLine, s
   // the first row not hidden under the sticky column headers
   const viewTop = (virtualizer.scrollOffset ?? 0) + HEADER_HEIGHT;
   const firstShownLine = (items.find((item) => item.end > viewTop)?.index ?? 0) + 1;
-  // each range not loaded says so once, on its first line in view
+  // each range not loaded says so once, on its first line in view that the first view does not hold either
   const statusLines = new Map<number, number>();
   for (const item of items) {
     const line = item.index + 1;
     const index = rangeIndexOf(line);
-    if (line >= firstShownLine && !statusLines.has(index) && loader.get(index)?.state !== 'loaded') statusLines.set(index, line);
+    if (line >= firstShownLine && !statusLines.has(index) && loader.get(index)?.state !== 'loaded' && !loader.lineAt(line)) statusLines.set(index, line);
   }
   const statusAt = new Set(statusLines.values());
   const loading = [...statusLines.keys()].some((index) => loader.get(index)?.state === 'loading');
@@ -254,9 +252,9 @@ function BlameList({ loader, filePath, projectId, count, selection, focusLine, s
         <div role="rowgroup" className="blame__body" style={{ height: virtualizer.getTotalSize() - HEADER_HEIGHT }}>
           {items.map((item) => {
             const line = item.index + 1;
-            const info = lineAt(get, line);
+            const info = loader.lineAt(line);
             const index = rangeIndexOf(line);
-            const opensGroup = info !== null && startsGroup(get, line);
+            const opensGroup = info !== null && startsGroup(loader.lineAt, line);
             return (
               <BlameRow
                 key={line}

@@ -1,6 +1,6 @@
 import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { BlameScreen } from '../../../features/files/blame-screen.tsx';
-import { prefetchFirstBlameRange } from '../../../features/files/blame-route-options.ts';
+import { prefetchFirstBlameLines } from '../../../features/files/blame-route-options.ts';
 import { BLAME_SEARCH_DEFAULTS, blameSearchSchema } from '../../../features/files/blame-search.ts';
 
 export const Route = createFileRoute('/projects/$projectId/blame/$')({
@@ -9,7 +9,7 @@ export const Route = createFileRoute('/projects/$projectId/blame/$')({
   loaderDeps: ({ search }) => ({ ref: search.ref }),
   loader: ({ context, params, deps, location, cause }) => {
     // a line click changes only the hash: its range is the screen's business, under the pinned commit
-    if (cause !== 'stay') prefetchFirstBlameRange(context, Number(params.projectId), params._splat ?? '', deps.ref, location.hash);
+    if (cause !== 'stay') prefetchFirstBlameLines(context, Number(params.projectId), params._splat ?? '', deps.ref, location.hash);
   },
   component: BlameRoute,
 });
