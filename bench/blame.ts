@@ -30,7 +30,7 @@ interface BlameClock {
 /**
  * Installed before any script of every document: when the awaited line's link enters the DOM, and
  * the next animation frame after it (the frame that paints it). performance.now() counts from the
- * navigation's start. Rows are drawn only with their range's text, so the link means a painted line.
+ * navigation's start. The list is drawn only once its first lines are in, so the link means a painted line.
  */
 function installBlameClock(): void {
   const line = /^#L(\d+)/.exec(location.hash)?.[1] ?? '1';
