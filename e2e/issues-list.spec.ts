@@ -125,6 +125,15 @@ test('the 3,000-issue tracker pages by keyset: Next follows the API’s cursor, 
   await expect(page.getByRole('status').filter({ hasText: /issues/ })).toHaveCount(0);
 });
 
+test('a project with one open issue says "1 issue" under its list', async ({ page, api }) => {
+  const project = await newProject(api);
+  await newIssue(api, project.id, `Only ${unique()}`, []);
+  const list = new IssueListPage(page);
+  await page.goto(`/projects/${project.id}/issues`);
+  await expect(list.rows()).toHaveCount(1);
+  await expect(page.getByRole('status', { name: 'Shown: 1 issue', exact: true })).toHaveText('1 issue');
+});
+
 test('bulk edit 20 issues: labels added and removed, milestone and assignees set, checked through the API', async ({ page, api }) => {
   const project = await newProject(api);
   const [maya, diego] = [await api.userByUsername('maya.chen'), await api.userByUsername('diego.ramirez')];

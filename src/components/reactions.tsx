@@ -5,6 +5,7 @@ import { useConnection } from '../api/react.ts';
 import { errorText } from './error-panel.tsx';
 import { REPEAT_AFTER_MS, useWrite } from './use-write.ts';
 import './comments.css';
+import { formatCountOf } from '../lib/numbers.ts';
 
 /** The picker's emoji: the platform's names, the ones people use most. */
 export const COMMON_EMOJI: ReadonlyArray<{ name: string; glyph: string }> = [
@@ -110,7 +111,7 @@ export function Reactions({ noteable, noteId, userId, canReact, label, refreshAl
           className="button reaction"
           aria-pressed={Boolean(group.mine)}
           disabled={!canReact || react.isPending}
-          aria-label={`${group.name}: ${group.count} ${group.count === 1 ? 'reaction' : 'reactions'}${group.mine ? ', yours among them' : ''}`}
+          aria-label={`${group.name}: ${formatCountOf(group.count, 'reaction', 'reactions')}${group.mine ? ', yours among them' : ''}`}
           onClick={() => toggle(group.name)}
         >
           <span aria-hidden="true">{emojiGlyph(group.name)}</span> {group.count}

@@ -9,6 +9,7 @@ import { ConfirmDialog } from './dialog.tsx';
 import { Field } from './field.tsx';
 import { errorText } from './error-panel.tsx';
 import type { Write } from './use-write.ts';
+import { formatCountOf } from '../lib/numbers.ts';
 
 interface RotateTokenDialogProps<V> {
   token: AccessToken;
@@ -67,7 +68,7 @@ export function RotateTokenDialog<V>({ token, mutation: rotate, variables, onClo
           <>
             {lifetime === null
               ? 'This token never expires, but a rotated token always does: the date given is the longest the platform allows, one year.'
-              : `The date given keeps the token's current lifetime of ${lifetime} ${lifetime === 1 ? 'day' : 'days'}; at most one year ahead.`}{' '}
+              : `The date given keeps the token's current lifetime of ${formatCountOf(lifetime, 'day', 'days')}; at most one year ahead.`}{' '}
             <strong>Without a date the platform gives the new token only {ROTATE_DEFAULT_DAYS} days, until {formatDate(rotateDefaultExpiry())}.</strong>
           </>
         }

@@ -1,6 +1,7 @@
 import { ProjectMarkdown } from './note-editor.tsx';
 import type { useTaskTicks } from './task-ticks.ts';
 import { WriteOutcome } from './write-outcome.tsx';
+import { formatCountOf } from '../lib/numbers.ts';
 
 interface TaskDescriptionProps {
   projectId: number;
@@ -16,7 +17,7 @@ export function TaskDescription({ projectId, description, tasks, ticks }: TaskDe
     <>
       {tasks && tasks.count ? (
         <p className="muted">
-          {tasks.completed_count} of {tasks.count} {tasks.count === 1 ? 'task' : 'tasks'} completed
+          {tasks.completed_count} of {formatCountOf(tasks.count, 'task', 'tasks')} completed
         </p>
       ) : null}
       {description.trim() ? <ProjectMarkdown projectId={projectId} source={description} onToggleTask={ticks?.onToggleTask} tasksBusy={ticks?.tick.isPending} /> : <p className="muted">No description.</p>}

@@ -3,6 +3,7 @@ import { tokenState, type AccessToken } from '../api/access-tokens.ts';
 import { roleName } from '../api/members.ts';
 import { daysUntil, formatDate } from '../lib/time.ts';
 import { Time } from './time.tsx';
+import { formatCountOf } from '../lib/numbers.ts';
 
 /** "Expires in 5 days" on tokens a month or less from expiry, marked within a week; "Expired" after; a revoked token's date plainly. */
 export function TokenExpiry({ token }: { token: Pick<AccessToken, 'expires_at' | 'revoked'> }) {
@@ -15,7 +16,7 @@ export function TokenExpiry({ token }: { token: Pick<AccessToken, 'expires_at' |
   return (
     <span className={days <= 7 ? 'expiry expiry--soon' : 'expiry'}>
       <span className="nowrap">{formatDate(date)}</span>
-      {days <= 30 ? <span className="muted"> (expires in {days === 1 ? '1 day' : `${days} days`})</span> : null}
+      {days <= 30 ? <span className="muted"> (expires in {formatCountOf(days, 'day', 'days')})</span> : null}
     </span>
   );
 }

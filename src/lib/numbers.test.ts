@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatCount } from './numbers.ts';
+import { formatBytes, formatCount, formatCountOf } from './numbers.ts';
 
 describe('formatCount', () => {
   it('groups thousands with commas', () => {
@@ -13,6 +13,14 @@ describe('formatCount', () => {
 
   it('leaves a fraction as it is', () => {
     expect(formatCount(1.5)).toBe('1.5');
+  });
+});
+
+describe('formatCountOf', () => {
+  it('says one in the singular and every other count in the plural, with thousands separators', () => {
+    expect(formatCountOf(1, 'issue', 'issues')).toBe('1 issue');
+    expect(formatCountOf(0, 'issue', 'issues')).toBe('0 issues');
+    expect(formatCountOf(1204, 'person', 'people')).toBe('1,204 people');
   });
 });
 

@@ -8,6 +8,11 @@ export function formatCount(value: number): string {
   return value < 0 ? `-${digits}` : digits;
 }
 
+/** A count with its noun, "1 issue", "1,204 issues": `many` is the noun's plural. */
+export function formatCountOf(value: number, one: string, many: string): string {
+  return `${formatCount(value)} ${value === 1 ? one : many}`;
+}
+
 const BYTE_UNITS = ['KiB', 'MiB', 'GiB', 'TiB'] as const;
 
 /** A size in binary units as the platform shows them, "512 B", "1.5 KiB", "23.4 MiB" (one decimal below 100). */

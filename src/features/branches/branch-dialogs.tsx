@@ -13,6 +13,7 @@ import { useNotify } from '../../components/toast.tsx';
 import { UncertainWrite } from '../../components/uncertain-write.tsx';
 import { createBranchFieldError, createBranchFormSchema, type CreateBranchValues } from './branch-form.ts';
 import { useCreateBranch, useDeleteBranch, useDeleteMergedBranches, useProtectBranch, useUnprotectBranch } from './mutations.ts';
+import { formatCountOf } from '../../lib/numbers.ts';
 
 interface CreateBranchDialogProps {
   onClose: () => void;
@@ -103,7 +104,7 @@ export function DeleteMergedDialog({ onClose, projectId, defaultBranch }: { onCl
   // computed afresh each time the dialog opens: every branch, page after page
   const preview = useQuery({ ...branchesQueries.mergedPreview(connection, projectId), gcTime: 0 });
   const branches = preview.data ?? [];
-  const count = `${branches.length} merged branch${branches.length === 1 ? '' : 'es'}`;
+  const count = formatCountOf(branches.length, 'merged branch', 'merged branches');
   const confirm = () =>
     remove.mutate(
       { projectId },

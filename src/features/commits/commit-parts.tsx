@@ -1,10 +1,10 @@
-import { formatCount } from '../../lib/numbers.ts';
+import { formatCount, formatCountOf } from '../../lib/numbers.ts';
 import type { CommitStats } from '../../api/commits.ts';
 
 
 /** "+12 −3": additions and deletions, read out in words. */
 export function StatsText({ stats }: { stats: CommitStats }) {
-  const words = `${formatCount(stats.additions)} ${stats.additions === 1 ? 'line' : 'lines'} added, ${formatCount(stats.deletions)} removed`;
+  const words = `${formatCountOf(stats.additions, 'line', 'lines')} added, ${formatCount(stats.deletions)} removed`;
   return (
     <span aria-label={words} title={words} className="nowrap">
       <span style={{ color: 'var(--success, #1a7f37)' }}>+{formatCount(stats.additions)}</span>{' '}

@@ -1,5 +1,6 @@
 import type { DeployKey } from '../../api/deploy-keys.ts';
 import { daysUntil, formatDate } from '../../lib/time.ts';
+import { formatCountOf } from '../../lib/numbers.ts';
 
 /** SHA256 first (what `ssh-keygen -l` prints today), MD5 below when the instance sends it. */
 export function Fingerprints({ deployKey }: { deployKey: DeployKey }) {
@@ -21,7 +22,7 @@ export function Expiry({ value }: { value: string | null | undefined }) {
   return (
     <span className={days <= 7 ? 'expiry--soon' : undefined}>
       <time dateTime={value}>{formatDate(value)}</time>
-      {days < 0 ? ' (expired)' : days <= 7 ? ` (in ${days} day${days === 1 ? '' : 's'})` : ''}
+      {days < 0 ? ' (expired)' : days <= 7 ? ` (in ${formatCountOf(days, 'day', 'days')})` : ''}
     </span>
   );
 }

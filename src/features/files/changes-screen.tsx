@@ -21,6 +21,7 @@ import { useFollowRef } from './use-follow-ref.ts';
 import { FilesToolbar } from './files-toolbar.tsx';
 import { useCommitChanges } from './mutations.ts';
 import { useFilesContext, type FilesContext } from './use-files-context.ts';
+import { formatCountOf } from '../../lib/numbers.ts';
 
 const ACTIONS = [
   { value: 'create', label: 'Create a file' },
@@ -270,7 +271,7 @@ function CommitForm({ projectId, context, urlRef, staged, onCommitted }: { proje
       },
       {
         onSuccess: (created) => {
-          notify(`Committed ${staged.length} ${staged.length === 1 ? 'change' : 'changes'} to ${values.branch} (${created.short_id}).`);
+          notify(`Committed ${formatCountOf(staged.length, 'change', 'changes')} to ${values.branch} (${created.short_id}).`);
           onCommitted();
           void navigate({ to: '/projects/$projectId/tree/$', params: { projectId: String(projectId), _splat: '' }, search: { ref: values.branch === context.gitRef ? urlRef : values.branch } });
         },
@@ -289,7 +290,7 @@ function CommitForm({ projectId, context, urlRef, staged, onCommitted }: { proje
       <FormError message={formError} write={commit} />
       <div className="dialog__actions">
         <button type="submit" className="button button--primary" disabled={commit.isPending || staged.length === 0} aria-busy={commit.isPending || undefined}>
-          {commit.isPending ? 'Committing…' : `Commit ${staged.length} ${staged.length === 1 ? 'change' : 'changes'}`}
+          {commit.isPending ? 'Committing…' : `Commit ${formatCountOf(staged.length, 'change', 'changes')}`}
         </button>
       </div>
     </form>

@@ -1,3 +1,5 @@
+import { formatCountOf } from '../../lib/numbers.ts';
+
 const IMAGE_TYPES: Record<string, string> = {
   png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', bmp: 'image/bmp', ico: 'image/x-icon', avif: 'image/avif',
 };
@@ -10,7 +12,7 @@ export function imageTypeFor(fileName: string): string | null {
 
 /** `1536` -> `1.5 KiB`. */
 export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;
+  if (bytes < 1024) return formatCountOf(bytes, 'byte', 'bytes');
   const units = ['KiB', 'MiB', 'GiB'];
   let value = bytes / 1024;
   let unit = 0;

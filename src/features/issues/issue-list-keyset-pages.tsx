@@ -1,4 +1,5 @@
 import { CursorPages } from '../../components/paginator.tsx';
+import { formatCountOf } from '../../lib/numbers.ts';
 
 interface KeysetPagesProps {
   /** How many issues this page shows. */
@@ -22,8 +23,8 @@ export function IssueListKeysetPages({ shown, first, nextCursor, label }: Keyset
       back={{ to: first ? undefined : (previous) => ({ ...previous, cursor: undefined }), rel: 'first', text: 'First page' }}
       next={nextCursor ? (previous) => ({ ...previous, cursor: nextCursor }) : undefined}
     >
-      <p className="paginator__summary" role="status" aria-label={`Shown: ${shown} issues`}>
-        {`${shown} issues${first ? '' : ' (a later page)'}`}
+      <p className="paginator__summary" role="status" aria-label={`Shown: ${formatCountOf(shown, 'issue', 'issues')}`}>
+        {`${formatCountOf(shown, 'issue', 'issues')}${first ? '' : ' (a later page)'}`}
       </p>
     </CursorPages>
   );

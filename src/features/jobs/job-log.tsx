@@ -2,7 +2,7 @@ import { memo, useCallback, useEffect, useMemo, useRef, useState, type UIEvent }
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { lineFromHash, useLocationHash } from '../../components/use-location-hash.ts';
 import { LogStyler, parseLog, sectionsAround, visibleLines, type LogModel, type LogSpan } from './log-model.ts';
-import { formatCount } from '../../lib/numbers.ts';
+import { formatCountOf } from '../../lib/numbers.ts';
 import { formatDuration } from '../../lib/duration.ts';
 
 const LINE_HEIGHT = 20;
@@ -94,7 +94,7 @@ export function JobLog({ text, jobName, live }: { text: string; jobName: string;
   return (
     <section className="job-log" aria-label={`Log of ${jobName}`}>
       <div className="job-log__toolbar" role="toolbar" aria-label="Log">
-        <span className="muted">{model.lines.length === 1 ? '1 line' : `${formatCount(model.lines.length)} lines`}</span>
+        <span className="muted">{formatCountOf(model.lines.length, 'line', 'lines')}</span>
         {hasSections ? (
           <>
             <button type="button" className="button" onClick={() => setAll(false)}>

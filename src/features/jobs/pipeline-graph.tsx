@@ -13,6 +13,7 @@ import { JobStatus } from './job-status.tsx';
 import { runRefusal } from '../../components/pipeline-writes.ts';
 import { RouteLink } from '../../components/route-link.tsx';
 import { formatDuration } from '../../lib/duration.ts';
+import { formatCountOf } from '../../lib/numbers.ts';
 
 /** A pipeline's jobs (every page), live while any of them moves. */
 export function usePipelineJobs(projectId: number, pipelineId: number): Job[] {
@@ -51,7 +52,7 @@ export function PipelineGraph({ projectId, pipelineId }: { projectId: number; pi
       ) : null}
       <div className="pipeline-graph" role="region" aria-label="Pipeline graph" tabIndex={0}>
         <div className="pipeline-graph__canvas" style={{ width: layout.width, height: layout.height }}>
-          <svg className="pipeline-graph__links" width={layout.width} height={layout.height} role="img" aria-label={linkCount === 1 ? '1 needs link' : `${linkCount} needs links`}>
+          <svg className="pipeline-graph__links" width={layout.width} height={layout.height} role="img" aria-label={formatCountOf(linkCount, 'needs link', 'needs links')}>
             {layout.links.map((link) => (
               <path key={`${link.from}-${link.to}`} d={link.path} className={highlighted !== null && (link.from === highlighted || link.to === highlighted) ? 'is-highlighted' : undefined} />
             ))}

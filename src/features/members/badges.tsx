@@ -1,5 +1,6 @@
 import { roleName } from '../../api/members.ts';
 import { daysUntil, formatDate } from '../../lib/time.ts';
+import { formatCountOf } from '../../lib/numbers.ts';
 
 export function RoleBadge({ level }: { level: number }) {
   return <span className={`badge badge--role badge--role-${level}`}>{roleName(level)}</span>;
@@ -13,7 +14,7 @@ export function Expiry({ date }: { date: string | null | undefined }) {
   return (
     <span className={soon ? 'expiry expiry--soon' : 'expiry'}>
       <span className="nowrap">{formatDate(date)}</span>
-      {days >= 0 ? <span className="muted"> ({days === 0 ? 'today' : days === 1 ? 'in 1 day' : `in ${days} days`})</span> : <span className="muted"> (expired)</span>}
+      {days >= 0 ? <span className="muted"> ({days === 0 ? 'today' : `in ${formatCountOf(days, 'day', 'days')}`})</span> : <span className="muted"> (expired)</span>}
     </span>
   );
 }

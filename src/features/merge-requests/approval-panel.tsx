@@ -13,6 +13,7 @@ import { isNewCommits, loadedHead, useApproval, useReloadRequest, useResetApprov
 import { explainApprovalRight } from './merge-status.ts';
 import { MergePanel } from './merge-panel.tsx';
 import './merge-request-review.css';
+import { formatCountOf } from '../../lib/numbers.ts';
 
 /** The approval and merge panels of the Overview tab. */
 export function MergeRequestReviewPanels({ projectId, iid }: { projectId: number; iid: number }) {
@@ -151,7 +152,7 @@ function ApprovalSummary({ approvals }: { approvals: Approvals }) {
   const left = approvals.approvals_left;
   return (
     <strong>
-      {left} more {left === 1 ? 'approval' : 'approvals'} required
+      {formatCountOf(left, 'more approval', 'more approvals')} required
       {approvals.approval_rules_left.length ? ` (from ${listWords(approvals.approval_rules_left.map((rule) => rule.name))})` : ''}.
     </strong>
   );

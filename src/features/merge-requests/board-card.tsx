@@ -6,12 +6,13 @@ import { Avatar } from '../../components/avatar.tsx';
 import { cannotMergeReason, type ApprovalCount } from './board-columns.ts';
 import { approvalsInViewOptions } from './approvals-in-view.ts';
 import { RouteLink } from '../../components/route-link.tsx';
+import { formatCountOf } from '../../lib/numbers.ts';
 
 /** "1 of 2 approvals"; where no approval is required, only those given. */
 export function approvalsText(approvals: ApprovalCount): string {
   const given = approvals.approved_by.length;
   if (approvals.approvals_required > 0) return `${given} of ${approvals.approvals_required} approvals`;
-  return given === 1 ? '1 approval' : `${given} approvals`;
+  return formatCountOf(given, 'approval', 'approvals');
 }
 
 /**

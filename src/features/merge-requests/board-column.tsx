@@ -2,11 +2,11 @@ import { memo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { MergeRequest } from '../../api/merge-requests.ts';
 import { BoardCard } from './board-card.tsx';
-import { formatCount } from '../../lib/numbers.ts';
+import { formatCount, formatCountOf } from '../../lib/numbers.ts';
 
 const CARD_HEIGHT = 120;
 
-const countText = (count: number) => (count === 1 ? '1 merge request' : `${formatCount(count)} merge requests`);
+const countText = (count: number) => formatCountOf(count, 'merge request', 'merge requests');
 
 interface BoardColumnProps {
   columnKey: string;

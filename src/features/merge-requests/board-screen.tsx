@@ -15,7 +15,7 @@ import { MergeRequestFilterForm } from './filter-form.tsx';
 import { boardSearchOf, clearFilters, isFiltered, listSearchOf, type MergeRequestBoardSearch } from './search.ts';
 import '../../components/board-layout.css';
 import './board.css';
-import { formatCount } from '../../lib/numbers.ts';
+import { formatCount, formatCountOf } from '../../lib/numbers.ts';
 
 interface MergeRequestBoardScreenProps {
   /** A project's or group's board; the instance: the caller's review queue across every project. */
@@ -84,7 +84,7 @@ export function MergeRequestBoardScreen({ scope, search, sourceName }: MergeRequ
       <p className="mr-board__progress" role="status">
         {openLoading
           ? `Loading open merge requests: ${formatCount(loaded)}${openTotal !== undefined ? ` of ${formatCount(openTotal)}` : ''}…`
-          : `${formatCount(loaded)} open ${loaded === 1 ? 'merge request' : 'merge requests'}`}
+          : formatCountOf(loaded, 'open merge request', 'open merge requests')}
         {undecided.length > decided.size ? `; checking the approvals of ${undecided.length - decided.size}` : ''}
       </p>
       {open.isFetchNextPageError ? <ErrorPanel error={open.error} onRetry={() => void open.fetchNextPage()} /> : null}

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { DiffEntry, TreeNode } from './diff-model.ts';
+import { formatCountOf } from '../../lib/numbers.ts';
 
 interface DiffFileTreeProps {
   id: string;
@@ -67,7 +68,7 @@ function FileButton({ name, path, entry, viewed, current, onPick }: { name: stri
       type="button"
       className="diff-tree__file"
       aria-current={current ? 'true' : undefined}
-      aria-label={`${name}${counted ? `, ${added} ${added === 1 ? 'line' : 'lines'} added, ${removed} removed` : ''}${viewed ? ', viewed' : ''}`}
+      aria-label={`${name}${counted ? `, ${formatCountOf(added, 'line', 'lines')} added, ${removed} removed` : ''}${viewed ? ', viewed' : ''}`}
       onClick={onPick}
       title={path}
     >

@@ -20,7 +20,7 @@ import { DiffFileTree } from './diff-file-tree.tsx';
 import type { DiffSearch } from './diff-search.ts';
 import '../../components/highlight.css';
 import './diff.css';
-import { formatCount } from '../../lib/numbers.ts';
+import { formatCount, formatCountOf } from '../../lib/numbers.ts';
 import { chunk, lazyPart } from '../../components/lazy-part.ts';
 
 // wide enough for the tree beside the changes; narrower, the tree opens on request
@@ -176,7 +176,7 @@ export function DiffViewer({ projectId, iid, search, onSearch }: DiffViewerProps
           File tree
         </button>
         <p className="diff-viewer__summary" role="status">
-          {formatCount(count)} {count === 1 ? 'file' : 'files'} changed, <span className="diff-counts__added">+{formatCount(added)}</span>{' '}
+          {formatCountOf(count, 'file', 'files')} changed, <span className="diff-counts__added">+{formatCount(added)}</span>{' '}
           <span className="diff-counts__removed">−{formatCount(removed)}</span>
           {pending ? ` (loading files ${formatCount(entries.length + 1)} and on…)` : ''}
           {viewed.size ? `; ${formatCount(viewed.size)} of ${formatCount(count)} viewed` : ''}

@@ -1,5 +1,5 @@
 import type { DiffPosition, Discussion } from '../../api/merge-requests.ts';
-import { formatCount } from '../../lib/numbers.ts';
+import { formatCountOf } from '../../lib/numbers.ts';
 
 /** A thread that can be resolved and is not yet (the platform: resolvable notes, not all resolved). */
 export function isUnresolved(discussion: Discussion): boolean {
@@ -12,7 +12,7 @@ export function isResolvable(discussion: Discussion): boolean {
 }
 
 export function unresolvedText(count: number): string {
-  return count === 0 ? 'All threads resolved' : `${formatCount(count)} unresolved ${count === 1 ? 'thread' : 'threads'}`;
+  return count === 0 ? 'All threads resolved' : formatCountOf(count, 'unresolved thread', 'unresolved threads');
 }
 
 /** Where a diff thread sits, in words: the Changes tab shows the line itself. */

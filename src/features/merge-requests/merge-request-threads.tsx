@@ -12,7 +12,7 @@ import { WriteOutcome } from '../../components/write-outcome.tsx';
 import { commentRefusal, type MergeRequestCaller } from './merge-request-overview-access.ts';
 import { isResolvable, isUnresolved, positionText, unresolvedText } from './merge-request-threads-text.ts';
 import { useAddComment, useRefreshThreads, useReplyToDiscussion, useResolveDiscussion, useStartThread, type LinePosition, type MergeRequestRef } from './merge-request-overview-mutations.ts';
-import { formatCount } from '../../lib/numbers.ts';
+import { formatCount, formatCountOf } from '../../lib/numbers.ts';
 import { useAllDiscussions } from './all-discussions.ts';
 import { RouteLink } from '../../components/route-link.tsx';
 import { onCurrentChanges, positionAnchor } from './line-anchors.ts';
@@ -114,7 +114,7 @@ function Thread({ discussion, target, caller, headSha, mayResolve, mayComment, u
         ) : null}
         {open ? null : (
           <p className="muted">
-            {formatCount(count)} {count === 1 ? 'note' : 'notes'}, the last by {authorName(last)} <Time value={last.created_at} relative />
+            {formatCountOf(count, 'note', 'notes')}, the last by {authorName(last)} <Time value={last.created_at} relative />
           </p>
         )}
         {open ? (

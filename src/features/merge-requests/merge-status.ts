@@ -1,3 +1,5 @@
+import { formatCountOf } from '../../lib/numbers.ts';
+
 /** `detailed_merge_status` in words (spec 2, 2.3). */
 const MERGE_STATUS_WORDS: Record<string, string> = {
   mergeable: 'Ready to merge',
@@ -46,8 +48,6 @@ export interface MergeStatusContext {
   targetBranch?: string;
 }
 
-const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
-
 /**
  * `detailed_merge_status` in words, with what to do about it (the values the platform documents
  * for GET /projects/:id/merge_requests/:iid; an unknown value is named as it came).
@@ -66,7 +66,7 @@ export function explainMergeStatus(status: string | null | undefined, context: M
       return { tone: 'blocked', summary: 'Threads are still unresolved, and the project merges only when every thread is resolved.', action: 'Resolve the open threads.' };
     case 'not_approved': {
       const left = context.approvalsLeft;
-      const summary = left && left > 0 ? `${plural(left, 'approval is', 'approvals are')} still missing.` : 'Required approvals are still missing.';
+      const summary = left && left > 0 ? `${formatCountOf(left, 'approval is', 'approvals are')} still missing.` : 'Required approvals are still missing.';
       return { tone: 'blocked', summary, action: 'Ask the eligible approvers to review and approve it.' };
     }
     case 'requested_changes':

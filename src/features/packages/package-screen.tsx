@@ -14,7 +14,7 @@ import { RouteLink } from '../../components/route-link.tsx';
 import { EmptyState, RoutePending } from '../../components/states.tsx';
 import { Time } from '../../components/time.tsx';
 import { READ_ONLY_TOKEN } from '../../components/use-project-caller.ts';
-import { formatCount, formatBytes } from '../../lib/numbers.ts';
+import { formatBytes, formatCountOf } from '../../lib/numbers.ts';
 import { installSteps } from './install.ts';
 import { PackagePipelineLink, PackageStatusBadge, PackageTags, packageTypeLabel } from './package-bits.tsx';
 import { PACKAGE_FILES_PER_PAGE } from './route-options.ts';
@@ -294,7 +294,7 @@ function PipelinesSection({ projectId, packageId }: { projectId: number; package
             ))}
           </ul>
           <LoadMore
-            summary={`${formatCount(items.length)} pipeline${items.length === 1 ? '' : 's'}`}
+            summary={formatCountOf(items.length, 'pipeline', 'pipelines')}
             hasMore={pipelines.hasNextPage}
             loading={pipelines.isFetchingNextPage}
             onLoadMore={() => void pipelines.fetchNextPage()}

@@ -1,5 +1,6 @@
 import type { PipelineDetail } from '../../api/pipelines.ts';
 import { formatDuration } from '../../lib/duration.ts';
+import { formatCountOf } from '../../lib/numbers.ts';
 
 /** One point of the chart: a finished pipeline, when it was created, how long it ran and waited. */
 export interface DurationPoint {
@@ -44,7 +45,7 @@ export function durationSummary(points: readonly DurationPoint[]): string {
   const latest = [...points].reverse().find((point) => point.duration !== null)!;
   const change = middle > 0 ? Math.round(((latest.duration! - middle) / middle) * 100) : 0;
   const comparison = change === 0 ? 'the same as the median' : `${Math.abs(change)}% ${change > 0 ? 'slower' : 'faster'} than the median`;
-  return `Median duration ${formatDuration(middle)} over ${durations.length} pipeline${durations.length === 1 ? '' : 's'}${
+  return `Median duration ${formatDuration(middle)} over ${formatCountOf(durations.length, 'pipeline', 'pipelines')}${
     queued === null ? '' : `, median queue time ${formatDuration(queued)}`
   }. The latest, #${latest.id}, took ${formatDuration(latest.duration)}: ${comparison}. Longest ${formatDuration(Math.max(...durations))}, shortest ${formatDuration(Math.min(...durations))}.`;
 }

@@ -6,7 +6,7 @@ import { errorText } from '../../components/error-panel.tsx';
 import { Field } from '../../components/field.tsx';
 import { Note } from '../../components/note.tsx';
 import { useNotify } from '../../components/toast.tsx';
-import { formatCount } from '../../lib/numbers.ts';
+import { formatCount, formatCountOf } from '../../lib/numbers.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import type { CleanupRules } from '../../lib/registry-cleanup.ts';
 import { DecisionList, TagsProgress, useCleanupTags, useAllTags, usePreview, useProtectedNames } from './cleanup-preview.tsx';
@@ -134,7 +134,7 @@ export default function BulkDelete({ projectId, repository, caller, onAccepted }
         {attempted && preview.decisions && preview.deleted === 0 ? <Note>These rules delete no tag.</Note> : null}
         <div className="dialog__actions">
           <button type="submit" className="button button--danger" disabled={!ready || preview.stale || nextRun !== null || bulk.isPending}>
-            {preview.decisions && ready ? `Delete ${formatCount(preview.deleted)} ${preview.deleted === 1 ? 'tag' : 'tags'}` : 'Delete tags'}
+            {preview.decisions && ready ? `Delete ${formatCountOf(preview.deleted, 'tag', 'tags')}` : 'Delete tags'}
           </button>
         </div>
       </form>
@@ -143,14 +143,14 @@ export default function BulkDelete({ projectId, repository, caller, onAccepted }
         <ConfirmDialog
           open
           onOpenChange={(open) => (!open ? setConfirming(false) : undefined)}
-          title={`Delete ${formatCount(preview.deleted)} ${preview.deleted === 1 ? 'tag' : 'tags'}?`}
+          title={`Delete ${formatCountOf(preview.deleted, 'tag', 'tags')}?`}
           description={
             <>
               {formatCount(preview.deleted)} of the {formatCount(tags.length)} tags of {repository.path} are deleted in the background, {formatCount(preview.kept)} are kept, as
               the preview shows. The platform allows one bulk delete an hour per image; it cannot be undone.
             </>
           }
-          confirmLabel={`Delete ${formatCount(preview.deleted)} ${preview.deleted === 1 ? 'tag' : 'tags'}`}
+          confirmLabel={`Delete ${formatCountOf(preview.deleted, 'tag', 'tags')}`}
           destructive
           write={bulk}
           error={bulk.error ? errorText(bulk.error) : null}

@@ -14,6 +14,7 @@ import type { CleanupRules } from '../../lib/registry-cleanup.ts';
 import { DecisionList, TagsProgress, useCleanupTags, useAllTags, usePreview, useProtectedNames } from './cleanup-preview.tsx';
 import { useUpdateCleanupPolicy } from './mutations.ts';
 import { repositoryTitle } from './repository-cells.tsx';
+import { formatCountOf } from '../../lib/numbers.ts';
 
 const CADENCE_LABELS: Record<(typeof CLEANUP_CADENCES)[number], string> = {
   '1d': 'Every day',
@@ -125,7 +126,7 @@ export default function PolicyEditor({ projectId, policy, caller, refusal }: Pol
               <option value="">No minimum</option>
               {CLEANUP_KEEP_N.map((count) => (
                 <option key={count} value={count}>
-                  {count === 1 ? '1 tag per image' : `${count} tags per image`}
+                  {`${formatCountOf(count, 'tag', 'tags')} per image`}
                 </option>
               ))}
             </select>

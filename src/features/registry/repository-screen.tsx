@@ -12,7 +12,7 @@ import { Time } from '../../components/time.tsx';
 import { useLiveRefetch } from '../../components/use-live-refetch.ts';
 import { useProjectCaller, type ProjectCaller } from '../../components/use-project-caller.ts';
 import { RoleUnread } from '../../components/role-unread.tsx';
-import { formatBytes, formatCount } from '../../lib/numbers.ts';
+import { formatBytes, formatCount, formatCountOf } from '../../lib/numbers.ts';
 import { maintainerRefusal, tagDeleteRefusal } from './permissions.ts';
 import { RepositoryStatus, repositoryTitle } from './repository-cells.tsx';
 import { chunk, lazyPart } from '../../components/lazy-part.ts';
@@ -90,7 +90,7 @@ export function RepositoryScreen({ projectId, repositoryId }: { projectId: numbe
       <Note>{refusal ?? bulkRefusal}</Note>
       {going ? (
         <p className="notice" role="status">
-          Deleting {formatCount(going.names.size)} {going.names.size === 1 ? 'tag' : 'tags'} in the background: {formatCount(Math.max(0, (count ?? going.remaining) - going.remaining))} still to go.
+          Deleting {formatCountOf(going.names.size, 'tag', 'tags')} in the background: {formatCount(Math.max(0, (count ?? going.remaining) - going.remaining))} still to go.
         </p>
       ) : null}
       {bulkOpen ? (

@@ -20,7 +20,7 @@ import { RunnerStatus, RunnerVersion, typeLabel } from './runner-badges.tsx';
 import { isFiltered, runnerFilters, runnerListParams, runnersSearchSchema, type RunnersSearch } from './search.ts';
 import { newestMajorMinor } from './version-drift.ts';
 import { RouteLink } from '../../components/route-link.tsx';
-import { formatCount } from '../../lib/numbers.ts';
+import { formatCount, formatCountOf } from '../../lib/numbers.ts';
 import { useCallerRole, type RoleFailure } from '../../components/use-my-access.ts';
 import { RoleUnread } from '../../components/role-unread.tsx';
 import { AssignableRunners } from './assignable-runners.tsx';
@@ -346,7 +346,7 @@ function BulkOutcome({ outcome: { paused, data } }: { outcome: { paused: boolean
   const verb = paused ? 'Paused' : 'Resumed';
   return (
     <div>
-      <p role="status">{`${verb} ${data.done.length} runner${data.done.length === 1 ? '' : 's'}.`}</p>
+      <p role="status">{`${verb} ${formatCountOf(data.done.length, 'runner', 'runners')}.`}</p>
       {data.failures.length ? (
         <div className="form-error" role="alert">
           <p>{`${data.failures.length} could not be ${paused ? 'paused' : 'resumed'} (still selected):`}</p>

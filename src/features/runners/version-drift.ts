@@ -1,3 +1,5 @@
+import { formatCountOf } from '../../lib/numbers.ts';
+
 /** `17.8.1`, `v16.11.0-rc1`, `17.8.0-ee` -> [17, 8]; null when there is no major.minor to read. */
 export function majorMinor(version: string | null | undefined): [number, number] | null {
   const match = /^v?(\d+)\.(\d+)/.exec(version?.trim() ?? '');
@@ -34,5 +36,5 @@ export function versionDrift(version: string | null | undefined, reference: [num
 export function driftLabel(drift: Drift, reference: [number, number] | null): string | null {
   if (!reference || drift.kind === 'unknown' || drift.kind === 'current') return null;
   const unit = drift.kind === 'major' ? 'major' : 'minor';
-  return `${drift.behind} ${unit} version${drift.behind === 1 ? '' : 's'} behind ${reference[0]}.${reference[1]}`;
+  return `${formatCountOf(drift.behind, `${unit} version`, `${unit} versions`)} behind ${reference[0]}.${reference[1]}`;
 }

@@ -7,7 +7,7 @@ import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { PersonCell } from '../../components/person-cell.tsx';
 import { BreakableText } from '../../components/breakable-text.tsx';
 import { Time } from '../../components/time.tsx';
-import { formatCount } from '../../lib/numbers.ts';
+import { formatCountOf } from '../../lib/numbers.ts';
 import { ErrorPanel } from '../../components/error-panel.tsx';
 import { SearchInput } from '../../components/list-controls.tsx';
 import { LoadMore } from '../../components/load-more.tsx';
@@ -57,7 +57,7 @@ export function PeopleScreen({ search }: { search: string }) {
       )}
       {people.isFetchNextPageError ? <ErrorPanel error={people.error} onRetry={() => void people.fetchNextPage()} /> : null}
       <LoadMore
-        summary={`${formatCount(rows.length)} ${rows.length === 1 ? 'person' : 'people'}`}
+        summary={formatCountOf(rows.length, 'person', 'people')}
         hasMore={people.hasNextPage}
         loading={people.isFetchingNextPage}
         onLoadMore={() => void people.fetchNextPage()}
