@@ -180,6 +180,18 @@ test.describe('blame of the 50,000-line file', () => {
     await expect(blame.table).not.toHaveAttribute('aria-busy', 'true');
   });
 
+  test('on a phone, the linked line and its code are in view without scrolling sideways', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 800 });
+    const blame = new BlamePage(page, GLYPH_TABLE);
+    await blame.goto(projectId, { ref: 'main', hash: 'L40000' });
+    await expect(blame.lineLink(40_000)).toBeInViewport({ ratio: 1 });
+    await expect(blame.row(40_000).getByText('[0x9c5c,')).toBeInViewport();
+    // the commit column keeps its title, which links to it, within the phone's width
+    const title = await blame.table.getByRole('link', { name: /^glyph table:/ }).first().boundingBox();
+    expect(title!.width).toBeGreaterThan(40);
+    expect(title!.x + title!.width).toBeLessThanOrEqual(390);
+  });
+
   test('a range that fails says so in place and loads on Retry', async ({ page }) => {
     let failing = true;
     await page.route(/\/blame\?.*range\[start\]=2001&/, (route) =>
