@@ -261,6 +261,27 @@ test.describe('pipelines (administrator)', () => {
     await expect(list.row(pipeline.id)).toHaveCount(0);
   });
 
+  test('on a phone the filters fold away, closed unless one is set, so the list comes first', async ({ page, api }) => {
+    const project = await ciProject(api);
+    const pipeline = await runThroughApi(api, project.id);
+    await page.setViewportSize({ width: 390, height: 844 });
+    const list = new PipelinesPage(page);
+    await list.goto(project.id);
+    await expect(list.row(pipeline.id)).toBeInViewport();
+    await expect(list.filters).toBeHidden();
+    await page.getByText('Filters', { exact: true }).click();
+    await list.status.selectOption('failed');
+    await expect.poll(param(page, 'status')).toBe('failed');
+    await expect(page.getByText('Filters (1 set)', { exact: true })).toBeVisible();
+    // opened with a filter set, they show it
+    await page.reload();
+    await expect(list.status).toHaveValue('failed');
+    // a wide window shows them as they are
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await expect(page.getByText('Filters (1 set)', { exact: true })).toHaveCount(0);
+    await expect(list.status).toBeVisible();
+  });
+
   test('no accessibility violations on the list and the run form', async ({ page, api }) => {
     const project = await ciProject(api);
     const pipeline = await runThroughApi(api, project.id);

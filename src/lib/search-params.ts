@@ -78,3 +78,18 @@ export function scopedListParams<Scope extends string, Order extends { value: st
 
 /** A calendar day (`YYYY-MM-DD`) in the URL, '' when not set; anything else falls back to ''. */
 export const dayParam = () => withDefault(z.union([z.literal(''), z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))]), '');
+
+const isUnset = (value: unknown) => value === undefined || value === null || value === '' || value === false || (Array.isArray(value) && value.length === 0);
+
+/**
+ * How many of a list's search values are set away from its defaults, the page and `ignore` aside:
+ * what a folded filter section says it holds.
+ */
+export function filtersSet<S extends object>(search: S, defaults: Partial<S>, ignore: ReadonlyArray<keyof S> = []): number {
+  let count = 0;
+  for (const [key, value] of Object.entries(search) as Array<[keyof S & string, unknown]>) {
+    if (key === 'page' || ignore.includes(key)) continue;
+    if (key in defaults ? JSON.stringify(value) !== JSON.stringify(defaults[key]) : !isUnset(value)) count++;
+  }
+  return count;
+}

@@ -3,7 +3,9 @@ import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { commitsQueries, type Commit } from '../../api/commits.ts';
 import { projectsQueries } from '../../api/projects.ts';
 import { useConnection } from '../../api/react.ts';
+import { ListFilters } from '../../components/list-filters.tsx';
 import { Paginator } from '../../components/paginator.tsx';
+import { filtersSet } from '../../lib/search-params.ts';
 import { PerPageSelect } from '../../components/list-controls.tsx';
 import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { SearchLink } from '../../components/search-link.tsx';
@@ -11,7 +13,7 @@ import { EmptyState } from '../../components/states.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { Time } from '../../components/time.tsx';
 import { historyListParams } from './route-options.ts';
-import { historySearchSchema, isFiltered, type HistorySearch } from './search.ts';
+import { HISTORY_SEARCH_DEFAULTS, historySearchSchema, isFiltered, type HistorySearch } from './search.ts';
 import { StatsText, TrailerList } from './commit-parts.tsx';
 import { groupByDay } from './commit-text.ts';
 import { RouteLink } from '../../components/route-link.tsx';
@@ -79,7 +81,7 @@ export function HistoryScreen({ projectId, search }: { projectId: number; search
         <h1 id={headingId}>{project ? `Commits of ${project.name_with_namespace}` : 'Commits'}</h1>
       </header>
       <p className="muted">History of {refLabel}{search.path ? `, touching ${search.path}` : ''}.</p>
-      <div className="filter-bar" role="search" aria-label="Filter commits">
+      <ListFilters label="Filter commits" active={filtersSet(search, HISTORY_SEARCH_DEFAULTS)}>
         <TextFilter label="Branch, tag or range" value={search.ref_name} placeholder={project?.default_branch ?? 'main, v1.0..main'} onApply={(refName) => setSearch({ ref_name: refName, all: false })} />
         <TextFilter label="Path" value={search.path} placeholder="src/app.ts or docs/" onApply={(path) => setSearch({ path })} />
         <TextFilter label="Author" value={search.author} placeholder="Name or email" onApply={(author) => setSearch({ author })} />
@@ -111,7 +113,7 @@ export function HistoryScreen({ projectId, search }: { projectId: number; search
           <input type="checkbox" checked={wanted.trailers} onChange={(event) => setSearch({ trailers: event.target.checked })} /> Show trailers
         </label>
         <PerPageSelect value={wanted.per_page} onChange={(perPage) => setSearch({ per_page: perPage as HistorySearch['per_page'] })} />
-      </div>
+      </ListFilters>
       {page.items.length === 0 ? (
         <EmptyState title={page.page > 1 ? 'There are no more commits.' : isFiltered(search) ? 'No commit matches these filters.' : `No commits on ${refLabel}.`}>
           <p>A branch, tag or range that does not exist also lists nothing.</p>

@@ -5,7 +5,9 @@ import { ROLES, membersQueries, type Member } from '../../api/members.ts';
 import type { Scope, SourceKind } from '../../api/keys.ts';
 import { useActiveSession, useConnection } from '../../api/react.ts';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
+import { ListFilters } from '../../components/list-filters.tsx';
 import { Paginator } from '../../components/paginator.tsx';
+import { filtersSet } from '../../lib/search-params.ts';
 import { FilteredEmptyState, SearchLink } from '../../components/search-link.tsx';
 import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
@@ -13,7 +15,7 @@ import { PerPageSelect, SearchInput } from '../../components/list-controls.tsx';
 import { PersonCell } from '../../components/person-cell.tsx';
 import { Time } from '../../components/time.tsx';
 import { Expiry, RoleBadge } from './badges.tsx';
-import { membersListParams, membersSearchSchema, type MembersSearch } from './search.ts';
+import { MEMBERS_SEARCH_DEFAULTS, membersListParams, membersSearchSchema, type MembersSearch } from './search.ts';
 import { BreakableText } from '../../components/breakable-text.tsx';
 import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
 import { useCallerRole } from '../../components/use-my-access.ts';
@@ -210,7 +212,7 @@ export function MembersScreen({ kind, scope, sourceName: loadedName, topLevelGro
           All members
         </SearchLink>
       </nav>
-      <div className="filter-bar" role="search" aria-label="Filter members">
+      <ListFilters label="Filter members" active={filtersSet(search, MEMBERS_SEARCH_DEFAULTS, ['tab'])}>
         <SearchInput label="Search members" value={search.query} onSearch={(query) => setSearch({ query })} placeholder="Name, username or email" />
         <IdsFilter label="Only user IDs" value={search.user_ids} onApply={(userIds) => setSearch({ user_ids: userIds })} />
         {tab === 'direct' ? <IdsFilter label="Skip user IDs" value={search.skip_users} onApply={(skipUsers) => setSearch({ skip_users: skipUsers })} /> : null}
@@ -228,7 +230,7 @@ export function MembersScreen({ kind, scope, sourceName: loadedName, topLevelGro
           <input type="checkbox" checked={wanted.show_seat_info} onChange={(event) => setSearch({ show_seat_info: event.target.checked })} /> Show seat use
         </label>
         <PerPageSelect value={wanted.per_page} onChange={(perPage) => setSearch({ per_page: perPage as MembersSearch['per_page'] })} />
-      </div>
+      </ListFilters>
       {page.items.length === 0 ? (
         <FilteredEmptyState
           filtered={filtered}

@@ -6,14 +6,16 @@ import { ChoiceSelect } from '../../components/choice-select.tsx';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { PerPageSelect, SearchInput, SortControls } from '../../components/list-controls.tsx';
+import { ListFilters } from '../../components/list-filters.tsx';
 import { Paginator } from '../../components/paginator.tsx';
+import { filtersSet } from '../../lib/search-params.ts';
 import { QueryStates } from '../../components/query-states.tsx';
 import { RouteLink } from '../../components/route-link.tsx';
 import { FilteredEmptyState } from '../../components/search-link.tsx';
 import { Time } from '../../components/time.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { PackagePipelineLink, PackageStatusBadge, PackageTags, packageTypeLabel } from './package-bits.tsx';
-import { isFiltered, packageListParams, packagesSearchSchema, type PackagesSearch } from './search.ts';
+import { PACKAGES_SEARCH_DEFAULTS, isFiltered, packageListParams, packagesSearchSchema, type PackagesSearch } from './search.ts';
 import { BreakableText } from '../../components/breakable-text.tsx';
 
 interface PackagesScreenProps {
@@ -56,7 +58,7 @@ function PackageFilters({ group, search }: { group: boolean; search: PackagesSea
   const types = group ? GROUP_PACKAGE_TYPES : PACKAGE_TYPES;
   const typeChoices = [{ value: '', label: 'Any' }, ...types.map((type) => ({ value: type, label: packageTypeLabel(type) }))];
   return (
-    <div role="search" aria-label="Filter packages">
+    <ListFilters label="Filter packages" active={filtersSet(wanted, PACKAGES_SEARCH_DEFAULTS)} bar={false}>
       <div className="filter-bar">
         <SearchInput label="Package name" placeholder="Part of a name" value={wanted.package_name} onSearch={(name) => setSearch({ package_name: name.trim() })} />
         <SearchInput label="Version" placeholder="1.0.0" value={wanted.package_version} onSearch={(version) => setSearch({ package_version: version.trim() })} />
@@ -83,7 +85,7 @@ function PackageFilters({ group, search }: { group: boolean; search: PackagesSea
       {wanted.package_version && wanted.include_versionless ? (
         <p className="field__hint">With a version filter, versionless packages are not listed.</p>
       ) : null}
-    </div>
+    </ListFilters>
   );
 }
 

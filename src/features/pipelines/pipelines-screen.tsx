@@ -13,7 +13,9 @@ import { errorText } from '../../components/error-panel.tsx';
 import { FormError } from '../../components/form-footer.tsx';
 import { useIdleSinceMount, usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { PerPageSelect, SearchInput, SortControls } from '../../components/list-controls.tsx';
+import { ListFilters } from '../../components/list-filters.tsx';
 import { Paginator } from '../../components/paginator.tsx';
+import { filtersSet } from '../../lib/search-params.ts';
 import { QueryStates } from '../../components/query-states.tsx';
 import { FilteredEmptyState, SearchTabs } from '../../components/search-link.tsx';
 import { Time } from '../../components/time.tsx';
@@ -26,7 +28,7 @@ import type { Write } from '../../components/use-write.ts';
 import { formatDuration, secondsSince } from '../../lib/duration.ts';
 import { deleteRefusal, runRefusal, useCancelPipeline, useRetryPipeline } from '../../components/pipeline-writes.ts';
 import { pipelineListParams } from './route-options.ts';
-import { PIPELINE_ORDER_LABELS, PIPELINE_TABS, isFiltered, jumpToDate, pipelinesSearchSchema, type PipelinesSearch } from './search.ts';
+import { PIPELINES_SEARCH_DEFAULTS, PIPELINE_ORDER_LABELS, PIPELINE_TABS, isFiltered, jumpToDate, pipelinesSearchSchema, type PipelinesSearch } from './search.ts';
 import { RouteLink } from '../../components/route-link.tsx';
 import { chunk, lazyPart, usePreloadWhenIdle } from '../../components/lazy-part.ts';
 
@@ -87,7 +89,7 @@ function PipelineFilters({ search }: { search: PipelinesSearch }) {
   useEffect(() => setJumpDay(wanted.updated_before), [wanted.updated_before]);
   const dated = Boolean(wanted.updated_after || wanted.updated_before || wanted.sha || wanted.name || wanted.yaml_errors);
   return (
-    <div role="search" aria-label="Filter pipelines">
+    <ListFilters label="Filter pipelines" active={filtersSet(wanted, PIPELINES_SEARCH_DEFAULTS, ['scope'])} bar={false}>
       <div className="filter-bar">
         <ChoiceSelect label="Status" value={wanted.status} options={STATUS_CHOICES} onChange={(status) => setSearch({ status: status as PipelinesSearch['status'] })} />
         <ChoiceSelect label="Source" value={wanted.source} options={SOURCE_CHOICES} onChange={(source) => setSearch({ source: source as PipelinesSearch['source'] })} />
@@ -130,7 +132,7 @@ function PipelineFilters({ search }: { search: PipelinesSearch }) {
           Dates are whole days in UTC, both included. Jump to date lists pipelines by last update, newest first, starting at the end of that day.
         </p>
       </details>
-    </div>
+    </ListFilters>
   );
 }
 

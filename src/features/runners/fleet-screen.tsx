@@ -10,14 +10,16 @@ import { downloadText } from '../../components/download.ts';
 import { errorText } from '../../components/error-panel.tsx';
 import { useIdleSinceMount, usePrefetch, useSetSearch, useViewState } from '../../components/list-hooks.ts';
 import { PerPageSelect, SearchInput } from '../../components/list-controls.tsx';
+import { ListFilters } from '../../components/list-filters.tsx';
 import { Paginator } from '../../components/paginator.tsx';
+import { filtersSet } from '../../lib/search-params.ts';
 import { FilteredEmptyState, SearchLink } from '../../components/search-link.tsx';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { toCsv } from '../../lib/csv.ts';
 import { useSetRunnersPaused } from './mutations.ts';
 import { fleetAccess, runnerChangeRefusal, type RunnerCaller } from './permissions.ts';
 import { RunnerStatus, RunnerVersion, typeLabel } from './runner-badges.tsx';
-import { isFiltered, runnerFilters, runnerListParams, runnersSearchSchema, type RunnersSearch } from './search.ts';
+import { RUNNERS_SEARCH_DEFAULTS, isFiltered, runnerFilters, runnerListParams, runnersSearchSchema, type RunnersSearch } from './search.ts';
 import { newestMajorMinor } from './version-drift.ts';
 import { RouteLink } from '../../components/route-link.tsx';
 import { formatCount, formatCountOf } from '../../lib/numbers.ts';
@@ -259,7 +261,7 @@ function FleetList({ scope, search, caller, instanceVersion }: FleetListProps) {
           Instance runners show here for reference; only administrators can pause them.
         </p>
       ) : null}
-      <div className="filter-bar" role="search" aria-label="Filter runners">
+      <ListFilters label="Filter runners" active={filtersSet(wanted, RUNNERS_SEARCH_DEFAULTS)}>
         <label className="inline-field">
           <span>Type</span>
           <select className="input" value={wanted.type ?? ''} onChange={(event) => setSearch({ type: (event.target.value || undefined) as RunnersSearch['type'] })}>
@@ -302,7 +304,7 @@ function FleetList({ scope, search, caller, instanceVersion }: FleetListProps) {
         />
         <SearchInput label="Version prefix" placeholder="17.8" value={search.version_prefix} onSearch={(text) => setSearch({ version_prefix: text.trim() })} />
         <PerPageSelect value={wanted.per_page} onChange={(perPage) => setSearch({ per_page: perPage as RunnersSearch['per_page'] })} />
-      </div>
+      </ListFilters>
       <p className="muted">
         Offline includes stale runners. Versions compare major.minor with the newest of the instance ({instanceVersion ?? 'unknown'}) and this page’s runners; patch releases are not drift.
       </p>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
+import { useEffect, useId, useRef, useState, type RefObject } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useParams, useRouterState } from '@tanstack/react-router';
 import { RouteLink, routeHref, type RoutePath } from '../../components/route-link.tsx';
@@ -8,32 +8,11 @@ import { useActiveSession, useConnection } from '../../api/react.ts';
 import { usableStorage } from '../../api/stored-session.ts';
 import { ADMIN_SECTION, contextSections, yourWork, type NavContext, type NavItem, type NavSection } from './nav-model.ts';
 import { useMyAccess } from '../../components/use-my-access.ts';
+import { NARROW_SCREEN, useMediaQuery } from '../../components/use-media-query.ts';
 
-/** Below this width the sidebar is a drawer over the page, closed until asked for. */
-const NARROW = '(max-width: 768px)';
 const COLLAPSED_KEY = 'console.sidebar-collapsed';
 // a browser that blocks site data keeps the choice for this page only
 const preferences = usableStorage(() => globalThis.localStorage);
-
-// one list per query, and a subscription kept across renders: the shell renders at each navigation
-const mediaLists = new Map<string, MediaQueryList>();
-function mediaList(query: string): MediaQueryList {
-  let list = mediaLists.get(query);
-  if (!list) mediaLists.set(query, (list = matchMedia(query)));
-  return list;
-}
-
-function useMediaQuery(query: string): boolean {
-  const subscribe = useCallback(
-    (onChange: () => void) => {
-      const list = mediaList(query);
-      list.addEventListener('change', onChange);
-      return () => list.removeEventListener('change', onChange);
-    },
-    [query],
-  );
-  return useSyncExternalStore(subscribe, () => mediaList(query).matches);
-}
 
 /**
  * The path of the screen on show: the sidebar follows the screen, not the navigation that has just
@@ -48,7 +27,7 @@ function useShownPathname(): string {
  * this device); narrow ones keep it closed, and close it again after each navigation.
  */
 export function useSidebarState() {
-  const narrow = useMediaQuery(NARROW);
+  const narrow = useMediaQuery(NARROW_SCREEN);
   const [collapsed, setCollapsed] = useState(() => preferences?.getItem(COLLAPSED_KEY) === 'true');
   const [drawerOpen, setDrawerOpen] = useState(false);
   const pathname = useShownPathname();
