@@ -134,6 +134,18 @@ test('a project with one open issue says "1 issue" under its list', async ({ pag
   await expect(page.getByRole('status', { name: 'Shown: 1 issue', exact: true })).toHaveText('1 issue');
 });
 
+test('on a phone the filters fold away under "Filters"; a set filter opens them with its chip', async ({ page, api }) => {
+  const tracker = await api.projectId(DEMO_PATHS.issueTracker);
+  await page.setViewportSize({ width: 390, height: 844 });
+  const list = new IssueListPage(page);
+  await page.goto(`/projects/${tracker}/issues`);
+  await expect(list.rows().first()).toBeInViewport();
+  await expect(page.getByRole('search', { name: 'Filter issues' })).toBeHidden();
+  await page.goto(`/projects/${tracker}/issues?search=settings`);
+  await expect(page.getByText('Filters (1 set)', { exact: true })).toBeVisible();
+  await expect(page.getByRole('search', { name: 'Filter issues' }).getByRole('button', { name: /^Remove filter / })).toBeVisible();
+});
+
 test('bulk edit 20 issues: labels added and removed, milestone and assignees set, checked through the API', async ({ page, api }) => {
   const project = await newProject(api);
   const [maya, diego] = [await api.userByUsername('maya.chen'), await api.userByUsername('diego.ramirez')];

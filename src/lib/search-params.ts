@@ -82,14 +82,18 @@ export const dayParam = () => withDefault(z.union([z.literal(''), z.string().che
 const isUnset = (value: unknown) => value === undefined || value === null || value === '' || value === false || (Array.isArray(value) && value.length === 0);
 
 /**
- * How many of a list's search values are set away from its defaults, the page and `ignore` aside:
- * what a folded filter section says it holds.
+ * How many of a list's search values (those its schema names, the page and `ignore` aside) are
+ * set away from its defaults: what a folded filter section says it holds. The URL's other params
+ * (which the router passes through) are not filters of the list.
  */
-export function filtersSet<S extends object>(search: S, defaults: Partial<S>, ignore: ReadonlyArray<keyof S> = []): number {
+export function filtersSet<S extends object>(search: S, schema: { schema: () => { shape: object } }, defaults: Partial<S>, ignore: ReadonlyArray<keyof S> = []): number {
+  const values = search as Record<string, unknown>;
+  const fallbacks = defaults as Record<string, unknown>;
   let count = 0;
-  for (const [key, value] of Object.entries(search) as Array<[keyof S & string, unknown]>) {
-    if (key === 'page' || ignore.includes(key)) continue;
-    if (key in defaults ? JSON.stringify(value) !== JSON.stringify(defaults[key]) : !isUnset(value)) count++;
+  for (const key of Object.keys(schema.schema().shape)) {
+    if (key === 'page' || ignore.includes(key as keyof S)) continue;
+    const value = values[key];
+    if (key in fallbacks ? JSON.stringify(value) !== JSON.stringify(fallbacks[key]) : !isUnset(value)) count++;
   }
   return count;
 }

@@ -81,7 +81,7 @@ export function HistoryScreen({ projectId, search }: { projectId: number; search
         <h1 id={headingId}>{project ? `Commits of ${project.name_with_namespace}` : 'Commits'}</h1>
       </header>
       <p className="muted">History of {refLabel}{search.path ? `, touching ${search.path}` : ''}.</p>
-      <ListFilters label="Filter commits" active={filtersSet(search, HISTORY_SEARCH_DEFAULTS)}>
+      <ListFilters label="Filter commits" active={filtersSet(search, historySearchSchema, HISTORY_SEARCH_DEFAULTS)}>
         <TextFilter label="Branch, tag or range" value={search.ref_name} placeholder={project?.default_branch ?? 'main, v1.0..main'} onApply={(refName) => setSearch({ ref_name: refName, all: false })} />
         <TextFilter label="Path" value={search.path} placeholder="src/app.ts or docs/" onApply={(path) => setSearch({ path })} />
         <TextFilter label="Author" value={search.author} placeholder="Name or email" onApply={(author) => setSearch({ author })} />

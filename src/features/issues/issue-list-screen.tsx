@@ -14,8 +14,10 @@ import { Time } from '../../components/time.tsx';
 import { formatCount } from '../../lib/numbers.ts';
 import { BreakableText } from '../../components/breakable-text.tsx';
 import { FilterBar } from './filter-bar.tsx';
+import { FiltersFold } from '../../components/list-filters.tsx';
+import { filtersSet } from '../../lib/search-params.ts';
 import { bulkTarget, type BulkTarget } from './bulk-target.ts';
-import { ISSUE_ORDERS, clearTokens, isFiltered, issueFilters, issuesSearchSchema, type IssuesSearch } from './search.ts';
+import { ISSUES_SEARCH_DEFAULTS, ISSUE_ORDERS, clearTokens, isFiltered, issueFilters, issuesSearchSchema, type IssuesSearch } from './search.ts';
 import { isOffsetPage, issueListOptions } from './route-options.ts';
 import { IssueListKeysetPages } from './issue-list-keyset-pages.tsx';
 import { RouteLink } from '../../components/route-link.tsx';
@@ -188,11 +190,13 @@ export function IssueListScreen({ scope, sourceName, search }: IssueListScreenPr
         <SearchTabs label="Whose issues" param="scope" tabs={SCOPE_TABS} current={search.scope} reset={['cursor']} />
       ) : null}
       <IssueStateTabs scope={scope} search={search} />
-      <FilterBar scope={scope} search={search} onChange={(next) => void navigate({ to: '.', search: next as never, replace: true })} />
-      <div className="filter-bar">
-        <SortControls orders={ISSUE_ORDERS} orderBy={wanted.order_by} sort={wanted.sort} onChange={(change) => setSearch({ ...change, cursor: undefined })} />
-        <PerPageSelect value={wanted.per_page} onChange={(perPage) => setSearch({ per_page: perPage as IssuesSearch['per_page'], cursor: undefined })} />
-      </div>
+      <FiltersFold active={filtersSet(search, issuesSearchSchema, ISSUES_SEARCH_DEFAULTS, ['state', 'scope', 'cursor'])}>
+        <FilterBar scope={scope} search={search} onChange={(next) => void navigate({ to: '.', search: next as never, replace: true })} />
+        <div className="filter-bar">
+          <SortControls orders={ISSUE_ORDERS} orderBy={wanted.order_by} sort={wanted.sort} onChange={(change) => setSearch({ ...change, cursor: undefined })} />
+          <PerPageSelect value={wanted.per_page} onChange={(perPage) => setSearch({ per_page: perPage as IssuesSearch['per_page'], cursor: undefined })} />
+        </div>
+      </FiltersFold>
       {!canWrite ? <p className="notice" role="note">This token is read-only (it lacks the api scope): issues can be viewed, not changed.</p> : null}
       {canWrite && (selected.size || bulkUsed) ? (
         <>

@@ -212,7 +212,7 @@ export function MembersScreen({ kind, scope, sourceName: loadedName, topLevelGro
           All members
         </SearchLink>
       </nav>
-      <ListFilters label="Filter members" active={filtersSet(search, MEMBERS_SEARCH_DEFAULTS, ['tab'])}>
+      <ListFilters label="Filter members" active={filtersSet(search, membersSearchSchema, MEMBERS_SEARCH_DEFAULTS, ['tab'])}>
         <SearchInput label="Search members" value={search.query} onSearch={(query) => setSearch({ query })} placeholder="Name, username or email" />
         <IdsFilter label="Only user IDs" value={search.user_ids} onApply={(userIds) => setSearch({ user_ids: userIds })} />
         {tab === 'direct' ? <IdsFilter label="Skip user IDs" value={search.skip_users} onApply={(skipUsers) => setSearch({ skip_users: skipUsers })} /> : null}

@@ -8,13 +8,15 @@ import { Paginator } from '../../components/paginator.tsx';
 import { FilteredEmptyState, SearchTabs } from '../../components/search-link.tsx';
 import { usePrefetch, useSetSearch } from '../../components/list-hooks.ts';
 import { PerPageSelect, SortControls } from '../../components/list-controls.tsx';
+import { FiltersFold } from '../../components/list-filters.tsx';
+import { filtersSet } from '../../lib/search-params.ts';
 import { useRequestedSearch } from '../../components/use-requested-search.ts';
 import { LabelChipList } from '../../components/label-chip.tsx';
 import { Time } from '../../components/time.tsx';
 import { BreakableText } from '../../components/breakable-text.tsx';
 import { MergeRequestFilterForm } from './filter-form.tsx';
 import { ApprovalsCell } from './approvals-cell.tsx';
-import { MERGE_REQUEST_ORDERS, STATE_TABS, WHOSE_TABS, boardSearchOf, clearFilters, isFiltered, mergeRequestsSearchSchema, type MergeRequestsSearch } from './search.ts';
+import { MERGE_REQUESTS_SEARCH_DEFAULTS, MERGE_REQUEST_ORDERS, STATE_TABS, WHOSE_TABS, boardSearchOf, clearFilters, isFiltered, mergeRequestsSearchSchema, type MergeRequestsSearch } from './search.ts';
 import { MergeRequestViews } from './board-links.tsx';
 import { mergeRequestListOptions } from './route-options.ts';
 import { mergeStatusWords } from './merge-status.ts';
@@ -98,11 +100,13 @@ export function MergeRequestListScreen({ scope, sourceName, search }: MergeReque
         <SearchTabs label="Whose merge requests" param="whose" tabs={WHOSE_TABS} current={search.whose} />
       ) : null}
       <SearchTabs label="Merge request states" param="state" tabs={STATE_TABS} current={search.state} />
-      <MergeRequestFilterForm search={search} onChange={(next) => void navigate({ to: '.', search: next as never, replace: true })} />
-      <div className="filter-bar">
-        <SortControls orders={MERGE_REQUEST_ORDERS} orderBy={wanted.order_by} sort={wanted.sort} onChange={setSearch} />
-        <PerPageSelect value={wanted.per_page} onChange={(perPage) => setSearch({ per_page: perPage as MergeRequestsSearch['per_page'] })} />
-      </div>
+      <FiltersFold active={filtersSet(search, mergeRequestsSearchSchema, MERGE_REQUESTS_SEARCH_DEFAULTS, ['whose', 'state'])}>
+        <MergeRequestFilterForm search={search} onChange={(next) => void navigate({ to: '.', search: next as never, replace: true })} />
+        <div className="filter-bar">
+          <SortControls orders={MERGE_REQUEST_ORDERS} orderBy={wanted.order_by} sort={wanted.sort} onChange={setSearch} />
+          <PerPageSelect value={wanted.per_page} onChange={(perPage) => setSearch({ per_page: perPage as MergeRequestsSearch['per_page'] })} />
+        </div>
+      </FiltersFold>
       {data.items.length === 0 ? (
         <FilteredEmptyState
           filtered={isFiltered(search)}

@@ -58,7 +58,7 @@ function PackageFilters({ group, search }: { group: boolean; search: PackagesSea
   const types = group ? GROUP_PACKAGE_TYPES : PACKAGE_TYPES;
   const typeChoices = [{ value: '', label: 'Any' }, ...types.map((type) => ({ value: type, label: packageTypeLabel(type) }))];
   return (
-    <ListFilters label="Filter packages" active={filtersSet(wanted, PACKAGES_SEARCH_DEFAULTS)} bar={false}>
+    <ListFilters label="Filter packages" active={filtersSet(wanted, packagesSearchSchema, PACKAGES_SEARCH_DEFAULTS)} bar={false}>
       <div className="filter-bar">
         <SearchInput label="Package name" placeholder="Part of a name" value={wanted.package_name} onSearch={(name) => setSearch({ package_name: name.trim() })} />
         <SearchInput label="Version" placeholder="1.0.0" value={wanted.package_version} onSearch={(version) => setSearch({ package_version: version.trim() })} />

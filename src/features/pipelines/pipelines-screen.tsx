@@ -89,7 +89,7 @@ function PipelineFilters({ search }: { search: PipelinesSearch }) {
   useEffect(() => setJumpDay(wanted.updated_before), [wanted.updated_before]);
   const dated = Boolean(wanted.updated_after || wanted.updated_before || wanted.sha || wanted.name || wanted.yaml_errors);
   return (
-    <ListFilters label="Filter pipelines" active={filtersSet(wanted, PIPELINES_SEARCH_DEFAULTS, ['scope'])} bar={false}>
+    <ListFilters label="Filter pipelines" active={filtersSet(wanted, pipelinesSearchSchema, PIPELINES_SEARCH_DEFAULTS, ['scope'])} bar={false}>
       <div className="filter-bar">
         <ChoiceSelect label="Status" value={wanted.status} options={STATUS_CHOICES} onChange={(status) => setSearch({ status: status as PipelinesSearch['status'] })} />
         <ChoiceSelect label="Source" value={wanted.source} options={SOURCE_CHOICES} onChange={(source) => setSearch({ source: source as PipelinesSearch['source'] })} />

@@ -261,7 +261,7 @@ function FleetList({ scope, search, caller, instanceVersion }: FleetListProps) {
           Instance runners show here for reference; only administrators can pause them.
         </p>
       ) : null}
-      <ListFilters label="Filter runners" active={filtersSet(wanted, RUNNERS_SEARCH_DEFAULTS)}>
+      <ListFilters label="Filter runners" active={filtersSet(wanted, runnersSearchSchema, RUNNERS_SEARCH_DEFAULTS)}>
         <label className="inline-field">
           <span>Type</span>
           <select className="input" value={wanted.type ?? ''} onChange={(event) => setSearch({ type: (event.target.value || undefined) as RunnersSearch['type'] })}>
