@@ -175,6 +175,14 @@ test('an HTTP endpoint: add it, copy its URL and key, test it with Bearer and Ba
   await expect(page.getByRole('heading', { name: 'The instance answered 401' })).toBeVisible();
 });
 
+test('the tester names each integration once: a name that is its type is not followed by the type again', async ({ page, api, baseURL, consoleServer }) => {
+  const project = await newProject(api);
+  await newIntegration(baseURL!, consoleServer.adminToken, project.path_with_namespace, 'http', 'HTTP endpoint');
+  await newIntegration(baseURL!, consoleServer.adminToken, project.path_with_namespace, 'http', 'Queue monitor');
+  await page.goto(`/projects/${project.id}/alerts/tester`);
+  await expect(page.getByLabel('Integration').getByRole('option')).toHaveText(['HTTP endpoint', 'Queue monitor (HTTP endpoint)']);
+});
+
 test('map custom fields from a sample payload, and the tester previews and sends with the mapping', async ({ page, api, baseURL, consoleServer }) => {
   const project = await newProject(api);
   const integration = await newIntegration(baseURL!, consoleServer.adminToken, project.path_with_namespace, 'http', 'Queue monitor');

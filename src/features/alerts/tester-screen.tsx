@@ -51,20 +51,27 @@ function Tester({ projectId, fullPath, search }: { projectId: number; fullPath: 
     );
   }
   return (
-    <>
+    <div className="alert-tester">
       <Field label="Integration">
         <select className="input" value={integration.id} onChange={(event) => void navigate({ to: '.', search: { integration: event.target.value } as never, replace: true })}>
           {usable.map((candidate) => (
             <option key={candidate.id} value={candidate.id}>
-              {candidate.name || integrationTypeLabel(candidate.type)} ({integrationTypeLabel(candidate.type)}
-              {candidate.active ? '' : ', inactive'})
+              {integrationOptionText(candidate)}
             </option>
           ))}
         </select>
       </Field>
       <Composer key={integration.id} projectId={projectId} fullPath={fullPath} integration={integration} />
-    </>
+    </div>
   );
+}
+
+/** "Datadog (HTTP endpoint, inactive)": the type is said once, not again after a name that is the type's own. */
+function integrationOptionText(integration: Integration): string {
+  const type = integrationTypeLabel(integration.type);
+  const name = integration.name || type;
+  const notes = [name === type ? null : type, integration.active ? null : 'inactive'].filter(Boolean);
+  return notes.length ? `${name} (${notes.join(', ')})` : name;
 }
 
 function Composer({ projectId, fullPath, integration }: { projectId: number; fullPath: string; integration: Integration }) {
@@ -93,6 +100,7 @@ function Composer({ projectId, fullPath, integration }: { projectId: number; ful
 
   return (
     <form
+      className="alert-tester"
       aria-label="Test alert"
       noValidate
       onSubmit={(event) => {
@@ -118,15 +126,13 @@ function Composer({ projectId, fullPath, integration }: { projectId: number; ful
       </Field>
       {preview.kind === 'invalid-json' ? <ErrorLine source={payload} line={preview.error.line} column={preview.error.column} /> : null}
       <PreviewPanel preview={preview} format={format} projectId={projectId} lookupPending={lookupPending} lookupError={open.error} />
-      <fieldset>
-        <legend>Authorization</legend>
-        <label className="inline-field">
-          <input type="radio" name="auth" checked={auth === 'bearer'} onChange={() => setAuth('bearer')} />
-          <span>Bearer</span>
+      <fieldset className="field">
+        <legend className="field__label">Authorization</legend>
+        <label className="checkbox">
+          <input type="radio" name="auth" checked={auth === 'bearer'} onChange={() => setAuth('bearer')} /> Bearer
         </label>
-        <label className="inline-field">
-          <input type="radio" name="auth" checked={auth === 'basic'} onChange={() => setAuth('basic')} />
-          <span>Basic</span>
+        <label className="checkbox">
+          <input type="radio" name="auth" checked={auth === 'basic'} onChange={() => setAuth('basic')} /> Basic
         </label>
         <div className="field">
           <label className="field__label" htmlFor={keyId}>
