@@ -214,6 +214,15 @@ test.describe('at 1440 px', () => {
     await missing.getByRole('link', { name: 'Go to your home page' }).click();
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole('heading', { level: 1, name: /^Welcome, / })).toBeVisible();
+
+    // a screen whose object is missing (a stale link): its heading says so, and it leads home too
+    await page.goto(`/projects/${webApp}/merge-requests/99999`);
+    const refused = page.getByRole('alert').filter({ has: page.getByRole('heading', { level: 1, name: 'Not found, or not visible to you' }) });
+    await expect(refused).toContainText('404');
+    await expect(refused.getByRole('button', { name: 'Try again' })).toBeVisible();
+    await expectNoAxeViolations(page, 'missing merge request');
+    await refused.getByRole('link', { name: 'Go to your home page' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: /^Welcome, / })).toBeVisible();
   });
 
   test('the keyboard: a link of the screen that opens another screen leaves the focus at the start of that screen, not of the page', async ({ page, api, connectAs }) => {

@@ -1,7 +1,8 @@
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useQueryErrorResetBoundary } from '@tanstack/react-query';
 import { useRouter, type ErrorComponentProps } from '@tanstack/react-router';
 import { ApiError } from '../api/errors.ts';
+import { RouteLink } from './route-link.tsx';
 
 /** Readable text for any error; an ApiError's message is already written for people. */
 export function errorText(error: unknown): string {
@@ -22,24 +23,47 @@ function errorTitle(error: unknown): string {
   return 'The request was refused';
 }
 
-export function ErrorPanel({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
+interface ErrorPanelProps {
+  error: unknown;
+  onRetry?: () => void;
+  /** The panel is the whole screen: its title is the page's heading. */
+  screen?: boolean;
+  children?: ReactNode;
+}
+
+export function ErrorPanel({ error, onRetry, screen = false, children }: ErrorPanelProps) {
+  const Title = screen ? 'h1' : 'p';
   return (
     <div className="error-panel" role="alert">
-      <p className="error-panel__title">{errorTitle(error)}</p>
+      <Title className="error-panel__title">{errorTitle(error)}</Title>
       <p className="error-panel__message">{errorText(error)}</p>
-      {onRetry ? (
-        <button type="button" className="button" onClick={onRetry}>
-          Try again
-        </button>
+      {onRetry || children ? (
+        <div className="error-panel__actions">
+          {onRetry ? (
+            <button type="button" className="button" onClick={onRetry}>
+              Try again
+            </button>
+          ) : null}
+          {children}
+        </div>
       ) : null}
     </div>
   );
 }
 
-/** The router's error component: shows the ApiError and retries the route's loader. */
+/**
+ * The router's error component: shows the ApiError as the screen, with its heading, and retries
+ * the route's loader. A screen that is missing or not the caller's (a stale link, a link from
+ * someone else) also leads home: trying again seldom changes that answer.
+ */
 export function RouteError({ error }: ErrorComponentProps) {
   const router = useRouter();
   const queryReset = useQueryErrorResetBoundary();
   useEffect(() => queryReset.reset(), [queryReset]);
-  return <ErrorPanel error={error} onRetry={() => void router.invalidate()} />;
+  const closed = error instanceof ApiError && error.kind === 'http' && [401, 403, 404].includes(error.status);
+  return (
+    <ErrorPanel error={error} onRetry={() => void router.invalidate()} screen>
+      {closed ? <RouteLink to="/">Go to your home page</RouteLink> : null}
+    </ErrorPanel>
+  );
 }
