@@ -171,7 +171,7 @@ interface BlameListProps {
   onLineClick: (event: MouseEvent<HTMLAnchorElement>, line: number) => void;
 }
 
-/** Mounted once the first range is in: it starts at the asked-for line, so the top of the file is never drawn or fetched for nothing. */
+/** Mounted once the first lines are in: it starts at the asked-for line, so the top of the file is never drawn or fetched for nothing. */
 function BlameList({ loader, filePath, projectId, count, selection, focusLine, scrollKey, onLineClick }: BlameListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
