@@ -3,6 +3,7 @@ import { axeViolations } from './axe.ts';
 import { jobNamed, newCiProject, settledPipeline, type JobAnswer, type PipelineAnswer } from './ci.ts';
 import { applyAdminSession, DEMO_TOKENS, expect, test, type Api } from './fixtures.ts';
 import { apiAnswers } from './api-answers.ts';
+import { renderedLines } from './rendered-lines.ts';
 import { JobPage, PipelinePage } from './pages/jobs.ts';
 import { expectNoScriptRan, XSS_CORPUS } from './xss.ts';
 
@@ -168,6 +169,19 @@ test.describe('pipeline detail and jobs', () => {
     await expect(pipelinePage.graph.getByRole('listitem')).toHaveCount(200);
     await expect(pipelinePage.graph.getByRole('heading', { level: 2 })).toHaveCount(10);
     await expect(pipelinePage.graph.getByRole('listitem').filter({ hasText: 'Passed' })).toHaveCount(200);
+  });
+
+  test('on a phone the jobs table keeps each job and stage name on one line and scrolls in its box', async ({ page, context, api, adminSession }) => {
+    const projectId = await api.projectId(DEMO_PIPELINES.project);
+    await applyAdminSession(context, adminSession);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`/projects/${projectId}/pipelines/${DEMO_PIPELINES.bigGraphId}/jobs`);
+    const table = page.getByRole('table', { name: 'Jobs of the pipeline' });
+    const job = table.getByRole('link', { name: 's1-job-1', exact: true });
+    // squeezed to a few letters' width it stood as "s1-" / "job" / "-1"
+    expect(await job.evaluate(renderedLines)).toEqual(['s1-job-1']);
+    expect(await table.getByRole('cell', { name: 'stage-1', exact: true }).first().evaluate(renderedLines)).toEqual(['stage-1']);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
   });
 
   // The REST job has no `needs`; the console reads them as the platform's own graph does, over

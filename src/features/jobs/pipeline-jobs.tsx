@@ -1,4 +1,5 @@
 import type { Job } from '../../api/jobs.ts';
+import { BreakableText } from '../../components/breakable-text.tsx';
 import { DataTable, type ColumnDef } from '../../components/data-table.tsx';
 import { EmptyState } from '../../components/states.tsx';
 import { Time } from '../../components/time.tsx';
@@ -25,13 +26,13 @@ export function PipelineJobsTable({ projectId, pipelineId }: { projectId: number
       id: 'name',
       header: 'Job',
       cell: ({ row }) => (
-        <RouteLink to="/projects/$projectId/jobs/$jobId" params={{ projectId, jobId: row.original.id }} className="breakable">
-          {row.original.name}
+        <RouteLink to="/projects/$projectId/jobs/$jobId" params={{ projectId, jobId: row.original.id }}>
+          <BreakableText text={row.original.name} />
         </RouteLink>
       ),
     },
     { id: 'id', header: 'ID', cell: ({ row }) => `#${row.original.id}` },
-    { id: 'stage', header: 'Stage', cell: ({ row }) => row.original.stage },
+    { id: 'stage', header: 'Stage', cell: ({ row }) => <BreakableText text={row.original.stage} /> },
     { id: 'duration', header: 'Duration', cell: ({ row }) => formatDuration(row.original.duration) },
     { id: 'queued', header: 'Queued', cell: ({ row }) => formatDuration(row.original.queued_duration) },
     { id: 'started', header: 'Started', cell: ({ row }) => <Time value={row.original.started_at} relative /> },
