@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { DiffEntry, TreeNode } from './diff-model.ts';
-import { formatCountOf } from '../../lib/numbers.ts';
+import { formatCount, formatCountOf } from '../../lib/numbers.ts';
 
 interface DiffFileTreeProps {
   id: string;
@@ -68,7 +68,7 @@ function FileButton({ name, path, entry, viewed, current, onPick }: { name: stri
       type="button"
       className="diff-tree__file"
       aria-current={current ? 'true' : undefined}
-      aria-label={`${name}${counted ? `, ${formatCountOf(added, 'line', 'lines')} added, ${removed} removed` : ''}${viewed ? ', viewed' : ''}`}
+      aria-label={`${name}${counted ? `, ${formatCountOf(added, 'line', 'lines')} added, ${formatCount(removed)} removed` : ''}${viewed ? ', viewed' : ''}`}
       onClick={onPick}
       title={path}
     >
@@ -78,8 +78,8 @@ function FileButton({ name, path, entry, viewed, current, onPick }: { name: stri
       </span>
       {counted ? (
         <>
-          <span className="diff-counts diff-counts__added">+{added}</span>
-          <span className="diff-counts diff-counts__removed">−{removed}</span>
+          <span className="diff-counts diff-counts__added">+{formatCount(added)}</span>
+          <span className="diff-counts diff-counts__removed">−{formatCount(removed)}</span>
         </>
       ) : null}
     </button>

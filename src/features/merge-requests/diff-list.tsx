@@ -8,7 +8,7 @@ import { filesInView, type DiffEntry, type DiffRow, type DiffRows } from './diff
 import { lineAnchor, lineLabel } from './line-anchors.ts';
 import { useDiffHighlight } from './diff-highlight.ts';
 import { BreakableText } from '../../components/breakable-text.tsx';
-import { formatCountOf } from '../../lib/numbers.ts';
+import { formatCount, formatCountOf } from '../../lib/numbers.ts';
 
 // first guesses; each row is measured once drawn (long lines wrap)
 const ESTIMATES: Record<DiffRow['type'], number> = { file: 44, hunk: 24, line: 20, split: 20, note: 40, threads: 160 };
@@ -237,9 +237,9 @@ const FileHeader = memo(function FileHeader({ entry, open, onToggle, viewed, onV
 export function ChangeCounts({ added, removed }: { added: number; removed: number }) {
   return (
     <span className="diff-counts">
-      <span className="diff-counts__added" aria-hidden="true">+{added}</span> <span className="diff-counts__removed" aria-hidden="true">−{removed}</span>
+      <span className="diff-counts__added" aria-hidden="true">+{formatCount(added)}</span> <span className="diff-counts__removed" aria-hidden="true">−{formatCount(removed)}</span>
       <span className="sr-only">
-        {formatCountOf(added, 'line', 'lines')} added, {removed} removed
+        {formatCountOf(added, 'line', 'lines')} added, {formatCount(removed)} removed
       </span>
     </span>
   );
