@@ -16,7 +16,7 @@ import { useProjectCaller, type ProjectCaller } from '../../components/use-proje
 import { RoleUnread } from '../../components/role-unread.tsx';
 import { CopyButton } from '../../components/copy-button.tsx';
 import { useCreateHttpIntegration, useCreatePrometheusIntegration, useDestroyIntegration, useResetIntegrationToken, useSetIntegrationActive } from './mutations.ts';
-import { integrationTypeLabel } from './integration-labels.ts';
+import { integrationName, integrationTypeLabel } from './integration-labels.ts';
 import { AlertsScreen } from './alerts-screen.tsx';
 import { chunk, lazyPart } from '../../components/lazy-part.ts';
 import { AccessLevel } from '../../api/vocabulary.ts';
@@ -74,7 +74,7 @@ function Integrations({ projectId, fullPath, editable }: { projectId: number; fu
       header: 'Integration',
       cell: ({ row: { original } }) => (
         <>
-          <strong>{original.name || integrationTypeLabel(original.type)}</strong>
+          <strong>{integrationName(original)}</strong>
           <div className="muted">{integrationTypeLabel(original.type)}</div>
         </>
       ),
@@ -88,7 +88,7 @@ function Integrations({ projectId, fullPath, editable }: { projectId: number; fu
           <div>
             <code className="alert-text">{original.url}</code>
             <div className="alert-actions">
-              <CopyButton text={original.url} label={`Copy URL of ${original.name || integrationTypeLabel(original.type)}`}>{`Copy URL of ${original.name || integrationTypeLabel(original.type)}`}</CopyButton>
+              <CopyButton text={original.url} label={`Copy URL of ${integrationName(original)}`}>{`Copy URL of ${integrationName(original)}`}</CopyButton>
             </div>
           </div>
         ) : (
@@ -99,7 +99,7 @@ function Integrations({ projectId, fullPath, editable }: { projectId: number; fu
       id: 'key',
       header: 'Authorization key',
       cell: ({ row: { original } }) => {
-        const label = original.name || integrationTypeLabel(original.type);
+        const label = integrationName(original);
         if (!original.token) return <span className="muted">hidden</span>;
         const shown = revealed.has(original.id);
         return (
@@ -120,7 +120,7 @@ function Integrations({ projectId, fullPath, editable }: { projectId: number; fu
       id: 'actions',
       header: 'Actions',
       cell: ({ row: { original } }) => {
-        const label = original.name || integrationTypeLabel(original.type);
+        const label = integrationName(original);
         return (
           <div className="alert-actions">
             <button
@@ -250,7 +250,7 @@ function ConfirmIntegration({ kind, fullPath, integration, onClose }: { kind: 'r
   const reset = useResetIntegrationToken(fullPath);
   const destroy = useDestroyIntegration(fullPath);
   const notify = useNotify();
-  const label = integration.name || integrationTypeLabel(integration.type);
+  const label = integrationName(integration);
   const write = kind === 'reset' ? reset : destroy;
   const done = () => {
     notify(kind === 'reset' ? `Reset the key of ${label}: reveal the new one in the list.` : `Deleted ${label}.`);

@@ -12,7 +12,7 @@ import { RoutePending } from '../../components/states.tsx';
 import { Time } from '../../components/time.tsx';
 import { useNavigate } from '@tanstack/react-router';
 import { SeverityBadge } from './alert-cells.tsx';
-import { integrationTypeLabel } from './integration-labels.ts';
+import { integrationName, integrationTypeLabel } from './integration-labels.ts';
 import { fieldMappingOf, HTTP_TEMPLATE, METRICS_TEMPLATE, openAlertsByFingerprint, previewPayload, type Preview, type PreviewItem } from './mapping.ts';
 import { useSendTestAlert } from './mutations.ts';
 import type { AlertTesterSearch } from './search.ts';
@@ -69,7 +69,7 @@ function Tester({ projectId, fullPath, search }: { projectId: number; fullPath: 
 /** "Datadog (HTTP endpoint, inactive)": the type is said once, not again after a name that is the type's own. */
 function integrationOptionText(integration: Integration): string {
   const type = integrationTypeLabel(integration.type);
-  const name = integration.name || type;
+  const name = integrationName(integration);
   const notes = [name === type ? null : type, integration.active ? null : 'inactive'].filter(Boolean);
   return notes.length ? `${name} (${notes.join(', ')})` : name;
 }

@@ -32,7 +32,8 @@ interface BlameViewProps {
   gitRef: string;
 }
 
-const rangeLabel = (index: number, lineCount: number) => `lines ${formatCount(rangeStart(index))}–${formatCount(Math.min(rangeEnd(index), Math.max(lineCount, rangeStart(index))))}`;
+const linesLabel = (start: number, end: number) => `lines ${formatCount(start)}–${formatCount(end)}`;
+const rangeLabel = (index: number, lineCount: number) => linesLabel(rangeStart(index), Math.min(rangeEnd(index), Math.max(lineCount, rangeStart(index))));
 
 function useRangeLoader(projectId: number, filePath: string, gitRef: string): BlameRangeLoader {
   const connection = useConnection();
@@ -116,7 +117,7 @@ export function BlameView({ projectId, filePath, gitRef }: BlameViewProps) {
     <div className="blame">
       <div className="blame__toolbar">
         <p className="blame__count" role="status">
-          {ready ? `${exact ? '' : 'About '}${formatCount(count)} lines` : `Loading lines ${formatCount(firstLines.start)}–${formatCount(firstLines.end)}…`}
+          {ready ? `${exact ? '' : 'About '}${formatCount(count)} lines` : `Loading ${linesLabel(firstLines.start, firstLines.end)}…`}
         </p>
         <GoToLine
           onGo={(picked) => {
